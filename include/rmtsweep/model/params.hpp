@@ -1,0 +1,42 @@
+#pragma once
+/// The parameters of one point (model.md section 1) and their validation.
+#include <cstdint>
+#include <string>
+
+#include "rmtsweep/model/correlation.hpp"
+#include "rmtsweep/model/weighting.hpp"
+
+namespace rmtsweep::model {
+
+/// `iid` (default) or `centered` embedding table (model.md section 1.1).
+enum class Table { iid, centered };
+
+/// Parses "iid" or "centered"; throws InvalidOption otherwise.
+Table parse_table(const std::string& text, const std::string& option = "table");
+std::string to_string(Table table);
+
+/// Everything that defines one point. Built only through validated parsing, so the
+/// simulation and the theory may assume it is valid.
+struct PointParams {
+  int d = 400;
+  int T = 10;
+  double delta = 0.5;
+  double gamma = 0.25;
+  double snr = 1.0;
+  Weighting weighting{};
+  Correlation correlation{};
+  Table table = Table::iid;
+  std::uint64_t seed = 0;
+  int trial = 0;
+
+  /// V = 2 round(d / (2 delta)): vocabulary size, even so the classes balance.
+  std::int64_t vocabulary() const;
+  /// N = round(d / gamma): number of sequences.
+  std::int64_t sequences() const;
+};
+
+/// Checks every field (d >= 1, T >= 1, delta > 0, gamma > 0, snr >= 0, trial >= 0, V >= 2,
+/// N >= 2, L <= T, custom weights of length T); throws InvalidOption naming the option.
+void validate(const PointParams& params);
+
+}  // namespace rmtsweep::model

@@ -1,0 +1,36 @@
+#pragma once
+/// Pooling weights (model.md section 3), normalised to sum 1.
+#include <string>
+#include <vector>
+
+#include "rmtsweep/model/correlation.hpp"
+
+namespace rmtsweep::model {
+
+/// `mean`, `last`, `optimal`, `harmonic`, `causal:tau` or `custom:w1,...,wT`.
+struct Weighting {
+  enum class Kind { mean, last, optimal, harmonic, causal, custom };
+  Kind kind = Kind::mean;
+  double tau = 0.0;            ///< tau of causal:tau
+  std::vector<double> custom;  ///< w of custom:..., as given (normalised by pooling_weights)
+
+  bool operator==(const Weighting&) const = default;
+  /// True for `causal:tau`, whose finite-d weights depend on the data.
+  bool data_dependent() const noexcept { return kind == Kind::causal; }
+};
+
+/// Parses a weighting; custom weights must have T entries and a nonzero sum.
+/// Throws InvalidOption naming `option` otherwise.
+Weighting parse_weighting(const std::string& text, int T, const std::string& option = "weighting");
+
+/// The canonical text of a weighting (round-trips through parse_weighting).
+std::string to_string(const Weighting& weighting);
+
+/// The deterministic weights w_1..w_T, normalised to sum 1. For `causal:tau` this is
+/// the d -> infinity limit w(tau) of model.md section 3.
+std::vector<double> pooling_weights(const Weighting& weighting, const Correlation& correlation, int T);
+
+/// w_t(tau) = (1/T)[e^tau/(e^tau + t - 1) + sum_{i=t+1..T} 1/(e^tau + i - 1)] (model.md section 3).
+std::vector<double> causal_limit_weights(double tau, int T);
+
+}  // namespace rmtsweep::model

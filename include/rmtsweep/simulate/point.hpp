@@ -1,0 +1,45 @@
+#pragma once
+/// One point of model.md simulated on the ranks of a communicator with ScaLAPACK.
+#include <mpi.h>
+
+#include <optional>
+#include <vector>
+
+#include "rmtsweep/model/params.hpp"
+
+namespace rmtsweep::simulate {
+
+/// What to measure beside the point's parameters.
+struct SimulationOptions {
+  int k = 4;               ///< top eigenvalues / eigenvectors measured
+  double ridge = 0.1;      ///< ridge lambda in units of kappa (model.md section 6)
+  long long ntest = 0;     ///< test sequences for the ridge classifier; 0 means N
+  bool spectrum = false;   ///< return all d eigenvalues of S
+};
+
+/// Wall-clock seconds of each stage of one point.
+struct StageSeconds {
+  double generate = 0.0;
+  double covariance = 0.0;
+  double eigen = 0.0;
+  double ridge = 0.0;
+  double total = 0.0;
+};
+
+/// The measurements of one point.
+struct PointResult {
+  std::vector<double> top_eigenvalues;       ///< the k largest eigenvalues of S, descending
+  std::vector<double> overlaps;              ///< |u_j^T u|^2 of the matching eigenvectors
+  double overlap = 0.0;                      ///< overlaps[0]
+  double ridge_accuracy = 0.0;               ///< fraction of test sequences classified right
+  std::optional<double> weights_deviation;   ///< causal:tau only: mean_n ||w_n - w(tau)||_1
+  StageSeconds seconds;
+  std::vector<double> eigenvalues;           ///< all d eigenvalues ascending, with options.spectrum
+};
+
+/// Simulates one point on all ranks of `comm` (collective). The result is the same on every
+/// rank of `comm`, and does not depend on the number of ranks beyond floating-point summation
+/// order. Throws (ScalapackError, MpiError, ...) on failure, on every rank alike.
+PointResult simulate_point(const model::PointParams& params, const SimulationOptions& options, MPI_Comm comm);
+
+}  // namespace rmtsweep::simulate

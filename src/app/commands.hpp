@@ -1,0 +1,13 @@
+#pragma once
+/// The subcommands of the rmtsweep program. Each parses its own options from argv
+/// (argv[0] is the subcommand's name) and returns the process exit status.
+namespace rmtsweep::app {
+
+int command_theory(int argc, char** argv);    ///< predictions for one point (no MPI)
+int command_point(int argc, char** argv);     ///< simulate one point on all ranks
+int command_run(int argc, char** argv);       ///< a whole sweep into one HDF5 file
+int command_status(int argc, char** argv);    ///< what a sweep file holds
+int command_assemble(int argc, char** argv);  ///< phase diagrams into the sweep file
+int command_plot(int argc, char** argv);      ///< PNG figures from a sweep file (no MPI)
+
+}  // namespace rmtsweep::app

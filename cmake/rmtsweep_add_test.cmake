@@ -10,7 +10,7 @@ set(RMTSWEEP_MPIEXEC_EXTRA_FLAGS "--oversubscribe" CACHE STRING "Extra flags for
 function(rmtsweep_add_test name)
   cmake_parse_arguments(arg "" "MPIRANKS;TIMEOUT" "SOURCES;LIBRARIES;LABELS" ${ARGN})
   add_executable(${name} ${arg_SOURCES})
-  target_link_libraries(${name} PRIVATE rmtsweep_lib ${arg_LIBRARIES})
+  target_link_libraries(${name} PRIVATE rmtsweep_lib nlohmann_json::nlohmann_json ${arg_LIBRARIES})
   target_compile_definitions(${name} PRIVATE
     RMTSWEEP_BINARY="$<TARGET_FILE:rmtsweep>"
     RMTSWEEP_SOURCE_DIR="${PROJECT_SOURCE_DIR}"

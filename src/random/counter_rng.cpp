@@ -1,0 +1,42 @@
+#include "rmtsweep/random/counter_rng.hpp"
+
+#include <Random123/boxmuller.hpp>
+#include <Random123/philox.h>
+#include <Random123/uniform.hpp>
+
+namespace rmtsweep::random {
+
+std::array<std::uint64_t, 4> CounterRng::bits(Stream stream, std::uint64_t a, std::uint64_t b,
+                                              std::uint64_t c) const noexcept {
+  r123::Philox4x64 generator;
+  const r123::Philox4x64::ctr_type counter = {{static_cast<std::uint64_t>(stream), a, b, c}};
+  const r123::Philox4x64::key_type key = {{key_[0], key_[1]}};
+  const auto out = generator(counter, key);
+  return {out[0], out[1], out[2], out[3]};
+}
+
+double CounterRng::gaussian(Stream stream, std::uint64_t a, std::uint64_t b) const noexcept {
+  const auto r = bits(stream, a, b);
+  return r123::boxmuller(r[0], r[1]).x;
+}
+
+double CounterRng::uniform(Stream stream, std::uint64_t a, std::uint64_t b) const noexcept {
+  return r123::u01<double>(bits(stream, a, b)[0]);
+}
+
+std::uint64_t CounterRng::uniform_index(Stream stream, std::uint64_t a, std::uint64_t b,
+                                        std::uint64_t m) const noexcept {
+  if (m <= 1) return 0;
+  // 2^64 mod m values at the top of the range are rejected, so that the accepted ones are a
+  // whole number of copies of [0, m) and r % m is exactly uniform. A rejection has probability
+  // < m / 2^64; further words, then further counter blocks, are used if one happens.
+  constexpr std::uint64_t max = ~std::uint64_t{0};
+  const std::uint64_t rejected = (max % m + 1) % m;
+  for (std::uint64_t attempt = 0;; ++attempt) {
+    for (std::uint64_t r : bits(stream, a, b, attempt)) {
+      if (r <= max - rejected) return r % m;
+    }
+  }
+}
+
+}  // namespace rmtsweep::random

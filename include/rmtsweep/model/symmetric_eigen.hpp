@@ -1,0 +1,17 @@
+#pragma once
+/// Eigen-decomposition of a small dense symmetric matrix (LAPACK dsyev), for the T x T
+/// positional correlation R: the `optimal` weights are its top eigenvector (model.md section 3).
+#include <vector>
+
+namespace rmtsweep::model {
+
+struct SymmetricEigen {
+  std::vector<double> values;   ///< ascending
+  std::vector<double> vectors;  ///< eigenvector k is vectors[k*n .. k*n + n), unit norm
+};
+
+/// All eigenvalues and eigenvectors of the symmetric n x n matrix `a` (row- or column-major alike).
+/// Throws ScalapackError{"dsyev", info} if LAPACK fails.
+SymmetricEigen symmetric_eigen(std::vector<double> a, int n);
+
+}  // namespace rmtsweep::model

@@ -1,0 +1,61 @@
+#include "rmtsweep/model/parse_number.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <system_error>
+
+#include "rmtsweep/common/error.hpp"
+
+namespace rmtsweep::model {
+namespace {
+
+/// The part of `text` a from_chars call should see: one leading '+' is dropped (from_chars
+/// rejects it), but "+-1" or "+" alone stay invalid.
+std::string_view without_plus(std::string_view text) {
+  if (text.size() > 1 && text.front() == '+' && text[1] != '-' && text[1] != '+') text.remove_prefix(1);
+  return text;
+}
+
+template <typename Number>
+Number parse_with_from_chars(std::string_view text, const std::string& option, const std::string& allowed,
+                             const std::string& value_for_message) {
+  const std::string shown = value_for_message.empty() ? std::string(text) : value_for_message;
+  const std::string_view digits = without_plus(text);
+  Number value{};
+  const char* const end = digits.data() + digits.size();
+  const auto [ptr, ec] = std::from_chars(digits.data(), end, value);
+  if (digits.empty() || ec != std::errc{} || ptr != end) throw InvalidOption(option, shown, allowed);
+  return value;
+}
+
+}  // namespace
+
+double parse_double(std::string_view text, const std::string& option, const std::string& allowed,
+                    const std::string& value_for_message) {
+  const double value = parse_with_from_chars<double>(text, option, allowed, value_for_message);
+  if (!std::isfinite(value)) {
+    throw InvalidOption(option, value_for_message.empty() ? std::string(text) : value_for_message, allowed);
+  }
+  return value;
+}
+
+std::int64_t parse_integer(std::string_view text, const std::string& option, const std::string& allowed,
+                           const std::string& value_for_message) {
+  return parse_with_from_chars<std::int64_t>(text, option, allowed, value_for_message);
+}
+
+std::uint64_t parse_unsigned(std::string_view text, const std::string& option, const std::string& allowed,
+                             const std::string& value_for_message) {
+  if (!text.empty() && text.front() == '-') {
+    throw InvalidOption(option, value_for_message.empty() ? std::string(text) : value_for_message, allowed);
+  }
+  return parse_with_from_chars<std::uint64_t>(text, option, allowed, value_for_message);
+}
+
+std::string format_double(double value) {
+  char buffer[64];
+  const auto [ptr, ec] = std::to_chars(buffer, buffer + sizeof buffer, value);
+  return ec == std::errc{} ? std::string(buffer, ptr) : std::string("nan");
+}
+
+}  // namespace rmtsweep::model

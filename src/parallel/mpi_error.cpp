@@ -11,7 +11,11 @@ class MpiErrorCategory : public std::error_category {
   std::string message(int code) const override {
     char text[MPI_MAX_ERROR_STRING];
     int length = 0;
-    if (MPI_Error_string(code, text, &length) != MPI_SUCCESS) return "MPI error " + std::to_string(code);
+    if (MPI_Error_string(code, text, &length) != MPI_SUCCESS) {
+      std::string fallback = "MPI error ";  // appended, not operator+: GCC 12 warns falsely (-Wrestrict)
+      fallback += std::to_string(code);
+      return fallback;
+    }
     return std::string(text, static_cast<std::size_t>(length));
   }
 };

@@ -1,0 +1,24 @@
+#include "rmtsweep/parallel/blas_threads.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <thread>
+
+#include "rmtsweep/common/error.hpp"
+#include "rmtsweep/parallel/communicator.hpp"
+#include "scalapack_api.hpp"
+
+namespace rmtsweep::parallel {
+
+int configure_blas_threads(MPI_Comm comm) {
+  MPI_Comm node_raw = MPI_COMM_NULL;
+  RMTSWEEP_MPI_CHECK(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node_raw));
+  const Communicator node = Communicator::own(node_raw);
+  if (std::getenv("OPENBLAS_NUM_THREADS") != nullptr) return 0;
+  const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  const int threads = std::max(1, cores / std::max(1, node.size()));
+  openblas_set_num_threads(threads);
+  return threads;
+}
+
+}  // namespace rmtsweep::parallel

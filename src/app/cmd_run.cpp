@@ -1,9 +1,142 @@
-#include <stdexcept>
+// `rmtsweep run`: a whole sweep into one shared HDF5 file, resumable (issue 3).
+//
+// Exit status: 0 every point done; 2 invalid option (nothing written); 3 some points failed
+// (recorded in the file); 128 + signal when stopped by SIGTERM/SIGINT (resume with --resume);
+// 1 any other error (main prints it and aborts).
+#include <mpi.h>
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <string>
+#include <vector>
 
 #include "commands.hpp"
+#include "rmtsweep/common/error.hpp"
+#include "rmtsweep/parallel/communicator.hpp"
+#include "rmtsweep/sweep/config.hpp"
+#include "rmtsweep/sweep/grid.hpp"
+#include "rmtsweep/sweep/runner.hpp"
+#include "rmtsweep/sweep/sweep_file.hpp"
+#include "rmtsweep/theory/prediction.hpp"
+#include "sweep_options.hpp"
 
 namespace rmtsweep::app {
+namespace {
 
-int command_run(int, char**) { throw std::runtime_error("'run' is not implemented yet"); }
+std::string utc_now() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return text;
+}
+
+/// Rank 0's string on every rank.
+std::string broadcast(std::string text, MPI_Comm comm) {
+  auto length = static_cast<long long>(text.size());
+  RMTSWEEP_MPI_CHECK(MPI_Bcast(&length, 1, MPI_LONG_LONG, 0, comm));
+  text.resize(static_cast<std::size_t>(length));
+  if (length > 0) RMTSWEEP_MPI_CHECK(MPI_Bcast(text.data(), static_cast<int>(length), MPI_CHAR, 0, comm));
+  return text;
+}
+
+/// Rank 0 decides whether the output exists, so every rank takes the same branch.
+bool output_exists(const std::string& path, MPI_Comm comm, int rank) {
+  int exists = 0;
+  if (rank == 0) exists = std::filesystem::exists(path) ? 1 : 0;
+  RMTSWEEP_MPI_CHECK(MPI_Bcast(&exists, 1, MPI_INT, 0, comm));
+  return exists != 0;
+}
+
+void check_output_directory(const std::string& path) {
+  const std::filesystem::path parent = std::filesystem::absolute(path).parent_path();
+  if (!std::filesystem::is_directory(parent)) {
+    throw InvalidOption("output", path, "a file in an existing directory");
+  }
+}
+
+void print_summary(const sweep::RunOutcome& outcome, const std::string& output) {
+  std::fprintf(stderr,
+               "rmtsweep run: %lld of %lld points computed in this run (%lld failed); %lld/%lld done in %s; "
+               "wall %.1f s; load imbalance %.2f (max/mean busy time of the groups)\n",
+               static_cast<long long>(outcome.computed), static_cast<long long>(outcome.todo),
+               static_cast<long long>(outcome.failed), static_cast<long long>(outcome.done_total),
+               static_cast<long long>(outcome.total), output.c_str(), outcome.wall_seconds, outcome.load_imbalance);
+  if (outcome.stop_signal != 0) {
+    std::fprintf(stderr, "rmtsweep run: stopped by signal %d; continue with: rmtsweep run ... --resume\n",
+                 outcome.stop_signal);
+  } else if (outcome.failed > 0) {
+    std::fprintf(stderr, "rmtsweep run: some points failed: see `rmtsweep status %s`; --resume retries them\n",
+                 output.c_str());
+  }
+}
+
+}  // namespace
+
+int command_run(int argc, char** argv) {
+  int rank = 0, size = 1;
+  RMTSWEEP_MPI_CHECK(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
+  RMTSWEEP_MPI_CHECK(MPI_Comm_size(MPI_COMM_WORLD, &size));
+  const RunArguments args = parse_run_arguments(argc, argv);
+  if (args.help) {
+    if (rank == 0) std::printf("%s", args.usage.c_str());
+    return 0;
+  }
+  // Everything is validated, on every rank alike, before any file is touched.
+  const sweep::Grid grid(sweep::parse_sweep_config(args.values));
+  const sweep::SweepConfig& config = grid.config();
+  if (size % config.ranks_per_point != 0) {
+    throw InvalidOption("ranks_per_point", std::to_string(config.ranks_per_point),
+                        "an integer >= 1 that divides the number of MPI ranks (" + std::to_string(size) + ")");
+  }
+  if (args.output.empty()) throw InvalidOption("output", "", "required: the HDF5 file of the sweep");
+  if (args.resume && args.force) throw InvalidOption("force", "with --resume", "either --resume or --force, not both");
+  check_output_directory(args.output);
+  std::vector<theory::Prediction> predictions;
+  predictions.reserve(static_cast<std::size_t>(grid.size()));
+  for (std::int64_t i = 0; i < grid.size(); ++i) predictions.push_back(theory::predict(grid.params(i)));
+
+  const bool exists = output_exists(args.output, MPI_COMM_WORLD, rank);
+  if (exists && !args.resume && !args.force) {
+    throw InvalidOption("output", args.output, "exists; pass --resume to continue it or --force to overwrite it");
+  }
+  const parallel::Communicator io_comm = parallel::Communicator::duplicate(MPI_COMM_WORLD);
+  const std::string resolved = sweep::resolved_config_text(config);
+  if (exists && args.resume) {
+    const std::string stored = sweep::SweepFile::stored_config(args.output, io_comm);
+    if (stored != resolved) {
+      if (rank == 0) {
+        std::fprintf(stderr, "rmtsweep run: the config differs from the one stored in %s (- stored, + given):\n",
+                     args.output.c_str());
+        for (const auto& line : sweep::config_differences(stored, resolved)) std::fprintf(stderr, "  %s\n", line.c_str());
+      }
+      throw InvalidOption("resume", args.output, "only with the same config as stored in the file (differences above)");
+    }
+  }
+  if (!exists && args.resume && rank == 0) {
+    std::fprintf(stderr, "rmtsweep run: %s does not exist yet: starting a new sweep\n", args.output.c_str());
+  }
+
+  sweep::RunInfo run;
+  run.command_line = broadcast(args.command_line, MPI_COMM_WORLD);
+  run.started = broadcast(utc_now(), MPI_COMM_WORLD);
+  run.mpi_ranks = size;
+  run.ranks_per_point = config.ranks_per_point;
+  sweep::install_stop_handlers();
+  sweep::SweepFile file = exists ? sweep::SweepFile::open_for_resume(args.output, io_comm, run)
+                                 : sweep::SweepFile::create(args.output, io_comm, grid, predictions, run);
+  if (rank == 0) {
+    std::fprintf(stderr, "rmtsweep run: %s: %lld points (run %d) on %d ranks in groups of %d\n", args.output.c_str(),
+                 static_cast<long long>(grid.size()), file.run_index(), size, config.ranks_per_point);
+  }
+  const sweep::RunOutcome outcome = sweep::run_sweep(grid, file, MPI_COMM_WORLD, stderr);
+  file.close();
+  if (rank == 0) print_summary(outcome, args.output);
+  if (outcome.stop_signal != 0) return 128 + outcome.stop_signal;
+  return outcome.failed > 0 ? 3 : 0;
+}
 
 }  // namespace rmtsweep::app

@@ -1,0 +1,84 @@
+#pragma once
+/// The typed, validated configuration of a sweep (issue 3). Built once from the text values
+/// of the keys (INI file and command line, see src/app/sweep_options.hpp); the rest of the
+/// program never sees strings.
+///
+/// Axis syntax (keys delta, gamma, snr):
+///   a,b,c                 an explicit list
+///   start:stop:count      count values evenly spaced from start to stop (both included)
+///   log:start:stop:count  count values evenly spaced in log from start to stop (start, stop > 0)
+/// The weighting axis is a comma-separated list of weightings (model.md section 3). Because
+/// `custom:w1,...,wT` itself contains commas, the rule is: a token that is a plain number
+/// continues the `custom:` item before it. So `mean,custom:1,0,0,optimal` is the three
+/// weightings mean, custom:1,0,0 and optimal; a number after any other item is rejected.
+/// `causal:tau` and `markov:phi` contain colons but are single tokens.
+/// Values of an axis must be distinct.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "rmtsweep/model/correlation.hpp"
+#include "rmtsweep/model/params.hpp"
+#include "rmtsweep/model/weighting.hpp"
+
+namespace rmtsweep::sweep {
+
+/// Every key of a sweep config, in the order the resolved config text lists them.
+/// `ranks_per_point` and `fail_points` are execution settings: they are not part of the
+/// resolved config text that --resume compares.
+inline const std::vector<std::string>& config_keys() {
+  static const std::vector<std::string> keys{"d",     "T",     "correlation", "table",  "seed",
+                                             "trials", "delta", "gamma",       "snr",    "weighting",
+                                             "k",     "ridge", "ntest",       "store_spectra",
+                                             "ranks_per_point", "fail_points"};
+  return keys;
+}
+
+struct SweepConfig {
+  int d = 200;
+  int T = 10;
+  model::Correlation correlation{};
+  model::Table table = model::Table::iid;
+  std::uint64_t seed = 0;
+  int trials = 1;
+  std::vector<double> delta{0.5};
+  std::vector<double> gamma{0.25};
+  std::vector<double> snr{1.0};
+  std::vector<model::Weighting> weighting{model::Weighting{}};
+  int k = 4;                 ///< top eigenvalues/overlaps stored per point
+  double ridge = 0.1;        ///< ridge lambda in units of kappa (model.md section 6)
+  long long ntest = 0;       ///< test sequences of the ridge classifier; 0 means N
+  bool store_spectra = true; ///< store all d eigenvalues per point (default: d <= 4096)
+  int ranks_per_point = 1;   ///< ranks of one group computing one point
+  /// FAULT INJECTION, for tests only: flattened indices of points whose engine call is made
+  /// to throw, so that the failure path of a sweep can be exercised on a real run.
+  std::vector<std::int64_t> fail_points;
+
+  /// Number of points: |delta| |gamma| |snr| |weighting| trials.
+  std::int64_t point_count() const;
+};
+
+/// Builds and validates a config from key -> text; missing keys take their defaults.
+/// Unknown keys, bad values and points that model::validate rejects (e.g. prefix:L with
+/// L > T, custom weights of the wrong length, V < 2) throw InvalidOption naming key, value
+/// and what is allowed.
+SweepConfig parse_sweep_config(const std::map<std::string, std::string>& values);
+
+/// The canonical text of the scientific part of a config: one `key = value` line per key of
+/// config_keys() except ranks_per_point and fail_points, axes written as explicit lists of
+/// shortest round-trip numbers. It is itself a valid config file, and two configs describe
+/// the same points exactly when their texts are equal (what --resume compares).
+std::string resolved_config_text(const SweepConfig& config);
+
+/// Lines of `a` and `b` that differ, as "- line" (only in a) and "+ line" (only in b).
+std::vector<std::string> config_differences(const std::string& a, const std::string& b);
+
+/// Parses one numeric axis (syntax above); `option` names it in errors.
+std::vector<double> parse_axis(const std::string& text, const std::string& option);
+
+/// Splits a weighting axis into its items (rule above); each item is then parsed with
+/// model::parse_weighting.
+std::vector<std::string> split_weighting_list(const std::string& text);
+
+}  // namespace rmtsweep::sweep

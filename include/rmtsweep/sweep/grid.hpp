@@ -1,0 +1,49 @@
+#pragma once
+/// The grid of a sweep and the order in which its points are computed.
+///
+/// Flattened point order (the row of every /points dataset): trial fastest, then weighting,
+/// snr, gamma, and delta slowest:
+///   index = (((i_delta * n_gamma + i_gamma) * n_snr + i_snr) * n_weighting + i_weighting) * trials + trial
+#include <cstdint>
+#include <vector>
+
+#include "rmtsweep/model/params.hpp"
+#include "rmtsweep/sweep/config.hpp"
+
+namespace rmtsweep::sweep {
+
+/// The axis positions of one point.
+struct GridCoordinates {
+  std::size_t delta = 0, gamma = 0, snr = 0, weighting = 0;
+  int trial = 0;
+};
+
+class Grid {
+ public:
+  explicit Grid(SweepConfig config);
+
+  const SweepConfig& config() const noexcept { return config_; }
+  std::int64_t size() const noexcept { return size_; }
+
+  /// The axis positions of point `index` (0 <= index < size()).
+  GridCoordinates coordinates(std::int64_t index) const;
+  /// The flattened index of the given axis positions (inverse of coordinates()).
+  std::int64_t index(const GridCoordinates& at) const;
+  /// The full parameters of point `index`: the axes' values plus d, T, correlation, table, seed.
+  model::PointParams params(std::int64_t index) const;
+
+ private:
+  SweepConfig config_;
+  std::int64_t size_ = 0;
+};
+
+/// A relative cost of computing one point, in flop-like units from d, V, N and T:
+/// table V d, pooling N T d (N T^2 d for causal attention), covariance N d^2, the full
+/// symmetric eigensolve ~ 4 d^3, the ridge solve ~ d^3 and the test set ntest T d.
+double point_cost(const model::PointParams& params, long long ntest);
+
+/// `todo` sorted most expensive first (ties: ascending index), so that the long points start
+/// early and the short ones fill the gaps at the end (longest-processing-time-first).
+std::vector<std::int64_t> order_by_cost(const Grid& grid, std::vector<std::int64_t> todo);
+
+}  // namespace rmtsweep::sweep

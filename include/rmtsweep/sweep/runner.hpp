@@ -1,0 +1,39 @@
+#pragma once
+/// Runs the pending points of a sweep on all ranks of a communicator: groups of
+/// ranks_per_point ranks, dynamic hand-out through a WorkCounter, one shared SweepFile.
+#include <mpi.h>
+
+#include <cstdint>
+#include <cstdio>
+
+#include "rmtsweep/sweep/grid.hpp"
+#include "rmtsweep/sweep/sweep_file.hpp"
+
+namespace rmtsweep::sweep {
+
+struct RunOutcome {
+  std::int64_t total = 0;      ///< points in the grid
+  std::int64_t todo = 0;       ///< points not done when this run started
+  std::int64_t computed = 0;   ///< points finished (done or failed) by this run
+  std::int64_t failed = 0;     ///< of those, failed
+  std::int64_t done_total = 0; ///< points done in the file after this run
+  int stop_signal = 0;         ///< SIGTERM/SIGINT number if the run was stopped, else 0
+  double wall_seconds = 0.0;
+  double load_imbalance = 1.0; ///< max / mean busy seconds of the groups (1 = perfect)
+};
+
+/// Collective on `comm` (size divisible by ranks_per_point, checked by the caller). Rank 0
+/// reads which points are not done, orders them most expensive first and broadcasts the
+/// order; each group's leader takes the next task from the counter and broadcasts it in its
+/// group; the group computes the point with simulate::simulate_point on its communicator and
+/// the leader writes it. A point whose engine call throws is recorded as failed and the sweep
+/// goes on. After SIGTERM/SIGINT (see stop_signal.hpp) no new point is handed out. Progress
+/// lines go to `progress` on rank 0 (nullptr: silent). The outcome is the same on every rank.
+RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE* progress);
+
+/// Installs handlers that make SIGTERM and SIGINT request a stop instead of killing.
+void install_stop_handlers();
+/// The signal that requested a stop, or 0.
+int stop_signal() noexcept;
+
+}  // namespace rmtsweep::sweep

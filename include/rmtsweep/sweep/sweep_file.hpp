@@ -1,0 +1,94 @@
+#pragma once
+/// The shared HDF5 file of a sweep (issue 3's schema; names are a contract).
+///
+/// Layout: root attributes (schema_version, rmtsweep_version, created, config, command_line,
+/// mpi_ranks, ranks_per_point, mpi_library_version, hdf5_version, blas_version,
+/// scalapack_library, runs, run_<i>_{started,command_line,mpi_ranks}); /grid/{delta, gamma,
+/// snr, weighting, trial}; /points/<name> one row per point (flattened order of grid.hpp);
+/// /points/top_eigenvalues and /points/overlaps (points x k); /points/error;
+/// /spectra/eigenvalues (points x d) when store_spectra. Every dataset has a `description`.
+///
+/// Crash safety: every dataset is created (early allocation, contiguous, no filters) and the
+/// parameter and theory columns are written before any point runs, then the file is flushed
+/// and `schema_version` is written last as the "complete" marker and flushed again. After
+/// that only raw data is written, so a killed process leaves metadata intact. A point's
+/// status (0 pending, 1 done, 2 failed) is written after its data.
+#include <mpi.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "rmtsweep/io/hdf5.hpp"
+#include "rmtsweep/simulate/point.hpp"
+#include "rmtsweep/sweep/grid.hpp"
+#include "rmtsweep/theory/prediction.hpp"
+
+namespace rmtsweep::sweep {
+
+inline constexpr std::int64_t schema_version = 1;
+inline constexpr std::int64_t status_pending = 0, status_done = 1, status_failed = 2;
+/// Width of the fixed-length /points/error strings (longer messages are truncated).
+inline constexpr std::size_t error_width = 256;
+
+/// Who runs this invocation; identical on every rank (rank 0's values are broadcast).
+struct RunInfo {
+  std::string command_line;
+  std::string started;  ///< ISO 8601 UTC
+  int mpi_ranks = 1;
+  int ranks_per_point = 1;
+};
+
+/// Library versions recorded in the root attributes.
+struct LibraryVersions {
+  std::string mpi, hdf5, blas, scalapack;
+};
+
+/// Versions of the libraries this process runs with (MPI_Get_library_version,
+/// H5get_libversion, openblas_get_config, the ScaLAPACK shared object's file name).
+LibraryVersions library_versions();
+
+class SweepFile {
+ public:
+  /// Creates (truncates) `path` collectively on `comm` with every dataset, the grid, the
+  /// parameter and theory columns (predictions[i] for point i), then flushes. Run index 0.
+  static SweepFile create(const std::string& path, MPI_Comm comm, const Grid& grid,
+                          const std::vector<theory::Prediction>& predictions, const RunInfo& run);
+  /// Opens an existing complete sweep file collectively for a resumed run: records the run's
+  /// attributes (collective, then flushed) and returns it with run_index() = previous runs.
+  /// Throws InvalidOption("resume", path, ...) when the file is not a complete sweep file.
+  static SweepFile open_for_resume(const std::string& path, MPI_Comm comm, const RunInfo& run);
+
+  /// The resolved config text stored at creation (the `config` root attribute).
+  static std::string stored_config(const std::string& path, MPI_Comm comm);
+
+  SweepFile(SweepFile&&) noexcept = default;
+  SweepFile& operator=(SweepFile&&) noexcept = default;
+  /// Closes the file unless an exception unwinds (closing is collective; main aborts then).
+  ~SweepFile();
+
+  int run_index() const noexcept { return run_index_; }
+  /// /points/status of every point (independent read).
+  std::vector<std::int64_t> read_status() const;
+
+  /// Writes a computed point's measurements, then its status = done (independent; one rank).
+  void write_done(std::int64_t index, const simulate::PointResult& result, double seconds);
+  /// Writes a failed point's message, then its status = failed (independent; one rank).
+  void write_failed(std::int64_t index, const std::string& message, double seconds);
+
+  /// Collective close.
+  void close();
+
+ private:
+  SweepFile() = default;
+  void open_point_datasets(bool with_spectra);
+
+  io::File file_;
+  int run_index_ = 0;
+  int k_ = 0;
+  std::vector<std::pair<std::string, io::Dataset>> columns_;  // measurement columns by name
+  io::Dataset top_eigenvalues_, overlaps_, error_, status_, run_, eigenvalues_;
+  io::Dataset& column(const std::string& name);
+};
+
+}  // namespace rmtsweep::sweep

@@ -1,0 +1,96 @@
+// Boost.Program_options for `rmtsweep run` (src/app/sweep_options.hpp).
+#include "sweep_options.hpp"
+
+#include <boost/program_options.hpp>
+#include <fstream>
+#include <sstream>
+
+#include "rmtsweep/common/error.hpp"
+#include "rmtsweep/sweep/config.hpp"
+
+namespace po = boost::program_options;
+
+namespace rmtsweep::app {
+namespace {
+
+const char* key_help(const std::string& key) {
+  static const std::map<std::string, const char*> help{
+      {"d", "embedding dimension (default 200)"},
+      {"T", "sequence length (default 10)"},
+      {"correlation", "iid, prefix:L or markov:phi (default prefix:3)"},
+      {"table", "iid or centered (default iid)"},
+      {"seed", "random seed (default 0)"},
+      {"trials", "independent draws per parameter combination (default 1)"},
+      {"delta", "axis of d/V: a,b,c | start:stop:count | log:start:stop:count (default 0.5)"},
+      {"gamma", "axis of d/N, same syntax (default 0.25)"},
+      {"snr", "axis of ||mu||^2, same syntax (default 1)"},
+      {"weighting", "list of weightings; numbers continue a custom: item (default mean)"},
+      {"k", "top eigenvalues/overlaps stored per point (default 4)"},
+      {"ridge", "ridge lambda in units of kappa (default 0.1)"},
+      {"ntest", "ridge test sequences, 0 = N (default 0)"},
+      {"store_spectra", "store all d eigenvalues per point: true, false or auto = d <= 4096 (default auto)"},
+      {"ranks_per_point", "ranks computing one point together; divides the ranks (default 1)"},
+      {"fail_points", "TEST ONLY fault injection: point indices whose engine call throws"},
+  };
+  return help.at(key);
+}
+
+po::options_description key_options() {
+  po::options_description keys("Sweep keys (INI file or command line; the command line wins)");
+  for (const std::string& key : sweep::config_keys()) {
+    keys.add_options()(key.c_str(), po::value<std::string>()->value_name("V"), key_help(key));
+  }
+  return keys;
+}
+
+std::string quoted(const std::string& word) {
+  if (!word.empty() && word.find_first_of(" \t'\"\\$;&|<>*?()") == std::string::npos) return word;
+  std::string out = "'";
+  for (const char ch : word) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return out + "'";
+}
+
+}  // namespace
+
+RunArguments parse_run_arguments(int argc, char** argv) {
+  RunArguments args;
+  po::options_description general("Usage: rmtsweep run --config FILE --output FILE.h5 [--resume] [--force] [--key value ...]");
+  general.add_options()("config", po::value<std::string>(&args.config_path)->value_name("FILE"),
+                        "sweep config (INI: key = value lines, # comments)")(
+      "output", po::value<std::string>(&args.output)->value_name("FILE.h5"), "the sweep's HDF5 file")(
+      "resume", po::bool_switch(&args.resume), "continue the points not done in an existing output (same config)")(
+      "force", po::bool_switch(&args.force), "overwrite an existing output")("help,h", po::bool_switch(&args.help),
+                                                                             "this help");
+  const po::options_description keys = key_options();
+  po::options_description all;
+  all.add(general).add(keys);
+  std::ostringstream usage;
+  usage << all;
+  args.usage = usage.str();
+  for (int i = 0; i < argc; ++i) args.command_line += (i ? " " : "rmtsweep ") + quoted(argv[i]);
+
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(argc, argv).options(all).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw InvalidOption("run", args.command_line, e.what());
+  }
+  if (!args.config_path.empty() && !args.help) {
+    std::ifstream file(args.config_path);
+    if (!file) throw InvalidOption("config", args.config_path, "a readable INI file");
+    try {
+      po::store(po::parse_config_file(file, keys, false), vm);  // stored second: the command line wins
+    } catch (const po::error& e) {
+      throw InvalidOption("config", args.config_path, std::string(e.what()) + "; allowed keys: d T correlation table "
+                                                      "seed trials delta gamma snr weighting k ridge ntest "
+                                                      "store_spectra ranks_per_point fail_points");
+    }
+  }
+  for (const std::string& key : sweep::config_keys()) {
+    if (vm.count(key)) args.values[key] = vm[key].as<std::string>();
+  }
+  return args;
+}
+
+}  // namespace rmtsweep::app

@@ -1,0 +1,236 @@
+// Parsing and validation of a sweep config (include/rmtsweep/sweep/config.hpp).
+#include "rmtsweep/sweep/config.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <set>
+#include <sstream>
+
+#include "rmtsweep/common/error.hpp"
+#include "rmtsweep/model/parse_number.hpp"
+
+namespace rmtsweep::sweep {
+namespace {
+
+const char* const axis_allowed =
+    "allowed: a list a,b,c, a range start:stop:count or log:start:stop:count (count >= 1, distinct values)";
+
+std::vector<std::string> split(const std::string& text, char separator) {
+  std::vector<std::string> items;
+  std::string item;
+  std::istringstream stream(text);
+  while (std::getline(stream, item, separator)) items.push_back(item);
+  if (!text.empty() && text.back() == separator) items.emplace_back();
+  return items;
+}
+
+std::string trim(const std::string& text) {
+  const auto begin = text.find_first_not_of(" \t");
+  if (begin == std::string::npos) return {};
+  return text.substr(begin, text.find_last_not_of(" \t") - begin + 1);
+}
+
+bool is_number(const std::string& text) {
+  double value = 0.0;
+  const char* begin = text.data() + (!text.empty() && text.front() == '+' ? 1 : 0);
+  const auto [ptr, ec] = std::from_chars(begin, text.data() + text.size(), value);
+  return !text.empty() && ec == std::errc{} && ptr == text.data() + text.size();
+}
+
+std::int64_t parse_bounded(const std::string& text, const std::string& key, std::int64_t low,
+                           std::int64_t high, const std::string& allowed) {
+  const std::int64_t value = model::parse_integer(text, key, allowed);
+  if (value < low || value > high) throw InvalidOption(key, text, allowed);
+  return value;
+}
+
+bool parse_bool(const std::string& text, const std::string& key) {
+  if (text == "true" || text == "1" || text == "yes" || text == "on") return true;
+  if (text == "false" || text == "0" || text == "no" || text == "off") return false;
+  throw InvalidOption(key, text, "allowed: true, false, yes, no, on, off, 1, 0 or auto");
+}
+
+std::string join(const std::vector<std::string>& items) {
+  std::string text;
+  for (std::size_t i = 0; i < items.size(); ++i) text += (i ? "," : "") + items[i];
+  return text;
+}
+
+std::string number_list(const std::vector<double>& values) {
+  std::vector<std::string> items;
+  for (const double v : values) items.push_back(model::format_double(v));
+  return join(items);
+}
+
+/// Checks every (delta, gamma, snr, weighting) combination with model::validate.
+void validate_points(const SweepConfig& c) {
+  model::PointParams p;
+  p.d = c.d;
+  p.T = c.T;
+  p.correlation = c.correlation;
+  p.table = c.table;
+  p.seed = c.seed;
+  p.trial = c.trials - 1;
+  for (const double delta : c.delta) {
+    for (const double gamma : c.gamma) {
+      for (const double snr : c.snr) {
+        for (const auto& weighting : c.weighting) {
+          p.delta = delta;
+          p.gamma = gamma;
+          p.snr = snr;
+          p.weighting = weighting;
+          model::validate(p);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+std::int64_t SweepConfig::point_count() const {
+  return static_cast<std::int64_t>(delta.size() * gamma.size() * snr.size() * weighting.size()) * trials;
+}
+
+std::vector<double> parse_axis(const std::string& raw, const std::string& option) {
+  const std::string text = trim(raw);
+  std::vector<double> values;
+  const bool logarithmic = text.starts_with("log:");
+  const std::string body = logarithmic ? text.substr(4) : text;
+  if (logarithmic || body.find(':') != std::string::npos) {
+    const std::vector<std::string> parts = split(body, ':');
+    if (parts.size() != 3) throw InvalidOption(option, raw, axis_allowed);
+    const double start = model::parse_double(trim(parts[0]), option, axis_allowed, raw);
+    const double stop = model::parse_double(trim(parts[1]), option, axis_allowed, raw);
+    const std::int64_t count = model::parse_integer(trim(parts[2]), option, axis_allowed, raw);
+    if (count < 1 || count > 1000000 || (count == 1 && start != stop)) throw InvalidOption(option, raw, axis_allowed);
+    if (logarithmic && !(start > 0.0 && stop > 0.0)) throw InvalidOption(option, raw, axis_allowed);
+    for (std::int64_t i = 0; i < count; ++i) {
+      const double t = count == 1 ? 0.0 : static_cast<double>(i) / static_cast<double>(count - 1);
+      double v = logarithmic ? std::exp(std::log(start) + t * (std::log(stop) - std::log(start)))
+                             : start + t * (stop - start);
+      if (i == 0) v = start;
+      if (i == count - 1) v = stop;
+      values.push_back(v);
+    }
+  } else {
+    for (const std::string& item : split(body, ',')) {
+      values.push_back(model::parse_double(trim(item), option, axis_allowed, raw));
+    }
+  }
+  if (values.empty()) throw InvalidOption(option, raw, axis_allowed);
+  std::vector<double> sorted = values;
+  std::sort(sorted.begin(), sorted.end());
+  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) throw InvalidOption(option, raw, axis_allowed);
+  return values;
+}
+
+std::vector<std::string> split_weighting_list(const std::string& text) {
+  const std::string allowed =
+      "allowed: a comma-separated list of weightings; a plain number continues the custom:... item before it";
+  std::vector<std::string> items;
+  for (const std::string& raw : split(text, ',')) {
+    const std::string token = trim(raw);
+    if (is_number(token)) {
+      if (items.empty() || !items.back().starts_with("custom:")) throw InvalidOption("weighting", text, allowed);
+      items.back() += "," + token;
+    } else {
+      if (token.empty()) throw InvalidOption("weighting", text, allowed);
+      items.push_back(token);
+    }
+  }
+  if (items.empty()) throw InvalidOption("weighting", text, allowed);
+  return items;
+}
+
+SweepConfig parse_sweep_config(const std::map<std::string, std::string>& values) {
+  const auto& keys = config_keys();
+  for (const auto& [key, value] : values) {
+    if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
+      throw InvalidOption(key, value, "unknown key; allowed keys: " + join(keys));
+    }
+  }
+  auto get = [&](const std::string& key, const std::string& fallback) {
+    const auto it = values.find(key);
+    return it == values.end() ? fallback : trim(it->second);
+  };
+  constexpr std::int64_t int_max = 2147483647;
+  SweepConfig c;
+  c.d = static_cast<int>(parse_bounded(get("d", "200"), "d", 1, int_max, "allowed: an integer d >= 1"));
+  c.T = static_cast<int>(parse_bounded(get("T", "10"), "T", 1, int_max, "allowed: an integer T >= 1"));
+  c.correlation = model::parse_correlation(get("correlation", "prefix:3"), c.T, "correlation");
+  c.table = model::parse_table(get("table", "iid"), "table");
+  c.seed = model::parse_unsigned(get("seed", "0"), "seed", "allowed: an integer 0 <= seed < 2^64");
+  c.trials = static_cast<int>(
+      parse_bounded(get("trials", "1"), "trials", 1, 1000000, "allowed: an integer 1 <= trials <= 1000000"));
+  c.delta = parse_axis(get("delta", "0.5"), "delta");
+  c.gamma = parse_axis(get("gamma", "0.25"), "gamma");
+  c.snr = parse_axis(get("snr", "1"), "snr");
+  c.weighting.clear();
+  std::set<std::string> seen;
+  const std::string weighting_text = get("weighting", "mean");
+  for (const std::string& item : split_weighting_list(weighting_text)) {
+    c.weighting.push_back(model::parse_weighting(item, c.T, "weighting"));
+    if (!seen.insert(model::to_string(c.weighting.back())).second) {
+      throw InvalidOption("weighting", weighting_text, "allowed: distinct weightings");
+    }
+  }
+  c.k = static_cast<int>(parse_bounded(get("k", "4"), "k", 1, c.d, "allowed: an integer 1 <= k <= d"));
+  c.ridge = model::parse_double(get("ridge", "0.1"), "ridge", "allowed: a finite ridge > 0");
+  if (!(c.ridge > 0.0)) throw InvalidOption("ridge", get("ridge", ""), "allowed: a finite ridge > 0");
+  c.ntest = parse_bounded(get("ntest", "0"), "ntest", 0, std::int64_t{1} << 40,
+                          "allowed: an integer ntest >= 0 (0 means N)");
+  const std::string spectra = get("store_spectra", "auto");
+  c.store_spectra = spectra == "auto" ? c.d <= 4096 : parse_bool(spectra, "store_spectra");
+  c.ranks_per_point = static_cast<int>(parse_bounded(get("ranks_per_point", "1"), "ranks_per_point", 1, int_max,
+                                                     "allowed: an integer >= 1 that divides the number of ranks"));
+  validate_points(c);
+  const std::string fail_text = get("fail_points", "");
+  if (!fail_text.empty()) {
+    const std::string allowed = "allowed: a list of point indices 0 <= i < " + std::to_string(c.point_count());
+    for (const std::string& item : split(fail_text, ',')) {
+      c.fail_points.push_back(parse_bounded(trim(item), "fail_points", 0, c.point_count() - 1, allowed));
+    }
+  }
+  return c;
+}
+
+std::string resolved_config_text(const SweepConfig& c) {
+  std::vector<std::string> weightings;
+  for (const auto& w : c.weighting) weightings.push_back(model::to_string(w));
+  std::ostringstream out;
+  out << "d = " << c.d << "\n"
+      << "T = " << c.T << "\n"
+      << "correlation = " << model::to_string(c.correlation) << "\n"
+      << "table = " << model::to_string(c.table) << "\n"
+      << "seed = " << c.seed << "\n"
+      << "trials = " << c.trials << "\n"
+      << "delta = " << number_list(c.delta) << "\n"
+      << "gamma = " << number_list(c.gamma) << "\n"
+      << "snr = " << number_list(c.snr) << "\n"
+      << "weighting = " << join(weightings) << "\n"
+      << "k = " << c.k << "\n"
+      << "ridge = " << model::format_double(c.ridge) << "\n"
+      << "ntest = " << c.ntest << "\n"
+      << "store_spectra = " << (c.store_spectra ? "true" : "false") << "\n";
+  return out.str();
+}
+
+std::vector<std::string> config_differences(const std::string& a, const std::string& b) {
+  const std::vector<std::string> lines_a = split(a, '\n'), lines_b = split(b, '\n');
+  std::vector<std::string> differences;
+  for (const auto& line : lines_a) {
+    if (!line.empty() && std::find(lines_b.begin(), lines_b.end(), line) == lines_b.end()) {
+      differences.push_back("- " + line);
+    }
+  }
+  for (const auto& line : lines_b) {
+    if (!line.empty() && std::find(lines_a.begin(), lines_a.end(), line) == lines_a.end()) {
+      differences.push_back("+ " + line);
+    }
+  }
+  return differences;
+}
+
+}  // namespace rmtsweep::sweep

@@ -1,0 +1,71 @@
+// The sweep grid and its cost ordering (include/rmtsweep/sweep/grid.hpp).
+#include "rmtsweep/sweep/grid.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace rmtsweep::sweep {
+
+Grid::Grid(SweepConfig config) : config_(std::move(config)), size_(config_.point_count()) {}
+
+GridCoordinates Grid::coordinates(std::int64_t index) const {
+  if (index < 0 || index >= size_) throw std::out_of_range("grid point index out of range");
+  GridCoordinates at;
+  auto take = [&index](std::size_t extent) {
+    const auto e = static_cast<std::int64_t>(extent);
+    const auto position = static_cast<std::size_t>(index % e);
+    index /= e;
+    return position;
+  };
+  at.trial = static_cast<int>(take(static_cast<std::size_t>(config_.trials)));
+  at.weighting = take(config_.weighting.size());
+  at.snr = take(config_.snr.size());
+  at.gamma = take(config_.gamma.size());
+  at.delta = take(config_.delta.size());
+  return at;
+}
+
+std::int64_t Grid::index(const GridCoordinates& at) const {
+  const auto& c = config_;
+  const std::size_t flat =
+      (((at.delta * c.gamma.size() + at.gamma) * c.snr.size() + at.snr) * c.weighting.size() + at.weighting);
+  return static_cast<std::int64_t>(flat) * c.trials + at.trial;
+}
+
+model::PointParams Grid::params(std::int64_t index) const {
+  const GridCoordinates at = coordinates(index);
+  model::PointParams p;
+  p.d = config_.d;
+  p.T = config_.T;
+  p.delta = config_.delta[at.delta];
+  p.gamma = config_.gamma[at.gamma];
+  p.snr = config_.snr[at.snr];
+  p.weighting = config_.weighting[at.weighting];
+  p.correlation = config_.correlation;
+  p.table = config_.table;
+  p.seed = config_.seed;
+  p.trial = at.trial;
+  return p;
+}
+
+double point_cost(const model::PointParams& params, long long ntest) {
+  const double d = params.d, T = params.T;
+  const double V = static_cast<double>(params.vocabulary());
+  const double N = static_cast<double>(params.sequences());
+  const double test = ntest > 0 ? static_cast<double>(ntest) : N;
+  const double pooling = params.weighting.data_dependent() ? T * T : T;
+  return V * d + (N + test) * pooling * d + N * d * d + 5.0 * d * d * d;
+}
+
+std::vector<std::int64_t> order_by_cost(const Grid& grid, std::vector<std::int64_t> todo) {
+  std::vector<std::pair<double, std::int64_t>> keyed;
+  keyed.reserve(todo.size());
+  for (const std::int64_t i : todo) keyed.emplace_back(point_cost(grid.params(i), grid.config().ntest), i);
+  std::sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first > b.first : a.second < b.second;
+  });
+  for (std::size_t i = 0; i < keyed.size(); ++i) todo[i] = keyed[i].second;
+  return todo;
+}
+
+}  // namespace rmtsweep::sweep

@@ -1,0 +1,173 @@
+// The sweep's main loop (include/rmtsweep/sweep/runner.hpp).
+#include "rmtsweep/sweep/runner.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+#include <string>
+#include <thread>
+
+#include "rmtsweep/common/error.hpp"
+#include "rmtsweep/parallel/communicator.hpp"
+#include "rmtsweep/simulate/point.hpp"
+#include "rmtsweep/sweep/work_counter.hpp"
+
+namespace rmtsweep::sweep {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+/// Progress lines on rank 0, at most one per second (and always the last one).
+class Progress {
+ public:
+  Progress(std::FILE* out, std::int64_t total, std::int64_t already_done, std::int64_t todo)
+      : out_(out), total_(total), already_done_(already_done), todo_(todo), start_(Clock::now()) {}
+
+  void report(std::int64_t finished_this_run, bool force = false) {
+    if (!out_ || (finished_this_run == last_ && !force)) return;
+    const double elapsed = seconds_since(start_);
+    if (!force && elapsed - last_time_ < 1.0 && finished_this_run < todo_) return;
+    last_ = finished_this_run;
+    last_time_ = elapsed;
+    const double rate = elapsed > 0 ? static_cast<double>(finished_this_run) / elapsed : 0.0;
+    const double eta = rate > 0 ? static_cast<double>(todo_ - finished_this_run) / rate : 0.0;
+    std::fprintf(out_, "rmtsweep run: %lld/%lld points (%lld this run), %.2f points/s, elapsed %.0f s, ETA %.0f s\n",
+                 static_cast<long long>(already_done_ + finished_this_run), static_cast<long long>(total_),
+                 static_cast<long long>(finished_this_run), rate, elapsed, eta);
+    std::fflush(out_);
+  }
+
+ private:
+  std::FILE* out_;
+  std::int64_t total_, already_done_, todo_;
+  Clock::time_point start_;
+  std::int64_t last_ = -1;
+  double last_time_ = -1e9;
+};
+
+/// The points not done, most expensive first, decided on rank 0 and broadcast.
+std::vector<std::int64_t> pending_order(const Grid& grid, const SweepFile& file, MPI_Comm comm, int rank) {
+  std::vector<std::int64_t> order;
+  std::int64_t count = 0;
+  if (rank == 0) {
+    const std::vector<std::int64_t> status = file.read_status();
+    std::vector<std::int64_t> todo;
+    for (std::int64_t i = 0; i < grid.size(); ++i) {
+      if (status[static_cast<std::size_t>(i)] != status_done) todo.push_back(i);
+    }
+    order = order_by_cost(grid, std::move(todo));
+    count = static_cast<std::int64_t>(order.size());
+  }
+  RMTSWEEP_MPI_CHECK(MPI_Bcast(&count, 1, MPI_INT64_T, 0, comm));
+  order.resize(static_cast<std::size_t>(count));
+  if (count > 0) RMTSWEEP_MPI_CHECK(MPI_Bcast(order.data(), static_cast<int>(count), MPI_INT64_T, 0, comm));
+  return order;
+}
+
+}  // namespace
+
+RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE* progress_out) {
+  const auto start = Clock::now();
+  int rank = 0, size = 1;
+  RMTSWEEP_MPI_CHECK(MPI_Comm_rank(comm, &rank));
+  RMTSWEEP_MPI_CHECK(MPI_Comm_size(comm, &size));
+  const SweepConfig& config = grid.config();
+  const int per_group = config.ranks_per_point;
+  if (size % per_group != 0) throw std::logic_error("ranks_per_point must divide the number of ranks");
+  const parallel::Communicator group = parallel::Communicator::split(comm, rank / per_group, rank);
+  const bool leader = group.rank() == 0;
+
+  RunOutcome outcome;
+  outcome.total = grid.size();
+  const std::vector<std::int64_t> order = pending_order(grid, file, comm, rank);
+  outcome.todo = static_cast<std::int64_t>(order.size());
+  const auto tasks = outcome.todo;
+  Progress progress(rank == 0 ? progress_out : nullptr, grid.size(), grid.size() - tasks, tasks);
+
+  simulate::SimulationOptions options;
+  options.k = config.k;
+  options.ridge = config.ridge;
+  options.ntest = config.ntest;
+  options.spectrum = config.store_spectra;
+
+  double busy = 0.0;
+  std::int64_t computed = 0, failed = 0;
+  {
+    WorkCounter counter(comm);
+    while (true) {
+      std::int64_t task = -1;
+      if (leader) {
+        if (stop_signal() != 0) {
+          counter.close(tasks);
+        } else {
+          task = counter.next();
+          if (task >= tasks) task = -1;
+        }
+      }
+      RMTSWEEP_MPI_CHECK(MPI_Bcast(&task, 1, MPI_INT64_T, 0, group));
+      if (task < 0) break;
+      const std::int64_t index = order[static_cast<std::size_t>(task)];
+      const auto point_start = Clock::now();
+      std::string failure;
+      simulate::PointResult result;
+      try {
+        if (std::find(config.fail_points.begin(), config.fail_points.end(), index) != config.fail_points.end()) {
+          throw std::runtime_error("fault injected by the test-only fail_points key");
+        }
+        result = simulate::simulate_point(grid.params(index), options, group);
+      } catch (const std::exception& e) {
+        failure = e.what();
+        if (failure.empty()) failure = "unknown error";
+      }
+      const double seconds = seconds_since(point_start);
+      busy += seconds;
+      ++computed;
+      if (!failure.empty()) ++failed;
+      if (leader) {
+        if (failure.empty()) {
+          file.write_done(index, result, seconds);
+        } else {
+          file.write_failed(index, failure, seconds);
+        }
+        counter.add_done();
+      }
+      if (rank == 0) progress.report(counter.done());
+    }
+    // Rank 0 keeps reporting while the other groups finish their last points.
+    MPI_Request barrier = MPI_REQUEST_NULL;
+    RMTSWEEP_MPI_CHECK(MPI_Ibarrier(comm, &barrier));
+    int finished = 0;
+    while (!finished) {
+      RMTSWEEP_MPI_CHECK(MPI_Test(&barrier, &finished, MPI_STATUS_IGNORE));
+      if (!finished) {
+        if (rank == 0) progress.report(counter.done());
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      }
+    }
+    if (rank == 0) progress.report(counter.done(), true);
+  }
+
+  // Counts per group from its leader; the signal from any rank stops every rank's exit status.
+  std::int64_t mine[2] = {leader ? computed : 0, leader ? failed : 0}, sums[2] = {0, 0};
+  RMTSWEEP_MPI_CHECK(MPI_Allreduce(mine, sums, 2, MPI_INT64_T, MPI_SUM, comm));
+  outcome.computed = sums[0];
+  outcome.failed = sums[1];
+  int signal = stop_signal(), any_signal = 0;
+  RMTSWEEP_MPI_CHECK(MPI_Allreduce(&signal, &any_signal, 1, MPI_INT, MPI_MAX, comm));
+  outcome.stop_signal = any_signal;
+  double busy_max = 0.0, busy_sum = 0.0;
+  RMTSWEEP_MPI_CHECK(MPI_Allreduce(&busy, &busy_max, 1, MPI_DOUBLE, MPI_MAX, comm));
+  const double group_busy = leader ? busy : 0.0;
+  RMTSWEEP_MPI_CHECK(MPI_Allreduce(&group_busy, &busy_sum, 1, MPI_DOUBLE, MPI_SUM, comm));
+  const double busy_mean = busy_sum / static_cast<double>(size / per_group);
+  outcome.load_imbalance = busy_mean > 0 ? busy_max / busy_mean : 1.0;
+  outcome.done_total = (grid.size() - tasks) + (outcome.computed - outcome.failed);
+  outcome.wall_seconds = seconds_since(start);
+  return outcome;
+}
+
+}  // namespace rmtsweep::sweep

@@ -9,12 +9,17 @@
 
 namespace rmtsweep::simulate {
 
+/// How S is decomposed: `automatic` uses the N x N Gram matrix when N < d, else the d x d
+/// covariance. Forcing one is for tests (both give the same spectrum on the same data).
+enum class CovariancePath { automatic, direct, gram };
+
 /// What to measure beside the point's parameters.
 struct SimulationOptions {
   int k = 4;               ///< top eigenvalues / eigenvectors measured
   double ridge = 0.1;      ///< ridge lambda in units of kappa (model.md section 6)
   long long ntest = 0;     ///< test sequences for the ridge classifier; 0 means N
   bool spectrum = false;   ///< return all d eigenvalues of S
+  CovariancePath path = CovariancePath::automatic;  ///< (addition) which decomposition
 };
 
 /// Wall-clock seconds of each stage of one point.

@@ -1,0 +1,53 @@
+#pragma once
+/// This process's share of the embedding table and the pooled vectors built from it
+/// (model.md sections 1.1-1.2 and 3). Generation needs no communication, except the sum of
+/// the causal-attention inner products over the process rows.
+#include <mpi.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "rmtsweep/model/params.hpp"
+#include "rmtsweep/parallel/distributed_matrix.hpp"
+#include "rmtsweep/random/counter_rng.hpp"
+#include "rmtsweep/simulate/sequences.hpp"
+
+namespace rmtsweep::simulate {
+
+class PooledSequences {
+ public:
+  /// Draws the rows of the noise table Z (d x V) that this process holds in a d-row matrix
+  /// distributed like `like` (its row map), centres them for `table = centered`
+  /// (Z <- Z (I - 11^T/V - ss^T/V), row by row), and fixes the deterministic weights.
+  PooledSequences(const model::PointParams& params, const parallel::DistributedMatrix& like);
+
+  /// Fills columns [0, count) of `panel` (d rows, same row map as `like`) with the pooled
+  /// vectors c_n = sum_t w_t X_t of sequences first .. first + count - 1 of `streams`, where
+  /// X_t = xi_t sqrt(snr) e_1 + z_{v_t}; later columns are zero. labels[lc] gets y_n of local
+  /// column lc (0 for unused columns). For causal:tau returns sum_n ||w_n - w(tau)||_1 over
+  /// this process's columns when it is in process row 0 (else 0), so that a sum over all
+  /// ranks counts each sequence once. Collective over the grid's column communicator.
+  double fill(parallel::DistributedMatrix& panel, std::int64_t first, std::int64_t count, SequenceStreams streams,
+              std::vector<int>& labels) const;
+
+  /// The deterministic weights w (for causal:tau, the limit w(tau)).
+  const std::vector<double>& weights() const noexcept { return weights_; }
+
+ private:
+  /// Local row r of token v's noise z_v.
+  const double* noise(std::int64_t v) const noexcept {
+    return table_.data() + static_cast<std::size_t>(v) * static_cast<std::size_t>(local_rows_);
+  }
+
+  model::PointParams params_;
+  random::CounterRng rng_;
+  std::int64_t vocabulary_ = 0;
+  int local_rows_ = 0;
+  int signal_row_ = -1;  ///< local index of global row 0 (the signal axis u = e_1), or -1
+  bool in_first_process_row_ = false;
+  MPI_Comm column_comm_ = MPI_COMM_NULL;
+  std::vector<double> weights_;
+  std::vector<double> table_;  ///< token-major: V blocks of local_rows_ entries
+};
+
+}  // namespace rmtsweep::simulate

@@ -1,0 +1,165 @@
+// The covariance, eigen and ridge-training stages of one point: the direct d x d path and
+// the N x N Gram path (model.md sections 1.2, 5 and 6).
+#include <algorithm>
+#include <cmath>
+
+#include "rmtsweep/common/error.hpp"
+#include "rmtsweep/parallel/eigen.hpp"
+#include "rmtsweep/parallel/scalapack.hpp"
+#include "stages.hpp"
+
+namespace rmtsweep::simulate {
+namespace {
+
+using parallel::DistributedMatrix;
+
+/// Adds this process's part of sum_n c_n (into sums[0, d)) and sum_n c_n y_n (into
+/// sums[d, 2d)) at global row positions, and sum_n y_n (sums[2d]) from process row 0.
+void accumulate_sums(const DistributedMatrix& panel, const std::vector<int>& labels, std::vector<double>& sums) {
+  const auto d = static_cast<std::size_t>(panel.rows());
+  for (int lc = 0; lc < panel.local_cols(); ++lc) {
+    const int y = labels[static_cast<std::size_t>(lc)];
+    if (y == 0) continue;
+    for (int lr = 0; lr < panel.local_rows(); ++lr) {
+      const auto i = static_cast<std::size_t>(panel.row_map().to_global(lr));
+      sums[i] += panel.local(lr, lc);
+      sums[d + i] += y * panel.local(lr, lc);
+    }
+    if (panel.grid().my_row() == 0) sums[2 * d] += y;
+  }
+}
+
+/// Fills the distributed vector (n x 1) with f(i) at the entries this process holds.
+template <class F>
+void fill_vector(DistributedMatrix& v, F f) {
+  if (v.local_cols() == 0) return;
+  for (int lr = 0; lr < v.local_rows(); ++lr) v.local(lr, 0) = f(v.row_map().to_global(lr));
+}
+
+void add_to_diagonal(DistributedMatrix& a, double value) {
+  for (int lc = 0; lc < a.local_cols(); ++lc) {
+    const int j = a.col_map().to_global(lc);
+    if (a.row_map().owner(j) == a.row_map().me) a.local(a.row_map().to_local(j), lc) += value;
+  }
+}
+
+}  // namespace
+
+Measurements direct_path(PointContext& context, const PooledSequences& pooled) {
+  const int d = context.params.d, N = context.N;
+  const auto ud = static_cast<std::size_t>(d);
+  Measurements out;
+  DistributedMatrix s(context.grid, d, d), panel(context.grid, d, std::min(panel_width, N));
+  std::vector<double> sums(2 * ud + 1, 0.0);
+  std::vector<int> labels;
+  for (int first = 0; first < N; first += panel.cols()) {
+    const int count = std::min(panel.cols(), N - first);
+    double mark = MPI_Wtime();
+    out.deviation_sum += pooled.fill(panel, first, count, training_streams, labels);
+    accumulate_sums(panel, labels, sums);
+    context.seconds.generate += MPI_Wtime() - mark;
+    mark = MPI_Wtime();
+    parallel::syrk_lower('N', count, 1.0 / N, panel, 1.0, s);
+    context.seconds.covariance += MPI_Wtime() - mark;
+  }
+  double mark = MPI_Wtime();
+  RMTSWEEP_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, sums.data(), static_cast<int>(sums.size()), MPI_DOUBLE, MPI_SUM,
+                                   context.grid->comm()));
+  out.mean.assign(sums.begin(), sums.begin() + d);
+  for (double& m : out.mean) m /= N;
+  const double label_mean = sums[2 * ud] / N;
+  // Centring: S = (1/N) sum c c^T - c-bar c-bar^T (lower triangle).
+  for (int lc = 0; lc < s.local_cols(); ++lc) {
+    const int j = s.col_map().to_global(lc);
+    for (int lr = 0; lr < s.local_rows(); ++lr) {
+      const int i = s.row_map().to_global(lr);
+      if (i >= j) s.local(lr, lc) -= out.mean[static_cast<std::size_t>(i)] * out.mean[static_cast<std::size_t>(j)];
+    }
+  }
+  context.seconds.covariance += MPI_Wtime() - mark;
+
+  // Ridge: (S + lambda I) beta = (1/N) sum (c - c-bar) y = (1/N) sum c y - c-bar y-bar.
+  mark = MPI_Wtime();
+  {
+    DistributedMatrix a = s.clone(), b(context.grid, d, 1);
+    add_to_diagonal(a, context.lambda);
+    fill_vector(b, [&](int i) {
+      return sums[ud + static_cast<std::size_t>(i)] / N - out.mean[static_cast<std::size_t>(i)] * label_mean;
+    });
+    parallel::cholesky_solve(a, b);
+    out.beta = b.gather_leading(d, 1);
+  }
+  context.seconds.ridge += MPI_Wtime() - mark;
+
+  mark = MPI_Wtime();
+  const int k = std::min(context.options.k, d);
+  auto eigen = parallel::symmetric_eigen(s, k);
+  out.eigenvalues = std::move(eigen.values);
+  const auto first_row = eigen.vectors.gather_leading(1, k);
+  for (double x : first_row) out.overlaps.push_back(x * x);
+  context.seconds.eigen += MPI_Wtime() - mark;
+  return out;
+}
+
+Measurements gram_path(PointContext& context, const PooledSequences& pooled) {
+  const int d = context.params.d, N = context.N;
+  const auto ud = static_cast<std::size_t>(d);
+  Measurements out;
+  double mark = MPI_Wtime();
+  DistributedMatrix c(context.grid, d, N);
+  std::vector<int> labels;
+  out.deviation_sum = pooled.fill(c, 0, N, training_streams, labels);
+  std::vector<double> sums(2 * ud + 1, 0.0);
+  accumulate_sums(c, labels, sums);
+  context.seconds.generate += MPI_Wtime() - mark;
+
+  mark = MPI_Wtime();
+  RMTSWEEP_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, sums.data(), static_cast<int>(ud), MPI_DOUBLE, MPI_SUM,
+                                   context.grid->comm()));
+  out.mean.assign(sums.begin(), sums.begin() + d);
+  for (double& m : out.mean) m /= N;
+  for (int lc = 0; lc < c.local_cols(); ++lc) {
+    for (int lr = 0; lr < c.local_rows(); ++lr) c.local(lr, lc) -= out.mean[static_cast<std::size_t>(c.row_map().to_global(lr))];
+  }
+  DistributedMatrix gram(context.grid, N, N);
+  parallel::syrk_lower('T', d, 1.0 / N, c, 0.0, gram);
+  context.seconds.covariance += MPI_Wtime() - mark;
+
+  // Ridge: alpha = (K + lambda I)^{-1} y, beta = C~ alpha / N.
+  mark = MPI_Wtime();
+  {
+    DistributedMatrix a = gram.clone(), alpha(context.grid, N, 1), beta(context.grid, d, 1);
+    add_to_diagonal(a, context.lambda);
+    const random::CounterRng rng(context.params.seed, static_cast<std::uint64_t>(context.params.trial));
+    std::vector<int> xi(static_cast<std::size_t>(context.params.T));
+    fill_vector(alpha, [&](int n) {
+      draw_signs(rng, training_streams.sign, context.params.correlation, n, xi);
+      return static_cast<double>(xi[0]);
+    });
+    parallel::cholesky_solve(a, alpha);
+    parallel::gemm('N', 'N', d, 1, N, 1.0 / N, c, alpha, 0.0, beta);
+    out.beta = beta.gather_leading(d, 1);
+  }
+  context.seconds.ridge += MPI_Wtime() - mark;
+
+  // Eigen: K's eigenvalues and d - N zeros; u_j = C~ v_j / sqrt(N lambda_j), so
+  // (u_j^T e_1)^2 = (row 0 of C~ times v_j)^2 / (N lambda_j).
+  mark = MPI_Wtime();
+  const int k = std::min(context.options.k, N);
+  auto eigen = parallel::symmetric_eigen(gram, k);
+  out.eigenvalues.assign(ud - static_cast<std::size_t>(std::min(N, d)), 0.0);
+  out.eigenvalues.insert(out.eigenvalues.end(), eigen.values.end() - std::min(N, d), eigen.values.end());
+  std::sort(out.eigenvalues.begin(), out.eigenvalues.end());
+  DistributedMatrix projection(context.grid, 1, k);
+  parallel::gemm('N', 'N', 1, k, N, 1.0, c, eigen.vectors, 0.0, projection);
+  const auto first_row = projection.gather_leading(1, k);
+  for (int j = 0; j < k; ++j) {
+    const double lambda = eigen.values[static_cast<std::size_t>(N - 1 - j)];
+    const double x = first_row[static_cast<std::size_t>(j)];
+    out.overlaps.push_back(lambda > 0.0 ? x * x / (N * lambda) : 0.0);
+  }
+  context.seconds.eigen += MPI_Wtime() - mark;
+  return out;
+}
+
+}  // namespace rmtsweep::simulate

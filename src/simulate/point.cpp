@@ -1,0 +1,83 @@
+// simulate_point: generate -> covariance -> eigen -> ridge for one point (model.md sections 1-7).
+#include "rmtsweep/simulate/point.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <string>
+
+#include "rmtsweep/common/error.hpp"
+#include "rmtsweep/model/correlation.hpp"
+#include "rmtsweep/model/scalars.hpp"
+#include "rmtsweep/parallel/blacs_grid.hpp"
+#include "rmtsweep/parallel/eigen.hpp"
+#include "rmtsweep/parallel/scalapack.hpp"
+#include "rmtsweep/simulate/pooled_sequences.hpp"
+#include "stages.hpp"
+
+namespace rmtsweep::simulate {
+namespace {
+
+void check_options(const model::PointParams& params, const SimulationOptions& options) {
+  model::validate(params);
+  if (options.k < 1) throw InvalidOption("k", std::to_string(options.k), "an integer >= 1");
+  if (options.ntest < 0) throw InvalidOption("ntest", std::to_string(options.ntest), "an integer >= 0 (0 means N)");
+  if (!std::isfinite(options.ridge)) {
+    throw InvalidOption("ridge", std::to_string(options.ridge), "a finite number (S + ridge*kappa*I must be positive definite)");
+  }
+  constexpr auto int_max = static_cast<std::int64_t>(std::numeric_limits<int>::max());
+  if (params.sequences() > int_max || params.vocabulary() > int_max) {
+    throw InvalidOption("gamma", std::to_string(params.gamma), "N and V must fit a 32-bit ScaLAPACK index");
+  }
+}
+
+}  // namespace
+
+PointResult simulate_point(const model::PointParams& params, const SimulationOptions& options, MPI_Comm comm) {
+  const double start = MPI_Wtime();
+  check_options(params, options);
+  const auto grid = std::make_shared<const parallel::BlacsGrid>(comm);
+  const auto N = static_cast<int>(params.sequences());
+  const bool gram = options.path == CovariancePath::gram ||
+                    (options.path == CovariancePath::automatic && N < params.d);
+
+  PointContext context{params, options, grid, N};
+  const auto R = model::correlation_matrix(params.correlation, params.T);
+  const parallel::DistributedMatrix row_layout(grid, params.d, 1);
+  double mark = MPI_Wtime();
+  const PooledSequences pooled(params, row_layout);
+  context.seconds.generate += MPI_Wtime() - mark;
+  context.lambda = options.ridge * model::pooling_scalars(pooled.weights(), R).kappa;
+
+  Measurements measured = gram ? gram_path(context, pooled) : direct_path(context, pooled);
+
+  PointResult result;
+  const int k = std::min(options.k, params.d);
+  const auto& values = measured.eigenvalues;
+  for (int j = 0; j < k; ++j) result.top_eigenvalues.push_back(values[values.size() - 1 - static_cast<std::size_t>(j)]);
+  result.overlaps = measured.overlaps;
+  result.overlaps.resize(static_cast<std::size_t>(k), 0.0);
+  result.overlap = result.overlaps.empty() ? 0.0 : result.overlaps[0];
+
+  mark = MPI_Wtime();
+  const std::int64_t ntest = options.ntest > 0 ? options.ntest : N;
+  result.ridge_accuracy = test_accuracy(context, pooled, measured.beta, measured.mean, ntest);
+  context.seconds.ridge += MPI_Wtime() - mark;
+
+  if (params.weighting.data_dependent()) {
+    double deviation = measured.deviation_sum;
+    RMTSWEEP_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &deviation, 1, MPI_DOUBLE, MPI_SUM, comm));
+    result.weights_deviation = deviation / N;
+  }
+  if (options.spectrum) result.eigenvalues = values;
+  context.seconds.total = MPI_Wtime() - start;
+  // The slowest rank's times, so every rank reports the same.
+  double seconds[5] = {context.seconds.generate, context.seconds.covariance, context.seconds.eigen,
+                       context.seconds.ridge, context.seconds.total};
+  RMTSWEEP_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, seconds, 5, MPI_DOUBLE, MPI_MAX, comm));
+  result.seconds = {seconds[0], seconds[1], seconds[2], seconds[3], seconds[4]};
+  return result;
+}
+
+}  // namespace rmtsweep::simulate

@@ -1,0 +1,124 @@
+#include "rmtsweep/simulate/pooled_sequences.hpp"
+
+#include <cmath>
+
+#include "rmtsweep/common/error.hpp"
+#include "rmtsweep/model/weighting.hpp"
+
+namespace rmtsweep::simulate {
+
+PooledSequences::PooledSequences(const model::PointParams& params, const parallel::DistributedMatrix& like)
+    : params_(params),
+      rng_(params.seed, static_cast<std::uint64_t>(params.trial)),
+      vocabulary_(params.vocabulary()),
+      local_rows_(like.local_rows()),
+      in_first_process_row_(like.grid().my_row() == 0),
+      column_comm_(like.grid().column_comm()),
+      weights_(model::pooling_weights(params.weighting, params.correlation, params.T)) {
+  const auto& rows = like.row_map();
+  if (rows.global > 0 && rows.owner(0) == rows.me) signal_row_ = rows.to_local(0);
+  const auto lr = static_cast<std::size_t>(local_rows_);
+  table_.assign(static_cast<std::size_t>(vocabulary_) * lr, 0.0);
+  for (std::int64_t v = 0; v < vocabulary_; ++v) {
+    double* z = table_.data() + static_cast<std::size_t>(v) * lr;
+    for (int r = 0; r < local_rows_; ++r) {
+      z[r] = rng_.gaussian(random::Stream::table_noise, static_cast<std::uint64_t>(rows.to_global(r)),
+                           static_cast<std::uint64_t>(v));
+    }
+  }
+  if (params.table != model::Table::centered) return;
+  // 1 and s are orthogonal with squared norm V, so removing both projections is exact.
+  const std::int64_t half = vocabulary_ / 2;
+  std::vector<double> mean(lr, 0.0), class_mean(lr, 0.0);
+  for (std::int64_t v = 0; v < vocabulary_; ++v) {
+    const double s = v < half ? 1.0 : -1.0;
+    const double* z = noise(v);
+    for (std::size_t r = 0; r < lr; ++r) {
+      mean[r] += z[r];
+      class_mean[r] += s * z[r];
+    }
+  }
+  const double inv_v = 1.0 / static_cast<double>(vocabulary_);
+  for (std::int64_t v = 0; v < vocabulary_; ++v) {
+    const double s = v < half ? 1.0 : -1.0;
+    double* z = table_.data() + static_cast<std::size_t>(v) * lr;
+    for (std::size_t r = 0; r < lr; ++r) z[r] -= (mean[r] + s * class_mean[r]) * inv_v;
+  }
+}
+
+double PooledSequences::fill(parallel::DistributedMatrix& panel, std::int64_t first, std::int64_t count,
+                             SequenceStreams streams, std::vector<int>& labels) const {
+  const int T = params_.T, cols = panel.local_cols();
+  const auto lr = static_cast<std::size_t>(local_rows_);
+  const auto uT = static_cast<std::size_t>(T);
+  const double signal = std::sqrt(params_.snr);
+  const bool causal = params_.weighting.data_dependent();
+  std::vector<int> signs(uT * static_cast<std::size_t>(cols), 0);
+  std::vector<std::int64_t> tokens(uT * static_cast<std::size_t>(cols), 0);
+  labels.assign(static_cast<std::size_t>(cols), 0);
+  std::vector<char> used(static_cast<std::size_t>(cols), 0);
+  for (int lc = 0; lc < cols; ++lc) {
+    const std::int64_t j = panel.col_map().to_global(lc);
+    if (j >= count) continue;
+    const std::int64_t n = first + j;
+    const std::span<int> xi(signs.data() + uT * static_cast<std::size_t>(lc), uT);
+    draw_signs(rng_, streams.sign, params_.correlation, n, xi);
+    draw_tokens(rng_, streams.token, vocabulary_, n, xi, std::span(tokens.data() + uT * static_cast<std::size_t>(lc), uT));
+    labels[static_cast<std::size_t>(lc)] = xi[0];
+    used[static_cast<std::size_t>(lc)] = 1;
+  }
+  const auto token = [&](int lc, int t) { return tokens[uT * static_cast<std::size_t>(lc) + static_cast<std::size_t>(t)]; };
+  const auto sign = [&](int lc, int t) { return signs[uT * static_cast<std::size_t>(lc) + static_cast<std::size_t>(t)]; };
+
+  // causal:tau: <X_s, X_t> summed over all d rows (model.md section 3), one Allreduce per panel.
+  std::vector<double> gram;
+  const std::size_t packed = packed_size(T);
+  if (causal) {
+    gram.assign(packed * static_cast<std::size_t>(cols), 0.0);
+    for (int lc = 0; lc < cols; ++lc) {
+      if (!used[static_cast<std::size_t>(lc)]) continue;
+      double* g = gram.data() + packed * static_cast<std::size_t>(lc);
+      for (int s = 0; s < T; ++s) {
+        const double* zs = noise(token(lc, s));
+        for (int t = 0; t <= s; ++t) {
+          const double* zt = noise(token(lc, t));
+          double dot = 0.0;
+          for (std::size_t r = 0; r < lr; ++r) dot += zs[r] * zt[r];
+          if (signal_row_ >= 0) {
+            const auto r0 = static_cast<std::size_t>(signal_row_);
+            dot += (zs[r0] + signal * sign(lc, s)) * (zt[r0] + signal * sign(lc, t)) - zs[r0] * zt[r0];
+          }
+          g[packed_index(s, t)] = dot;
+        }
+      }
+    }
+    RMTSWEEP_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, gram.data(), static_cast<int>(gram.size()), MPI_DOUBLE, MPI_SUM,
+                                     column_comm_));
+  }
+
+  double deviation = 0.0;
+  std::vector<double> w = weights_;
+  for (int lc = 0; lc < cols; ++lc) {
+    double* c = &panel.local(0, lc);
+    std::fill(c, c + lr, 0.0);
+    if (!used[static_cast<std::size_t>(lc)]) continue;
+    if (causal) {
+      causal_weights(params_.weighting.tau, params_.d, std::span(gram.data() + packed * static_cast<std::size_t>(lc), packed), w);
+      if (in_first_process_row_) {
+        for (std::size_t t = 0; t < uT; ++t) deviation += std::abs(w[t] - weights_[t]);
+      }
+    }
+    double signal_weight = 0.0;
+    for (int t = 0; t < T; ++t) {
+      const double wt = w[static_cast<std::size_t>(t)];
+      if (wt == 0.0) continue;
+      const double* z = noise(token(lc, t));
+      for (std::size_t r = 0; r < lr; ++r) c[r] += wt * z[r];
+      signal_weight += wt * sign(lc, t);
+    }
+    if (signal_row_ >= 0) c[signal_row_] += signal * signal_weight;
+  }
+  return deviation;
+}
+
+}  // namespace rmtsweep::simulate

@@ -1,0 +1,45 @@
+// The ridge classifier's accuracy on fresh test sequences (model.md section 6).
+#include <algorithm>
+
+#include "rmtsweep/common/error.hpp"
+#include "stages.hpp"
+
+namespace rmtsweep::simulate {
+
+double test_accuracy(PointContext& context, const PooledSequences& pooled, const std::vector<double>& beta,
+                     const std::vector<double>& mean, std::int64_t ntest) {
+  const int d = context.params.d;
+  const auto width = static_cast<int>(std::min<std::int64_t>(panel_width, ntest));
+  parallel::DistributedMatrix panel(context.grid, d, width);
+  const random::CounterRng rng(context.params.seed, static_cast<std::uint64_t>(context.params.trial));
+  std::vector<int> labels, xi(static_cast<std::size_t>(context.params.T));
+  std::vector<double> scores(static_cast<std::size_t>(width));
+  std::int64_t correct = 0;
+  for (std::int64_t first = 0; first < ntest; first += width) {
+    const auto count = static_cast<int>(std::min<std::int64_t>(width, ntest - first));
+    pooled.fill(panel, first, count, test_streams, labels);
+    // Each (row, column) entry is held by one rank: summing the partial scores over all
+    // ranks gives beta^T (c_n - c-bar) for every column of the panel, on every rank.
+    std::fill(scores.begin(), scores.end(), 0.0);
+    for (int lc = 0; lc < panel.local_cols(); ++lc) {
+      const int j = panel.col_map().to_global(lc);
+      if (j >= count) continue;
+      double score = 0.0;
+      for (int lr = 0; lr < panel.local_rows(); ++lr) {
+        const auto i = static_cast<std::size_t>(panel.row_map().to_global(lr));
+        score += beta[i] * (panel.local(lr, lc) - mean[i]);
+      }
+      scores[static_cast<std::size_t>(j)] = score;
+    }
+    RMTSWEEP_MPI_CHECK(
+        MPI_Allreduce(MPI_IN_PLACE, scores.data(), count, MPI_DOUBLE, MPI_SUM, context.grid->comm()));
+    for (int j = 0; j < count; ++j) {
+      draw_signs(rng, test_streams.sign, context.params.correlation, first + j, xi);
+      const double score = scores[static_cast<std::size_t>(j)];
+      if ((score > 0.0 && xi[0] > 0) || (score < 0.0 && xi[0] < 0)) ++correct;
+    }
+  }
+  return static_cast<double>(correct) / static_cast<double>(ntest);
+}
+
+}  // namespace rmtsweep::simulate

@@ -1,0 +1,49 @@
+#pragma once
+// The stages of simulate_point, shared by its translation units (private to src/simulate).
+#include <memory>
+#include <vector>
+
+#include "rmtsweep/parallel/blacs_grid.hpp"
+#include "rmtsweep/parallel/distributed_matrix.hpp"
+#include "rmtsweep/simulate/point.hpp"
+#include "rmtsweep/simulate/pooled_sequences.hpp"
+
+namespace rmtsweep::simulate {
+
+/// Columns per streamed panel: wide enough for an efficient pdsyrk, small enough that the
+/// panel (d x 512) stays far below S (d x d) in memory.
+inline constexpr int panel_width = 512;
+
+struct PointContext {
+  const model::PointParams& params;
+  const SimulationOptions& options;
+  std::shared_ptr<const parallel::BlacsGrid> grid;
+  int N = 0;            ///< training sequences
+  double lambda = 0.0;  ///< ridge lambda = ridge * kappa (model.md section 6)
+  StageSeconds seconds{};
+};
+
+/// What the covariance and eigen stages leave for the result and the ridge test.
+struct Measurements {
+  std::vector<double> eigenvalues;  ///< all d eigenvalues of S, ascending (same on every rank)
+  std::vector<double> overlaps;     ///< |u_j^T e_1|^2 of the top eigenvectors, largest first
+  std::vector<double> beta;         ///< ridge coefficients (d, replicated)
+  std::vector<double> mean;         ///< training mean c-bar (d, replicated)
+  double deviation_sum = 0.0;       ///< causal:tau: this rank's share of sum_n ||w_n - w(tau)||_1
+};
+
+/// N >= d: S = (1/N) sum (c - c-bar)(c - c-bar)^T streamed by panels with pdsyrk (memory
+/// independent of N), ridge by Cholesky on S + lambda I, eigen of S.
+Measurements direct_path(PointContext& context, const PooledSequences& pooled);
+
+/// N < d: the centred data C~ (d x N) and its Gram K = C~^T C~ / N; S has K's eigenvalues
+/// plus d - N zeros, eigenvectors C~ v / sqrt(N lambda); ridge through the push-through
+/// identity beta = C~ (K + lambda I)^{-1} y / N.
+Measurements gram_path(PointContext& context, const PooledSequences& pooled);
+
+/// Fraction of ntest fresh sequences (test streams, same table) with
+/// sign(beta^T (c - c-bar)) = y (model.md section 6).
+double test_accuracy(PointContext& context, const PooledSequences& pooled, const std::vector<double>& beta,
+                     const std::vector<double>& mean, std::int64_t ntest);
+
+}  // namespace rmtsweep::simulate

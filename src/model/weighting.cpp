@@ -126,7 +126,8 @@ std::string to_string(const Weighting& weighting) {
     case Weighting::Kind::custom: {
       std::string text = "custom:";
       for (std::size_t t = 0; t < weighting.custom.size(); ++t) {
-        text += (t ? "," : "") + format_double(weighting.custom[t]);
+        if (t > 0) text += ',';
+        text += format_double(weighting.custom[t]);
       }
       return text;
     }

@@ -1,9 +1,102 @@
-#include <stdexcept>
+// `rmtsweep assemble FILE.h5 [--margin C]`: phase tables (/phase) into a sweep file.
+#include <mpi.h>
+
+#include <boost/program_options.hpp>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+#include <string>
 
 #include "commands.hpp"
+#include "rmtsweep/assemble/phase.hpp"
+#include "rmtsweep/assemble/phase_file.hpp"
+#include "rmtsweep/assemble/theory_tables.hpp"
+#include "rmtsweep/common/error.hpp"
+
+namespace po = boost::program_options;
 
 namespace rmtsweep::app {
 
-int command_assemble(int, char**) { throw std::runtime_error("'assemble' is not implemented yet"); }
+namespace {
+
+/// Prints, per (weighting, delta, gamma) line, the empirical threshold beside the theory's.
+void print_thresholds(const assemble::SweepData& data, const assemble::PhaseTable& table,
+                      const assemble::TheoryTables& theory) {
+  const auto& a = data.axes;
+  std::printf("%-18s %9s %9s %12s %12s %12s\n", "weighting", "delta", "gamma", "snr_pop", "snr_sample", "empirical");
+  std::size_t printed = 0;
+  const std::size_t lines = a.weighting.size() * a.delta.size() * a.gamma.size();
+  for (std::size_t w = 0; w < a.weighting.size(); ++w) {
+    for (std::size_t i = 0; i < a.delta.size(); ++i) {
+      for (std::size_t j = 0; j < a.gamma.size(); ++j) {
+        if (++printed > 40) {
+          std::printf("... (%zu lines in all: see /phase)\n", lines);
+          return;
+        }
+        const std::size_t line = a.line(w, i, j);
+        const auto bracket = table.empirical_threshold_bracket[line];
+        char empirical[32];
+        if (bracket == 0) {
+          std::snprintf(empirical, sizeof empirical, "%12.4g", table.empirical_threshold_snr[line]);
+        } else {
+          std::snprintf(empirical, sizeof empirical, "%12s", bracket < 0 ? "< grid" : "> grid");
+        }
+        std::printf("%-18s %9.4g %9.4g %12.4g %12.4g %s\n", a.weighting[w].c_str(), a.delta[i], a.gamma[j],
+                    theory.pop_threshold_snr[line], theory.sample_threshold_snr[line], empirical);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+int command_assemble(int argc, char** argv) {
+  std::string path;
+  double margin = assemble::default_detection_margin;
+  bool help = false, quiet = false;
+  po::options_description options("Usage: rmtsweep assemble FILE.h5 [options]\n\nWrites /phase into the sweep file");
+  options.add_options()("file", po::value<std::string>(&path), "the sweep file")(
+      "margin", po::value<double>(&margin)->default_value(margin),
+      "c of the detection rule: top eigenvalue > right_edge (1 + c d^(-2/3))")(
+      "quiet,q", po::bool_switch(&quiet), "print no threshold table")("help,h", po::bool_switch(&help), "this help");
+  po::positional_options_description positional;
+  positional.add("file", 1);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(argc, argv).options(options).positional(positional).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw InvalidOption("assemble", argc > 1 ? argv[1] : "", e.what());
+  }
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (help) {
+    if (rank == 0) std::printf("%s", (std::ostringstream() << options).str().c_str());
+    return 0;
+  }
+  if (path.empty()) throw InvalidOption("file", "", "required: the sweep's HDF5 file");
+  if (!std::isfinite(margin) || margin < 0) throw InvalidOption("margin", std::to_string(margin), "a number >= 0");
+  if (rank != 0) return 0;  // serial HDF5: rank 0 alone reads and writes the file
+
+  const assemble::SweepData data = assemble::read_sweep(path);
+  model::PointParams base;
+  base.d = data.config.d;
+  base.T = data.config.T;
+  base.correlation = data.config.correlation;
+  base.table = data.config.table;
+  base.seed = data.config.seed;
+
+  const auto theory = assemble::theory_tables(base, data.config.weighting, data.axes, margin);
+  const auto table = assemble::tabulate(data.axes, data.points, theory.detection_threshold);
+  assemble::write_phase(path, data, table, theory, margin);
+
+  std::printf("%s: /phase written: %zu weighting(s) x %zu delta x %zu gamma x %zu snr; %lld of %lld points done",
+              path.c_str(), data.axes.weighting.size(), data.axes.delta.size(), data.axes.gamma.size(),
+              data.axes.snr.size(), static_cast<long long>(data.done), static_cast<long long>(data.total));
+  if (data.failed > 0) std::printf(", %lld failed", static_cast<long long>(data.failed));
+  std::printf("\ndetection: top eigenvalue > right_edge (1 + %g d^(-2/3)), d = %d\n", margin, data.config.d);
+  if (!quiet) print_thresholds(data, table, theory);
+  return 0;
+}
 
 }  // namespace rmtsweep::app

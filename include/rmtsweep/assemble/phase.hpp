@@ -1,0 +1,79 @@
+#pragma once
+/// Phase tables of a sweep: trial statistics per grid cell, the empirical detection of the
+/// outlier and the empirical threshold in snr. Pure functions of numbers (no MPI, no HDF5).
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rmtsweep::assemble {
+
+/// Default c of detection_threshold: how many d^{-2/3} relative units above the right bulk edge a
+/// top eigenvalue must lie to count as an outlier (see README, "Detection rule").
+inline constexpr double default_detection_margin = 2.0;
+
+/// The Tracy-Widom-scale detection threshold right_edge (1 + c d^{-2/3}): the largest bulk
+/// eigenvalue fluctuates around the edge (model.md 5.1) on the relative scale d^{-2/3}, so a top
+/// eigenvalue above this is an outlier with high probability.
+double detection_threshold(double right_edge, int d, double c);
+
+/// Where a detected fraction along snr first crosses 1/2.
+struct Crossing {
+  double snr = 0.0;     ///< interpolated snr of the crossing; NaN when bracket != 0
+  int bracket = 0;      ///< 0 crossing found; -1 already >= 1/2 at the smallest snr; +1 never reaches 1/2
+};
+
+/// The first crossing of `fraction` (along ascending `snr`) from below 1/2 to at least 1/2,
+/// by linear interpolation between the two bracketing grid points. Cells without trials (NaN
+/// fraction) are skipped.
+Crossing half_crossing(const std::vector<double>& snr, const std::vector<double>& fraction);
+
+/// Trial mean and sample standard deviation (n - 1; 0 for a single value; NaN for none).
+struct Moments {
+  double mean = 0.0;
+  double std = 0.0;
+  std::int64_t count = 0;
+};
+Moments moments(const std::vector<double>& values);
+
+/// The axes of a sweep (the /grid datasets), in grid order.
+struct Axes {
+  std::vector<std::string> weighting;
+  std::vector<double> delta, gamma, snr;
+
+  std::size_t cells() const noexcept { return weighting.size() * delta.size() * gamma.size() * snr.size(); }
+  /// Row-major index of a (weighting, delta, gamma, snr) cell.
+  std::size_t cell(std::size_t w, std::size_t i, std::size_t j, std::size_t s) const noexcept {
+    return ((w * delta.size() + i) * gamma.size() + j) * snr.size() + s;
+  }
+  /// Row-major index of a (weighting, delta, gamma) line along snr.
+  std::size_t line(std::size_t w, std::size_t i, std::size_t j) const noexcept {
+    return (w * delta.size() + i) * gamma.size() + j;
+  }
+};
+
+/// One done point of the sweep, placed on the grid.
+struct PointRecord {
+  std::size_t weighting = 0, delta = 0, gamma = 0, snr = 0;
+  double top_eigenvalue = 0.0;
+  double overlap = 0.0;
+  double ridge_accuracy = 0.0;
+};
+
+/// Trial statistics over the (weighting, delta, gamma, snr) grid, arrays row-major in that order,
+/// and per (weighting, delta, gamma) line the empirical threshold.
+struct PhaseTable {
+  std::vector<std::int64_t> trials_done;
+  std::vector<double> overlap_mean, overlap_std;
+  std::vector<double> top_eigenvalue_mean, top_eigenvalue_std;
+  std::vector<double> ridge_accuracy_mean, ridge_accuracy_std;
+  std::vector<double> detected_fraction;        ///< fraction of trials with top eigenvalue > detection threshold
+  std::vector<double> empirical_threshold_snr;  ///< per line; NaN unless bracketed
+  std::vector<std::int64_t> empirical_threshold_bracket;  ///< per line, as Crossing::bracket
+};
+
+/// Tabulates done points. `detection` holds the detection threshold of every cell (cell order);
+/// cells without a done point get NaN statistics and 0 trials.
+PhaseTable tabulate(const Axes& axes, const std::vector<PointRecord>& points, const std::vector<double>& detection);
+
+}  // namespace rmtsweep::assemble

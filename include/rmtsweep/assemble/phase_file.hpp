@@ -1,0 +1,35 @@
+#pragma once
+/// Reading a sweep file for assembly and writing its /phase group (serial HDF5, one process).
+///
+/// /phase layout (README, "HDF5 schema"): axes weighting, delta, gamma, snr (numeric axes
+/// ascending); per (weighting, delta, gamma, snr) cell the trial statistics, the detected fraction
+/// and the theory; per (weighting, delta, gamma) line the thresholds; /phase/theory the fine curves.
+/// Writing is deterministic: a dataset that exists with the same shape and type is overwritten
+/// in place, so assembling twice leaves the same bytes; no timestamps are stored.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "rmtsweep/assemble/phase.hpp"
+#include "rmtsweep/assemble/theory_tables.hpp"
+#include "rmtsweep/sweep/config.hpp"
+
+namespace rmtsweep::assemble {
+
+/// What assembly needs from a sweep file.
+struct SweepData {
+  sweep::SweepConfig config;         ///< parsed from the root attribute `config`
+  Axes axes;                         ///< numeric axes ascending; weighting in grid order
+  std::vector<PointRecord> points;   ///< done points, in the file's point order
+  std::int64_t total = 0, done = 0, failed = 0, pending = 0;
+};
+
+/// Reads the config, grid and done points of `path`. Throws InvalidOption("file", path, ...)
+/// when it is not a complete rmtsweep sweep file.
+SweepData read_sweep(const std::string& path);
+
+/// Writes (or rewrites) /phase of `path` from the tables; `margin` is the detection c.
+void write_phase(const std::string& path, const SweepData& data, const PhaseTable& table,
+                 const TheoryTables& theory, double margin);
+
+}  // namespace rmtsweep::assemble

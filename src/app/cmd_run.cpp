@@ -126,7 +126,8 @@ int command_run(int argc, char** argv) {
   run.mpi_ranks = size;
   run.ranks_per_point = config.ranks_per_point;
   sweep::install_stop_handlers();
-  sweep::SweepFile file = exists ? sweep::SweepFile::open_for_resume(args.output, io_comm, run)
+  const bool resuming = exists && args.resume;  // with --force an existing file is recreated
+  sweep::SweepFile file = resuming ? sweep::SweepFile::open_for_resume(args.output, io_comm, run)
                                  : sweep::SweepFile::create(args.output, io_comm, grid, predictions, run);
   if (rank == 0) {
     std::fprintf(stderr, "rmtsweep run: %s: %lld points (run %d) on %d ranks in groups of %d\n", args.output.c_str(),

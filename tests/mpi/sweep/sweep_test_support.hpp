@@ -1,0 +1,145 @@
+#pragma once
+// Helpers of the end-to-end sweep tests: run the real rmtsweep binary (under mpiexec),
+// capture its output, kill it, and compare sweep files.
+#include <gtest/gtest.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "rmtsweep/io/hdf5.hpp"
+
+namespace rmtsweep::test {
+
+struct Finished {
+  int exit_code = -1;  ///< exit status, or 128 + signal when killed
+  std::string output;  ///< stdout and stderr
+};
+
+/// A fresh temporary directory, removed by the destructor.
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "rmtsweep_sweep_XXXXXX").string();
+    path_ = mkdtemp(pattern.data());
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  std::string operator/(const std::string& name) const { return (path_ / name).string(); }
+
+ private:
+  std::filesystem::path path_;
+};
+
+/// mpiexec -n ranks --oversubscribe rmtsweep args...
+inline std::vector<std::string> mpi_command(int ranks, const std::vector<std::string>& args) {
+  std::vector<std::string> command{RMTSWEEP_MPIEXEC, "-n", std::to_string(ranks), "--oversubscribe", RMTSWEEP_BINARY};
+  command.insert(command.end(), args.begin(), args.end());
+  return command;
+}
+
+/// Starts `command` with stdout and stderr going to `log`; returns its pid.
+inline pid_t start(const std::vector<std::string>& command, const std::string& log) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(fd, 1);
+    dup2(fd, 2);
+    std::vector<char*> argv;
+    for (const auto& word : command) argv.push_back(const_cast<char*>(word.c_str()));
+    argv.push_back(nullptr);
+    execvp(argv[0], argv.data());
+    _exit(127);
+  }
+  return pid;
+}
+
+inline std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+inline Finished wait_for(pid_t pid, const std::string& log) {
+  int status = 0;
+  waitpid(pid, &status, 0);
+  Finished done;
+  done.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  done.output = read_text(log);
+  return done;
+}
+
+inline Finished run(const std::vector<std::string>& command, const std::string& log) {
+  return wait_for(start(command, log), log);
+}
+
+/// The pids whose parent is `parent` (from /proc/<pid>/stat).
+inline std::vector<pid_t> children_of(pid_t parent) {
+  std::vector<pid_t> children;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream stat(entry.path() / "stat");
+    std::string line;
+    if (!std::getline(stat, line)) continue;
+    const auto close = line.rfind(')');
+    if (close == std::string::npos) continue;
+    std::istringstream rest(line.substr(close + 2));
+    char state = 0;
+    pid_t ppid = 0;
+    rest >> state >> ppid;
+    if (ppid == parent) children.push_back(static_cast<pid_t>(std::stol(name)));
+  }
+  return children;
+}
+
+/// status of every point, read with serial HDF5 (works while a writer still has the file open).
+inline std::vector<std::int64_t> read_status(const std::string& path) {
+  const io::File file = io::open_file(path, io::Access::read_only);
+  return io::read_ints(io::open_dataset(file, "points/status"));
+}
+
+/// Every double dataset of /points (except timings) and /spectra, by name.
+inline std::vector<std::pair<std::string, std::vector<double>>> stored_values(const std::string& path) {
+  const io::File file = io::open_file(path, io::Access::read_only);
+  std::vector<std::pair<std::string, std::vector<double>>> values;
+  for (const std::string& name : io::list_children(io::open_group(file, "points"))) {
+    if (name == "seconds" || name == "run" || name == "weighting" || name == "error") continue;
+    values.emplace_back("points/" + name, io::read_doubles(io::open_dataset(file, "points/" + name)));
+  }
+  if (io::exists(file, "spectra/eigenvalues")) {
+    values.emplace_back("spectra/eigenvalues", io::read_doubles(io::open_dataset(file, "spectra/eigenvalues")));
+  }
+  return values;
+}
+
+/// Every stored value of `actual` equals `expected` to a relative 1e-9: the files may differ
+/// only by floating-point summation order (model.md section 7: draws do not depend on ranks).
+inline void expect_same_values(const std::string& expected, const std::string& actual) {
+  const auto a = stored_values(expected), b = stored_values(actual);
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t s = 0; s < a.size(); ++s) {
+    ASSERT_EQ(a[s].first, b[s].first);
+    ASSERT_EQ(a[s].second.size(), b[s].second.size()) << a[s].first;
+    for (std::size_t i = 0; i < a[s].second.size(); ++i) {
+      const double x = a[s].second[i], y = b[s].second[i];
+      if (std::isnan(x) && std::isnan(y)) continue;
+      EXPECT_NEAR(x, y, 1e-9 * std::max(1.0, std::abs(x))) << a[s].first << "[" << i << "] of " << actual;
+    }
+  }
+}
+
+}  // namespace rmtsweep::test

@@ -1,0 +1,112 @@
+// End-to-end sweeps with the real binary under mpiexec (issue 3's required tests): the same
+// file on 1, 2, 3 ranks and with ranks_per_point = 2; existing output and changed config
+// refused; a failing point recorded while the others finish; bad values rejected before
+// any file exists.
+#include <fstream>
+
+#include "sweep_test_support.hpp"
+
+namespace rmtsweep::test {
+namespace {
+
+/// A small grid (16 points at d = 60, each a few ms) in an INI file.
+std::string write_small_config(const TempDir& dir) {
+  const std::string path = dir / "small.ini";
+  std::ofstream(path) << "# small end-to-end sweep\n"
+                         "d = 60\nT = 10\ncorrelation = prefix:3\nseed = 7\ntrials = 2\n"
+                         "delta = 0.5,1\ngamma = 0.5\nsnr = 0:3:2\nweighting = mean,custom:3,2,1,0,0,0,0,0,0,0\n";
+  return path;
+}
+
+TEST(SweepEndToEnd, OneTwoAndThreeRanksAndGroupsOfTwoGiveTheSameFile) {
+  const TempDir dir;
+  const std::string config = write_small_config(dir);
+  const Finished one = run(mpi_command(1, {"run", "--config", config, "--output", dir / "r1.h5"}), dir / "r1.log");
+  ASSERT_EQ(one.exit_code, 0) << one.output;
+  EXPECT_EQ(read_status(dir / "r1.h5"), std::vector<std::int64_t>(16, 1));
+  for (const auto& [ranks, extra] : std::vector<std::pair<int, std::vector<std::string>>>{
+           {2, {}}, {3, {}}, {4, {"--ranks_per_point", "2"}}}) {
+    const std::string name = "r" + std::to_string(ranks) + (extra.empty() ? "" : "g2");
+    std::vector<std::string> args{"run", "--config", config, "--output", dir / (name + ".h5")};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const Finished many = run(mpi_command(ranks, args), dir / (name + ".log"));
+    ASSERT_EQ(many.exit_code, 0) << many.output;
+    expect_same_values(dir / "r1.h5", dir / (name + ".h5"));
+  }
+}
+
+TEST(SweepEndToEnd, AnExistingOutputIsRefusedWithoutForceAndLeftByteIdentical) {
+  const TempDir dir;
+  const std::string config = write_small_config(dir);
+  ASSERT_EQ(run(mpi_command(2, {"run", "--config", config, "--output", dir / "a.h5"}), dir / "a.log").exit_code, 0);
+  const std::string before = read_text(dir / "a.h5");
+  const Finished again = run(mpi_command(2, {"run", "--config", config, "--output", dir / "a.h5"}), dir / "b.log");
+  EXPECT_EQ(again.exit_code, 2);
+  EXPECT_NE(again.output.find("invalid --output"), std::string::npos) << again.output;
+  EXPECT_NE(again.output.find("--force"), std::string::npos) << again.output;
+  EXPECT_EQ(read_text(dir / "a.h5"), before);
+  const Finished forced =
+      run(mpi_command(2, {"run", "--config", config, "--output", dir / "a.h5", "--force", "--seed", "8"}), dir / "c.log");
+  EXPECT_EQ(forced.exit_code, 0) << forced.output;
+  const io::File file = io::open_file(dir / "a.h5", io::Access::read_only);
+  EXPECT_NE(io::read_string_attribute(file, "config").find("seed = 8\n"), std::string::npos);
+}
+
+TEST(SweepEndToEnd, ResumeWithADifferentConfigIsRefusedShowingTheDifference) {
+  const TempDir dir;
+  const std::string config = write_small_config(dir);
+  ASSERT_EQ(run(mpi_command(2, {"run", "--config", config, "--output", dir / "a.h5"}), dir / "a.log").exit_code, 0);
+  const std::string before = read_text(dir / "a.h5");
+  const Finished resumed =
+      run(mpi_command(2, {"run", "--config", config, "--output", dir / "a.h5", "--resume", "--snr", "0,2"}),
+          dir / "b.log");
+  EXPECT_EQ(resumed.exit_code, 2);
+  EXPECT_NE(resumed.output.find("- snr = 0,3"), std::string::npos) << resumed.output;
+  EXPECT_NE(resumed.output.find("+ snr = 0,2"), std::string::npos) << resumed.output;
+  EXPECT_NE(resumed.output.find("invalid --resume"), std::string::npos) << resumed.output;
+  EXPECT_EQ(read_text(dir / "a.h5"), before);
+}
+
+TEST(SweepEndToEnd, AFailingPointIsRecordedWithItsMessageWhileTheOthersFinish) {
+  const TempDir dir;
+  const std::string config = write_small_config(dir);
+  const Finished failed = run(
+      mpi_command(2, {"run", "--config", config, "--output", dir / "f.h5", "--fail_points", "4,10"}), dir / "f.log");
+  EXPECT_EQ(failed.exit_code, 3) << failed.output;
+  std::vector<std::int64_t> expected(16, 1);
+  expected[4] = expected[10] = 2;
+  EXPECT_EQ(read_status(dir / "f.h5"), expected);
+  const io::File file = io::open_file(dir / "f.h5", io::Access::read_only);
+  const auto errors = io::read_strings(io::open_dataset(file, "points/error"));
+  EXPECT_NE(errors[4].find("fault injected"), std::string::npos) << errors[4];
+  EXPECT_EQ(errors[3], "");
+  const Finished status = run({RMTSWEEP_BINARY, "status", dir / "f.h5"}, dir / "s.log");
+  EXPECT_EQ(status.exit_code, 0);
+  EXPECT_NE(status.output.find("16 total, 14 done, 0 pending, 2 failed"), std::string::npos) << status.output;
+  EXPECT_NE(status.output.find("  4 (delta=0.5 gamma=0.5 snr=3 weighting=mean trial=0): fault injected"),
+            std::string::npos)
+      << status.output;
+}
+
+TEST(SweepEndToEnd, BadValuesAreRejectedWithExitTwoBeforeAnyFileIsCreated) {
+  const TempDir dir;
+  const std::string config = write_small_config(dir);
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
+      {{"--correlation", "prefix:11"}, "invalid --correlation 'prefix:11'"},
+      {{"--ranks_per_point", "2"}, "invalid --ranks_per_point '2'"},
+      {{"--snr", "1:0"}, "invalid --snr '1:0'"},
+      {{"--weighting", "mean,2"}, "invalid --weighting 'mean,2'"},
+      {{"--delta", "1e9"}, "invalid --delta"},
+  };
+  for (const auto& [extra, message] : cases) {
+    std::vector<std::string> args{"run", "--config", config, "--output", dir / "bad.h5"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const Finished bad = run(mpi_command(3, args), dir / "bad.log");
+    EXPECT_EQ(bad.exit_code, 2) << bad.output;
+    EXPECT_NE(bad.output.find(message), std::string::npos) << bad.output;
+    EXPECT_FALSE(std::filesystem::exists(dir / "bad.h5")) << extra[0];
+  }
+}
+
+}  // namespace
+}  // namespace rmtsweep::test

@@ -1,0 +1,103 @@
+// A killed sweep (kill -9 of every rank) leaves a file that HDF5 and h5py open; --resume then
+// computes exactly the points not done, and the final file equals an uninterrupted run's.
+// SIGTERM stops handing out points and leaves a resumable file, exiting 128 + 15.
+#include <fstream>
+
+#include "sweep_test_support.hpp"
+
+namespace rmtsweep::test {
+namespace {
+
+/// 80 points at d = 250 (~0.1 s each on this machine), long enough to be killed midway.
+const std::vector<std::string> sweep_keys{"--d",      "250", "--delta", "0.25,0.5", "--gamma",     "0.25,0.5",
+                                          "--snr",    "0:4:5", "--weighting", "mean,optimal", "--trials", "2",
+                                          "--seed",   "3"};
+
+std::vector<std::string> with_keys(std::vector<std::string> args) {
+  args.insert(args.end(), sweep_keys.begin(), sweep_keys.end());
+  return args;
+}
+
+std::int64_t count_done(const std::vector<std::int64_t>& status) {
+  return std::count(status.begin(), status.end(), std::int64_t{1});
+}
+
+/// Polls the file until at least `enough` points are done (or the process ended).
+std::vector<std::int64_t> wait_until_done(const std::string& path, pid_t pid, std::int64_t enough) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    if (!io::is_hdf5_file(path)) continue;
+    try {
+      const std::vector<std::int64_t> status = read_status(path);
+      if (count_done(status) >= enough) return status;
+    } catch (const std::exception&) {  // file still being created: its datasets may not exist yet
+    }
+    if (waitpid(pid, nullptr, WNOHANG) == pid) break;
+  }
+  return {};
+}
+
+TEST(SweepResume, AfterKillNineResumeFinishesEveryPointWithoutRecomputingAndEqualsAnUninterruptedRun) {
+  const TempDir dir;
+  const Finished reference = run(mpi_command(2, with_keys({"run", "--output", dir / "ref.h5"})), dir / "ref.log");
+  ASSERT_EQ(reference.exit_code, 0) << reference.output;
+
+  const pid_t mpirun = start(mpi_command(2, with_keys({"run", "--output", dir / "k.h5"})), dir / "k.log");
+  const std::vector<std::int64_t> seen = wait_until_done(dir / "k.h5", mpirun, 8);
+  ASSERT_FALSE(seen.empty()) << read_text(dir / "k.log");
+  for (const pid_t rank : children_of(mpirun)) kill(rank, SIGKILL);
+  kill(mpirun, SIGKILL);
+  (void)wait_for(mpirun, dir / "k.log");
+
+  const std::vector<std::int64_t> at_kill = read_status(dir / "k.h5");
+  const std::int64_t done_at_kill = count_done(at_kill);
+  ASSERT_LT(done_at_kill, 80) << "the sweep finished before it was killed: the test proved nothing";
+  ASSERT_GE(done_at_kill, 8);
+  const std::string h5py_check = "import h5py, sys; f = h5py.File(sys.argv[1], 'r'); "
+                                 "assert f['points/status'].shape == (80,); assert f.attrs['schema_version'] == 1";
+  EXPECT_EQ(run({RMTSWEEP_PYTHON, "-c", h5py_check, dir / "k.h5"}, dir / "py.log").exit_code, 0)
+      << read_text(dir / "py.log");
+  std::vector<double> seconds_at_kill;
+  {
+    const io::File file = io::open_file(dir / "k.h5", io::Access::read_only);
+    seconds_at_kill = io::read_doubles(io::open_dataset(file, "points/seconds"));
+  }
+
+  const Finished resumed =
+      run(mpi_command(3, with_keys({"run", "--output", dir / "k.h5", "--resume"})), dir / "r.log");
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.output;
+  EXPECT_EQ(count_done(read_status(dir / "k.h5")), 80);
+  expect_same_values(dir / "ref.h5", dir / "k.h5");
+  const io::File file = io::open_file(dir / "k.h5", io::Access::read_only);
+  const auto run_of = io::read_ints(io::open_dataset(file, "points/run"));
+  const auto seconds = io::read_doubles(io::open_dataset(file, "points/seconds"));
+  for (std::size_t i = 0; i < at_kill.size(); ++i) {
+    if (at_kill[i] == 1) {
+      EXPECT_EQ(run_of[i], 0) << "point " << i << " was done before the kill but computed again";
+      EXPECT_EQ(seconds[i], seconds_at_kill[i]) << "point " << i << " was rewritten";
+    } else {
+      EXPECT_EQ(run_of[i], 1) << "point " << i << " was pending at the kill";
+    }
+  }
+  EXPECT_EQ(io::read_int_attribute(file, "runs"), 2);
+  EXPECT_EQ(io::read_int_attribute(file, "run_1_mpi_ranks"), 3);
+}
+
+TEST(SweepResume, SigtermStopsTheSweepWithAResumableFileAndExitStatus143) {
+  const TempDir dir;
+  const pid_t pid = start(with_keys({RMTSWEEP_BINARY, "run", "--output", dir / "t.h5"}), dir / "t.log");
+  ASSERT_FALSE(wait_until_done(dir / "t.h5", pid, 4).empty()) << read_text(dir / "t.log");
+  kill(pid, SIGTERM);
+  const Finished stopped = wait_for(pid, dir / "t.log");
+  EXPECT_EQ(stopped.exit_code, 128 + SIGTERM) << stopped.output;
+  EXPECT_NE(stopped.output.find("stopped by signal 15"), std::string::npos) << stopped.output;
+  const std::int64_t done = count_done(read_status(dir / "t.h5"));
+  EXPECT_LT(done, 80) << "SIGTERM did not stop the sweep";
+  const Finished resumed = run(mpi_command(2, with_keys({"run", "--output", dir / "t.h5", "--resume"})), dir / "r.log");
+  EXPECT_EQ(resumed.exit_code, 0) << resumed.output;
+  EXPECT_EQ(count_done(read_status(dir / "t.h5")), 80);
+}
+
+}  // namespace
+}  // namespace rmtsweep::test

@@ -1,0 +1,138 @@
+#!/usr/bin/python3
+"""Prints the one table of `bash bench/run.sh` from the JSON lines it collected.
+
+Usage: report.py RESULTS.jsonl  (each line one measurement: see bench/*.cpp and
+bench/numpy_reference.py for the producers). Markdown, so it can be pasted into README.md.
+"""
+import json
+import sys
+
+
+def load(path):
+    with open(path) as handle:
+        return [json.loads(line) for line in handle if line.strip().startswith("{")]
+
+
+def pick(records, **where):
+    return [r for r in records if all(r.get(k) == v for k, v in where.items())]
+
+
+def one(records, **where):
+    found = pick(records, **where)
+    return found[-1] if found else None
+
+
+def fmt(x, digits=3):
+    if x is None:
+        return "n/a"
+    if isinstance(x, str):
+        return x
+    return f"{x:.{digits}f}" if abs(x) < 100 else f"{x:.0f}"
+
+
+def main():
+    records = load(sys.argv[1])
+    meta = one(records, kind="machine") or {}
+    print(f"Machine: {meta.get('cpu', '?')}, {meta.get('cores', '?')} cores, {meta.get('memory', '?')} memory; "
+          f"{meta.get('openblas', '?')}; kernel used: {meta.get('blas_core', '?')} "
+          f"(as installed, without OPENBLAS_CORETYPE: {meta.get('default_core', '?')}).")
+    print(f"Load (uptime) before: {meta.get('load_before', '?')}; after: {meta.get('load_after', '?')}.")
+    print()
+
+    # Limits.
+    dims = sorted({r["d"] for r in pick(records, kind="cpp_point", gamma=0.25)} |
+                  {r["d"] for r in pick(records, kind="dsyevd_all_vectors")})
+    print("| limit (BLAS/LAPACK, best of runs) | " + " | ".join(f"d={d}" for d in dims) + " |")
+    print("|---|" + "---|" * len(dims))
+    for threads in (1, 2):
+        row = [one(records, kind="dgemm", d=d, threads=threads, blas_core=meta.get("blas_core")) for d in dims]
+        print(f"| DGEMM d x 512 x d, {threads} thread(s), GFLOP/s | " + " | ".join(fmt(r and r["gflops"], 1) for r in row) + " |")
+    default = pick(records, kind="dgemm", blas_core=meta.get("default_core"))
+    if default and meta.get("default_core") != meta.get("blas_core"):
+        r = default[-1]
+        print(f"| DGEMM as installed ({r['blas_core']} kernel), d={r['d']}, {r['threads']} threads, GFLOP/s | "
+              + " | ".join(fmt(r["gflops"], 1) if d == r["d"] else "" for d in dims) + " |")
+    for kind, label in (("dsyevd_all_vectors", "dsyevd, all vectors, 2 threads, s"),
+                        ("dsyevd_values_only", "dsyevd, values only, 2 threads, s"),
+                        ("dsyevr_top_k_vectors", "dsyevr, top 4 vectors, 2 threads, s"),
+                        ("dsytrd", "dsytrd alone, 2 threads, s"),
+                        ("tridiagonal_top_k_path", "dsytrd+dsterf+dstemr(4)+dormtr, 2 threads, s")):
+        row = [one(records, kind=kind, d=d, threads=2) for d in dims]
+        print(f"| {label} | " + " | ".join(fmt(r and r["seconds"]) for r in row) + " |")
+    print()
+
+    # Points.
+    print("| one point (delta=0.5, gamma=0.25, T=10, prefix:3, mean) | d | N | generate s | covariance s | eigen s "
+          "| ridge s | total s | peak MB/rank | top eigenvalue | overlap | ridge acc. |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    configs = (("C++ 1 rank x 2 BLAS threads", dict(kind="cpp_point", ranks=1)),
+               ("C++ 2 ranks x 1 BLAS thread", dict(kind="cpp_point", ranks=2)),
+               ("numpy, 2 BLAS threads", dict(kind="numpy_point", threads=2)))
+    for d in dims:
+        for label, where in configs:
+            r = one(records, d=d, gamma=0.25, **where)
+            if r is None:
+                continue
+            s = r["seconds"]
+            print(f"| {label} | {d} | {r['N']} | " + " | ".join(fmt(s[k]) for k in ("generate", "covariance", "eigen", "ridge", "total"))
+                  + f" | {fmt(r['peak_rss_mb'], 0)} | {fmt(r['top_eigenvalues'][0], 4)} | {fmt(r['overlaps'][0], 3)} | {fmt(r['ridge_accuracy'], 3)} |")
+    for r in pick(records, kind="cpp_point", ranks=1):
+        if r["gamma"] != 0.25:
+            s = r["seconds"]
+            print(f"| C++ 1 rank, gamma={r['gamma']} | {r['d']} | {r['N']} | " + " | ".join(fmt(s[k]) for k in ("generate", "covariance", "eigen", "ridge", "total"))
+                  + f" | {fmt(r['peak_rss_mb'], 0)} | {fmt(r['top_eigenvalues'][0], 4)} | {fmt(r['overlaps'][0], 3)} | {fmt(r['ridge_accuracy'], 3)} |")
+    print()
+
+    # Targets.
+    print("| target | measured | goal | met |")
+    print("|---|---|---|---|")
+
+    def target(label, value, goal, ok):
+        print(f"| {label} | {fmt(value, 2)} | {goal} | {'yes' if ok else 'no'} |" if value is not None else f"| {label} | n/a | {goal} | n/a |")
+
+    for d in dims:
+        best = None
+        for r in pick(records, kind="cpp_point", d=d, gamma=0.25):
+            rate = d * (d + 1.0) * r["N"] / r["seconds"]["covariance"] * 1e-9
+            if best is None or rate > best[0]:
+                best = (rate, r["ranks"])
+        gemm = one(records, kind="dgemm", d=d, threads=2, blas_core=meta.get("blas_core"))
+        if best and gemm:
+            ratio = best[0] / gemm["gflops"]
+            target(f"covariance rate / DGEMM rate, d={d} ({fmt(best[0], 1)} vs {fmt(gemm['gflops'], 1)} GFLOP/s, {best[1]} rank(s))",
+                   ratio, ">= 0.8", ratio >= 0.8)
+    for d in dims:
+        cpp = [r["seconds"]["total"] for r in pick(records, kind="cpp_point", d=d, gamma=0.25)]
+        npy = [r["seconds"]["total"] for r in pick(records, kind="numpy_point", d=d, gamma=0.25)]
+        if cpp and npy:
+            speedup = min(npy) / min(cpp)
+            target(f"numpy total / C++ total, d={d} (best of each: {fmt(min(npy))} s vs {fmt(min(cpp))} s)", speedup,
+                   ">= 4 (at d=2000)", speedup >= 4)
+    for d in dims:
+        cpp = [r["seconds"]["eigen"] for r in pick(records, kind="cpp_point", d=d, gamma=0.25)]
+        ref = one(records, kind="dsyevd_all_vectors", d=d, threads=2)
+        if cpp and ref:
+            ratio = min(cpp) / ref["seconds"]
+            target(f"eigen stage / dsyevd all vectors, d={d} ({fmt(min(cpp))} s vs {fmt(ref['seconds'])} s)", ratio,
+                   "<= 0.5", ratio <= 0.5)
+    low = [r for r in pick(records, kind="cpp_point", ranks=1) if r["gamma"] == 0.05]
+    high = [r for r in pick(records, kind="cpp_point", ranks=1) if r["gamma"] == 1.0]
+    if low and high:
+        ratio = low[-1]["peak_rss_mb"] / high[-1]["peak_rss_mb"]
+        target(f"peak memory gamma=0.05 / gamma=1, d={low[-1]['d']} ({fmt(low[-1]['peak_rss_mb'], 0)} vs "
+               f"{fmt(high[-1]['peak_rss_mb'], 0)} MB)", ratio, "<= 1.25", ratio <= 1.25)
+    wide = [r for r in pick(records, kind="cpp_point", ranks=1) if r["gamma"] == 4.0]
+    if wide and high:
+        ratio = wide[-1]["seconds"]["total"] / high[-1]["seconds"]["total"]
+        target(f"point time gamma=4 (N<d) / gamma=1, d={wide[-1]['d']} ({fmt(wide[-1]['seconds']['total'])} s vs "
+               f"{fmt(high[-1]['seconds']['total'])} s)", ratio, "<= 0.5", ratio <= 0.5)
+    sweeps = {r["ranks"]: r for r in pick(records, kind="sweep")}
+    if 1 in sweeps and 2 in sweeps:
+        ratio = sweeps[2]["points_per_second"] / sweeps[1]["points_per_second"]
+        target(f"sweep throughput 2 ranks / 1 rank ({sweeps[1]['points']} points, d={sweeps[1]['d']}: "
+               f"{fmt(sweeps[1]['points_per_second'], 2)} vs {fmt(sweeps[2]['points_per_second'], 2)} points/s)",
+               ratio, ">= 1.8", ratio >= 1.8)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,154 @@
+// Sweep config: axis syntax, the weighting-list rule, validation naming key/value/allowed,
+// the resolved text --resume compares, and command line over INI file.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "rmtsweep/common/error.hpp"
+#include "rmtsweep/sweep/config.hpp"
+#include "sweep_options.hpp"
+
+namespace sweep = rmtsweep::sweep;
+using rmtsweep::InvalidOption;
+
+namespace {
+
+/// The InvalidOption a call throws (fails the test when it does not throw one).
+template <class F>
+InvalidOption rejection(F&& call) {
+  try {
+    call();
+  } catch (const InvalidOption& e) {
+    return e;
+  }
+  ADD_FAILURE() << "no InvalidOption thrown";
+  return InvalidOption("", "", "");
+}
+
+TEST(SweepAxis, AListIsTakenAsGiven) {
+  EXPECT_EQ(sweep::parse_axis("0.5, 1,2e-1", "delta"), (std::vector<double>{0.5, 1.0, 0.2}));
+}
+
+TEST(SweepAxis, ALinearRangeIncludesBothEndsExactly) {
+  EXPECT_EQ(sweep::parse_axis("0:2:5", "snr"), (std::vector<double>{0.0, 0.5, 1.0, 1.5, 2.0}));
+  EXPECT_EQ(sweep::parse_axis("3:3:1", "snr"), (std::vector<double>{3.0}));
+}
+
+TEST(SweepAxis, ALogRangeIsGeometricWithExactEnds) {
+  const std::vector<double> values = sweep::parse_axis("log:0.01:1:3", "gamma");
+  ASSERT_EQ(values.size(), 3u);
+  EXPECT_EQ(values[0], 0.01);
+  EXPECT_NEAR(values[1], 0.1, 1e-15);  // exp/log round trip: a few ulp
+  EXPECT_EQ(values[2], 1.0);
+}
+
+TEST(SweepAxis, MalformedAxesAreRejectedNamingTheKey) {
+  for (const char* bad : {"", "1,,2", "1:2", "1:2:0", "2:1:1", "log:0:1:3", "1,1", "a", "1:2:3:4", "nan"}) {
+    const InvalidOption e = rejection([&] { (void)sweep::parse_axis(bad, "snr"); });
+    EXPECT_EQ(e.option(), "snr") << bad;
+    EXPECT_EQ(e.value(), bad);
+    EXPECT_NE(e.allowed().find("start:stop:count"), std::string::npos);
+  }
+}
+
+TEST(SweepWeightingList, NumbersContinueTheCustomItemBeforeThem) {
+  EXPECT_EQ(sweep::split_weighting_list("mean,custom:1,0,0,causal:0.5,markov:0.3,optimal"),
+            (std::vector<std::string>{"mean", "custom:1,0,0", "causal:0.5", "markov:0.3", "optimal"}));
+  EXPECT_EQ(sweep::split_weighting_list("custom:1,2,custom:3,-4e-1"),
+            (std::vector<std::string>{"custom:1,2", "custom:3,-4e-1"}));
+}
+
+TEST(SweepWeightingList, ANumberAfterANonCustomItemIsRejected) {
+  const InvalidOption e = rejection([] { (void)sweep::split_weighting_list("mean,0.5"); });
+  EXPECT_EQ(e.option(), "weighting");
+  EXPECT_EQ(e.value(), "mean,0.5");
+  EXPECT_EQ(rejection([] { (void)sweep::split_weighting_list("mean,,last"); }).option(), "weighting");
+}
+
+TEST(SweepConfig, DefaultsDescribeOnePoint) {
+  const sweep::SweepConfig c = sweep::parse_sweep_config({});
+  EXPECT_EQ(c.point_count(), 1);
+  EXPECT_EQ(c.d, 200);
+  EXPECT_TRUE(c.store_spectra);  // auto: d <= 4096
+  EXPECT_FALSE(sweep::parse_sweep_config({{"d", "5000"}, {"k", "4"}}).store_spectra);
+}
+
+TEST(SweepConfig, EveryPointIsValidatedSoPrefixLongerThanTIsRejected) {
+  const InvalidOption e = rejection([] { (void)sweep::parse_sweep_config({{"T", "4"}, {"correlation", "prefix:5"}}); });
+  EXPECT_EQ(e.option(), "correlation");
+  EXPECT_EQ(e.value(), "prefix:5");
+}
+
+TEST(SweepConfig, CustomWeightsOfTheWrongLengthAreRejected) {
+  const InvalidOption e = rejection([] { (void)sweep::parse_sweep_config({{"T", "3"}, {"weighting", "mean,custom:1,2"}}); });
+  EXPECT_EQ(e.option(), "weighting");
+}
+
+TEST(SweepConfig, BadScalarsAreRejectedNamingKeyAndValue) {
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {"d", "0"},      {"T", "x"},       {"trials", "0"},       {"k", "300"},       {"ridge", "0"},
+      {"ntest", "-1"}, {"seed", "-1"},   {"store_spectra", "maybe"}, {"ranks_per_point", "0"},
+      {"table", "gaussian"}, {"fail_points", "99"}, {"delta", "1e9"}, {"colour", "red"}};
+  for (const auto& [key, value] : cases) {
+    const InvalidOption e = rejection([&] { (void)sweep::parse_sweep_config({{key, value}}); });
+    EXPECT_EQ(e.option(), key) << key << " = " << value << ": " << e.what();
+    EXPECT_FALSE(e.allowed().empty());
+  }
+}
+
+TEST(SweepConfig, DuplicateWeightingsAreRejected) {
+  EXPECT_EQ(rejection([] { (void)sweep::parse_sweep_config({{"weighting", "mean,optimal,mean"}}); }).option(),
+            "weighting");
+}
+
+TEST(SweepConfig, TheResolvedTextIsAConfigThatResolvesToItself) {
+  const sweep::SweepConfig c = sweep::parse_sweep_config(
+      {{"d", "80"}, {"snr", "0:1:3"}, {"weighting", "mean,custom:1,1,1,0,0,0,0,0,0,0,causal:0.5"}, {"trials", "2"},
+       {"ranks_per_point", "2"}});
+  const std::string text = sweep::resolved_config_text(c);
+  EXPECT_NE(text.find("snr = 0,0.5,1\n"), std::string::npos) << text;
+  EXPECT_EQ(text.find("ranks_per_point"), std::string::npos) << "execution settings are not compared on resume";
+  std::map<std::string, std::string> values;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    const auto eq = line.find(" = ");
+    values[line.substr(0, eq)] = line.substr(eq + 3);
+  }
+  EXPECT_EQ(sweep::resolved_config_text(sweep::parse_sweep_config(values)), text);
+}
+
+TEST(SweepConfig, DifferencesListOnlyTheChangedLines) {
+  EXPECT_EQ(sweep::config_differences("d = 1\nT = 2\n", "d = 1\nT = 3\n"),
+            (std::vector<std::string>{"- T = 2", "+ T = 3"}));
+}
+
+TEST(RunArguments, TheCommandLineWinsOverTheConfigFile) {
+  const std::string path = testing::TempDir() + "rmtsweep_run_arguments.ini";
+  std::ofstream(path) << "# comment\nd = 120\nsnr = 0,1\nseed = 4\n";
+  std::vector<std::string> words{"run", "--config", path, "--output", "x.h5", "--seed", "9", "--resume"};
+  std::vector<char*> argv;
+  for (auto& w : words) argv.push_back(w.data());
+  const rmtsweep::app::RunArguments args = rmtsweep::app::parse_run_arguments(static_cast<int>(argv.size()), argv.data());
+  EXPECT_EQ(args.values.at("seed"), "9");
+  EXPECT_EQ(args.values.at("d"), "120");
+  EXPECT_EQ(args.values.at("snr"), "0,1");
+  EXPECT_TRUE(args.resume);
+  EXPECT_FALSE(args.force);
+  EXPECT_EQ(args.output, "x.h5");
+  std::remove(path.c_str());
+}
+
+TEST(RunArguments, AnUnknownKeyInTheConfigFileIsRejected) {
+  const std::string path = testing::TempDir() + "rmtsweep_run_arguments_bad.ini";
+  std::ofstream(path) << "d = 120\ncolour = red\n";
+  std::vector<std::string> words{"run", "--config", path};
+  std::vector<char*> argv;
+  for (auto& w : words) argv.push_back(w.data());
+  const InvalidOption e = rejection([&] { (void)rmtsweep::app::parse_run_arguments(3, argv.data()); });
+  EXPECT_EQ(e.option(), "config");
+  EXPECT_NE(std::string(e.what()).find("colour"), std::string::npos) << e.what();
+  std::remove(path.c_str());
+}
+
+}  // namespace

@@ -1,0 +1,57 @@
+// Grid order (trial fastest, delta slowest) and the most-expensive-first schedule.
+#include <gtest/gtest.h>
+
+#include "rmtsweep/sweep/grid.hpp"
+
+namespace sweep = rmtsweep::sweep;
+
+namespace {
+
+sweep::Grid small_grid() {
+  return sweep::Grid(sweep::parse_sweep_config(
+      {{"d", "100"}, {"delta", "0.5,1,2"}, {"gamma", "0.25,1"}, {"snr", "0,1"}, {"weighting", "mean,optimal"},
+       {"trials", "3"}}));
+}
+
+TEST(SweepGrid, PointsAreFlattenedWithTrialFastestAndDeltaSlowest) {
+  const sweep::Grid grid = small_grid();
+  ASSERT_EQ(grid.size(), 3 * 2 * 2 * 2 * 3);
+  const sweep::GridCoordinates at = grid.coordinates(1);
+  EXPECT_EQ(at.trial, 1);
+  EXPECT_EQ(at.weighting, 0u);
+  EXPECT_EQ(grid.coordinates(3).weighting, 1u);
+  EXPECT_EQ(grid.coordinates(6).snr, 1u);
+  EXPECT_EQ(grid.coordinates(12).gamma, 1u);
+  EXPECT_EQ(grid.coordinates(24).delta, 1u);
+  for (std::int64_t i = 0; i < grid.size(); ++i) EXPECT_EQ(grid.index(grid.coordinates(i)), i);
+}
+
+TEST(SweepGrid, ParamsCarryTheAxisValuesAndTheSharedKeys) {
+  const sweep::Grid grid = small_grid();
+  const auto p = grid.params(24 + 12 + 6 + 3 + 2);
+  EXPECT_EQ(p.delta, 1.0);
+  EXPECT_EQ(p.gamma, 1.0);
+  EXPECT_EQ(p.snr, 1.0);
+  EXPECT_EQ(p.weighting.kind, rmtsweep::model::Weighting::Kind::optimal);
+  EXPECT_EQ(p.trial, 2);
+  EXPECT_EQ(p.d, 100);
+}
+
+TEST(SweepSchedule, MoreSequencesCostMoreAndOrderingPutsThemFirst) {
+  const sweep::Grid grid = small_grid();
+  // gamma = 0.25 means N = 4d sequences, gamma = 1 means N = d: the former is costlier.
+  EXPECT_GT(sweep::point_cost(grid.params(0), 0), sweep::point_cost(grid.params(12), 0));
+  std::vector<std::int64_t> todo;
+  for (std::int64_t i = 0; i < grid.size(); ++i) todo.push_back(i);
+  const std::vector<std::int64_t> order = sweep::order_by_cost(grid, todo);
+  ASSERT_EQ(order.size(), todo.size());
+  for (std::size_t i = 1; i < order.size(); ++i) {
+    EXPECT_GE(sweep::point_cost(grid.params(order[i - 1]), 0), sweep::point_cost(grid.params(order[i]), 0));
+  }
+  EXPECT_EQ(grid.coordinates(order.front()).gamma, 0u);
+  std::vector<std::int64_t> sorted = order;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_EQ(sorted, todo);
+}
+
+}  // namespace

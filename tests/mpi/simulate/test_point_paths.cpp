@@ -1,0 +1,98 @@
+// Gram path against direct path, causal weights against their limit, ridge ordering, and a
+// ScaLAPACK failure inside simulate_point.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <cmath>
+
+#include "point_fixture.hpp"
+#include "rmtsweep/common/error.hpp"
+#include "rmtsweep/simulate/point.hpp"
+
+using namespace rmtsweep;
+
+namespace {
+
+simulate::PointResult run(const model::PointParams& params, simulate::CovariancePath path, long long ntest = 0) {
+  simulate::SimulationOptions options;
+  options.spectrum = true;
+  options.path = path;
+  options.ntest = ntest;
+  return simulate::simulate_point(params, options, MPI_COMM_WORLD);
+}
+
+}  // namespace
+
+// Same data, two decompositions: S = C~ C~^T / N (d x d) and K = C~^T C~ / N (N x N) share
+// their nonzero eigenvalues exactly; rounding differs by a few ulps of ||S||, so 1e-9 relative
+// to the largest eigenvalue, and 1e-9 on the overlaps (well-separated top eigenvalues).
+TEST(PointPaths, GramPathGivesTheSameSpectrumOverlapsAndRidgeAsTheDirectPath) {
+  const auto params = test::make_point(200, 0.5, 2.0, 4.0, "mean", "prefix:3", "iid");
+  const auto direct = run(params, simulate::CovariancePath::direct);
+  const auto gram = run(params, simulate::CovariancePath::gram);
+  ASSERT_EQ(direct.eigenvalues.size(), gram.eigenvalues.size());
+  const double scale = direct.eigenvalues.back();
+  for (std::size_t i = 0; i < direct.eigenvalues.size(); ++i) {
+    EXPECT_NEAR(direct.eigenvalues[i], gram.eigenvalues[i], 1e-9 * scale) << i;
+  }
+  for (std::size_t j = 0; j < direct.overlaps.size(); ++j) {
+    EXPECT_NEAR(direct.top_eigenvalues[j], gram.top_eigenvalues[j], 1e-9 * scale);
+    EXPECT_NEAR(direct.overlaps[j], gram.overlaps[j], 1e-9);
+  }
+  EXPECT_EQ(direct.ridge_accuracy, gram.ridge_accuracy);
+}
+
+// Scores are (tau/d)<X_i, X_j>: the self-score tends to tau and cross-scores to 0 with
+// fluctuations ~ d^{-1/2}, so mean_n ||w_n - w(tau)||_1 should fall like d^{-1/2}: by about 4
+// from d = 100 to d = 1600. Asserted: strictly decreasing, and at least a factor 2.5 overall.
+TEST(PointPaths, CausalWeightsApproachTheirLimitAsTheDimensionGrows) {
+  double previous = INFINITY, first = 0.0, last = 0.0;
+  for (int d : {100, 400, 1600}) {
+    const auto result = run(test::make_point(d, 0.5, 4.0, 1.0, "causal:1", "prefix:3", "iid"),
+                            simulate::CovariancePath::automatic, 1);
+    ASSERT_TRUE(result.weights_deviation.has_value());
+    const double deviation = *result.weights_deviation;
+    EXPECT_LT(deviation, previous) << "d = " << d;
+    if (d == 100) first = deviation;
+    last = deviation;
+    previous = deviation;
+  }
+  EXPECT_LT(last, first / 2.5);
+}
+
+TEST(PointPaths, CausalWeightsAtTauZeroAreExactlyTheLimitWeights) {
+  const auto result = run(test::make_point(100, 0.5, 2.0, 1.0, "causal:0", "prefix:3", "iid"),
+                          simulate::CovariancePath::automatic, 1);
+  ASSERT_TRUE(result.weights_deviation.has_value());
+  EXPECT_LT(*result.weights_deviation, 1e-14);  // uniform softmax: exact up to rounding
+}
+
+// prefix:3, T = 10, snr = 2: all three weightings well above the sample threshold (theory:
+// lambda_S / edge = 1.33, 1.81, 2.08). Accuracies here are about 0.75, 0.98, 0.997; with 8000
+// paired test sequences their standard errors are below 0.005, far below the gaps.
+TEST(PointPaths, RidgeAccuracyOrdersOptimalAboveHarmonicAboveMean) {
+  double accuracy[3];
+  const char* weightings[3] = {"optimal", "harmonic", "mean"};
+  for (int i = 0; i < 3; ++i) {
+    accuracy[i] = run(test::make_point(400, 0.5, 0.5, 2.0, weightings[i], "prefix:3", "iid"),
+                      simulate::CovariancePath::automatic, 8000)
+                      .ridge_accuracy;
+  }
+  EXPECT_GT(accuracy[0], accuracy[1]);
+  EXPECT_GT(accuracy[1], accuracy[2]);
+}
+
+// ridge = -10: S - 10 kappa I is indefinite (the bulk lies below 3 kappa), so the Cholesky
+// factorisation in pdposv fails; every rank must get the same ScalapackError.
+TEST(PointPaths, AScalapackFailureBecomesTheSameExceptionOnEveryRank) {
+  const auto params = test::make_point(100, 0.5, 0.5, 1.0, "mean", "prefix:3", "iid");
+  simulate::SimulationOptions options;
+  options.ridge = -10.0;
+  try {
+    simulate::simulate_point(params, options, MPI_COMM_WORLD);
+    ADD_FAILURE() << "no exception";
+  } catch (const ScalapackError& e) {
+    EXPECT_EQ(e.routine(), "pdposv");
+    EXPECT_GT(e.info(), 0);
+  }
+}

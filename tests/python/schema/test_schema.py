@@ -1,0 +1,124 @@
+"""The sweep file's schema, as users' h5py scripts see it (issue 3: the names are a contract).
+
+Runs a small sweep with the real binary on 2 ranks, then checks every contracted name, its
+shape, its type, its `description` attribute and the root attributes, plus a few values that
+must hold by construction (grid order, status, theory columns finite, measurements in range).
+"""
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import h5py
+import numpy as np
+
+ARGS = None
+
+POINT_COLUMNS = ("delta gamma snr weighting trial d V N T alpha kappa theta theory_bulk_edge_left "
+                 "theory_bulk_edge_right theory_pop_threshold_snr theory_sample_threshold_snr "
+                 "theory_pop_outlier theory_top_eigenvalue theory_overlap theory_detectable top_eigenvalue "
+                 "overlap ridge_accuracy seconds status").split()
+ROOT_ATTRIBUTES = ("schema_version rmtsweep_version created config command_line mpi_ranks ranks_per_point "
+                   "mpi_library_version hdf5_version blas_version scalapack_library").split()
+D, K = 64, 5
+DELTA, GAMMA, SNR = [0.5, 1.0], [0.5], [0.0, 2.0, 4.0]
+WEIGHTINGS, TRIALS = ["mean", "optimal", "causal:0.5"], 2
+POINTS = len(DELTA) * len(GAMMA) * len(SNR) * len(WEIGHTINGS) * TRIALS
+
+
+class SweepFileSchema(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.path = os.path.join(cls.tmp.name, "schema.h5")
+        command = [ARGS.mpiexec, "-n", "2", "--oversubscribe", ARGS.binary, "run", "--output", cls.path,
+                   "--d", str(D), "--k", str(K), "--delta", "0.5,1", "--gamma", "0.5", "--snr", "0:4:3",
+                   "--weighting", ",".join(WEIGHTINGS), "--trials", str(TRIALS)]
+        done = subprocess.run(command, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise RuntimeError("sweep failed: " + done.stderr)
+        cls.file = h5py.File(cls.path, "r")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.file.close()
+        cls.tmp.cleanup()
+
+    def test_root_attributes_are_all_present(self):
+        attrs = self.file.attrs
+        for name in ROOT_ATTRIBUTES:
+            self.assertIn(name, attrs, name)
+        self.assertEqual(attrs["schema_version"], 1)
+        self.assertEqual(attrs["mpi_ranks"], 2)
+        self.assertEqual(attrs["ranks_per_point"], 1)
+        config = attrs["config"].decode()
+        self.assertIn("d = 64\n", config)
+        self.assertIn("weighting = mean,optimal,causal:0.5\n", config)
+        self.assertIn("--output", attrs["command_line"].decode())
+        self.assertIn("Open MPI", attrs["mpi_library_version"].decode())
+
+    def test_grid_holds_the_axes_in_order(self):
+        grid = self.file["grid"]
+        np.testing.assert_array_equal(grid["delta"][:], DELTA)
+        np.testing.assert_array_equal(grid["gamma"][:], GAMMA)
+        np.testing.assert_array_equal(grid["snr"][:], SNR)
+        self.assertEqual([w.decode() for w in grid["weighting"][:]], WEIGHTINGS)
+        np.testing.assert_array_equal(grid["trial"][:], np.arange(TRIALS))
+
+    def test_every_point_column_exists_with_one_value_per_point_and_a_description(self):
+        points = self.file["points"]
+        for name in POINT_COLUMNS + ["error", "top_eigenvalues", "overlaps", "run", "weights_deviation"]:
+            self.assertIn(name, points, name)
+            self.assertEqual(points[name].shape[0], POINTS, name)
+            self.assertTrue(len(points[name].attrs["description"]) > 0, name)
+        self.assertEqual(points["top_eigenvalues"].shape, (POINTS, K))
+        self.assertEqual(points["overlaps"].shape, (POINTS, K))
+        self.assertEqual(self.file["spectra/eigenvalues"].shape, (POINTS, D))
+        self.assertTrue(len(self.file["spectra/eigenvalues"].attrs["description"]) > 0)
+        for name in ("trial", "d", "V", "N", "T", "status", "theory_detectable", "run"):
+            self.assertEqual(points[name].dtype.kind, "i", name)
+        self.assertEqual(points["weighting"].dtype.kind, "S")
+        self.assertEqual(points["error"].dtype.kind, "S")
+
+    def test_points_follow_the_documented_order_with_trial_fastest(self):
+        p = self.file["points"]
+        index = np.arange(POINTS)
+        np.testing.assert_array_equal(p["trial"][:], index % TRIALS)
+        w = (index // TRIALS) % len(WEIGHTINGS)
+        self.assertEqual([x.decode() for x in p["weighting"][:]], [WEIGHTINGS[i] for i in w])
+        s = (index // (TRIALS * len(WEIGHTINGS))) % len(SNR)
+        np.testing.assert_array_equal(p["snr"][:], np.array(SNR)[s])
+        dl = index // (TRIALS * len(WEIGHTINGS) * len(SNR) * len(GAMMA))
+        np.testing.assert_array_equal(p["delta"][:], np.array(DELTA)[dl])
+        np.testing.assert_array_equal(p["V"][:], 2 * np.round(D / (2 * p["delta"][:])))
+        np.testing.assert_array_equal(p["N"][:], np.round(D / p["gamma"][:]))
+
+    def test_every_point_is_done_with_consistent_measurements(self):
+        p = self.file["points"]
+        np.testing.assert_array_equal(p["status"][:], np.ones(POINTS))
+        np.testing.assert_array_equal(p["run"][:], np.zeros(POINTS))
+        self.assertTrue(all(e == b"" for e in p["error"][:]))
+        top = p["top_eigenvalues"][:]
+        np.testing.assert_array_equal(p["top_eigenvalue"][:], top[:, 0])
+        self.assertTrue(np.all(np.diff(top, axis=1) <= 0), "top eigenvalues descending")
+        np.testing.assert_array_equal(p["overlap"][:], p["overlaps"][:, 0])
+        self.assertTrue(np.all((p["overlap"][:] >= 0) & (p["overlap"][:] <= 1)))
+        self.assertTrue(np.all((p["ridge_accuracy"][:] >= 0) & (p["ridge_accuracy"][:] <= 1)))
+        spectra = self.file["spectra/eigenvalues"][:]
+        # The largest of the d eigenvalues is the top eigenvalue (same matrix; rounding only).
+        np.testing.assert_allclose(spectra[:, -1], top[:, 0], rtol=1e-10)
+        for name in ("alpha", "kappa", "theta", "theory_bulk_edge_right", "theory_top_eigenvalue", "seconds"):
+            self.assertTrue(np.all(np.isfinite(p[name][:])), name)
+        causal = np.array([x == b"causal:0.5" for x in p["weighting"][:]])
+        self.assertTrue(np.all(np.isfinite(p["weights_deviation"][causal])))
+        self.assertTrue(np.all(np.isnan(p["weights_deviation"][~causal])))
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--binary", required=True)
+    parser.add_argument("--mpiexec", required=True)
+    ARGS, rest = parser.parse_known_args()
+    unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)

@@ -28,7 +28,7 @@ class Progress {
       : out_(out), total_(total), already_done_(already_done), todo_(todo), start_(Clock::now()) {}
 
   void report(std::int64_t finished_this_run, bool force = false) {
-    if (!out_ || (finished_this_run == last_ && !force)) return;
+    if (!out_ || finished_this_run == last_) return;
     const double elapsed = seconds_since(start_);
     if (!force && elapsed - last_time_ < 1.0 && finished_this_run < todo_) return;
     last_ = finished_this_run;

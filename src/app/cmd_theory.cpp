@@ -1,9 +1,118 @@
-#include <stdexcept>
+// `rmtsweep theory`: the theory's predictions for one point (model.md section 5), no MPI.
+#include <cstdint>
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <string>
 
 #include "commands.hpp"
+#include "point_options.hpp"
+#include "rmtsweep/common/error.hpp"
+#include "rmtsweep/model/parse_number.hpp"
+#include "rmtsweep/model/scalars.hpp"
+#include "rmtsweep/theory/bulk.hpp"
+#include "rmtsweep/theory/prediction.hpp"
 
 namespace rmtsweep::app {
+namespace po = boost::program_options;
 
-int command_theory(int, char**) { throw std::runtime_error("'theory' is not implemented yet"); }
+namespace {
+
+constexpr std::int64_t max_density_points = 1000000;
+
+nlohmann::json prediction_json(const theory::Prediction& p) {
+  nlohmann::json out;
+  out["alpha"] = p.alpha;
+  out["kappa"] = p.kappa;
+  out["theta"] = p.theta;
+  out["bulk_edge_left"] = p.bulk_edge_left;
+  out["bulk_edge_right"] = p.bulk_edge_right;
+  out["pop_threshold_snr"] = p.pop_threshold_snr;
+  out["sample_threshold_snr"] = p.sample_threshold_snr;
+  out["pop_outlier"] = p.pop_outlier ? nlohmann::json(*p.pop_outlier) : nlohmann::json(nullptr);
+  out["pop_overlap"] = p.pop_overlap;
+  out["top_eigenvalue"] = p.top_eigenvalue;
+  out["overlap"] = p.overlap;
+  out["detectable"] = p.detectable;
+  return out;
+}
+
+void print_human(const model::PointParams& params, const theory::Prediction& p) {
+  const auto w = model::pooling_weights(params.weighting, params.correlation, params.T);
+  std::printf("point       d=%d T=%d delta=%g gamma=%g snr=%g weighting=%s correlation=%s table=%s\n",
+              params.d, params.T, params.delta, params.gamma, params.snr,
+              model::to_string(params.weighting).c_str(), model::to_string(params.correlation).c_str(),
+              model::to_string(params.table).c_str());
+  std::printf("sizes       V=%lld tokens, N=%lld sequences\n", static_cast<long long>(params.vocabulary()),
+              static_cast<long long>(params.sequences()));
+  std::printf("weights     w =");
+  for (double x : w) std::printf(" %.6g", x);
+  std::printf("\n");
+  std::printf("pooling     alpha = w'Rw = %.6g, kappa = |w|^2 = %.6g, g = %.6g\n", p.alpha, p.kappa,
+              p.alpha / p.kappa);
+  std::printf("signal      theta = %.6g\n", p.theta);
+  std::printf("bulk        [%.6g, %.6g], mass %.6g at 0\n", p.bulk_edge_left, p.bulk_edge_right,
+              theory::bulk_atom(params.delta, params.gamma));
+  if (p.pop_outlier) {
+    std::printf("population  outlier at %.6g, overlap %.6g (threshold snr %.6g)\n", *p.pop_outlier,
+                p.pop_overlap, p.pop_threshold_snr);
+  } else {
+    std::printf("population  no outlier (threshold snr %.6g)\n", p.pop_threshold_snr);
+  }
+  if (p.detectable) {
+    std::printf("sample      outlier at %.6g, overlap %.6g (threshold snr %.6g)\n", p.top_eigenvalue,
+                p.overlap, p.sample_threshold_snr);
+  } else {
+    std::printf(
+        "sample      not detectable: top eigenvalue at the bulk edge %.6g, overlap 0 (threshold snr %.6g)\n",
+        p.top_eigenvalue, p.sample_threshold_snr);
+  }
+}
+
+}  // namespace
+
+int command_theory(int argc, char** argv) {
+  po::options_description options(
+      "rmtsweep theory [options]: the theory's predictions for one point (model.md 5)");
+  options.add_options()("help,h", "print this help")("json", "print one JSON object")(
+      "density", po::value<std::string>(),
+      "K: also give the bulk density f(x) at K points across the support");
+  po::options_description point("point");
+  add_point_options(point);
+  options.add(point);
+
+  const po::variables_map values = parse_command_line(argc, argv, options, "theory");
+  if (values.count("help")) {
+    std::cout << options << "\n";
+    return 0;
+  }
+  const model::PointParams params = point_params_from(values);
+  std::int64_t density_points = 0;
+  if (values.count("density")) {
+    const std::string text = values["density"].as<std::string>();
+    const std::string allowed = "allowed: an integer K with 1 <= K <= " + std::to_string(max_density_points);
+    density_points = model::parse_integer(text, "density", allowed);
+    if (density_points < 1 || density_points > max_density_points)
+      throw InvalidOption("density", text, allowed);
+  }
+
+  const theory::Prediction prediction = theory::predict(params);
+  const auto density = density_points > 0
+                           ? theory::bulk_density_grid(params.delta, params.gamma, prediction.kappa,
+                                                       static_cast<int>(density_points))
+                           : std::vector<std::array<double, 2>>{};
+  if (values.count("json")) {
+    nlohmann::json out = prediction_json(prediction);
+    if (density_points > 0) out["density"] = density;
+    std::cout << out.dump() << "\n";
+    return 0;
+  }
+  print_human(params, prediction);
+  if (density_points > 0) {
+    std::printf("density     x f(x) at %lld points\n", static_cast<long long>(density_points));
+    for (const auto& [x, f] : density) std::printf("%.9g %.9g\n", x, f);
+  }
+  return 0;
+}
 
 }  // namespace rmtsweep::app

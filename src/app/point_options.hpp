@@ -1,0 +1,39 @@
+#pragma once
+/// The options that define one point (model.md section 1), shared by every command that takes a
+/// point (`theory`, `point`) and by the sweep configuration: the same names, the same defaults, the
+/// same validation. Values are taken as text and parsed here, so that every bad value, a non-number
+/// included, is reported as InvalidOption naming the option, the value and what is allowed.
+#include <boost/program_options.hpp>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "rmtsweep/model/params.hpp"
+
+namespace rmtsweep::app {
+
+/// Registers --d --T --delta --gamma --snr --weighting --correlation --table --seed --trial with the
+/// defaults d=400, T=10, delta=0.5, gamma=0.25, snr=1, weighting=mean, correlation=prefix:3, table=iid,
+/// seed=0, trial=0.
+void add_point_options(boost::program_options::options_description& options);
+
+/// The validated point given by the options registered by add_point_options (absent ones take their
+/// defaults). Throws InvalidOption naming the first bad option.
+model::PointParams point_params_from(const boost::program_options::variables_map& values);
+
+/// The same from option-name -> text pairs (e.g. a sweep config): names not given take their
+/// defaults; a name that is not a point option throws InvalidOption.
+model::PointParams point_params_from(const std::map<std::string, std::string>& text);
+
+/// The names of the point options, in the order of --help.
+const std::vector<std::string>& point_option_names();
+
+/// Parses the command line of subcommand `command` (argv[0] is the subcommand's name) against
+/// `options`. Every Boost error (unknown option, missing value, repeated option, stray argument) becomes
+/// an InvalidOption, so the program exits with status 2 and one line. Prefix guessing is off: an
+/// abbreviated option is unknown rather than silently taken for another.
+boost::program_options::variables_map parse_command_line(
+    int argc, char** argv, const boost::program_options::options_description& options,
+    const std::string& command);
+
+}  // namespace rmtsweep::app

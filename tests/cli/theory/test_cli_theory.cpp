@@ -1,0 +1,196 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "rmtsweep/model/params.hpp"
+#include "rmtsweep/theory/bulk.hpp"
+#include "rmtsweep/theory/prediction.hpp"
+#include "run_binary.hpp"
+
+using nlohmann::json;
+
+namespace {
+
+json run_json(const std::vector<std::string>& args) {
+  std::vector<std::string> full{"theory", "--json"};
+  full.insert(full.end(), args.begin(), args.end());
+  const RunResult run = run_rmtsweep(full);
+  EXPECT_EQ(run.status, 0) << run.err;
+  EXPECT_EQ(run.err, "");
+  return json::parse(run.out);
+}
+
+// model.md 5.3 prints six decimals: a correct value is within 5e-7, hence 1e-6.
+constexpr double table_tolerance = 1e-6;
+
+}  // namespace
+
+TEST(CliTheory, JsonHasExactlyTheDocumentedKeys) {
+  const json out = run_json({});
+  std::set<std::string> keys;
+  for (const auto& item : out.items()) keys.insert(item.key());
+  const std::set<std::string> expected{"alpha",
+                                       "kappa",
+                                       "theta",
+                                       "bulk_edge_left",
+                                       "bulk_edge_right",
+                                       "pop_threshold_snr",
+                                       "sample_threshold_snr",
+                                       "pop_outlier",
+                                       "pop_overlap",
+                                       "top_eigenvalue",
+                                       "overlap",
+                                       "detectable"};
+  EXPECT_EQ(keys, expected);
+}
+
+TEST(CliTheory, JsonGivesTheWorkedValuesOfTheDefaultPoint) {
+  // Defaults: T = 10, prefix:3, delta = 0.5, gamma = 0.25, snr = 1, mean weighting, iid table.
+  const json out = run_json({});
+  EXPECT_NEAR(out["alpha"].get<double>(), 0.16, 1e-12);
+  EXPECT_NEAR(out["kappa"].get<double>(), 0.1, 1e-12);
+  EXPECT_NEAR(out["theta"].get<double>(), 2.4, 1e-12);
+  EXPECT_NEAR(out["bulk_edge_right"].get<double>(), 0.374669, table_tolerance);
+  EXPECT_NEAR(out["top_eigenvalue"].get<double>(), 0.414515, table_tolerance);
+  EXPECT_NEAR(out["overlap"].get<double>(), 0.424875, table_tolerance);
+  EXPECT_EQ(out["detectable"], true);
+  EXPECT_TRUE(out["pop_outlier"].is_number());
+}
+
+TEST(CliTheory, JsonForOptimalPoolingAndACenteredTableMatchesTheWorkedValues) {
+  const json optimal = run_json({"--weighting", "optimal"});
+  EXPECT_NEAR(optimal["top_eigenvalue"].get<double>(), 1.992188, table_tolerance);
+  EXPECT_NEAR(optimal["overlap"].get<double>(), 0.590686, table_tolerance);
+  const json centered = run_json({"--table", "centered", "--snr", "3"});
+  EXPECT_NEAR(centered["theta"].get<double>(), 4.8, 1e-12);
+  EXPECT_NEAR(centered["top_eigenvalue"].get<double>(), 0.626025, table_tolerance);
+  EXPECT_NEAR(centered["overlap"].get<double>(), 0.897361, table_tolerance);
+}
+
+TEST(CliTheory, JsonEqualsTheLibraryPredictionForAnyPoint) {
+  const json out =
+      run_json({"--d", "300", "--T", "6", "--delta", "1.7", "--gamma", "0.4", "--snr", "2.5", "--weighting",
+                "harmonic", "--correlation", "markov:0.3", "--table", "centered"});
+  rmtsweep::model::PointParams params;
+  params.d = 300;
+  params.T = 6;
+  params.delta = 1.7;
+  params.gamma = 0.4;
+  params.snr = 2.5;
+  params.weighting = rmtsweep::model::parse_weighting("harmonic", 6);
+  params.correlation = rmtsweep::model::parse_correlation("markov:0.3", 6);
+  params.table = rmtsweep::model::Table::centered;
+  const auto p = rmtsweep::theory::predict(params);
+  // JSON prints doubles so that they parse back exactly.
+  EXPECT_EQ(out["alpha"].get<double>(), p.alpha);
+  EXPECT_EQ(out["kappa"].get<double>(), p.kappa);
+  EXPECT_EQ(out["bulk_edge_left"].get<double>(), p.bulk_edge_left);
+  EXPECT_EQ(out["sample_threshold_snr"].get<double>(), p.sample_threshold_snr);
+  EXPECT_EQ(out["top_eigenvalue"].get<double>(), p.top_eigenvalue);
+  EXPECT_EQ(out["overlap"].get<double>(), p.overlap);
+}
+
+TEST(CliTheory, PopOutlierIsNullBelowThePopulationThreshold) {
+  const json out = run_json({"--snr", "0.1"});
+  EXPECT_TRUE(out["pop_outlier"].is_null());
+  EXPECT_EQ(out["pop_overlap"].get<double>(), 0.0);
+  EXPECT_EQ(out["detectable"], false);
+  EXPECT_EQ(out["top_eigenvalue"].get<double>(), out["bulk_edge_right"].get<double>());
+  EXPECT_EQ(out["overlap"].get<double>(), 0.0);
+}
+
+TEST(CliTheory, DensityAddsKPointsAcrossTheSupport) {
+  const json out = run_json({"--density", "50", "--delta", "2", "--gamma", "0.5"});
+  ASSERT_TRUE(out.contains("density"));
+  const auto& density = out["density"];
+  ASSERT_EQ(density.size(), 50u);
+  const double left = out["bulk_edge_left"].get<double>(), right = out["bulk_edge_right"].get<double>();
+  double previous_x = left;
+  for (const auto& pair : density) {
+    ASSERT_EQ(pair.size(), 2u);
+    const double x = pair[0].get<double>(), f = pair[1].get<double>();
+    EXPECT_GT(x, previous_x);
+    EXPECT_LT(x, right);
+    EXPECT_GT(f, 0.0);
+    EXPECT_EQ(f, rmtsweep::theory::bulk_density(x, 2.0, 0.5, out["kappa"].get<double>()));
+    previous_x = x;
+  }
+}
+
+TEST(CliTheory, PrintsHumanReadableTextByDefault) {
+  const RunResult run = run_rmtsweep({"theory"});
+  EXPECT_EQ(run.status, 0);
+  EXPECT_NE(run.out.find("overlap 0.424875"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("alpha"), std::string::npos);
+  EXPECT_FALSE(json::accept(run.out));
+}
+
+TEST(CliTheory, HelpListsEveryPointOptionAndExitsZero) {
+  const RunResult run = run_rmtsweep({"theory", "--help"});
+  EXPECT_EQ(run.status, 0);
+  for (const char* option : {"--d ", "--T ", "--delta", "--gamma", "--snr", "--weighting", "--correlation",
+                             "--table", "--seed", "--trial", "--json", "--density"}) {
+    EXPECT_NE(run.out.find(option), std::string::npos) << option;
+  }
+}
+
+struct BadInput {
+  std::vector<std::string> args;
+  std::string option, value;
+};
+
+class CliTheoryBadInput : public ::testing::TestWithParam<BadInput> {};
+
+TEST_P(CliTheoryBadInput, ExitsWithStatusTwoAndOneLineNamingTheOptionAndTheValue) {
+  std::vector<std::string> args{"theory", "--json"};
+  args.insert(args.end(), GetParam().args.begin(), GetParam().args.end());
+  const RunResult run = run_rmtsweep(args);
+  EXPECT_EQ(run.status, 2);
+  EXPECT_EQ(run.out, "");
+  ASSERT_FALSE(run.err.empty());
+  EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << run.err;
+  EXPECT_EQ(run.err.back(), '\n');
+  EXPECT_NE(run.err.find("--" + GetParam().option + " '" + GetParam().value + "'"), std::string::npos)
+      << run.err;
+  EXPECT_NE(run.err.find("allowed"), std::string::npos) << run.err;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    EveryInvalidValue, CliTheoryBadInput,
+    ::testing::Values(
+        BadInput{{"--delta", "0"}, "delta", "0"}, BadInput{{"--delta", "-0.5"}, "delta", "-0.5"},
+        BadInput{{"--gamma", "0"}, "gamma", "0"}, BadInput{{"--gamma", "-1"}, "gamma", "-1"},
+        BadInput{{"--T", "0"}, "T", "0"}, BadInput{{"--T", "-3"}, "T", "-3"},
+        BadInput{{"--correlation", "prefix:11"}, "correlation", "prefix:11"},
+        BadInput{{"--T", "2"}, "correlation", "prefix:3"},
+        BadInput{{"--correlation", "prefix:0"}, "correlation", "prefix:0"},
+        BadInput{{"--correlation", "markov:1"}, "correlation", "markov:1"},
+        BadInput{{"--correlation", "markov:-1.5"}, "correlation", "markov:-1.5"},
+        BadInput{
+            {"--T", "3", "--correlation", "iid", "--weighting", "custom:1,2"}, "weighting", "custom:1,2"},
+        BadInput{{"--T", "3", "--correlation", "iid", "--weighting", "custom:1,-1,0"},
+                 "weighting",
+                 "custom:1,-1,0"},
+        BadInput{{"--weighting", "softmax"}, "weighting", "softmax"},
+        BadInput{{"--correlation", "block:2"}, "correlation", "block:2"},
+        BadInput{{"--table", "centred"}, "table", "centred"}, BadInput{{"--d", "abc"}, "d", "abc"},
+        BadInput{{"--T", "ten"}, "T", "ten"}, BadInput{{"--T", "2.5"}, "T", "2.5"},
+        BadInput{{"--delta", "half"}, "delta", "half"}, BadInput{{"--gamma", "1x"}, "gamma", "1x"},
+        BadInput{{"--snr", "nan"}, "snr", "nan"}, BadInput{{"--snr", "-1"}, "snr", "-1"},
+        BadInput{{"--weighting", "causal:x"}, "weighting", "causal:x"},
+        BadInput{{"--correlation", "prefix:x"}, "correlation", "prefix:x"},
+        BadInput{{"--correlation", "markov:y"}, "correlation", "markov:y"},
+        BadInput{{"--seed", "-1"}, "seed", "-1"}, BadInput{{"--trial", "x"}, "trial", "x"},
+        BadInput{{"--density", "0"}, "density", "0"}, BadInput{{"--density", "many"}, "density", "many"}));
+
+TEST(CliTheory, UnknownOptionsAndStrayArgumentsExitWithStatusTwoAndOneLine) {
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"theory", "--foo", "3"}, {"theory", "--del", "0.3"}, {"theory", "stray"}, {"theory", "--d"}}) {
+    const RunResult run = run_rmtsweep(args);
+    EXPECT_EQ(run.status, 2) << args[1];
+    EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << run.err;
+    EXPECT_NE(run.err.find("--help"), std::string::npos) << run.err;
+  }
+}

@@ -1,9 +1,136 @@
-#include <stdexcept>
+// `rmtsweep point`: simulate one point on all ranks and set it beside the theory
+// (model.md sections 1-7).
+#include <mpi.h>
+
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <string>
 
 #include "commands.hpp"
+#include "point_options.hpp"
+#include "prediction_json.hpp"
+#include "rmtsweep/common/error.hpp"
+#include "rmtsweep/model/parse_number.hpp"
+#include "rmtsweep/parallel/blas_threads.hpp"
+#include "rmtsweep/simulate/point.hpp"
+#include "rmtsweep/theory/prediction.hpp"
 
 namespace rmtsweep::app {
+namespace po = boost::program_options;
 
-int command_point(int, char**) { throw std::runtime_error("'point' is not implemented yet"); }
+namespace {
+
+simulate::SimulationOptions simulation_options(const po::variables_map& values, const model::PointParams& params) {
+  simulate::SimulationOptions options;
+  const std::string k_allowed = "allowed: an integer 1 <= k <= d = " + std::to_string(params.d);
+  const std::string k_text = values["k"].as<std::string>();
+  const auto k = model::parse_integer(k_text, "k", k_allowed);
+  if (k < 1 || k > params.d) throw InvalidOption("k", k_text, k_allowed);
+  options.k = static_cast<int>(k);
+  options.ridge = model::parse_double(values["ridge"].as<std::string>(), "ridge",
+                                      "allowed: a finite number (lambda = ridge * kappa; S + lambda I must be "
+                                      "positive definite)");
+  if (values.count("ntest")) {
+    const std::string text = values["ntest"].as<std::string>();
+    const std::string allowed = "allowed: an integer 1 <= ntest < 2^31";
+    const auto ntest = model::parse_integer(text, "ntest", allowed);
+    if (ntest < 1 || ntest > 2147483647) throw InvalidOption("ntest", text, allowed);
+    options.ntest = ntest;
+  }
+  options.spectrum = values.count("spectrum") > 0;
+  return options;
+}
+
+nlohmann::json result_json(const model::PointParams& params, const simulate::SimulationOptions& options,
+                           const simulate::PointResult& r, const theory::Prediction& prediction) {
+  nlohmann::json out;
+  out["params"] = point_params_json(params);
+  out["params"]["k"] = options.k;
+  out["params"]["ridge"] = options.ridge;
+  out["params"]["ntest"] = options.ntest > 0 ? options.ntest : params.sequences();
+  out["theory"] = theory_json(prediction);
+  nlohmann::json& e = out["empirical"];
+  e["top_eigenvalues"] = r.top_eigenvalues;
+  e["overlaps"] = r.overlaps;
+  e["overlap"] = r.overlap;
+  e["ridge_accuracy"] = r.ridge_accuracy;
+  if (r.weights_deviation) e["weights_deviation"] = *r.weights_deviation;
+  e["seconds"] = {{"generate", r.seconds.generate}, {"covariance", r.seconds.covariance}, {"eigen", r.seconds.eigen},
+                  {"ridge", r.seconds.ridge}, {"total", r.seconds.total}};
+  if (options.spectrum) e["eigenvalues"] = r.eigenvalues;
+  return out;
+}
+
+void print_human(const model::PointParams& params, const simulate::PointResult& r, const theory::Prediction& p,
+                 int ranks) {
+  std::printf("point          d=%d T=%d delta=%g gamma=%g snr=%g weighting=%s correlation=%s table=%s seed=%llu "
+              "trial=%d\n",
+              params.d, params.T, params.delta, params.gamma, params.snr, model::to_string(params.weighting).c_str(),
+              model::to_string(params.correlation).c_str(), model::to_string(params.table).c_str(),
+              static_cast<unsigned long long>(params.seed), params.trial);
+  std::printf("sizes          V=%lld tokens, N=%lld sequences, %d rank(s)\n",
+              static_cast<long long>(params.vocabulary()), static_cast<long long>(params.sequences()), ranks);
+  std::printf("%-14s %12s %12s\n", "", "measured", "theory");
+  std::printf("%-14s %12.6g %12.6g  (%s)\n", "top eigenvalue", r.top_eigenvalues.at(0), p.top_eigenvalue,
+              p.detectable ? "outlier lambda_S" : "not detectable: right bulk edge");
+  std::printf("%-14s %12.6g %12.6g\n", "overlap", r.overlap, p.overlap);
+  std::printf("%-14s %12s %12.6g\n", "bulk edge", "", p.bulk_edge_right);
+  std::printf("top eigenvalues");
+  for (double x : r.top_eigenvalues) std::printf(" %.6g", x);
+  std::printf("\noverlaps       ");
+  for (double x : r.overlaps) std::printf(" %.4g", x);
+  std::printf("\nridge accuracy  %.4f\n", r.ridge_accuracy);
+  if (r.weights_deviation) std::printf("weights dev     %.6g  (mean_n |w_n - w(tau)|_1)\n", *r.weights_deviation);
+  std::printf("seconds         generate %.3f, covariance %.3f, eigen %.3f, ridge %.3f, total %.3f\n",
+              r.seconds.generate, r.seconds.covariance, r.seconds.eigen, r.seconds.ridge, r.seconds.total);
+  if (!r.eigenvalues.empty()) {
+    std::printf("eigenvalues     %zu, ascending\n", r.eigenvalues.size());
+    for (double x : r.eigenvalues) std::printf("%.12g\n", x);
+  }
+}
+
+}  // namespace
+
+int command_point(int argc, char** argv) {
+  po::options_description options("rmtsweep point [options]: simulate one point on all ranks (model.md 1-7)");
+  options.add_options()("help,h", "print this help")("json", "print one JSON object (rank 0)")(
+      "spectrum", "also give all d eigenvalues of S")("k", po::value<std::string>()->default_value("4"),
+                                                     "top eigenvalues/eigenvectors measured (1 <= k <= d)")(
+      "ridge", po::value<std::string>()->default_value("0.1"), "ridge lambda in units of kappa (model.md 6)")(
+      "ntest", po::value<std::string>(), "ridge test sequences (default N)");
+  po::options_description point("point");
+  add_point_options(point);
+  options.add(point);
+
+  const po::variables_map values = parse_command_line(argc, argv, options, "point");
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  if (values.count("help")) {
+    if (rank == 0) std::cout << options << "\n";
+    return 0;
+  }
+  const model::PointParams params = point_params_from(values);
+  const simulate::SimulationOptions sim_options = simulation_options(values, params);
+  const theory::Prediction prediction = theory::predict(params);
+  parallel::configure_blas_threads(MPI_COMM_WORLD);
+
+  simulate::PointResult result;
+  try {
+    result = simulate::simulate_point(params, sim_options, MPI_COMM_WORLD);
+  } catch (const ScalapackError& e) {
+    // check_info agrees on the code over the grid, so every rank is here: exit cleanly.
+    if (rank == 0) std::fprintf(stderr, "rmtsweep point: error: %s\n", e.what());
+    return 1;
+  }
+  if (rank != 0) return 0;
+  if (values.count("json")) {
+    std::cout << result_json(params, sim_options, result, prediction).dump() << "\n";
+  } else {
+    print_human(params, result, prediction, ranks);
+  }
+  return 0;
+}
 
 }  // namespace rmtsweep::app

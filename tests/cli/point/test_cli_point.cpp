@@ -1,0 +1,85 @@
+// `rmtsweep point` end to end under mpiexec: the JSON it promises, the human form, and how it
+// fails (bad option: status 2; ScaLAPACK failure: non-zero on every rank, with the routine).
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+
+#include "rmtsweep/model/correlation.hpp"
+#include "rmtsweep/model/params.hpp"
+#include "rmtsweep/model/weighting.hpp"
+#include "rmtsweep/theory/prediction.hpp"
+#include "run_command.hpp"
+
+using nlohmann::json;
+
+namespace {
+
+std::set<std::string> keys_of(const json& object) {
+  std::set<std::string> keys;
+  for (const auto& item : object.items()) keys.insert(item.key());
+  return keys;
+}
+
+}  // namespace
+
+TEST(CliPoint, JsonOnTwoRanksHasParamsTheoryAndEmpiricalWithAllEigenvalues) {
+  const auto run = run_point(2, {"--json", "--spectrum", "--d", "120", "--k", "5", "--weighting", "causal:1",
+                                 "--table", "centered", "--trial", "2"});
+  ASSERT_EQ(run.status, 0) << run.err;
+  const json out = json::parse(run.out);  // printed once: a second object would not parse
+  EXPECT_EQ(keys_of(out), (std::set<std::string>{"params", "theory", "empirical"}));
+  EXPECT_EQ(out["params"]["d"], 120);
+  EXPECT_EQ(out["params"]["weighting"], "causal:1");
+  EXPECT_EQ(out["params"]["table"], "centered");
+  EXPECT_EQ(out["params"]["trial"], 2);
+  const json& e = out["empirical"];
+  EXPECT_EQ(keys_of(e), (std::set<std::string>{"top_eigenvalues", "overlaps", "overlap", "ridge_accuracy",
+                                               "weights_deviation", "seconds", "eigenvalues"}));
+  EXPECT_EQ(e["top_eigenvalues"].size(), 5u);
+  EXPECT_EQ(e["overlaps"].size(), 5u);
+  EXPECT_EQ(e["eigenvalues"].size(), 120u);
+  EXPECT_EQ(e["overlap"], e["overlaps"][0]);
+  EXPECT_EQ(e["top_eigenvalues"][0], e["eigenvalues"][119]);
+  EXPECT_EQ(keys_of(e["seconds"]), (std::set<std::string>{"generate", "covariance", "eigen", "ridge", "total"}));
+}
+
+TEST(CliPoint, JsonTheoryIsThePredictionOfTheSamePoint) {
+  const auto run = run_point(1, {"--json", "--d", "100", "--weighting", "optimal", "--snr", "2"});
+  ASSERT_EQ(run.status, 0) << run.err;
+  const json theory = json::parse(run.out)["theory"];
+  rmtsweep::model::PointParams params;
+  params.d = 100;
+  params.snr = 2.0;
+  params.weighting = rmtsweep::model::parse_weighting("optimal", params.T);
+  const auto expected = rmtsweep::theory::predict(params);
+  EXPECT_DOUBLE_EQ(theory["top_eigenvalue"].get<double>(), expected.top_eigenvalue);
+  EXPECT_DOUBLE_EQ(theory["overlap"].get<double>(), expected.overlap);
+  EXPECT_DOUBLE_EQ(theory["kappa"].get<double>(), expected.kappa);
+  EXPECT_EQ(theory["detectable"].get<bool>(), expected.detectable);
+  EXPECT_FALSE(json::parse(run.out)["empirical"].contains("weights_deviation"));  // not causal
+}
+
+TEST(CliPoint, HumanOutputSetsMeasuredBesideTheory) {
+  const auto run = run_point(2, {"--d", "80"});
+  ASSERT_EQ(run.status, 0) << run.err;
+  EXPECT_NE(run.out.find("measured"), std::string::npos);
+  EXPECT_NE(run.out.find("theory"), std::string::npos);
+  EXPECT_NE(run.out.find("ridge accuracy"), std::string::npos);
+}
+
+TEST(CliPoint, ABadOptionExitsWithStatus2NamingTheOption) {
+  const auto run = run_point(2, {"--d", "50", "--k", "51"});
+  EXPECT_EQ(run.status, 2);
+  EXPECT_NE(run.err.find("--k '51'"), std::string::npos) << run.err;
+}
+
+// ridge = -10 makes S + lambda I indefinite: pdposv fails on every rank, the program says so
+// once and every rank exits with status 1 (no hang, no abort).
+TEST(CliPoint, AScalapackFailureEndsEveryRankWithTheRoutineAndCode) {
+  const auto run = run_point(2, {"--d", "60", "--ridge", "-10"});
+  EXPECT_EQ(run.status, 1);
+  EXPECT_NE(run.err.find("pdposv failed with info = "), std::string::npos) << run.err;
+  EXPECT_EQ(run.out, "");
+}

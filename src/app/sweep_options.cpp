@@ -73,8 +73,13 @@ RunArguments parse_run_arguments(int argc, char** argv) {
   try {
     po::store(po::command_line_parser(argc, argv).options(all).run(), vm);
     po::notify(vm);
+  } catch (const po::error_with_option_name& e) {
+    std::string name = e.get_option_name();
+    name.erase(0, name.find_first_not_of('-'));
+    throw InvalidOption(name.empty() ? "run" : name, "",
+                        std::string(e.what()) + " (see rmtsweep run --help)");
   } catch (const po::error& e) {
-    throw InvalidOption("run", args.command_line, e.what());
+    throw InvalidOption("run", args.command_line, std::string(e.what()) + " (see rmtsweep run --help)");
   }
   if (!args.config_path.empty() && !args.help) {
     std::ifstream file(args.config_path);

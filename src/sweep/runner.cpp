@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -68,6 +70,46 @@ std::vector<std::int64_t> pending_order(const Grid& grid, const SweepFile& file,
   return order;
 }
 
+/// Where a group leader's next task number comes from: the shared RMA counter (dynamic, the
+/// default) or, with RMTSWEEP_SCHEDULE=static, round robin over the cost-ordered list (group g
+/// takes g, g + G, g + 2G, ...) for MPI libraries whose one-sided layer misbehaves (e.g. Open
+/// MPI 4.x osc/rdma over TCP across nodes). Constructed collectively.
+class TaskSource {
+ public:
+  TaskSource(MPI_Comm comm, bool dynamic, int group_index, int groups)
+      : counter_(dynamic ? std::make_unique<WorkCounter>(comm) : nullptr), next_(group_index), step_(groups) {}
+  std::int64_t next() {
+    if (counter_) return counter_->next();
+    const std::int64_t task = next_;
+    next_ += step_;
+    return task;
+  }
+  void close(std::int64_t total) {
+    if (counter_) counter_->close(total);
+  }
+  void add_done() {
+    ++done_here_;
+    if (counter_) counter_->add_done();
+  }
+  /// Tasks finished by all groups (dynamic), or by this rank's group only (static).
+  std::int64_t done() { return counter_ ? counter_->done() : done_here_; }
+
+ private:
+  std::unique_ptr<WorkCounter> counter_;
+  std::int64_t next_, step_, done_here_ = 0;
+};
+
+/// RMTSWEEP_SCHEDULE as rank 0 sees it: false when it says "static".
+bool dynamic_schedule(MPI_Comm comm, int rank) {
+  int dynamic = 1;
+  if (rank == 0) {
+    const char* schedule = std::getenv("RMTSWEEP_SCHEDULE");
+    dynamic = schedule && std::string(schedule) == "static" ? 0 : 1;
+  }
+  RMTSWEEP_MPI_CHECK(MPI_Bcast(&dynamic, 1, MPI_INT, 0, comm));
+  return dynamic != 0;
+}
+
 }  // namespace
 
 RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE* progress_out) {
@@ -97,7 +139,11 @@ RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE
   double busy = 0.0;
   std::int64_t computed = 0, failed = 0;
   {
-    WorkCounter counter(comm);
+    const bool dynamic = dynamic_schedule(comm, rank);
+    if (rank == 0 && !dynamic && progress_out) {
+      std::fprintf(progress_out, "rmtsweep run: static schedule (RMTSWEEP_SCHEDULE=static): progress of rank 0's group only\n");
+    }
+    TaskSource counter(comm, dynamic, rank / per_group, size / per_group);
     while (true) {
       std::int64_t task = -1;
       if (leader) {

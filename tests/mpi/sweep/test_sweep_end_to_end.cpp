@@ -35,6 +35,19 @@ TEST(SweepEndToEnd, OneTwoAndThreeRanksAndGroupsOfTwoGiveTheSameFile) {
   }
 }
 
+TEST(SweepEndToEnd, TheStaticScheduleFallbackGivesTheSameFileAsTheDynamicOne) {
+  const TempDir dir;
+  const std::string config = write_small_config(dir);
+  ASSERT_EQ(run(mpi_command(3, {"run", "--config", config, "--output", dir / "dyn.h5"}), dir / "d.log").exit_code, 0);
+  setenv("RMTSWEEP_SCHEDULE", "static", 1);  // inherited by mpiexec and the local ranks
+  const Finished fixed = run(mpi_command(3, {"run", "--config", config, "--output", dir / "st.h5"}), dir / "s.log");
+  unsetenv("RMTSWEEP_SCHEDULE");
+  ASSERT_EQ(fixed.exit_code, 0) << fixed.output;
+  EXPECT_NE(fixed.output.find("static schedule"), std::string::npos) << fixed.output;
+  EXPECT_EQ(read_status(dir / "st.h5"), std::vector<std::int64_t>(16, 1));
+  expect_same_values(dir / "dyn.h5", dir / "st.h5");
+}
+
 TEST(SweepEndToEnd, AnExistingOutputIsRefusedWithoutForceAndLeftByteIdentical) {
   const TempDir dir;
   const std::string config = write_small_config(dir);

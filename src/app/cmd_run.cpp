@@ -14,6 +14,7 @@
 
 #include "commands.hpp"
 #include "rmtsweep/common/error.hpp"
+#include "rmtsweep/io/hdf5.hpp"
 #include "rmtsweep/parallel/communicator.hpp"
 #include "rmtsweep/sweep/config.hpp"
 #include "rmtsweep/sweep/grid.hpp"
@@ -106,6 +107,9 @@ int command_run(int argc, char** argv) {
   const parallel::Communicator io_comm = parallel::Communicator::duplicate(MPI_COMM_WORLD);
   const std::string resolved = sweep::resolved_config_text(config);
   if (exists && args.resume) {
+    int is_hdf5 = rank == 0 && io::is_hdf5_file(args.output) ? 1 : 0;
+    RMTSWEEP_MPI_CHECK(MPI_Bcast(&is_hdf5, 1, MPI_INT, 0, MPI_COMM_WORLD));
+    if (!is_hdf5) throw InvalidOption("resume", args.output, "an existing rmtsweep HDF5 sweep file");
     const std::string stored = sweep::SweepFile::stored_config(args.output, io_comm);
     if (stored != resolved) {
       if (rank == 0) {

@@ -27,7 +27,11 @@ Weighting parse_weighting(const std::string& text, int T, const std::string& opt
 std::string to_string(const Weighting& weighting);
 
 /// The deterministic weights w_1..w_T, normalised to sum 1. For `causal:tau` this is
-/// the d -> infinity limit w(tau) of model.md section 3.
+/// the d -> infinity limit w(tau) of model.md section 3. `optimal` is the projection of the all-ones
+/// vector on the top eigenspace of R (the top eigenvector, sign with sum > 0, when it is simple; mean
+/// pooling for `iid`). When that eigenspace is orthogonal to 1 (markov:phi < 0 with even T) no
+/// normalisation to sum 1 exists: the weights are then the unit-norm top eigenvector with its largest
+/// entry positive (g and the overlaps do not depend on the scale of w).
 std::vector<double> pooling_weights(const Weighting& weighting, const Correlation& correlation, int T);
 
 /// w_t(tau) = (1/T)[e^tau/(e^tau + t - 1) + sum_{i=t+1..T} 1/(e^tau + i - 1)] (model.md section 3).

@@ -19,7 +19,7 @@ struct PointOption {
 
 constexpr std::array<PointOption, 10> point_options{{
     {"d", "400", "embedding dimension d (integer >= 1)"},
-    {"T", "10", "sequence length T (integer >= 1)"},
+    {"T", "10", "sequence length T (integer, 1 <= T <= 4096)"},
     {"delta", "0.5", "delta = d/V > 0 (vocabulary V = 2 round(d/(2 delta)))"},
     {"gamma", "0.25", "gamma = d/N > 0 (sequences N = round(d/gamma))"},
     {"snr", "1", "signal strength ||mu||^2 >= 0"},
@@ -37,8 +37,9 @@ const PointOption& find_option(const std::string& name) {
   throw InvalidOption(name, "", "not a point option");
 }
 
-int parse_int_option(const std::string& name, const std::string& text, std::int64_t minimum) {
-  const std::string allowed = "allowed: an integer " + std::string(name) + " >= " + std::to_string(minimum);
+int parse_int_option(const std::string& name, const std::string& text, std::int64_t minimum,
+                     std::string allowed = {}) {
+  if (allowed.empty()) allowed = "allowed: an integer " + name + " >= " + std::to_string(minimum);
   const std::int64_t value = model::parse_integer(text, name, allowed);
   if (value < minimum || value > 2147483647) throw InvalidOption(name, text, allowed);
   return static_cast<int>(value);
@@ -49,7 +50,9 @@ template <typename Lookup>
 model::PointParams point_params_from_lookup(Lookup&& text_of) {
   model::PointParams params;
   params.d = parse_int_option("d", text_of("d"), 1);
-  params.T = parse_int_option("T", text_of("T"), 1);
+  params.T =
+      parse_int_option("T", text_of("T"), 1,
+                       "allowed: an integer T with 1 <= T <= " + std::to_string(model::max_sequence_length));
   params.delta = model::parse_double(text_of("delta"), "delta", "allowed: a number delta > 0");
   params.gamma = model::parse_double(text_of("gamma"), "gamma", "allowed: a number gamma > 0");
   params.snr = model::parse_double(text_of("snr"), "snr", "allowed: a number snr >= 0");

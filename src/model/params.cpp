@@ -31,7 +31,10 @@ std::int64_t PointParams::sequences() const { return std::llround(static_cast<do
 void validate(const PointParams& params) {
   const std::string d_text = std::to_string(params.d);
   if (params.d < 1) throw InvalidOption("d", d_text, "allowed: an integer d >= 1");
-  if (params.T < 1) throw InvalidOption("T", std::to_string(params.T), "allowed: an integer T >= 1");
+  if (params.T < 1 || params.T > max_sequence_length) {
+    throw InvalidOption("T", std::to_string(params.T),
+                        "allowed: an integer T with 1 <= T <= " + std::to_string(max_sequence_length));
+  }
   const std::string delta_allowed =
       "allowed: delta > 0 such that the vocabulary V = 2 round(d/(2 delta)) is between 2 and 1e15 (d = " +
       d_text + ")";

@@ -15,6 +15,10 @@ enum class Table { iid, centered };
 Table parse_table(const std::string& text, const std::string& option = "table");
 std::string to_string(Table table);
 
+/// Largest sequence length accepted: R is formed as a dense T x T matrix (and diagonalised for
+/// `optimal` weights), so T is bounded to keep that at 128 MB and seconds.
+inline constexpr int max_sequence_length = 4096;
+
 /// Everything that defines one point. Built only through validated parsing, so the
 /// simulation and the theory may assume it is valid.
 struct PointParams {

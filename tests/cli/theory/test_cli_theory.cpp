@@ -163,6 +163,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{"--delta", "0"}, "delta", "0"}, BadInput{{"--delta", "-0.5"}, "delta", "-0.5"},
         BadInput{{"--gamma", "0"}, "gamma", "0"}, BadInput{{"--gamma", "-1"}, "gamma", "-1"},
         BadInput{{"--T", "0"}, "T", "0"}, BadInput{{"--T", "-3"}, "T", "-3"},
+        BadInput{{"--T", "5000"}, "T", "5000"},
         BadInput{{"--correlation", "prefix:11"}, "correlation", "prefix:11"},
         BadInput{{"--T", "2"}, "correlation", "prefix:3"},
         BadInput{{"--correlation", "prefix:0"}, "correlation", "prefix:0"},

@@ -26,6 +26,8 @@ TEST(Params, EveryInvalidFieldIsReportedWithItsOption) {
   };
   expect_invalid_option([&] { validate(with([](PointParams& p) { p.d = 0; })); }, "d", "0");
   expect_invalid_option([&] { validate(with([](PointParams& p) { p.T = 0; })); }, "T", "0");
+  expect_invalid_option([&] { validate(with([](PointParams& p) { p.T = max_sequence_length + 1; })); }, "T",
+                        std::to_string(max_sequence_length + 1));
   expect_invalid_option([&] { validate(with([](PointParams& p) { p.delta = 0; })); }, "delta", "0");
   expect_invalid_option([&] { validate(with([](PointParams& p) { p.delta = -1; })); }, "delta", "-1");
   expect_invalid_option([&] { validate(with([](PointParams& p) { p.delta = 1000; })); }, "delta", "1000");

@@ -7,6 +7,7 @@
 
 #include "commands.hpp"
 #include "point_options.hpp"
+#include "prediction_json.hpp"
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/model/parse_number.hpp"
 #include "rmtsweep/model/scalars.hpp"
@@ -19,23 +20,6 @@ namespace po = boost::program_options;
 namespace {
 
 constexpr std::int64_t max_density_points = 1000000;
-
-nlohmann::json prediction_json(const theory::Prediction& p) {
-  nlohmann::json out;
-  out["alpha"] = p.alpha;
-  out["kappa"] = p.kappa;
-  out["theta"] = p.theta;
-  out["bulk_edge_left"] = p.bulk_edge_left;
-  out["bulk_edge_right"] = p.bulk_edge_right;
-  out["pop_threshold_snr"] = p.pop_threshold_snr;
-  out["sample_threshold_snr"] = p.sample_threshold_snr;
-  out["pop_outlier"] = p.pop_outlier ? nlohmann::json(*p.pop_outlier) : nlohmann::json(nullptr);
-  out["pop_overlap"] = p.pop_overlap;
-  out["top_eigenvalue"] = p.top_eigenvalue;
-  out["overlap"] = p.overlap;
-  out["detectable"] = p.detectable;
-  return out;
-}
 
 void print_human(const model::PointParams& params, const theory::Prediction& p) {
   const auto w = model::pooling_weights(params.weighting, params.correlation, params.T);
@@ -102,7 +86,7 @@ int command_theory(int argc, char** argv) {
                                                        static_cast<int>(density_points))
                            : std::vector<std::array<double, 2>>{};
   if (values.count("json")) {
-    nlohmann::json out = prediction_json(prediction);
+    nlohmann::json out = theory_json(prediction);
     if (density_points > 0) out["density"] = density;
     std::cout << out.dump() << "\n";
     return 0;

@@ -30,7 +30,9 @@ void print_human(const model::PointParams& params, const theory::Prediction& p) 
   std::printf("sizes       V=%lld tokens, N=%lld sequences\n", static_cast<long long>(params.vocabulary()),
               static_cast<long long>(params.sequences()));
   std::printf("weights     w =");
-  for (double x : w) std::printf(" %.6g", x);
+  constexpr std::size_t shown = 20;  // a long sequence is summarised
+  for (std::size_t t = 0; t < w.size() && t < shown; ++t) std::printf(" %.6g", w[t]);
+  if (w.size() > shown) std::printf(" ... (%zu more)", w.size() - shown);
   std::printf("\n");
   std::printf("pooling     alpha = w'Rw = %.6g, kappa = |w|^2 = %.6g, g = %.6g\n", p.alpha, p.kappa,
               p.alpha / p.kappa);

@@ -23,7 +23,8 @@ namespace po = boost::program_options;
 
 namespace {
 
-simulate::SimulationOptions simulation_options(const po::variables_map& values, const model::PointParams& params) {
+simulate::SimulationOptions simulation_options(const po::variables_map& values,
+                                               const model::PointParams& params) {
   simulate::SimulationOptions options;
   const std::string k_allowed = "allowed: an integer 1 <= k <= d = " + std::to_string(params.d);
   const std::string k_text = values["k"].as<std::string>();
@@ -31,9 +32,10 @@ simulate::SimulationOptions simulation_options(const po::variables_map& values, 
   // The default 4 shrinks to d for tiny d; an explicit k must fit.
   if (k < 1 || (k > params.d && !values["k"].defaulted())) throw InvalidOption("k", k_text, k_allowed);
   options.k = static_cast<int>(std::min<std::int64_t>(k, params.d));
-  options.ridge = model::parse_double(values["ridge"].as<std::string>(), "ridge",
-                                      "allowed: a finite number (lambda = ridge * kappa; S + lambda I must be "
-                                      "positive definite)");
+  options.ridge =
+      model::parse_double(values["ridge"].as<std::string>(), "ridge",
+                          "allowed: a finite number (lambda = ridge * kappa; S + lambda I must be "
+                          "positive definite)");
   if (values.count("ntest")) {
     const std::string text = values["ntest"].as<std::string>();
     const std::string allowed = "allowed: an integer 1 <= ntest < 2^31";
@@ -59,19 +61,23 @@ nlohmann::json result_json(const model::PointParams& params, const simulate::Sim
   e["overlap"] = r.overlap;
   e["ridge_accuracy"] = r.ridge_accuracy;
   if (r.weights_deviation) e["weights_deviation"] = *r.weights_deviation;
-  e["seconds"] = {{"generate", r.seconds.generate}, {"covariance", r.seconds.covariance}, {"eigen", r.seconds.eigen},
-                  {"ridge", r.seconds.ridge}, {"total", r.seconds.total}};
+  e["seconds"] = {{"generate", r.seconds.generate},
+                  {"covariance", r.seconds.covariance},
+                  {"eigen", r.seconds.eigen},
+                  {"ridge", r.seconds.ridge},
+                  {"total", r.seconds.total}};
   if (options.spectrum) e["eigenvalues"] = r.eigenvalues;
   return out;
 }
 
-void print_human(const model::PointParams& params, const simulate::PointResult& r, const theory::Prediction& p,
-                 int ranks) {
-  std::printf("point          d=%d T=%d delta=%g gamma=%g snr=%g weighting=%s correlation=%s table=%s seed=%llu "
-              "trial=%d\n",
-              params.d, params.T, params.delta, params.gamma, params.snr, model::to_string(params.weighting).c_str(),
-              model::to_string(params.correlation).c_str(), model::to_string(params.table).c_str(),
-              static_cast<unsigned long long>(params.seed), params.trial);
+void print_human(const model::PointParams& params, const simulate::PointResult& r,
+                 const theory::Prediction& p, int ranks) {
+  std::printf(
+      "point          d=%d T=%d delta=%g gamma=%g snr=%g weighting=%s correlation=%s table=%s seed=%llu "
+      "trial=%d\n",
+      params.d, params.T, params.delta, params.gamma, params.snr, model::to_string(params.weighting).c_str(),
+      model::to_string(params.correlation).c_str(), model::to_string(params.table).c_str(),
+      static_cast<unsigned long long>(params.seed), params.trial);
   std::printf("sizes          V=%lld tokens, N=%lld sequences, %d rank(s)\n",
               static_cast<long long>(params.vocabulary()), static_cast<long long>(params.sequences()), ranks);
   std::printf("%-14s %12s %12s\n", "", "measured", "theory");
@@ -84,7 +90,8 @@ void print_human(const model::PointParams& params, const simulate::PointResult& 
   std::printf("\noverlaps       ");
   for (double x : r.overlaps) std::printf(" %.4g", x);
   std::printf("\nridge accuracy  %.4f\n", r.ridge_accuracy);
-  if (r.weights_deviation) std::printf("weights dev     %.6g  (mean_n |w_n - w(tau)|_1)\n", *r.weights_deviation);
+  if (r.weights_deviation)
+    std::printf("weights dev     %.6g  (mean_n |w_n - w(tau)|_1)\n", *r.weights_deviation);
   std::printf("seconds         generate %.3f, covariance %.3f, eigen %.3f, ridge %.3f, total %.3f\n",
               r.seconds.generate, r.seconds.covariance, r.seconds.eigen, r.seconds.ridge, r.seconds.total);
   if (!r.eigenvalues.empty()) {
@@ -98,8 +105,9 @@ void print_human(const model::PointParams& params, const simulate::PointResult& 
 int command_point(int argc, char** argv) {
   po::options_description options("rmtsweep point [options]: simulate one point on all ranks (model.md 1-7)");
   options.add_options()("help,h", "print this help")("json", "print one JSON object (rank 0)")(
-      "spectrum", "also give all d eigenvalues of S")("k", po::value<std::string>()->default_value("4"),
-                                                     "top eigenvalues/eigenvectors measured (1 <= k <= d; default min(4, d))")(
+      "spectrum", "also give all d eigenvalues of S")(
+      "k", po::value<std::string>()->default_value("4"),
+      "top eigenvalues/eigenvectors measured (1 <= k <= d; default min(4, d))")(
       "ridge", po::value<std::string>()->default_value("0.1"), "ridge lambda in units of kappa (model.md 6)")(
       "ntest", po::value<std::string>(), "ridge test sequences (default N)");
   po::options_description point("point");

@@ -16,7 +16,8 @@ int BlockCyclic::local_size() const noexcept {
 DistributedMatrix::DistributedMatrix(std::shared_ptr<const BlacsGrid> grid, int m, int n, int mb, int nb)
     : grid_(std::move(grid)) {
   if (!grid_) throw std::invalid_argument("DistributedMatrix: no grid");
-  if (m < 0 || n < 0 || mb < 1 || nb < 1) throw std::invalid_argument("DistributedMatrix: bad shape or blocks");
+  if (m < 0 || n < 0 || mb < 1 || nb < 1)
+    throw std::invalid_argument("DistributedMatrix: bad shape or blocks");
   row_map_ = {m, mb, grid_->rows(), grid_->my_row()};
   col_map_ = {n, nb, grid_->cols(), grid_->my_col()};
   local_rows_ = row_map_.local_size();
@@ -45,11 +46,13 @@ std::vector<double> DistributedMatrix::gather_leading(int rows_wanted, int cols_
     if (j >= cols_wanted) continue;
     for (int lr = 0; lr < local_rows_; ++lr) {
       const int i = row_map_.to_global(lr);
-      if (i < rows_wanted) out[static_cast<std::size_t>(j) * static_cast<std::size_t>(rows_wanted) + static_cast<std::size_t>(i)] = local(lr, lc);
+      if (i < rows_wanted)
+        out[static_cast<std::size_t>(j) * static_cast<std::size_t>(rows_wanted) +
+            static_cast<std::size_t>(i)] = local(lr, lc);
     }
   }
-  RMTSWEEP_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, out.data(), static_cast<int>(out.size()), MPI_DOUBLE, MPI_SUM,
-                                   grid_->comm()));
+  RMTSWEEP_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, out.data(), static_cast<int>(out.size()), MPI_DOUBLE,
+                                   MPI_SUM, grid_->comm()));
   return out;
 }
 

@@ -51,7 +51,8 @@ EigenResult symmetric_eigen(DistributedMatrix& a, int k) {
   check_info("pdsytrd", info, comm);
   lwork = workspace_size(query);
   std::vector<double> work(static_cast<std::size_t>(lwork));
-  pdsytrd_("L", &n, a.data(), &one, &one, a.desc(), d.data(), e.data(), tau.data(), work.data(), &lwork, &info, 1);
+  pdsytrd_("L", &n, a.data(), &one, &one, a.desc(), d.data(), e.data(), tau.data(), work.data(), &lwork,
+           &info, 1);
   check_info("pdsytrd", info, comm);
 
   // 2. Every rank solves the same tridiagonal problem.
@@ -66,20 +67,21 @@ EigenResult symmetric_eigen(DistributedMatrix& a, int k) {
   const int il = n - k + 1, iu = n, ldz = n;
   const double unused = 0.0, abstol = 2.0 * DBL_MIN;
   int found = 0;
-  std::vector<double> w(static_cast<std::size_t>(n)), z(static_cast<std::size_t>(n) * static_cast<std::size_t>(k));
+  std::vector<double> w(static_cast<std::size_t>(n)),
+      z(static_cast<std::size_t>(n) * static_cast<std::size_t>(k));
   std::vector<int> isuppz(2 * static_cast<std::size_t>(k));
   int liwork = -1, iwork_query = 0;
   lwork = -1;
   std::vector<double> dc = diag, ec = sub;
-  dstevr_("V", "I", &n, dc.data(), ec.data(), &unused, &unused, &il, &iu, &abstol, &found, w.data(), z.data(), &ldz,
-          isuppz.data(), &query, &lwork, &iwork_query, &liwork, &info, 1, 1);
+  dstevr_("V", "I", &n, dc.data(), ec.data(), &unused, &unused, &il, &iu, &abstol, &found, w.data(), z.data(),
+          &ldz, isuppz.data(), &query, &lwork, &iwork_query, &liwork, &info, 1, 1);
   check_info("dstevr", info, comm);
   lwork = workspace_size(query);
   liwork = std::max(1, iwork_query);
   work.assign(static_cast<std::size_t>(lwork), 0.0);
   std::vector<int> iwork(static_cast<std::size_t>(liwork));
-  dstevr_("V", "I", &n, dc.data(), ec.data(), &unused, &unused, &il, &iu, &abstol, &found, w.data(), z.data(), &ldz,
-          isuppz.data(), work.data(), &lwork, iwork.data(), &liwork, &info, 1, 1);
+  dstevr_("V", "I", &n, dc.data(), ec.data(), &unused, &unused, &il, &iu, &abstol, &found, w.data(), z.data(),
+          &ldz, isuppz.data(), work.data(), &lwork, iwork.data(), &liwork, &info, 1, 1);
   check_info("dstevr", info, comm);
   if (found != k) throw ScalapackError("dstevr (eigenvectors found)", found - k);
 
@@ -91,8 +93,8 @@ EigenResult symmetric_eigen(DistributedMatrix& a, int k) {
     for (int lr = 0; lr < v.local_rows(); ++lr) v.local(lr, lc) = column[v.row_map().to_global(lr)];
   }
   lwork = -1;
-  pdormtr_("L", "L", "N", &n, &k, a.data(), &one, &one, a.desc(), tau.data(), v.data(), &one, &one, v.desc(), &query,
-           &lwork, &info, 1, 1, 1);
+  pdormtr_("L", "L", "N", &n, &k, a.data(), &one, &one, a.desc(), tau.data(), v.data(), &one, &one, v.desc(),
+           &query, &lwork, &info, 1, 1, 1);
   check_info("pdormtr", info, comm);
   lwork = workspace_size(query);
   work.assign(static_cast<std::size_t>(lwork), 0.0);

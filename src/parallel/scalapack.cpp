@@ -16,7 +16,8 @@ void check_info(const char* routine, int info, MPI_Comm comm) {
   if (extremes[0] > 0) throw ScalapackError(routine, extremes[0]);
 }
 
-void syrk_lower(char trans, int k, double alpha, const DistributedMatrix& a, double beta, DistributedMatrix& c) {
+void syrk_lower(char trans, int k, double alpha, const DistributedMatrix& a, double beta,
+                DistributedMatrix& c) {
   const int n = c.rows();
   if (c.cols() != n) throw std::invalid_argument("syrk_lower: C is not square");
   if (trans == 'N' ? (a.rows() < n || a.cols() < k) : (a.cols() < n || a.rows() < k)) {
@@ -24,8 +25,8 @@ void syrk_lower(char trans, int k, double alpha, const DistributedMatrix& a, dou
   }
   if (n == 0) return;
   const int one = 1;
-  pdsyrk_("L", trans == 'N' ? "N" : "T", &n, &k, &alpha, a.data(), &one, &one, a.desc(), &beta, c.data(), &one, &one,
-          c.desc(), 1, 1);
+  pdsyrk_("L", trans == 'N' ? "N" : "T", &n, &k, &alpha, a.data(), &one, &one, a.desc(), &beta, c.data(),
+          &one, &one, c.desc(), 1, 1);
 }
 
 void gemm(char transa, char transb, int m, int n, int kk, double alpha, const DistributedMatrix& a,
@@ -33,8 +34,8 @@ void gemm(char transa, char transb, int m, int n, int kk, double alpha, const Di
   if (m == 0 || n == 0) return;
   const int one = 1;
   const char ta[2] = {transa, '\0'}, tb[2] = {transb, '\0'};
-  pdgemm_(ta, tb, &m, &n, &kk, &alpha, a.data(), &one, &one, a.desc(), b.data(), &one, &one, b.desc(), &beta, c.data(),
-          &one, &one, c.desc(), 1, 1);
+  pdgemm_(ta, tb, &m, &n, &kk, &alpha, a.data(), &one, &one, a.desc(), b.data(), &one, &one, b.desc(), &beta,
+          c.data(), &one, &one, c.desc(), 1, 1);
 }
 
 void cholesky_solve(DistributedMatrix& a, DistributedMatrix& b) {

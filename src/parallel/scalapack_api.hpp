@@ -19,26 +19,28 @@ int numroc_(const int* n, const int* nb, const int* iproc, const int* isrcproc, 
 void descinit_(int* desc, const int* m, const int* n, const int* mb, const int* nb, const int* irsrc,
                const int* icsrc, const int* context, const int* lld, int* info);
 
-void pdsyrk_(const char* uplo, const char* trans, const int* n, const int* k, const double* alpha, const double* a,
-             const int* ia, const int* ja, const int* desca, const double* beta, double* c, const int* ic,
-             const int* jc, const int* descc, std::size_t, std::size_t);
-void pdgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k, const double* alpha,
-             const double* a, const int* ia, const int* ja, const int* desca, const double* b, const int* ib,
-             const int* jb, const int* descb, const double* beta, double* c, const int* ic, const int* jc,
-             const int* descc, std::size_t, std::size_t);
+void pdsyrk_(const char* uplo, const char* trans, const int* n, const int* k, const double* alpha,
+             const double* a, const int* ia, const int* ja, const int* desca, const double* beta, double* c,
+             const int* ic, const int* jc, const int* descc, std::size_t, std::size_t);
+void pdgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k,
+             const double* alpha, const double* a, const int* ia, const int* ja, const int* desca,
+             const double* b, const int* ib, const int* jb, const int* descb, const double* beta, double* c,
+             const int* ic, const int* jc, const int* descc, std::size_t, std::size_t);
 void pdposv_(const char* uplo, const int* n, const int* nrhs, double* a, const int* ia, const int* ja,
-             const int* desca, double* b, const int* ib, const int* jb, const int* descb, int* info, std::size_t);
-void pdsytrd_(const char* uplo, const int* n, double* a, const int* ia, const int* ja, const int* desca, double* d,
-              double* e, double* tau, double* work, const int* lwork, int* info, std::size_t);
+             const int* desca, double* b, const int* ib, const int* jb, const int* descb, int* info,
+             std::size_t);
+void pdsytrd_(const char* uplo, const int* n, double* a, const int* ia, const int* ja, const int* desca,
+              double* d, double* e, double* tau, double* work, const int* lwork, int* info, std::size_t);
 void pdormtr_(const char* side, const char* uplo, const char* trans, const int* m, const int* n, double* a,
-              const int* ia, const int* ja, const int* desca, double* tau, double* c, const int* ic, const int* jc,
-              const int* descc, double* work, const int* lwork, int* info, std::size_t, std::size_t, std::size_t);
+              const int* ia, const int* ja, const int* desca, double* tau, double* c, const int* ic,
+              const int* jc, const int* descc, double* work, const int* lwork, int* info, std::size_t,
+              std::size_t, std::size_t);
 
 void dsterf_(const int* n, double* d, double* e, int* info);
 void dstevr_(const char* jobz, const char* range, const int* n, double* d, double* e, const double* vl,
-             const double* vu, const int* il, const int* iu, const double* abstol, int* m, double* w, double* z,
-             const int* ldz, int* isuppz, double* work, const int* lwork, int* iwork, const int* liwork, int* info,
-             std::size_t, std::size_t);
+             const double* vu, const int* il, const int* iu, const double* abstol, int* m, double* w,
+             double* z, const int* ldz, int* isuppz, double* work, const int* lwork, int* iwork,
+             const int* liwork, int* info, std::size_t, std::size_t);
 
 int openblas_get_num_threads(void);
 void openblas_set_num_threads(int threads);

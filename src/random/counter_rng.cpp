@@ -1,7 +1,8 @@
 #include "rmtsweep/random/counter_rng.hpp"
 
-#include <Random123/boxmuller.hpp>
 #include <Random123/philox.h>
+
+#include <Random123/boxmuller.hpp>
 #include <Random123/uniform.hpp>
 
 namespace rmtsweep::random {

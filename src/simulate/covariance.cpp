@@ -15,7 +15,8 @@ using parallel::DistributedMatrix;
 
 /// Adds this process's part of sum_n c_n (into sums[0, d)) and sum_n c_n y_n (into
 /// sums[d, 2d)) at global row positions, and sum_n y_n (sums[2d]) from process row 0.
-void accumulate_sums(const DistributedMatrix& panel, const std::vector<int>& labels, std::vector<double>& sums) {
+void accumulate_sums(const DistributedMatrix& panel, const std::vector<int>& labels,
+                     std::vector<double>& sums) {
   const auto d = static_cast<std::size_t>(panel.rows());
   for (int lc = 0; lc < panel.local_cols(); ++lc) {
     const int y = labels[static_cast<std::size_t>(lc)];
@@ -63,8 +64,8 @@ Measurements direct_path(PointContext& context, const PooledSequences& pooled) {
     context.seconds.covariance += MPI_Wtime() - mark;
   }
   double mark = MPI_Wtime();
-  RMTSWEEP_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, sums.data(), static_cast<int>(sums.size()), MPI_DOUBLE, MPI_SUM,
-                                   context.grid->comm()));
+  RMTSWEEP_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, sums.data(), static_cast<int>(sums.size()), MPI_DOUBLE,
+                                   MPI_SUM, context.grid->comm()));
   out.mean.assign(sums.begin(), sums.begin() + d);
   for (double& m : out.mean) m /= N;
   const double label_mean = sums[2 * ud] / N;
@@ -73,7 +74,8 @@ Measurements direct_path(PointContext& context, const PooledSequences& pooled) {
     const int j = s.col_map().to_global(lc);
     for (int lr = 0; lr < s.local_rows(); ++lr) {
       const int i = s.row_map().to_global(lr);
-      if (i >= j) s.local(lr, lc) -= out.mean[static_cast<std::size_t>(i)] * out.mean[static_cast<std::size_t>(j)];
+      if (i >= j)
+        s.local(lr, lc) -= out.mean[static_cast<std::size_t>(i)] * out.mean[static_cast<std::size_t>(j)];
     }
   }
   context.seconds.covariance += MPI_Wtime() - mark;
@@ -119,7 +121,8 @@ Measurements gram_path(PointContext& context, const PooledSequences& pooled) {
   out.mean.assign(sums.begin(), sums.begin() + d);
   for (double& m : out.mean) m /= N;
   for (int lc = 0; lc < c.local_cols(); ++lc) {
-    for (int lr = 0; lr < c.local_rows(); ++lr) c.local(lr, lc) -= out.mean[static_cast<std::size_t>(c.row_map().to_global(lr))];
+    for (int lr = 0; lr < c.local_rows(); ++lr)
+      c.local(lr, lc) -= out.mean[static_cast<std::size_t>(c.row_map().to_global(lr))];
   }
   DistributedMatrix gram(context.grid, N, N);
   parallel::syrk_lower('T', d, 1.0 / N, c, 0.0, gram);

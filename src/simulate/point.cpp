@@ -22,9 +22,11 @@ namespace {
 void check_options(const model::PointParams& params, const SimulationOptions& options) {
   model::validate(params);
   if (options.k < 1) throw InvalidOption("k", std::to_string(options.k), "an integer >= 1");
-  if (options.ntest < 0) throw InvalidOption("ntest", std::to_string(options.ntest), "an integer >= 0 (0 means N)");
+  if (options.ntest < 0)
+    throw InvalidOption("ntest", std::to_string(options.ntest), "an integer >= 0 (0 means N)");
   if (!std::isfinite(options.ridge)) {
-    throw InvalidOption("ridge", std::to_string(options.ridge), "a finite number (S + ridge*kappa*I must be positive definite)");
+    throw InvalidOption("ridge", std::to_string(options.ridge),
+                        "a finite number (S + ridge*kappa*I must be positive definite)");
   }
   constexpr auto int_max = static_cast<std::int64_t>(std::numeric_limits<int>::max());
   if (params.sequences() > int_max || params.vocabulary() > int_max) {
@@ -34,13 +36,14 @@ void check_options(const model::PointParams& params, const SimulationOptions& op
 
 }  // namespace
 
-PointResult simulate_point(const model::PointParams& params, const SimulationOptions& options, MPI_Comm comm) {
+PointResult simulate_point(const model::PointParams& params, const SimulationOptions& options,
+                           MPI_Comm comm) {
   const double start = MPI_Wtime();
   check_options(params, options);
   const auto grid = std::make_shared<const parallel::BlacsGrid>(comm);
   const auto N = static_cast<int>(params.sequences());
-  const bool gram = options.path == CovariancePath::gram ||
-                    (options.path == CovariancePath::automatic && N < params.d);
+  const bool gram =
+      options.path == CovariancePath::gram || (options.path == CovariancePath::automatic && N < params.d);
 
   PointContext context{params, options, grid, N};
   const auto R = model::correlation_matrix(params.correlation, params.T);
@@ -55,7 +58,8 @@ PointResult simulate_point(const model::PointParams& params, const SimulationOpt
   PointResult result;
   const int k = std::min(options.k, params.d);
   const auto& values = measured.eigenvalues;
-  for (int j = 0; j < k; ++j) result.top_eigenvalues.push_back(values[values.size() - 1 - static_cast<std::size_t>(j)]);
+  for (int j = 0; j < k; ++j)
+    result.top_eigenvalues.push_back(values[values.size() - 1 - static_cast<std::size_t>(j)]);
   result.overlaps = measured.overlaps;
   result.overlaps.resize(static_cast<std::size_t>(k), 0.0);
   result.overlap = result.overlaps.empty() ? 0.0 : result.overlaps[0];

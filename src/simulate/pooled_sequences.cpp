@@ -63,12 +63,17 @@ double PooledSequences::fill(parallel::DistributedMatrix& panel, std::int64_t fi
     const std::int64_t n = first + j;
     const std::span<int> xi(signs.data() + uT * static_cast<std::size_t>(lc), uT);
     draw_signs(rng_, streams.sign, params_.correlation, n, xi);
-    draw_tokens(rng_, streams.token, vocabulary_, n, xi, std::span(tokens.data() + uT * static_cast<std::size_t>(lc), uT));
+    draw_tokens(rng_, streams.token, vocabulary_, n, xi,
+                std::span(tokens.data() + uT * static_cast<std::size_t>(lc), uT));
     labels[static_cast<std::size_t>(lc)] = xi[0];
     used[static_cast<std::size_t>(lc)] = 1;
   }
-  const auto token = [&](int lc, int t) { return tokens[uT * static_cast<std::size_t>(lc) + static_cast<std::size_t>(t)]; };
-  const auto sign = [&](int lc, int t) { return signs[uT * static_cast<std::size_t>(lc) + static_cast<std::size_t>(t)]; };
+  const auto token = [&](int lc, int t) {
+    return tokens[uT * static_cast<std::size_t>(lc) + static_cast<std::size_t>(t)];
+  };
+  const auto sign = [&](int lc, int t) {
+    return signs[uT * static_cast<std::size_t>(lc) + static_cast<std::size_t>(t)];
+  };
 
   // causal:tau: <X_s, X_t> summed over all d rows (model.md section 3), one Allreduce per panel.
   std::vector<double> gram;
@@ -92,8 +97,8 @@ double PooledSequences::fill(parallel::DistributedMatrix& panel, std::int64_t fi
         }
       }
     }
-    RMTSWEEP_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, gram.data(), static_cast<int>(gram.size()), MPI_DOUBLE, MPI_SUM,
-                                     column_comm_));
+    RMTSWEEP_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, gram.data(), static_cast<int>(gram.size()), MPI_DOUBLE,
+                                     MPI_SUM, column_comm_));
   }
 
   double deviation = 0.0;
@@ -103,7 +108,8 @@ double PooledSequences::fill(parallel::DistributedMatrix& panel, std::int64_t fi
     std::fill(c, c + lr, 0.0);
     if (!used[static_cast<std::size_t>(lc)]) continue;
     if (causal) {
-      causal_weights(params_.weighting.tau, params_.d, std::span(gram.data() + packed * static_cast<std::size_t>(lc), packed), w);
+      causal_weights(params_.weighting.tau, params_.d,
+                     std::span(gram.data() + packed * static_cast<std::size_t>(lc), packed), w);
       if (in_first_process_row_) {
         for (std::size_t t = 0; t < uT; ++t) deviation += std::abs(w[t] - weights_[t]);
       }

@@ -11,7 +11,9 @@ using random::Stream;
 void draw_signs(const CounterRng& rng, Stream stream, const model::Correlation& correlation, std::int64_t n,
                 std::span<int> xi) {
   const int T = static_cast<int>(xi.size());
-  const auto u = [&](int t) { return rng.uniform(stream, static_cast<std::uint64_t>(n), static_cast<std::uint64_t>(t)); };
+  const auto u = [&](int t) {
+    return rng.uniform(stream, static_cast<std::uint64_t>(n), static_cast<std::uint64_t>(t));
+  };
   const auto fair = [&](int t) { return u(t) < 0.5 ? 1 : -1; };
   switch (correlation.kind) {
     case model::Correlation::Kind::iid:
@@ -19,7 +21,8 @@ void draw_signs(const CounterRng& rng, Stream stream, const model::Correlation& 
       break;
     case model::Correlation::Kind::prefix: {
       const int y = fair(0);
-      for (int t = 0; t < T; ++t) xi[static_cast<std::size_t>(t)] = t < correlation.prefix_length ? y : fair(t);
+      for (int t = 0; t < T; ++t)
+        xi[static_cast<std::size_t>(t)] = t < correlation.prefix_length ? y : fair(t);
       break;
     }
     case model::Correlation::Kind::markov: {

@@ -15,7 +15,8 @@ void check_info(const char* routine, int info, MPI_Comm comm);
 /// pdsyrk on the lower triangle of C (n x n, n = C.rows()):
 /// trans 'N': C = alpha A(:, 0:k) A(:, 0:k)^T + beta C (A has n rows);
 /// trans 'T': C = alpha A(0:k, :)^T A(0:k, :) + beta C (A has n columns).
-void syrk_lower(char trans, int k, double alpha, const DistributedMatrix& a, double beta, DistributedMatrix& c);
+void syrk_lower(char trans, int k, double alpha, const DistributedMatrix& a, double beta,
+                DistributedMatrix& c);
 
 /// pdgemm on leading submatrices: C(0:m, 0:n) = alpha op(A) op(B) + beta C(0:m, 0:n),
 /// op(A) m x kk, op(B) kk x n.

@@ -23,7 +23,8 @@ class CounterRng {
   CounterRng(std::uint64_t seed, std::uint64_t trial) noexcept : key_{seed, trial} {}
 
   /// 256 random bits for (stream, a, b, c): the raw generator output.
-  std::array<std::uint64_t, 4> bits(Stream stream, std::uint64_t a, std::uint64_t b, std::uint64_t c = 0) const noexcept;
+  std::array<std::uint64_t, 4> bits(Stream stream, std::uint64_t a, std::uint64_t b,
+                                    std::uint64_t c = 0) const noexcept;
 
   /// A standard normal N(0, 1) draw for (stream, a, b), by Box-Muller.
   double gaussian(Stream stream, std::uint64_t a, std::uint64_t b) const noexcept;
@@ -33,7 +34,8 @@ class CounterRng {
 
   /// An unbiased uniform integer in [0, m) for (stream, a, b), m >= 1, by rejection of the
   /// top partial range of 2^64 (so every value has exactly the same probability).
-  std::uint64_t uniform_index(Stream stream, std::uint64_t a, std::uint64_t b, std::uint64_t m) const noexcept;
+  std::uint64_t uniform_index(Stream stream, std::uint64_t a, std::uint64_t b,
+                              std::uint64_t m) const noexcept;
 
  private:
   std::array<std::uint64_t, 2> key_;

@@ -27,8 +27,8 @@ class PooledSequences {
   /// column lc (0 for unused columns). For causal:tau returns sum_n ||w_n - w(tau)||_1 over
   /// this process's columns when it is in process row 0 (else 0), so that a sum over all
   /// ranks counts each sequence once. Collective over the grid's column communicator.
-  double fill(parallel::DistributedMatrix& panel, std::int64_t first, std::int64_t count, SequenceStreams streams,
-              std::vector<int>& labels) const;
+  double fill(parallel::DistributedMatrix& panel, std::int64_t first, std::int64_t count,
+              SequenceStreams streams, std::vector<int>& labels) const;
 
   /// The deterministic weights w (for causal:tau, the limit w(tau)).
   const std::vector<double>& weights() const noexcept { return weights_; }

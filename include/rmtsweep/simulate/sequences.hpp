@@ -26,8 +26,8 @@ void draw_signs(const random::CounterRng& rng, random::Stream stream, const mode
                 std::int64_t n, std::span<int> xi);
 
 /// The tokens v_{n,t}, uniform in the class of xi_t: [0, V/2) for +1, [V/2, V) for -1.
-void draw_tokens(const random::CounterRng& rng, random::Stream stream, std::int64_t vocabulary, std::int64_t n,
-                 std::span<const int> xi, std::span<std::int64_t> tokens);
+void draw_tokens(const random::CounterRng& rng, random::Stream stream, std::int64_t vocabulary,
+                 std::int64_t n, std::span<const int> xi, std::span<std::int64_t> tokens);
 
 /// Number of entries of a packed lower triangle of a T x T matrix (i >= j, row by row).
 constexpr std::size_t packed_size(int T) noexcept {

@@ -1,12 +1,12 @@
 #pragma once
 // Runs `rmtsweep point ...` under mpiexec and captures its exit status, stdout and stderr.
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 struct CommandResult {

@@ -42,7 +42,8 @@ TEST(CliPoint, JsonOnTwoRanksHasParamsTheoryAndEmpiricalWithAllEigenvalues) {
   EXPECT_EQ(e["eigenvalues"].size(), 120u);
   EXPECT_EQ(e["overlap"], e["overlaps"][0]);
   EXPECT_EQ(e["top_eigenvalues"][0], e["eigenvalues"][119]);
-  EXPECT_EQ(keys_of(e["seconds"]), (std::set<std::string>{"generate", "covariance", "eigen", "ridge", "total"}));
+  EXPECT_EQ(keys_of(e["seconds"]),
+            (std::set<std::string>{"generate", "covariance", "eigen", "ridge", "total"}));
 }
 
 TEST(CliPoint, JsonTheoryIsThePredictionOfTheSamePoint) {

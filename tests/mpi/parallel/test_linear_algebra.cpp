@@ -25,7 +25,8 @@ std::shared_ptr<const BlacsGrid> world_grid() { return std::make_shared<const Bl
 template <class F>
 void fill(DistributedMatrix& m, F f) {
   for (int lc = 0; lc < m.local_cols(); ++lc) {
-    for (int lr = 0; lr < m.local_rows(); ++lr) m.local(lr, lc) = f(m.row_map().to_global(lr), m.col_map().to_global(lc));
+    for (int lr = 0; lr < m.local_rows(); ++lr)
+      m.local(lr, lc) = f(m.row_map().to_global(lr), m.col_map().to_global(lc));
   }
 }
 
@@ -44,7 +45,8 @@ struct KnownSpectrum {
   }
   double entry(int i, int j) const {
     const double vi = v[static_cast<std::size_t>(i)], vj = v[static_cast<std::size_t>(j)];
-    return (i == j ? 1.0 + i : 0.0) - 2.0 * ((1.0 + i) + (1.0 + j)) * vi * vj / s + 4.0 * vi * vj * vdv / (s * s);
+    return (i == j ? 1.0 + i : 0.0) - 2.0 * ((1.0 + i) + (1.0 + j)) * vi * vj / s +
+           4.0 * vi * vj * vdv / (s * s);
   }
   /// Entry i of the eigenvector H e_j.
   double vector(int i, int j) const {
@@ -121,7 +123,8 @@ TEST(SymmetricEigen, FindsAllEigenvaluesAndTheTopEigenvectorsOfAKnownMatrix) {
   const auto vectors = result.vectors.gather_leading(n, k);
   for (int j = 0; j < k; ++j) {
     double dot = 0.0;
-    for (int i = 0; i < n; ++i) dot += vectors[static_cast<std::size_t>(j * n + i)] * known.vector(i, n - 1 - j);
+    for (int i = 0; i < n; ++i)
+      dot += vectors[static_cast<std::size_t>(j * n + i)] * known.vector(i, n - 1 - j);
     // Eigenvalue gaps are 1, so the vectors are accurate to ~ n * eps.
     EXPECT_NEAR(std::abs(dot), 1.0, 1e-12);
   }
@@ -138,7 +141,8 @@ TEST(CholeskySolve, SolvesAPositiveDefiniteSystem) {
   const auto x = b.gather_leading(n, 1);
   for (int i = 0; i < n; ++i) {
     double ax = 0.0;
-    for (int j = 0; j < n; ++j) ax += a_full[static_cast<std::size_t>(j * n + i)] * x[static_cast<std::size_t>(j)];
+    for (int j = 0; j < n; ++j)
+      ax += a_full[static_cast<std::size_t>(j * n + i)] * x[static_cast<std::size_t>(j)];
     EXPECT_NEAR(ax, 1.0 + i, 1e-10);
   }
 }

@@ -9,8 +9,9 @@
 namespace rmtsweep::test {
 
 /// A point with T = 10 from the options' texts, as the command line would give it.
-inline model::PointParams make_point(int d, double delta, double gamma, double snr, const std::string& weighting,
-                                     const std::string& correlation, const std::string& table, int trial = 0) {
+inline model::PointParams make_point(int d, double delta, double gamma, double snr,
+                                     const std::string& weighting, const std::string& correlation,
+                                     const std::string& table, int trial = 0) {
   model::PointParams p;
   p.d = d;
   p.T = 10;

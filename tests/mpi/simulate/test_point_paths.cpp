@@ -13,7 +13,8 @@ using namespace rmtsweep;
 
 namespace {
 
-simulate::PointResult run(const model::PointParams& params, simulate::CovariancePath path, long long ntest = 0) {
+simulate::PointResult run(const model::PointParams& params, simulate::CovariancePath path,
+                          long long ntest = 0) {
   simulate::SimulationOptions options;
   options.spectrum = true;
   options.path = path;

@@ -38,7 +38,8 @@ void expect_same(const simulate::PointResult& a, const simulate::PointResult& b)
   ASSERT_EQ(a.eigenvalues.size(), b.eigenvalues.size());
   const double scale = a.eigenvalues.back();
   for (std::size_t i = 0; i < a.eigenvalues.size(); ++i) {
-    EXPECT_NEAR(a.eigenvalues[i], b.eigenvalues[i], 1e-9 * std::max(std::abs(a.eigenvalues[i]), 1e-6 * scale)) << i;
+    EXPECT_NEAR(a.eigenvalues[i], b.eigenvalues[i], 1e-9 * std::max(std::abs(a.eigenvalues[i]), 1e-6 * scale))
+        << i;
   }
   ASSERT_EQ(a.top_eigenvalues.size(), b.top_eigenvalues.size());
   for (std::size_t j = 0; j < a.top_eigenvalues.size(); ++j) {

@@ -42,7 +42,8 @@ TEST_P(TheoryAgreement, TopEigenvalueOverlapAndBulkMomentMatchTheTheory) {
   double top = 0.0, overlap = 0.0, bulk_moment = 0.0;
   theory::Prediction predicted;
   for (int trial = 0; trial < trials; ++trial) {
-    const auto params = test::make_point(c.d, c.delta, c.gamma, c.snr, c.weighting, c.correlation, c.table, trial);
+    const auto params =
+        test::make_point(c.d, c.delta, c.gamma, c.snr, c.weighting, c.correlation, c.table, trial);
     predicted = theory::predict(params);
     simulate::SimulationOptions options;
     options.spectrum = true;
@@ -59,21 +60,25 @@ TEST_P(TheoryAgreement, TopEigenvalueOverlapAndBulkMomentMatchTheTheory) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (rank == 0) {
-    std::printf("  %s: top %.5f (theory %.5f), overlap %.4f (theory %.4f), bulk moment %.6f (theory %.6f)\n", c.name,
-                top, predicted.top_eigenvalue, overlap, predicted.overlap, bulk_moment, expected_moment);
+    std::printf("  %s: top %.5f (theory %.5f), overlap %.4f (theory %.4f), bulk moment %.6f (theory %.6f)\n",
+                c.name, top, predicted.top_eigenvalue, overlap, predicted.overlap, bulk_moment,
+                expected_moment);
   }
-  EXPECT_NEAR(top / predicted.top_eigenvalue, 1.0, 0.05) << "top " << top << " theory " << predicted.top_eigenvalue
-                                                          << (predicted.detectable ? " (outlier)" : " (right edge)");
+  EXPECT_NEAR(top / predicted.top_eigenvalue, 1.0, 0.05)
+      << "top " << top << " theory " << predicted.top_eigenvalue
+      << (predicted.detectable ? " (outlier)" : " (right edge)");
   EXPECT_NEAR(overlap, predicted.overlap, 0.07);
-  EXPECT_NEAR(bulk_moment / expected_moment, 1.0, 0.03) << "bulk moment " << bulk_moment << " theory " << expected_moment;
+  EXPECT_NEAR(bulk_moment / expected_moment, 1.0, 0.03)
+      << "bulk moment " << bulk_moment << " theory " << expected_moment;
 }
 
 INSTANTIATE_TEST_SUITE_P(
     AtDimension1000, TheoryAgreement,
-    testing::Values(Case{"MeanPrefixIid", 1000, 0.5, 0.25, 2.0, "mean", "prefix:3", "iid"},
-                    Case{"OptimalPrefixCentered", 1000, 0.5, 0.25, 1.0, "optimal", "prefix:3", "centered"},
-                    Case{"HarmonicMarkovIid", 1000, 0.5, 0.25, 2.0, "harmonic", "markov:0.6", "iid"},
-                    Case{"CausalZeroPrefixCentered", 1000, 0.5, 0.25, 2.0, "causal:0", "prefix:3", "centered"},
-                    Case{"FewerSequencesThanDimensionsGramPath", 1000, 0.5, 2.0, 4.0, "mean", "prefix:3", "centered"},
-                    Case{"BelowThresholdMarkovIid", 1000, 0.5, 0.25, 0.2, "mean", "markov:0.3", "iid"}),
+    testing::Values(
+        Case{"MeanPrefixIid", 1000, 0.5, 0.25, 2.0, "mean", "prefix:3", "iid"},
+        Case{"OptimalPrefixCentered", 1000, 0.5, 0.25, 1.0, "optimal", "prefix:3", "centered"},
+        Case{"HarmonicMarkovIid", 1000, 0.5, 0.25, 2.0, "harmonic", "markov:0.6", "iid"},
+        Case{"CausalZeroPrefixCentered", 1000, 0.5, 0.25, 2.0, "causal:0", "prefix:3", "centered"},
+        Case{"FewerSequencesThanDimensionsGramPath", 1000, 0.5, 2.0, 4.0, "mean", "prefix:3", "centered"},
+        Case{"BelowThresholdMarkovIid", 1000, 0.5, 0.25, 0.2, "mean", "markov:0.3", "iid"}),
     [](const testing::TestParamInfo<Case>& param_info) { return std::string(param_info.param.name); });

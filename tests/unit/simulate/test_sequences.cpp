@@ -37,7 +37,8 @@ std::vector<double> empirical_correlation(const std::string& text) {
 void expect_correlation_matrix(const std::string& text) {
   const auto expected = model::correlation_matrix(model::parse_correlation(text, T), T);
   const auto measured = empirical_correlation(text);
-  for (std::size_t i = 0; i < expected.size(); ++i) EXPECT_NEAR(measured[i], expected[i], 0.04) << text << " " << i;
+  for (std::size_t i = 0; i < expected.size(); ++i)
+    EXPECT_NEAR(measured[i], expected[i], 0.04) << text << " " << i;
 }
 
 }  // namespace
@@ -59,7 +60,7 @@ TEST(Sequences, TokensLieInTheClassOfTheirSign) {
     for (int t = 0; t < T; ++t) {
       ASSERT_GE(tokens[t], 0);
       ASSERT_LT(tokens[t], V);
-      EXPECT_EQ(tokens[t] < V / 2, xi[t] > 0);
+      EXPECT_EQ(tokens[t]<V / 2, xi[t]> 0);
       ++seen[static_cast<std::size_t>(tokens[t])];
     }
   }

@@ -1,8 +1,8 @@
 /// rmtsweep_bench_point: one point of model.md through simulate_point, timed by stage, with the
 /// peak resident memory of every rank (getrusage ru_maxrss, max-reduced over ranks).
 ///
-///   mpirun -np R rmtsweep_bench_point --d 2000 --delta 0.5 --gamma 0.25 --T 10 \
-///       --correlation prefix:3 --weighting mean [--snr 1] [--k 4] [--reps 1]
+///   mpirun -np R rmtsweep_bench_point --d 2000 --delta 0.5 --gamma 0.25 --T 10
+///       [--correlation prefix:3] [--weighting mean] [--snr 1] [--k 4] [--reps 1]
 ///
 /// With --reps > 1 the point is simulated that many times and the fastest total is reported
 /// (peak memory is the process's, so it covers every repetition). One JSON line from rank 0.

@@ -18,13 +18,14 @@ using parallel::DistributedMatrix;
 void accumulate_sums(const DistributedMatrix& panel, const std::vector<int>& labels,
                      std::vector<double>& sums) {
   const auto d = static_cast<std::size_t>(panel.rows());
+  const auto rows = global_rows(panel);
   for (int lc = 0; lc < panel.local_cols(); ++lc) {
     const int y = labels[static_cast<std::size_t>(lc)];
     if (y == 0) continue;
-    for (int lr = 0; lr < panel.local_rows(); ++lr) {
-      const auto i = static_cast<std::size_t>(panel.row_map().to_global(lr));
-      sums[i] += panel.local(lr, lc);
-      sums[d + i] += y * panel.local(lr, lc);
+    const double* c = panel.local_column(lc);
+    for (std::size_t lr = 0; lr < rows.size(); ++lr) {
+      sums[rows[lr]] += c[lr];
+      sums[d + rows[lr]] += y * c[lr];
     }
     if (panel.grid().my_row() == 0) sums[2 * d] += y;
   }
@@ -120,9 +121,10 @@ Measurements gram_path(PointContext& context, const PooledSequences& pooled) {
                                    context.grid->comm()));
   out.mean.assign(sums.begin(), sums.begin() + d);
   for (double& m : out.mean) m /= N;
+  const auto rows = global_rows(c);
   for (int lc = 0; lc < c.local_cols(); ++lc) {
-    for (int lr = 0; lr < c.local_rows(); ++lr)
-      c.local(lr, lc) -= out.mean[static_cast<std::size_t>(c.row_map().to_global(lr))];
+    double* column = c.local_column(lc);
+    for (std::size_t lr = 0; lr < rows.size(); ++lr) column[lr] -= out.mean[rows[lr]];
   }
   DistributedMatrix gram(context.grid, N, N);
   parallel::syrk_lower('T', d, 1.0 / N, c, 0.0, gram);

@@ -104,7 +104,7 @@ double PooledSequences::fill(parallel::DistributedMatrix& panel, std::int64_t fi
   double deviation = 0.0;
   std::vector<double> w = weights_;
   for (int lc = 0; lc < cols; ++lc) {
-    double* c = &panel.local(0, lc);
+    double* c = panel.local_column(lc);
     std::fill(c, c + lr, 0.0);
     if (!used[static_cast<std::size_t>(lc)]) continue;
     if (causal) {

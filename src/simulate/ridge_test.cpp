@@ -15,6 +15,15 @@ double test_accuracy(PointContext& context, const PooledSequences& pooled, const
   std::vector<int> labels, xi(static_cast<std::size_t>(context.params.T));
   std::vector<double> scores(static_cast<std::size_t>(width));
   std::int64_t correct = 0;
+  // This rank's part of beta^T (c - c-bar) for a column it holds: sum over its rows of
+  // beta_i c_i, plus the constant -sum over its rows of beta_i c-bar_i.
+  const auto rows = global_rows(panel);
+  std::vector<double> local_beta(rows.size());
+  double offset = 0.0;
+  for (std::size_t lr = 0; lr < rows.size(); ++lr) {
+    local_beta[lr] = beta[rows[lr]];
+    offset -= beta[rows[lr]] * mean[rows[lr]];
+  }
   for (std::int64_t first = 0; first < ntest; first += width) {
     const auto count = static_cast<int>(std::min<std::int64_t>(width, ntest - first));
     pooled.fill(panel, first, count, test_streams, labels);
@@ -24,11 +33,9 @@ double test_accuracy(PointContext& context, const PooledSequences& pooled, const
     for (int lc = 0; lc < panel.local_cols(); ++lc) {
       const int j = panel.col_map().to_global(lc);
       if (j >= count) continue;
-      double score = 0.0;
-      for (int lr = 0; lr < panel.local_rows(); ++lr) {
-        const auto i = static_cast<std::size_t>(panel.row_map().to_global(lr));
-        score += beta[i] * (panel.local(lr, lc) - mean[i]);
-      }
+      double score = offset;
+      const double* c = panel.local_column(lc);
+      for (std::size_t lr = 0; lr < local_beta.size(); ++lr) score += local_beta[lr] * c[lr];
       scores[static_cast<std::size_t>(j)] = score;
     }
     RMTSWEEP_MPI_CHECK(

@@ -14,6 +14,15 @@ namespace rmtsweep::simulate {
 /// panel (d x 512) stays far below S (d x d) in memory.
 inline constexpr int panel_width = 512;
 
+/// The global row index of each local row of `m`.
+inline std::vector<std::size_t> global_rows(const parallel::DistributedMatrix& m) {
+  std::vector<std::size_t> rows(static_cast<std::size_t>(m.local_rows()));
+  for (std::size_t lr = 0; lr < rows.size(); ++lr) {
+    rows[lr] = static_cast<std::size_t>(m.row_map().to_global(static_cast<int>(lr)));
+  }
+  return rows;
+}
+
 struct PointContext {
   const model::PointParams& params;
   const SimulationOptions& options;

@@ -61,6 +61,11 @@ class DistributedMatrix {
   /// Local entry (local row lr, local column lc).
   double& local(int lr, int lc) noexcept { return local_[static_cast<std::size_t>(lc) * lld_ + lr]; }
   double local(int lr, int lc) const noexcept { return local_[static_cast<std::size_t>(lc) * lld_ + lr]; }
+  /// The local_rows() contiguous entries of local column lc.
+  double* local_column(int lc) noexcept { return local_.data() + static_cast<std::size_t>(lc) * lld_; }
+  const double* local_column(int lc) const noexcept {
+    return local_.data() + static_cast<std::size_t>(lc) * lld_;
+  }
   /// True when this process holds global entry (i, j).
   bool owns(int i, int j) const noexcept {
     return row_map_.owner(i) == row_map_.me && col_map_.owner(j) == col_map_.me;

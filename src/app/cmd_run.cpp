@@ -65,12 +65,14 @@ void print_summary(const sweep::RunOutcome& outcome, const std::string& output) 
                "wall %.1f s; load imbalance %.2f (max/mean busy time of the groups)\n",
                static_cast<long long>(outcome.computed), static_cast<long long>(outcome.todo),
                static_cast<long long>(outcome.failed), static_cast<long long>(outcome.done_total),
-               static_cast<long long>(outcome.total), output.c_str(), outcome.wall_seconds, outcome.load_imbalance);
+               static_cast<long long>(outcome.total), output.c_str(), outcome.wall_seconds,
+               outcome.load_imbalance);
   if (outcome.stop_signal != 0) {
     std::fprintf(stderr, "rmtsweep run: stopped by signal %d; continue with: rmtsweep run ... --resume\n",
                  outcome.stop_signal);
   } else if (outcome.failed > 0) {
-    std::fprintf(stderr, "rmtsweep run: some points failed: see `rmtsweep status %s`; --resume retries them\n",
+    std::fprintf(stderr,
+                 "rmtsweep run: some points failed: see `rmtsweep status %s`; --resume retries them\n",
                  output.c_str());
   }
 }
@@ -90,11 +92,13 @@ int command_run(int argc, char** argv) {
   const sweep::Grid grid(sweep::parse_sweep_config(args.values));
   const sweep::SweepConfig& config = grid.config();
   if (size % config.ranks_per_point != 0) {
-    throw InvalidOption("ranks_per_point", std::to_string(config.ranks_per_point),
-                        "an integer >= 1 that divides the number of MPI ranks (" + std::to_string(size) + ")");
+    throw InvalidOption(
+        "ranks_per_point", std::to_string(config.ranks_per_point),
+        "an integer >= 1 that divides the number of MPI ranks (" + std::to_string(size) + ")");
   }
   if (args.output.empty()) throw InvalidOption("output", "", "required: the HDF5 file of the sweep");
-  if (args.resume && args.force) throw InvalidOption("force", "with --resume", "either --resume or --force, not both");
+  if (args.resume && args.force)
+    throw InvalidOption("force", "with --resume", "either --resume or --force, not both");
   check_output_directory(args.output);
   std::vector<theory::Prediction> predictions;
   predictions.reserve(static_cast<std::size_t>(grid.size()));
@@ -102,7 +106,8 @@ int command_run(int argc, char** argv) {
 
   const bool exists = output_exists(args.output, MPI_COMM_WORLD, rank);
   if (exists && !args.resume && !args.force) {
-    throw InvalidOption("output", args.output, "exists; pass --resume to continue it or --force to overwrite it");
+    throw InvalidOption("output", args.output,
+                        "exists; pass --resume to continue it or --force to overwrite it");
   }
   const parallel::Communicator io_comm = parallel::Communicator::duplicate(MPI_COMM_WORLD);
   const std::string resolved = sweep::resolved_config_text(config);
@@ -113,11 +118,14 @@ int command_run(int argc, char** argv) {
     const std::string stored = sweep::SweepFile::stored_config(args.output, io_comm);
     if (stored != resolved) {
       if (rank == 0) {
-        std::fprintf(stderr, "rmtsweep run: the config differs from the one stored in %s (- stored, + given):\n",
+        std::fprintf(stderr,
+                     "rmtsweep run: the config differs from the one stored in %s (- stored, + given):\n",
                      args.output.c_str());
-        for (const auto& line : sweep::config_differences(stored, resolved)) std::fprintf(stderr, "  %s\n", line.c_str());
+        for (const auto& line : sweep::config_differences(stored, resolved))
+          std::fprintf(stderr, "  %s\n", line.c_str());
       }
-      throw InvalidOption("resume", args.output, "only with the same config as stored in the file (differences above)");
+      throw InvalidOption("resume", args.output,
+                          "only with the same config as stored in the file (differences above)");
     }
   }
   if (!exists && args.resume && rank == 0) {
@@ -132,10 +140,11 @@ int command_run(int argc, char** argv) {
   sweep::install_stop_handlers();
   const bool resuming = exists && args.resume;  // with --force an existing file is recreated
   sweep::SweepFile file = resuming ? sweep::SweepFile::open_for_resume(args.output, io_comm, run)
-                                 : sweep::SweepFile::create(args.output, io_comm, grid, predictions, run);
+                                   : sweep::SweepFile::create(args.output, io_comm, grid, predictions, run);
   if (rank == 0) {
-    std::fprintf(stderr, "rmtsweep run: %s: %lld points (run %d) on %d ranks in groups of %d\n", args.output.c_str(),
-                 static_cast<long long>(grid.size()), file.run_index(), size, config.ranks_per_point);
+    std::fprintf(stderr, "rmtsweep run: %s: %lld points (run %d) on %d ranks in groups of %d\n",
+                 args.output.c_str(), static_cast<long long>(grid.size()), file.run_index(), size,
+                 config.ranks_per_point);
   }
   const sweep::RunOutcome outcome = sweep::run_sweep(grid, file, MPI_COMM_WORLD, stderr);
   file.close();

@@ -19,8 +19,8 @@ int command_status(int argc, char** argv) {
   std::string path;
   bool help = false;
   po::options_description options("Usage: rmtsweep status FILE.h5");
-  options.add_options()("file", po::value<std::string>(&path), "the sweep file")("help,h", po::bool_switch(&help),
-                                                                                  "this help");
+  options.add_options()("file", po::value<std::string>(&path), "the sweep file")(
+      "help,h", po::bool_switch(&help), "this help");
   po::positional_options_description positional;
   positional.add("file", 1);
   po::variables_map vm;
@@ -41,7 +41,8 @@ int command_status(int argc, char** argv) {
   if (!io::is_hdf5_file(path)) throw InvalidOption("file", path, "an existing rmtsweep HDF5 sweep file");
   const io::File file = io::open_file(path, io::Access::read_only);
   if (!io::has_attribute(file, "schema_version")) {
-    throw InvalidOption("file", path, "a complete rmtsweep sweep file (no schema_version: creation interrupted?)");
+    throw InvalidOption("file", path,
+                        "a complete rmtsweep sweep file (no schema_version: creation interrupted?)");
   }
   std::printf("%s: rmtsweep sweep file, schema %lld, written by rmtsweep %s, created %s\n", path.c_str(),
               static_cast<long long>(io::read_int_attribute(file, "schema_version")),
@@ -70,7 +71,8 @@ int command_status(int argc, char** argv) {
     if (s >= 0 && s <= 2) ++counts[s];
   }
   std::printf("points: %zu total, %lld done, %lld pending, %lld failed\n", status.size(),
-              static_cast<long long>(counts[sweep::status_done]), static_cast<long long>(counts[sweep::status_pending]),
+              static_cast<long long>(counts[sweep::status_done]),
+              static_cast<long long>(counts[sweep::status_pending]),
               static_cast<long long>(counts[sweep::status_failed]));
   if (counts[sweep::status_failed] > 0) {
     const auto errors = io::read_strings(io::open_dataset(file, "points/error"));
@@ -84,8 +86,8 @@ int command_status(int argc, char** argv) {
       if (status[i] != sweep::status_failed) continue;
       std::printf("  %zu (delta=%s gamma=%s snr=%s weighting=%s trial=%lld): %s\n", i,
                   model::format_double(delta[i]).c_str(), model::format_double(gamma[i]).c_str(),
-                  model::format_double(snr[i]).c_str(), weighting[i].c_str(), static_cast<long long>(trial[i]),
-                  errors[i].c_str());
+                  model::format_double(snr[i]).c_str(), weighting[i].c_str(),
+                  static_cast<long long>(trial[i]), errors[i].c_str());
     }
   }
   return 0;

@@ -54,13 +54,15 @@ std::string quoted(const std::string& word) {
 
 RunArguments parse_run_arguments(int argc, char** argv) {
   RunArguments args;
-  po::options_description general("Usage: rmtsweep run --config FILE --output FILE.h5 [--resume] [--force] [--key value ...]");
+  po::options_description general(
+      "Usage: rmtsweep run --config FILE --output FILE.h5 [--resume] [--force] [--key value ...]");
   general.add_options()("config", po::value<std::string>(&args.config_path)->value_name("FILE"),
                         "sweep config (INI: key = value lines, # comments)")(
       "output", po::value<std::string>(&args.output)->value_name("FILE.h5"), "the sweep's HDF5 file")(
-      "resume", po::bool_switch(&args.resume), "continue the points not done in an existing output (same config)")(
-      "force", po::bool_switch(&args.force), "overwrite an existing output")("help,h", po::bool_switch(&args.help),
-                                                                             "this help");
+      "resume", po::bool_switch(&args.resume),
+      "continue the points not done in an existing output (same config)")(
+      "force", po::bool_switch(&args.force), "overwrite an existing output")(
+      "help,h", po::bool_switch(&args.help), "this help");
   const po::options_description keys = key_options();
   po::options_description all;
   all.add(general).add(keys);
@@ -87,9 +89,11 @@ RunArguments parse_run_arguments(int argc, char** argv) {
     try {
       po::store(po::parse_config_file(file, keys, false), vm);  // stored second: the command line wins
     } catch (const po::error& e) {
-      throw InvalidOption("config", args.config_path, std::string(e.what()) + "; allowed keys: d T correlation table "
-                                                      "seed trials delta gamma snr weighting k ridge ntest "
-                                                      "store_spectra ranks_per_point fail_points");
+      throw InvalidOption("config", args.config_path,
+                          std::string(e.what()) +
+                              "; allowed keys: d T correlation table "
+                              "seed trials delta gamma snr weighting k ridge ntest "
+                              "store_spectra ranks_per_point fail_points");
     }
   }
   for (const std::string& key : sweep::config_keys()) {

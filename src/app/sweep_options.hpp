@@ -7,11 +7,11 @@
 namespace rmtsweep::app {
 
 struct RunArguments {
-  std::string config_path;  ///< --config (optional: defaults and command-line keys only)
-  std::string output;       ///< --output
-  bool resume = false;      ///< --resume
-  bool force = false;       ///< --force
-  bool help = false;        ///< --help
+  std::string config_path;                    ///< --config (optional: defaults and command-line keys only)
+  std::string output;                         ///< --output
+  bool resume = false;                        ///< --resume
+  bool force = false;                         ///< --force
+  bool help = false;                          ///< --help
   std::map<std::string, std::string> values;  ///< key -> text, command line over config file
   std::string command_line;                   ///< argv joined with spaces (quoted where needed)
   std::string usage;                          ///< the --help text

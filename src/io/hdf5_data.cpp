@@ -65,7 +65,8 @@ std::pair<Dataspace, Dataspace> select_rows(hid_t dataset, hsize_t first, hsize_
 
 template <class T>
 void write_whole(hid_t dataset, const std::vector<T>& values, hid_t memtype, hid_t transfer) {
-  if (values.size() != product(shape(dataset))) throw Hdf5Error("write: buffer size does not match the dataset");
+  if (values.size() != product(shape(dataset)))
+    throw Hdf5Error("write: buffer size does not match the dataset");
   check(H5Dwrite(dataset, memtype, H5S_ALL, H5S_ALL, transfer, values.data()), "H5Dwrite");
 }
 
@@ -79,7 +80,8 @@ void write_some(hid_t dataset, hsize_t first, hsize_t count, const std::vector<T
 template <class T>
 std::vector<T> read_whole(hid_t dataset, hid_t memtype) {
   std::vector<T> values(product(shape(dataset)));
-  if (!values.empty()) check(H5Dread(dataset, memtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), "H5Dread");
+  if (!values.empty())
+    check(H5Dread(dataset, memtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), "H5Dread");
   return values;
 }
 
@@ -117,7 +119,8 @@ void write(hid_t dataset, const std::vector<std::string>& values, hid_t transfer
   write_rows(dataset, 0, values.size(), values, transfer);
 }
 
-void write_rows(hid_t dataset, hsize_t first, hsize_t count, const std::vector<double>& values, hid_t transfer) {
+void write_rows(hid_t dataset, hsize_t first, hsize_t count, const std::vector<double>& values,
+                hid_t transfer) {
   write_some(dataset, first, count, values, H5T_NATIVE_DOUBLE, transfer);
 }
 
@@ -139,7 +142,9 @@ void write_rows(hid_t dataset, hsize_t first, hsize_t count, const std::vector<s
 
 std::vector<double> read_doubles(hid_t dataset) { return read_whole<double>(dataset, H5T_NATIVE_DOUBLE); }
 
-std::vector<std::int64_t> read_ints(hid_t dataset) { return read_whole<std::int64_t>(dataset, H5T_NATIVE_INT64); }
+std::vector<std::int64_t> read_ints(hid_t dataset) {
+  return read_whole<std::int64_t>(dataset, H5T_NATIVE_INT64);
+}
 
 std::vector<std::string> read_strings(hid_t dataset) {
   const Datatype type(check_id(H5Dget_type(dataset), "H5Dget_type"));
@@ -179,10 +184,12 @@ namespace {
 
 void write_scalar_attribute(hid_t object, const std::string& name, hid_t filetype, hid_t memtype,
                             const void* value) {
-  if (has_attribute(object, name)) check(H5Adelete(object, name.c_str()), ("H5Adelete(" + name + ")").c_str());
+  if (has_attribute(object, name))
+    check(H5Adelete(object, name.c_str()), ("H5Adelete(" + name + ")").c_str());
   const Dataspace space = simple_dataspace({});
-  const Attribute attribute(check_id(H5Acreate2(object, name.c_str(), filetype, space, H5P_DEFAULT, H5P_DEFAULT),
-                                     ("H5Acreate2(" + name + ")").c_str()));
+  const Attribute attribute(
+      check_id(H5Acreate2(object, name.c_str(), filetype, space, H5P_DEFAULT, H5P_DEFAULT),
+               ("H5Acreate2(" + name + ")").c_str()));
   check(H5Awrite(attribute, memtype, value), ("H5Awrite(" + name + ")").c_str());
 }
 

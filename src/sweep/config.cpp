@@ -104,7 +104,8 @@ std::vector<double> parse_axis(const std::string& raw, const std::string& option
     const double start = model::parse_double(trim(parts[0]), option, axis_allowed, raw);
     const double stop = model::parse_double(trim(parts[1]), option, axis_allowed, raw);
     const std::int64_t count = model::parse_integer(trim(parts[2]), option, axis_allowed, raw);
-    if (count < 1 || count > 1000000 || (count == 1 && start != stop)) throw InvalidOption(option, raw, axis_allowed);
+    if (count < 1 || count > 1000000 || (count == 1 && start != stop))
+      throw InvalidOption(option, raw, axis_allowed);
     if (logarithmic && !(start > 0.0 && stop > 0.0)) throw InvalidOption(option, raw, axis_allowed);
     for (std::int64_t i = 0; i < count; ++i) {
       const double t = count == 1 ? 0.0 : static_cast<double>(i) / static_cast<double>(count - 1);
@@ -122,7 +123,8 @@ std::vector<double> parse_axis(const std::string& raw, const std::string& option
   if (values.empty()) throw InvalidOption(option, raw, axis_allowed);
   std::vector<double> sorted = values;
   std::sort(sorted.begin(), sorted.end());
-  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) throw InvalidOption(option, raw, axis_allowed);
+  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
+    throw InvalidOption(option, raw, axis_allowed);
   return values;
 }
 
@@ -133,7 +135,8 @@ std::vector<std::string> split_weighting_list(const std::string& text) {
   for (const std::string& raw : split(text, ',')) {
     const std::string token = trim(raw);
     if (is_number(token)) {
-      if (items.empty() || !items.back().starts_with("custom:")) throw InvalidOption("weighting", text, allowed);
+      if (items.empty() || !items.back().starts_with("custom:"))
+        throw InvalidOption("weighting", text, allowed);
       items.back() += "," + token;
     } else {
       if (token.empty()) throw InvalidOption("weighting", text, allowed);
@@ -183,12 +186,14 @@ SweepConfig parse_sweep_config(const std::map<std::string, std::string>& values)
                           "allowed: an integer ntest >= 0 (0 means N)");
   const std::string spectra = get("store_spectra", "auto");
   c.store_spectra = spectra == "auto" ? c.d <= 4096 : parse_bool(spectra, "store_spectra");
-  c.ranks_per_point = static_cast<int>(parse_bounded(get("ranks_per_point", "1"), "ranks_per_point", 1, int_max,
-                                                     "allowed: an integer >= 1 that divides the number of ranks"));
+  c.ranks_per_point =
+      static_cast<int>(parse_bounded(get("ranks_per_point", "1"), "ranks_per_point", 1, int_max,
+                                     "allowed: an integer >= 1 that divides the number of ranks"));
   validate_points(c);
   const std::string fail_text = get("fail_points", "");
   if (!fail_text.empty()) {
-    const std::string allowed = "allowed: a list of point indices 0 <= i < " + std::to_string(c.point_count());
+    const std::string allowed =
+        "allowed: a list of point indices 0 <= i < " + std::to_string(c.point_count());
     for (const std::string& item : split(fail_text, ',')) {
       c.fail_points.push_back(parse_bounded(trim(item), "fail_points", 0, c.point_count() - 1, allowed));
     }

@@ -37,9 +37,10 @@ class Progress {
     last_time_ = elapsed;
     const double rate = elapsed > 0 ? static_cast<double>(finished_this_run) / elapsed : 0.0;
     const double eta = rate > 0 ? static_cast<double>(todo_ - finished_this_run) / rate : 0.0;
-    std::fprintf(out_, "rmtsweep run: %lld/%lld points (%lld this run), %.2f points/s, elapsed %.0f s, ETA %.0f s\n",
-                 static_cast<long long>(already_done_ + finished_this_run), static_cast<long long>(total_),
-                 static_cast<long long>(finished_this_run), rate, elapsed, eta);
+    std::fprintf(
+        out_, "rmtsweep run: %lld/%lld points (%lld this run), %.2f points/s, elapsed %.0f s, ETA %.0f s\n",
+        static_cast<long long>(already_done_ + finished_this_run), static_cast<long long>(total_),
+        static_cast<long long>(finished_this_run), rate, elapsed, eta);
     std::fflush(out_);
   }
 
@@ -77,7 +78,9 @@ std::vector<std::int64_t> pending_order(const Grid& grid, const SweepFile& file,
 class TaskSource {
  public:
   TaskSource(MPI_Comm comm, bool dynamic, int group_index, int groups)
-      : counter_(dynamic ? std::make_unique<WorkCounter>(comm) : nullptr), next_(group_index), step_(groups) {}
+      : counter_(dynamic ? std::make_unique<WorkCounter>(comm) : nullptr),
+        next_(group_index),
+        step_(groups) {}
   std::int64_t next() {
     if (counter_) return counter_->next();
     const std::int64_t task = next_;
@@ -141,7 +144,9 @@ RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE
   {
     const bool dynamic = dynamic_schedule(comm, rank);
     if (rank == 0 && !dynamic && progress_out) {
-      std::fprintf(progress_out, "rmtsweep run: static schedule (RMTSWEEP_SCHEDULE=static): progress of rank 0's group only\n");
+      std::fprintf(
+          progress_out,
+          "rmtsweep run: static schedule (RMTSWEEP_SCHEDULE=static): progress of rank 0's group only\n");
     }
     TaskSource counter(comm, dynamic, rank / per_group, size / per_group);
     while (true) {
@@ -161,7 +166,8 @@ RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE
       std::string failure;
       simulate::PointResult result;
       try {
-        if (std::find(config.fail_points.begin(), config.fail_points.end(), index) != config.fail_points.end()) {
+        if (std::find(config.fail_points.begin(), config.fail_points.end(), index) !=
+            config.fail_points.end()) {
           throw std::runtime_error("fault injected by the test-only fail_points key");
         }
         result = simulate::simulate_point(grid.params(index), options, group);

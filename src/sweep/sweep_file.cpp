@@ -25,7 +25,8 @@ int rank_of(MPI_Comm comm) {
 }
 
 /// The value of one parameter/theory column for point i.
-double parameter_value(const std::string& name, const Grid& grid, std::int64_t i, const theory::Prediction& p) {
+double parameter_value(const std::string& name, const Grid& grid, std::int64_t i,
+                       const theory::Prediction& p) {
   const model::PointParams q = grid.params(i);
   const GridCoordinates at = grid.coordinates(i);
   if (name == "delta") return q.delta;
@@ -109,25 +110,28 @@ SweepFile SweepFile::create(const std::string& path, MPI_Comm comm, const Grid& 
     const std::string name = column.name;
     io::Dataset set = column.type == detail::ColumnType::text
                           ? io::create_string_dataset(group, name, points, weighting_width)
-                          : column.type == detail::ColumnType::integer ? io::create_int_dataset(group, name, {points})
-                                                                        : io::create_double_dataset(group, name, {points});
+                      : column.type == detail::ColumnType::integer
+                          ? io::create_int_dataset(group, name, {points})
+                          : io::create_double_dataset(group, name, {points});
     describe(set, column.description);
     if (!writer) continue;
     if (column.type == detail::ColumnType::text) {
       std::vector<std::string> values(points);
-      for (std::int64_t i = 0; i < grid.size(); ++i) values[static_cast<std::size_t>(i)] = weightings[grid.coordinates(i).weighting];
+      for (std::int64_t i = 0; i < grid.size(); ++i)
+        values[static_cast<std::size_t>(i)] = weightings[grid.coordinates(i).weighting];
       io::write(set, values);
     } else if (column.type == detail::ColumnType::integer) {
       std::vector<std::int64_t> values(points);
       for (std::int64_t i = 0; i < grid.size(); ++i) {
-        values[static_cast<std::size_t>(i)] =
-            static_cast<std::int64_t>(parameter_value(name, grid, i, predictions[static_cast<std::size_t>(i)]));
+        values[static_cast<std::size_t>(i)] = static_cast<std::int64_t>(
+            parameter_value(name, grid, i, predictions[static_cast<std::size_t>(i)]));
       }
       io::write(set, values);
     } else {
       std::vector<double> values(points);
       for (std::int64_t i = 0; i < grid.size(); ++i) {
-        values[static_cast<std::size_t>(i)] = parameter_value(name, grid, i, predictions[static_cast<std::size_t>(i)]);
+        values[static_cast<std::size_t>(i)] =
+            parameter_value(name, grid, i, predictions[static_cast<std::size_t>(i)]);
       }
       io::write(set, values);
     }
@@ -182,13 +186,15 @@ SweepFile SweepFile::create(const std::string& path, MPI_Comm comm, const Grid& 
 std::string SweepFile::stored_config(const std::string& path, MPI_Comm comm) {
   const io::File file = io::open_file(path, io::Access::read_only, comm);
   if (!io::has_attribute(file, "schema_version") || !io::has_attribute(file, "config")) {
-    throw InvalidOption("resume", path,
-                        "not a complete rmtsweep sweep file (was its creation interrupted?); start again with --force");
+    throw InvalidOption(
+        "resume", path,
+        "not a complete rmtsweep sweep file (was its creation interrupted?); start again with --force");
   }
   if (io::read_int_attribute(file, "schema_version") != schema_version) {
-    throw InvalidOption("resume", path, "written with schema_version " +
-                                            std::to_string(io::read_int_attribute(file, "schema_version")) +
-                                            ", this rmtsweep resumes " + std::to_string(schema_version));
+    throw InvalidOption("resume", path,
+                        "written with schema_version " +
+                            std::to_string(io::read_int_attribute(file, "schema_version")) +
+                            ", this rmtsweep resumes " + std::to_string(schema_version));
   }
   return io::read_string_attribute(file, "config");
 }
@@ -241,7 +247,9 @@ std::vector<std::int64_t> SweepFile::read_status() const { return io::read_ints(
 
 void SweepFile::write_done(std::int64_t index, const simulate::PointResult& result, double seconds) {
   const auto row = static_cast<hsize_t>(index);
-  auto put = [&](const std::string& name, double value) { io::write_rows(column(name), row, 1, std::vector<double>{value}); };
+  auto put = [&](const std::string& name, double value) {
+    io::write_rows(column(name), row, 1, std::vector<double>{value});
+  };
   std::vector<double> top = result.top_eigenvalues, overlaps = result.overlaps;
   top.resize(static_cast<std::size_t>(k_), nan);
   overlaps.resize(static_cast<std::size_t>(k_), nan);
@@ -267,7 +275,8 @@ void SweepFile::write_failed(std::int64_t index, const std::string& message, dou
   io::write_rows(top_eigenvalues_, row, 1, std::vector<double>(static_cast<std::size_t>(k_), nan));
   io::write_rows(overlaps_, row, 1, std::vector<double>(static_cast<std::size_t>(k_), nan));
   if (eigenvalues_.valid()) {
-    io::write_rows(eigenvalues_, row, 1, std::vector<double>(static_cast<std::size_t>(io::shape(eigenvalues_)[1]), nan));
+    io::write_rows(eigenvalues_, row, 1,
+                   std::vector<double>(static_cast<std::size_t>(io::shape(eigenvalues_)[1]), nan));
   }
   io::write_rows(error_, row, 1, std::vector<std::string>{message.empty() ? "failed" : message});
   io::write_rows(column("seconds"), row, 1, std::vector<double>{seconds});

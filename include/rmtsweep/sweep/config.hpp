@@ -28,10 +28,9 @@ namespace rmtsweep::sweep {
 /// `ranks_per_point` and `fail_points` are execution settings: they are not part of the
 /// resolved config text that --resume compares.
 inline const std::vector<std::string>& config_keys() {
-  static const std::vector<std::string> keys{"d",     "T",     "correlation", "table",  "seed",
-                                             "trials", "delta", "gamma",       "snr",    "weighting",
-                                             "k",     "ridge", "ntest",       "store_spectra",
-                                             "ranks_per_point", "fail_points"};
+  static const std::vector<std::string> keys{
+      "d",   "T",         "correlation", "table", "seed",  "trials",        "delta",           "gamma",
+      "snr", "weighting", "k",           "ridge", "ntest", "store_spectra", "ranks_per_point", "fail_points"};
   return keys;
 }
 
@@ -46,11 +45,11 @@ struct SweepConfig {
   std::vector<double> gamma{0.25};
   std::vector<double> snr{1.0};
   std::vector<model::Weighting> weighting{model::Weighting{}};
-  int k = 4;                 ///< top eigenvalues/overlaps stored per point
-  double ridge = 0.1;        ///< ridge lambda in units of kappa (model.md section 6)
-  long long ntest = 0;       ///< test sequences of the ridge classifier; 0 means N
-  bool store_spectra = true; ///< store all d eigenvalues per point (default: d <= 4096)
-  int ranks_per_point = 1;   ///< ranks of one group computing one point
+  int k = 4;                  ///< top eigenvalues/overlaps stored per point
+  double ridge = 0.1;         ///< ridge lambda in units of kappa (model.md section 6)
+  long long ntest = 0;        ///< test sequences of the ridge classifier; 0 means N
+  bool store_spectra = true;  ///< store all d eigenvalues per point (default: d <= 4096)
+  int ranks_per_point = 1;    ///< ranks of one group computing one point
   /// FAULT INJECTION, for tests only: flattened indices of points whose engine call is made
   /// to throw, so that the failure path of a sweep can be exercised on a real run.
   std::vector<std::int64_t> fail_points;

@@ -12,14 +12,14 @@
 namespace rmtsweep::sweep {
 
 struct RunOutcome {
-  std::int64_t total = 0;      ///< points in the grid
-  std::int64_t todo = 0;       ///< points not done when this run started
-  std::int64_t computed = 0;   ///< points finished (done or failed) by this run
-  std::int64_t failed = 0;     ///< of those, failed
-  std::int64_t done_total = 0; ///< points done in the file after this run
-  int stop_signal = 0;         ///< SIGTERM/SIGINT number if the run was stopped, else 0
+  std::int64_t total = 0;       ///< points in the grid
+  std::int64_t todo = 0;        ///< points not done when this run started
+  std::int64_t computed = 0;    ///< points finished (done or failed) by this run
+  std::int64_t failed = 0;      ///< of those, failed
+  std::int64_t done_total = 0;  ///< points done in the file after this run
+  int stop_signal = 0;          ///< SIGTERM/SIGINT number if the run was stopped, else 0
   double wall_seconds = 0.0;
-  double load_imbalance = 1.0; ///< max / mean busy seconds of the groups (1 = perfect)
+  double load_imbalance = 1.0;  ///< max / mean busy seconds of the groups (1 = perfect)
 };
 
 /// Collective on `comm` (size divisible by ranks_per_point, checked by the caller). Rank 0

@@ -115,7 +115,8 @@ TEST(Hdf5Parallel, RowsWrittenIndependentlyByEachRankLandInOneSharedFile) {
     io::flush(file);
     if (rank != 1) {  // rank 1 writes nothing: its row keeps the fill value
       io::write_rows(values, static_cast<hsize_t>(rank), 1, std::vector<double>{rank + 0.5, -rank * 1.0});
-      io::write_rows(labels, static_cast<hsize_t>(rank), 1, std::vector<std::string>{"rank" + std::to_string(rank)});
+      io::write_rows(labels, static_cast<hsize_t>(rank), 1,
+                     std::vector<std::string>{"rank" + std::to_string(rank)});
     }
     MPI_Comm_free(&comm);
   }

@@ -1,8 +1,8 @@
 #pragma once
 // Helpers of the end-to-end sweep tests: run the real rmtsweep binary (under mpiexec),
 // capture its output, kill it, and compare sweep files.
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -45,7 +45,8 @@ class TempDir {
 
 /// mpiexec -n ranks --oversubscribe rmtsweep args...
 inline std::vector<std::string> mpi_command(int ranks, const std::vector<std::string>& args) {
-  std::vector<std::string> command{RMTSWEEP_MPIEXEC, "-n", std::to_string(ranks), "--oversubscribe", RMTSWEEP_BINARY};
+  std::vector<std::string> command{RMTSWEEP_MPIEXEC, "-n", std::to_string(ranks), "--oversubscribe",
+                                   RMTSWEEP_BINARY};
   command.insert(command.end(), args.begin(), args.end());
   return command;
 }
@@ -121,7 +122,8 @@ inline std::vector<std::pair<std::string, std::vector<double>>> stored_values(co
     values.emplace_back("points/" + name, io::read_doubles(io::open_dataset(file, "points/" + name)));
   }
   if (io::exists(file, "spectra/eigenvalues")) {
-    values.emplace_back("spectra/eigenvalues", io::read_doubles(io::open_dataset(file, "spectra/eigenvalues")));
+    values.emplace_back("spectra/eigenvalues",
+                        io::read_doubles(io::open_dataset(file, "spectra/eigenvalues")));
   }
   return values;
 }

@@ -12,16 +12,18 @@ namespace {
 /// A small grid (16 points at d = 60, each a few ms) in an INI file.
 std::string write_small_config(const TempDir& dir) {
   const std::string path = dir / "small.ini";
-  std::ofstream(path) << "# small end-to-end sweep\n"
-                         "d = 60\nT = 10\ncorrelation = prefix:3\nseed = 7\ntrials = 2\n"
-                         "delta = 0.5,1\ngamma = 0.5\nsnr = 0:3:2\nweighting = mean,custom:3,2,1,0,0,0,0,0,0,0\n";
+  std::ofstream(path)
+      << "# small end-to-end sweep\n"
+         "d = 60\nT = 10\ncorrelation = prefix:3\nseed = 7\ntrials = 2\n"
+         "delta = 0.5,1\ngamma = 0.5\nsnr = 0:3:2\nweighting = mean,custom:3,2,1,0,0,0,0,0,0,0\n";
   return path;
 }
 
 TEST(SweepEndToEnd, OneTwoAndThreeRanksAndGroupsOfTwoGiveTheSameFile) {
   const TempDir dir;
   const std::string config = write_small_config(dir);
-  const Finished one = run(mpi_command(1, {"run", "--config", config, "--output", dir / "r1.h5"}), dir / "r1.log");
+  const Finished one =
+      run(mpi_command(1, {"run", "--config", config, "--output", dir / "r1.h5"}), dir / "r1.log");
   ASSERT_EQ(one.exit_code, 0) << one.output;
   EXPECT_EQ(read_status(dir / "r1.h5"), std::vector<std::int64_t>(16, 1));
   for (const auto& [ranks, extra] : std::vector<std::pair<int, std::vector<std::string>>>{
@@ -38,9 +40,12 @@ TEST(SweepEndToEnd, OneTwoAndThreeRanksAndGroupsOfTwoGiveTheSameFile) {
 TEST(SweepEndToEnd, TheStaticScheduleFallbackGivesTheSameFileAsTheDynamicOne) {
   const TempDir dir;
   const std::string config = write_small_config(dir);
-  ASSERT_EQ(run(mpi_command(3, {"run", "--config", config, "--output", dir / "dyn.h5"}), dir / "d.log").exit_code, 0);
+  ASSERT_EQ(
+      run(mpi_command(3, {"run", "--config", config, "--output", dir / "dyn.h5"}), dir / "d.log").exit_code,
+      0);
   setenv("RMTSWEEP_SCHEDULE", "static", 1);  // inherited by mpiexec and the local ranks
-  const Finished fixed = run(mpi_command(3, {"run", "--config", config, "--output", dir / "st.h5"}), dir / "s.log");
+  const Finished fixed =
+      run(mpi_command(3, {"run", "--config", config, "--output", dir / "st.h5"}), dir / "s.log");
   unsetenv("RMTSWEEP_SCHEDULE");
   ASSERT_EQ(fixed.exit_code, 0) << fixed.output;
   EXPECT_NE(fixed.output.find("static schedule"), std::string::npos) << fixed.output;
@@ -51,15 +56,18 @@ TEST(SweepEndToEnd, TheStaticScheduleFallbackGivesTheSameFileAsTheDynamicOne) {
 TEST(SweepEndToEnd, AnExistingOutputIsRefusedWithoutForceAndLeftByteIdentical) {
   const TempDir dir;
   const std::string config = write_small_config(dir);
-  ASSERT_EQ(run(mpi_command(2, {"run", "--config", config, "--output", dir / "a.h5"}), dir / "a.log").exit_code, 0);
+  ASSERT_EQ(
+      run(mpi_command(2, {"run", "--config", config, "--output", dir / "a.h5"}), dir / "a.log").exit_code, 0);
   const std::string before = read_text(dir / "a.h5");
-  const Finished again = run(mpi_command(2, {"run", "--config", config, "--output", dir / "a.h5"}), dir / "b.log");
+  const Finished again =
+      run(mpi_command(2, {"run", "--config", config, "--output", dir / "a.h5"}), dir / "b.log");
   EXPECT_EQ(again.exit_code, 2);
   EXPECT_NE(again.output.find("invalid --output"), std::string::npos) << again.output;
   EXPECT_NE(again.output.find("--force"), std::string::npos) << again.output;
   EXPECT_EQ(read_text(dir / "a.h5"), before);
   const Finished forced =
-      run(mpi_command(2, {"run", "--config", config, "--output", dir / "a.h5", "--force", "--seed", "8"}), dir / "c.log");
+      run(mpi_command(2, {"run", "--config", config, "--output", dir / "a.h5", "--force", "--seed", "8"}),
+          dir / "c.log");
   EXPECT_EQ(forced.exit_code, 0) << forced.output;
   const io::File file = io::open_file(dir / "a.h5", io::Access::read_only);
   EXPECT_NE(io::read_string_attribute(file, "config").find("seed = 8\n"), std::string::npos);
@@ -68,7 +76,8 @@ TEST(SweepEndToEnd, AnExistingOutputIsRefusedWithoutForceAndLeftByteIdentical) {
 TEST(SweepEndToEnd, ResumeWithADifferentConfigIsRefusedShowingTheDifference) {
   const TempDir dir;
   const std::string config = write_small_config(dir);
-  ASSERT_EQ(run(mpi_command(2, {"run", "--config", config, "--output", dir / "a.h5"}), dir / "a.log").exit_code, 0);
+  ASSERT_EQ(
+      run(mpi_command(2, {"run", "--config", config, "--output", dir / "a.h5"}), dir / "a.log").exit_code, 0);
   const std::string before = read_text(dir / "a.h5");
   const Finished resumed =
       run(mpi_command(2, {"run", "--config", config, "--output", dir / "a.h5", "--resume", "--snr", "0,2"}),
@@ -83,8 +92,9 @@ TEST(SweepEndToEnd, ResumeWithADifferentConfigIsRefusedShowingTheDifference) {
 TEST(SweepEndToEnd, AFailingPointIsRecordedWithItsMessageWhileTheOthersFinish) {
   const TempDir dir;
   const std::string config = write_small_config(dir);
-  const Finished failed = run(
-      mpi_command(2, {"run", "--config", config, "--output", dir / "f.h5", "--fail_points", "4,10"}), dir / "f.log");
+  const Finished failed =
+      run(mpi_command(2, {"run", "--config", config, "--output", dir / "f.h5", "--fail_points", "4,10"}),
+          dir / "f.log");
   EXPECT_EQ(failed.exit_code, 3) << failed.output;
   std::vector<std::int64_t> expected(16, 1);
   expected[4] = expected[10] = 2;

@@ -9,9 +9,9 @@ namespace rmtsweep::test {
 namespace {
 
 /// 80 points at d = 250 (~0.1 s each on this machine), long enough to be killed midway.
-const std::vector<std::string> sweep_keys{"--d",      "250", "--delta", "0.25,0.5", "--gamma",     "0.25,0.5",
-                                          "--snr",    "0:4:5", "--weighting", "mean,optimal", "--trials", "2",
-                                          "--seed",   "3"};
+const std::vector<std::string> sweep_keys{
+    "--d",   "250",         "--delta",      "0.25,0.5", "--gamma", "0.25,0.5", "--snr",
+    "0:4:5", "--weighting", "mean,optimal", "--trials", "2",       "--seed",   "3"};
 
 std::vector<std::string> with_keys(std::vector<std::string> args) {
   args.insert(args.end(), sweep_keys.begin(), sweep_keys.end());
@@ -40,7 +40,8 @@ std::vector<std::int64_t> wait_until_done(const std::string& path, pid_t pid, st
 
 TEST(SweepResume, AfterKillNineResumeFinishesEveryPointWithoutRecomputingAndEqualsAnUninterruptedRun) {
   const TempDir dir;
-  const Finished reference = run(mpi_command(2, with_keys({"run", "--output", dir / "ref.h5"})), dir / "ref.log");
+  const Finished reference =
+      run(mpi_command(2, with_keys({"run", "--output", dir / "ref.h5"})), dir / "ref.log");
   ASSERT_EQ(reference.exit_code, 0) << reference.output;
 
   const pid_t mpirun = start(mpi_command(2, with_keys({"run", "--output", dir / "k.h5"})), dir / "k.log");
@@ -54,8 +55,9 @@ TEST(SweepResume, AfterKillNineResumeFinishesEveryPointWithoutRecomputingAndEqua
   const std::int64_t done_at_kill = count_done(at_kill);
   ASSERT_LT(done_at_kill, 80) << "the sweep finished before it was killed: the test proved nothing";
   ASSERT_GE(done_at_kill, 8);
-  const std::string h5py_check = "import h5py, sys; f = h5py.File(sys.argv[1], 'r'); "
-                                 "assert f['points/status'].shape == (80,); assert f.attrs['schema_version'] == 1";
+  const std::string h5py_check =
+      "import h5py, sys; f = h5py.File(sys.argv[1], 'r'); "
+      "assert f['points/status'].shape == (80,); assert f.attrs['schema_version'] == 1";
   EXPECT_EQ(run({RMTSWEEP_PYTHON, "-c", h5py_check, dir / "k.h5"}, dir / "py.log").exit_code, 0)
       << read_text(dir / "py.log");
   std::vector<double> seconds_at_kill;
@@ -94,7 +96,8 @@ TEST(SweepResume, SigtermStopsTheSweepWithAResumableFileAndExitStatus143) {
   EXPECT_NE(stopped.output.find("stopped by signal 15"), std::string::npos) << stopped.output;
   const std::int64_t done = count_done(read_status(dir / "t.h5"));
   EXPECT_LT(done, 80) << "SIGTERM did not stop the sweep";
-  const Finished resumed = run(mpi_command(2, with_keys({"run", "--output", dir / "t.h5", "--resume"})), dir / "r.log");
+  const Finished resumed =
+      run(mpi_command(2, with_keys({"run", "--output", dir / "t.h5", "--resume"})), dir / "r.log");
   EXPECT_EQ(resumed.exit_code, 0) << resumed.output;
   EXPECT_EQ(count_done(read_status(dir / "t.h5")), 80);
 }

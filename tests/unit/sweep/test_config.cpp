@@ -75,21 +75,34 @@ TEST(SweepConfig, DefaultsDescribeOnePoint) {
 }
 
 TEST(SweepConfig, EveryPointIsValidatedSoPrefixLongerThanTIsRejected) {
-  const InvalidOption e = rejection([] { (void)sweep::parse_sweep_config({{"T", "4"}, {"correlation", "prefix:5"}}); });
+  const InvalidOption e = rejection([] {
+    (void)sweep::parse_sweep_config({{"T", "4"}, {"correlation", "prefix:5"}});
+  });
   EXPECT_EQ(e.option(), "correlation");
   EXPECT_EQ(e.value(), "prefix:5");
 }
 
 TEST(SweepConfig, CustomWeightsOfTheWrongLengthAreRejected) {
-  const InvalidOption e = rejection([] { (void)sweep::parse_sweep_config({{"T", "3"}, {"weighting", "mean,custom:1,2"}}); });
+  const InvalidOption e = rejection([] {
+    (void)sweep::parse_sweep_config({{"T", "3"}, {"weighting", "mean,custom:1,2"}});
+  });
   EXPECT_EQ(e.option(), "weighting");
 }
 
 TEST(SweepConfig, BadScalarsAreRejectedNamingKeyAndValue) {
-  const std::vector<std::pair<std::string, std::string>> cases{
-      {"d", "0"},      {"T", "x"},       {"trials", "0"},       {"k", "300"},       {"ridge", "0"},
-      {"ntest", "-1"}, {"seed", "-1"},   {"store_spectra", "maybe"}, {"ranks_per_point", "0"},
-      {"table", "gaussian"}, {"fail_points", "99"}, {"delta", "1e9"}, {"colour", "red"}};
+  const std::vector<std::pair<std::string, std::string>> cases{{"d", "0"},
+                                                               {"T", "x"},
+                                                               {"trials", "0"},
+                                                               {"k", "300"},
+                                                               {"ridge", "0"},
+                                                               {"ntest", "-1"},
+                                                               {"seed", "-1"},
+                                                               {"store_spectra", "maybe"},
+                                                               {"ranks_per_point", "0"},
+                                                               {"table", "gaussian"},
+                                                               {"fail_points", "99"},
+                                                               {"delta", "1e9"},
+                                                               {"colour", "red"}};
   for (const auto& [key, value] : cases) {
     const InvalidOption e = rejection([&] { (void)sweep::parse_sweep_config({{key, value}}); });
     EXPECT_EQ(e.option(), key) << key << " = " << value << ": " << e.what();
@@ -98,17 +111,23 @@ TEST(SweepConfig, BadScalarsAreRejectedNamingKeyAndValue) {
 }
 
 TEST(SweepConfig, DuplicateWeightingsAreRejected) {
-  EXPECT_EQ(rejection([] { (void)sweep::parse_sweep_config({{"weighting", "mean,optimal,mean"}}); }).option(),
+  EXPECT_EQ(rejection([] {
+              (void)sweep::parse_sweep_config({{"weighting", "mean,optimal,mean"}});
+            }).option(),
             "weighting");
 }
 
 TEST(SweepConfig, TheResolvedTextIsAConfigThatResolvesToItself) {
-  const sweep::SweepConfig c = sweep::parse_sweep_config(
-      {{"d", "80"}, {"snr", "0:1:3"}, {"weighting", "mean,custom:1,1,1,0,0,0,0,0,0,0,causal:0.5"}, {"trials", "2"},
-       {"ranks_per_point", "2"}});
+  const sweep::SweepConfig c =
+      sweep::parse_sweep_config({{"d", "80"},
+                                 {"snr", "0:1:3"},
+                                 {"weighting", "mean,custom:1,1,1,0,0,0,0,0,0,0,causal:0.5"},
+                                 {"trials", "2"},
+                                 {"ranks_per_point", "2"}});
   const std::string text = sweep::resolved_config_text(c);
   EXPECT_NE(text.find("snr = 0,0.5,1\n"), std::string::npos) << text;
-  EXPECT_EQ(text.find("ranks_per_point"), std::string::npos) << "execution settings are not compared on resume";
+  EXPECT_EQ(text.find("ranks_per_point"), std::string::npos)
+      << "execution settings are not compared on resume";
   std::map<std::string, std::string> values;
   std::istringstream lines(text);
   for (std::string line; std::getline(lines, line);) {
@@ -129,7 +148,8 @@ TEST(RunArguments, TheCommandLineWinsOverTheConfigFile) {
   std::vector<std::string> words{"run", "--config", path, "--output", "x.h5", "--seed", "9", "--resume"};
   std::vector<char*> argv;
   for (auto& w : words) argv.push_back(w.data());
-  const rmtsweep::app::RunArguments args = rmtsweep::app::parse_run_arguments(static_cast<int>(argv.size()), argv.data());
+  const rmtsweep::app::RunArguments args =
+      rmtsweep::app::parse_run_arguments(static_cast<int>(argv.size()), argv.data());
   EXPECT_EQ(args.values.at("seed"), "9");
   EXPECT_EQ(args.values.at("d"), "120");
   EXPECT_EQ(args.values.at("snr"), "0,1");

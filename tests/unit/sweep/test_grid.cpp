@@ -8,9 +8,12 @@ namespace sweep = rmtsweep::sweep;
 namespace {
 
 sweep::Grid small_grid() {
-  return sweep::Grid(sweep::parse_sweep_config(
-      {{"d", "100"}, {"delta", "0.5,1,2"}, {"gamma", "0.25,1"}, {"snr", "0,1"}, {"weighting", "mean,optimal"},
-       {"trials", "3"}}));
+  return sweep::Grid(sweep::parse_sweep_config({{"d", "100"},
+                                                {"delta", "0.5,1,2"},
+                                                {"gamma", "0.25,1"},
+                                                {"snr", "0,1"},
+                                                {"weighting", "mean,optimal"},
+                                                {"trials", "3"}}));
 }
 
 TEST(SweepGrid, PointsAreFlattenedWithTrialFastestAndDeltaSlowest) {

@@ -179,7 +179,8 @@ SweepConfig parse_sweep_config(const std::map<std::string, std::string>& values)
       throw InvalidOption("weighting", weighting_text, "allowed: distinct weightings");
     }
   }
-  c.k = static_cast<int>(parse_bounded(get("k", "4"), "k", 1, c.d, "allowed: an integer 1 <= k <= d"));
+  c.k = static_cast<int>(parse_bounded(get("k", std::to_string(std::min(4, c.d))), "k", 1, c.d,
+                                       "allowed: an integer 1 <= k <= d"));
   c.ridge = model::parse_double(get("ridge", "0.1"), "ridge", "allowed: a finite ridge > 0");
   if (!(c.ridge > 0.0)) throw InvalidOption("ridge", get("ridge", ""), "allowed: a finite ridge > 0");
   c.ntest = parse_bounded(get("ntest", "0"), "ntest", 0, std::int64_t{1} << 40,

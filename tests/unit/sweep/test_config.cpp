@@ -74,6 +74,11 @@ TEST(SweepConfig, DefaultsDescribeOnePoint) {
   EXPECT_FALSE(sweep::parse_sweep_config({{"d", "5000"}, {"k", "4"}}).store_spectra);
 }
 
+TEST(SweepConfig, TheDefaultKShrinksToDButAnExplicitKAboveDIsRejected) {
+  EXPECT_EQ(sweep::parse_sweep_config({{"d", "3"}, {"delta", "0.5"}, {"gamma", "0.25"}}).k, 3);
+  EXPECT_EQ(rejection([] { (void)sweep::parse_sweep_config({{"d", "3"}, {"k", "4"}}); }).option(), "k");
+}
+
 TEST(SweepConfig, EveryPointIsValidatedSoPrefixLongerThanTIsRejected) {
   const InvalidOption e = rejection([] {
     (void)sweep::parse_sweep_config({{"T", "4"}, {"correlation", "prefix:5"}});

@@ -29,14 +29,16 @@ constexpr int trials = 3;
 
 }  // namespace
 
-// Tolerances (issue 3, model.md section 5.4): at d = 1000 the outlier sits 1-4 % from lambda_S
-// and one trial scatters by ~4 % (the table's own class-mean noise and 1/sqrt(N) sampling),
-// so the 3-trial mean is held to 5 %; overlaps agree to 0.02-0.05, held to 0.07. The bulk's
-// second moment (1/d) sum lambda^2 over the bulk fluctuates by < 1 % and is held to 3 %.
-// The outlier is excluded from that moment when the theory says it is detectable: it is not
-// part of the bulk law, and its lambda_S^2 / d alone is 2-5 % of kappa^2 (1 + delta + gamma).
-// Below the threshold the top eigenvalue is compared with the right bulk edge and the overlap
-// with 0.
+// Tolerances (issue 3, model.md section 5.4): the finite-d outlier sits within a few % of
+// lambda_S, and one trial scatters around it: measured here (12 trials each) 1.4 % per trial at
+// N = 4000 (centered table; iid tables add the table's own class-mean noise, ~4 %) and 3.7 %
+// at N = 500 (the Gram-path point), so the 3-trial mean is held to 5 % (for the N = 500 point
+// that is ~2.3 standard deviations of the mean: the tightest case). Overlaps agree to
+// 0.02-0.05, held to 0.07. The bulk's second moment (1/d) sum lambda^2 fluctuates by < 1 % and
+// is held to 3 %. The outlier is excluded from that moment when the theory says it is
+// detectable: it is not part of the bulk law, and its lambda_S^2 / d alone is 2-5 % of
+// kappa^2 (1 + delta + gamma). Below the threshold the top eigenvalue is compared with the
+// right bulk edge and the overlap with 0.
 TEST_P(TheoryAgreement, TopEigenvalueOverlapAndBulkMomentMatchTheTheory) {
   const Case& c = GetParam();
   double top = 0.0, overlap = 0.0, bulk_moment = 0.0;

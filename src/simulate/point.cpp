@@ -21,16 +21,16 @@ namespace {
 
 void check_options(const model::PointParams& params, const SimulationOptions& options) {
   model::validate(params);
-  if (options.k < 1) throw InvalidOption("k", std::to_string(options.k), "an integer >= 1");
+  if (options.k < 1) throw InvalidOption("k", std::to_string(options.k), "allowed: an integer >= 1");
   if (options.ntest < 0)
-    throw InvalidOption("ntest", std::to_string(options.ntest), "an integer >= 0 (0 means N)");
+    throw InvalidOption("ntest", std::to_string(options.ntest), "allowed: an integer >= 0 (0 means N)");
   if (!std::isfinite(options.ridge)) {
     throw InvalidOption("ridge", std::to_string(options.ridge),
-                        "a finite number (S + ridge*kappa*I must be positive definite)");
+                        "allowed: a finite number (S + ridge*kappa*I must be positive definite)");
   }
   constexpr auto int_max = static_cast<std::int64_t>(std::numeric_limits<int>::max());
   if (params.sequences() > int_max || params.vocabulary() > int_max) {
-    throw InvalidOption("gamma", std::to_string(params.gamma), "N and V must fit a 32-bit ScaLAPACK index");
+    throw InvalidOption("gamma", std::to_string(params.gamma), "allowed: N and V below 2^31 (ScaLAPACK indices are 32-bit)");
   }
 }
 

@@ -30,7 +30,8 @@ void check_options(const model::PointParams& params, const SimulationOptions& op
   }
   constexpr auto int_max = static_cast<std::int64_t>(std::numeric_limits<int>::max());
   if (params.sequences() > int_max || params.vocabulary() > int_max) {
-    throw InvalidOption("gamma", std::to_string(params.gamma), "allowed: N and V below 2^31 (ScaLAPACK indices are 32-bit)");
+    throw InvalidOption("gamma", std::to_string(params.gamma),
+                        "allowed: N and V below 2^31 (ScaLAPACK indices are 32-bit)");
   }
 }
 

@@ -9,7 +9,7 @@
 # sweep cleanly: it stops handing out points and leaves a resumable file.
 #
 # Environment: RMTSWEEP (the program; default: rmtsweep on PATH, else build/rmtsweep of this
-# checkout), MPIRUN (default mpirun), RMTSWEEP_KILL_GRACE (seconds between SIGTERM and SIGKILL).
+# checkout), MPIRUN (default mpirun).
 set -uo pipefail
 
 if [ $# -lt 2 ]; then
@@ -41,15 +41,22 @@ if [ -e "$output" ]; then
 fi
 mkdir -p "$(dirname "$output")"
 export OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-1} OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
-export OMPI_MCA_odls_base_sigkill_timeout=${RMTSWEEP_KILL_GRACE:-60}
 [ "$(id -u)" -eq 0 ] && export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
 echo "local.sh: $ranks ranks, config $config, output $output ${resume[*]}" >&2
-${MPIRUN:-mpirun} --oversubscribe -np "$ranks" "$binary" run --config "$config" --output "$output" \
+# In its own session, so that Ctrl-C reaches this script only, which passes it on to the ranks.
+setsid ${MPIRUN:-mpirun} --oversubscribe -np "$ranks" "$binary" run --config "$config" --output "$output" \
   "${resume[@]}" "${extra[@]}" &
 sweep=$!
-trap 'kill -TERM $sweep 2>/dev/null' TERM
-trap 'kill -INT $sweep 2>/dev/null' INT
+# SIGTERM to the sweep's ranks on this node, rank 0 among them: the sweep stops handing out
+# points, finishes the ones in hand and closes a resumable file. (Signalling mpirun instead makes
+# it wait odls_base_sigkill_timeout before it signals the ranks and kill them soon after.)
+stop_sweep() {
+  if [ "${launcher:-mpirun}" = mpirun ] && command -v pkill >/dev/null && pkill -"$1" -P "$sweep"; then return; fi
+  kill -"$1" "$sweep" 2>/dev/null
+}
+trap 'stop_sweep TERM' TERM
+trap 'stop_sweep INT' INT
 while :; do  # a trapped signal interrupts wait: wait again until the sweep has exited
   wait $sweep
   status=$?

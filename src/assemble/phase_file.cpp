@@ -65,10 +65,6 @@ void set_attribute(hid_t object, const std::string& name, const std::string& val
   if (io::has_attribute(object, name) && io::read_string_attribute(object, name) == value) return;
   io::write_attribute(object, name, value);
 }
-void set_attribute(hid_t object, const std::string& name, double value) {
-  if (io::has_attribute(object, name) && io::read_double_attribute(object, name) == value) return;
-  io::write_attribute(object, name, value);
-}
 void set_attribute(hid_t object, const std::string& name, std::int64_t value) {
   if (io::has_attribute(object, name) && io::read_int_attribute(object, name) == value) return;
   io::write_attribute(object, name, value);
@@ -237,17 +233,18 @@ void write_phase(const std::string& path, const SweepData& data, const PhaseTabl
                "density f(x) of the continuous bulk kappa (MP_delta [x] MP_gamma) of S (model.md 5.1)");
     curves.remove_others();
   }
+  // Values that change between assemblies are datasets, rewritten in place: deleting and
+  // recreating an attribute would change the object header's bytes even when the value returns.
+  out.put("detection_margin_c", {1}, std::vector<double>{margin}, "c of the detection rule (see detection_threshold)");
+  out.put("points", {3}, std::vector<std::int64_t>{data.total, data.done, data.failed},
+          "points of the sweep when assembled: total, done, failed");
   out.keep("theory");
   out.remove_others();
   set_attribute(phase, "description",
                       "phase tables of the sweep written by `rmtsweep assemble` (README, HDF5 schema)");
-  set_attribute(phase, "detection_margin_c", margin);
   set_attribute(phase, "detection_rule",
                       std::string("detected iff top eigenvalue > right_edge * (1 + c * d^(-2/3))"));
   set_attribute(phase, "d", static_cast<std::int64_t>(data.config.d));
-  set_attribute(phase, "points_total", data.total);
-  set_attribute(phase, "points_done", data.done);
-  set_attribute(phase, "points_failed", data.failed);
   set_attribute(phase, "assembled_by", std::string("rmtsweep ") + rmtsweep::version);
 }
 

@@ -1,0 +1,101 @@
+// The pure functions of assemble: detection threshold, 1/2 crossing, trial moments, tabulation.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "rmtsweep/assemble/phase.hpp"
+#include "rmtsweep/assemble/theory_tables.hpp"
+
+namespace {
+
+using namespace rmtsweep::assemble;
+
+TEST(DetectionThreshold, IsTheRightEdgeRaisedByCTimesDToTheMinusTwoThirds) {
+  // d = 1000: d^(-2/3) = 0.01 exactly (up to rounding of pow).
+  EXPECT_NEAR(detection_threshold(2.0, 1000, 1.5), 2.0 * (1.0 + 1.5 * 0.01), 1e-12);
+  EXPECT_DOUBLE_EQ(detection_threshold(2.0, 1000, 0.0), 2.0);
+}
+
+TEST(HalfCrossing, InterpolatesLinearlyBetweenTheBracketingGridPoints) {
+  const Crossing c = half_crossing({0.0, 1.0, 2.0, 3.0}, {0.0, 0.25, 0.75, 1.0});
+  EXPECT_EQ(c.bracket, 0);
+  EXPECT_DOUBLE_EQ(c.snr, 1.5);
+}
+
+TEST(HalfCrossing, ExactlyOneHalfCountsAsCrossed) {
+  const Crossing c = half_crossing({0.0, 1.0, 2.0}, {0.0, 0.5, 1.0});
+  EXPECT_EQ(c.bracket, 0);
+  EXPECT_DOUBLE_EQ(c.snr, 1.0);
+}
+
+TEST(HalfCrossing, ReportsBelowTheGridWhenAlreadyDetectedAtTheSmallestSnr) {
+  const Crossing c = half_crossing({0.5, 1.0}, {0.75, 1.0});
+  EXPECT_EQ(c.bracket, -1);
+  EXPECT_TRUE(std::isnan(c.snr));
+}
+
+TEST(HalfCrossing, ReportsAboveTheGridWhenNeverDetected) {
+  const Crossing c = half_crossing({0.0, 1.0}, {0.0, 0.25});
+  EXPECT_EQ(c.bracket, 1);
+  EXPECT_TRUE(std::isnan(c.snr));
+}
+
+TEST(HalfCrossing, SkipsCellsWithoutTrials) {
+  const Crossing c = half_crossing({0.0, 1.0, 2.0}, {0.0, std::nan(""), 1.0});
+  EXPECT_EQ(c.bracket, 0);
+  EXPECT_DOUBLE_EQ(c.snr, 1.0);
+}
+
+TEST(Moments, AreTheMeanAndTheSampleStandardDeviation) {
+  const Moments m = moments({1.0, 2.0, 3.0, 4.0});
+  EXPECT_DOUBLE_EQ(m.mean, 2.5);
+  EXPECT_NEAR(m.std, std::sqrt(5.0 / 3.0), 1e-15);
+  EXPECT_EQ(m.count, 4);
+  EXPECT_DOUBLE_EQ(moments({7.0}).std, 0.0);
+  EXPECT_TRUE(std::isnan(moments({}).mean));
+}
+
+TEST(Tabulate, CountsDetectionsAgainstEachCellsThresholdAndFindsTheCrossing) {
+  Axes axes;
+  axes.weighting = {"mean"};
+  axes.delta = {0.5};
+  axes.gamma = {0.25};
+  axes.snr = {0.0, 1.0, 2.0};
+  const std::vector<double> detection{1.0, 1.0, 1.0};
+  // snr 0: no trial above 1; snr 1: one of two; snr 2: both.
+  const std::vector<PointRecord> points{{0, 0, 0, 0, 0.9, 0.0, 0.5}, {0, 0, 0, 0, 0.95, 0.1, 0.5},
+                                        {0, 0, 0, 1, 1.2, 0.4, 0.6}, {0, 0, 0, 1, 0.99, 0.2, 0.6},
+                                        {0, 0, 0, 2, 1.5, 0.8, 0.7}, {0, 0, 0, 2, 1.6, 0.6, 0.9}};
+  const PhaseTable t = tabulate(axes, points, detection);
+  EXPECT_EQ(t.detected_fraction, (std::vector<double>{0.0, 0.5, 1.0}));
+  EXPECT_DOUBLE_EQ(t.overlap_mean[2], 0.7);
+  EXPECT_DOUBLE_EQ(t.ridge_accuracy_mean[2], 0.8);
+  EXPECT_EQ(t.trials_done, (std::vector<std::int64_t>{2, 2, 2}));
+  EXPECT_EQ(t.empirical_threshold_bracket[0], 0);
+  EXPECT_DOUBLE_EQ(t.empirical_threshold_snr[0], 1.0);
+}
+
+TEST(Tabulate, LeavesCellsWithoutDonePointsEmpty) {
+  Axes axes;
+  axes.weighting = {"mean", "optimal"};
+  axes.delta = {0.5};
+  axes.gamma = {0.25};
+  axes.snr = {1.0};
+  const PhaseTable t = tabulate(axes, {{1, 0, 0, 0, 2.0, 0.5, 0.7}}, {1.0, 1.0});
+  EXPECT_EQ(t.trials_done[0], 0);
+  EXPECT_TRUE(std::isnan(t.overlap_mean[0]));
+  EXPECT_TRUE(std::isnan(t.detected_fraction[0]));
+  EXPECT_EQ(t.trials_done[1], 1);
+  EXPECT_EQ(t.empirical_threshold_bracket[1], -1);
+}
+
+TEST(FineAxis, SpansTheAxisRangeInclusively) {
+  const auto fine = fine_axis({2.0, 0.5, 1.0}, 4);
+  ASSERT_EQ(fine.size(), 4u);
+  EXPECT_DOUBLE_EQ(fine.front(), 0.5);
+  EXPECT_DOUBLE_EQ(fine.back(), 2.0);
+  EXPECT_EQ(fine_axis({0.3}, 10), std::vector<double>{0.3});
+}
+
+}  // namespace

@@ -1,0 +1,100 @@
+// `rmtsweep plot` draws non-empty PNG figures from a real, assembled sweep.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "../assemble/command.hpp"
+
+namespace {
+
+using rmtsweep::test::read_bytes;
+using rmtsweep::test::run_rmtsweep;
+using rmtsweep::test::run_rmtsweep_mpi;
+using rmtsweep::test::ScratchDir;
+
+// A small sweep where delta and gamma both vary, so that every kind of figure is drawn:
+// 2 delta x 2 gamma x 5 snr x 2 weightings x 2 trials = 80 points at d = 100 (a few seconds).
+class PlotCli : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    scratch_ = std::make_unique<ScratchDir>("rmtsweep-plot");
+    const auto config = (*scratch_ / "sweep.ini").string();
+    file_ = (*scratch_ / "sweep.h5").string();
+    unassembled_ = (*scratch_ / "unassembled.h5").string();
+    figures_ = *scratch_ / "figures";
+    rmtsweep::test::write_text(config,
+                               "d = 100\nT = 10\ncorrelation = prefix:3\ntable = centered\nseed = 5\ntrials = 2\n"
+                               "delta = 0.5,1\ngamma = 0.25,0.5\nsnr = 0:2:5\nweighting = mean,optimal\n");
+    const auto sweep = run_rmtsweep_mpi(2, "run --config " + config + " --output " + file_);
+    ASSERT_EQ(sweep.status, 0) << sweep.output;
+    std::filesystem::copy_file(file_, unassembled_);
+    const auto assembled = run_rmtsweep("assemble --quiet " + file_);
+    ASSERT_EQ(assembled.status, 0) << assembled.output;
+    plot_ = run_rmtsweep("plot " + file_ + " --out " + figures_.string());
+  }
+  static void TearDownTestSuite() { scratch_.reset(); }
+
+  /// True when `path` holds a PNG (signature and IHDR chunk) at least `width` x `height` pixels.
+  static ::testing::AssertionResult is_png(const std::filesystem::path& path, unsigned width, unsigned height) {
+    const std::string bytes = read_bytes(path);
+    if (bytes.size() < 5000) return ::testing::AssertionFailure() << path << " has only " << bytes.size() << " bytes";
+    if (bytes.compare(0, 8, "\x89PNG\r\n\x1a\n") != 0 || bytes.compare(12, 4, "IHDR") != 0) {
+      return ::testing::AssertionFailure() << path << " is not a PNG";
+    }
+    const auto be32 = [&](std::size_t at) {
+      unsigned value = 0;
+      for (std::size_t k = 0; k < 4; ++k) value = (value << 8) | static_cast<unsigned char>(bytes[at + k]);
+      return value;
+    };
+    if (be32(16) < width || be32(20) < height) {
+      return ::testing::AssertionFailure() << path << " is " << be32(16) << " x " << be32(20) << " pixels";
+    }
+    return ::testing::AssertionSuccess();
+  }
+
+  static inline std::unique_ptr<ScratchDir> scratch_;
+  static inline std::string file_, unassembled_;
+  static inline std::filesystem::path figures_;
+  static inline rmtsweep::test::CommandResult plot_;
+};
+
+TEST_F(PlotCli, PlotCommandSucceeds) { EXPECT_EQ(plot_.status, 0) << plot_.output; }
+
+TEST_F(PlotCli, DrawsAPhaseDiagramOverDeltaAndOneOverGammaPerWeighting) {
+  for (const char* name : {"phase_delta_mean.png", "phase_delta_optimal.png", "phase_gamma_mean.png",
+                           "phase_gamma_optimal.png"}) {
+    EXPECT_TRUE(is_png(figures_ / name, 400, 300));
+  }
+}
+
+TEST_F(PlotCli, DrawsTheCurvesAgainstSnr) {
+  for (const char* name : {"overlap_vs_snr.png", "top_eigenvalue_vs_snr.png", "ridge_accuracy_vs_snr.png"}) {
+    EXPECT_TRUE(is_png(figures_ / name, 600, 400));
+  }
+}
+
+TEST_F(PlotCli, DrawsTheSpectrumOfAPointAgainstTheBulkLaw) { EXPECT_TRUE(is_png(figures_ / "spectrum.png", 600, 400)); }
+
+TEST_F(PlotCli, SpectrumOfAChosenPointIsDrawn) {
+  const auto out = *scratch_ / "one";
+  const auto result = run_rmtsweep("plot " + file_ + " --point 3 --out " + out.string());
+  ASSERT_EQ(result.status, 0) << result.output;
+  EXPECT_NE(result.output.find("spectrum.png"), std::string::npos) << result.output;
+  EXPECT_TRUE(is_png(out / "spectrum.png", 600, 400));
+}
+
+TEST_F(PlotCli, FileWithoutPhaseAsksForAssembleFirst) {
+  const auto result = run_rmtsweep("plot " + unassembled_ + " --out " + (*scratch_ / "none").string());
+  EXPECT_NE(result.status, 0);
+  EXPECT_NE(result.output.find("rmtsweep assemble"), std::string::npos) << result.output;
+}
+
+TEST_F(PlotCli, MissingFileIsRejectedWithStatusTwo) {
+  const auto result = run_rmtsweep("plot " + (*scratch_ / "missing.h5").string());
+  EXPECT_EQ(result.status, 2);
+  EXPECT_NE(result.output.find("missing.h5"), std::string::npos) << result.output;
+}
+
+}  // namespace

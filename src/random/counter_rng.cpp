@@ -16,9 +16,12 @@ std::array<std::uint64_t, 4> CounterRng::bits(Stream stream, std::uint64_t a, st
   return {out[0], out[1], out[2], out[3]};
 }
 
-double CounterRng::gaussian(Stream stream, std::uint64_t a, std::uint64_t b) const noexcept {
-  const auto r = bits(stream, a, b);
-  return r123::boxmuller(r[0], r[1]).x;
+std::array<double, 4> CounterRng::gaussians4(Stream stream, std::uint64_t a,
+                                             std::uint64_t block) const noexcept {
+  const auto r = bits(stream, a, block);
+  const auto first = r123::boxmuller(r[0], r[1]);
+  const auto second = r123::boxmuller(r[2], r[3]);
+  return {first.x, first.y, second.x, second.y};
 }
 
 double CounterRng::uniform(Stream stream, std::uint64_t a, std::uint64_t b) const noexcept {

@@ -1,5 +1,6 @@
 #include "rmtsweep/simulate/pooled_sequences.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "rmtsweep/common/error.hpp"
@@ -19,11 +20,18 @@ PooledSequences::PooledSequences(const model::PointParams& params, const paralle
   if (rows.global > 0 && rows.owner(0) == rows.me) signal_row_ = rows.to_local(0);
   const auto lr = static_cast<std::size_t>(local_rows_);
   table_.assign(static_cast<std::size_t>(vocabulary_) * lr, 0.0);
-  for (std::int64_t v = 0; v < vocabulary_; ++v) {
-    double* z = table_.data() + static_cast<std::size_t>(v) * lr;
-    for (int r = 0; r < local_rows_; ++r) {
-      z[r] = rng_.gaussian(random::Stream::table_noise, static_cast<std::uint64_t>(rows.to_global(r)),
-                           static_cast<std::uint64_t>(v));
+  // Entry (i, v) is gaussian(table_noise, i, v), drawn four tokens at a time; the inner loop
+  // runs along the local rows so that the four token columns are written contiguously.
+  std::vector<std::uint64_t> global(lr);
+  for (std::size_t r = 0; r < lr; ++r)
+    global[r] = static_cast<std::uint64_t>(rows.to_global(static_cast<int>(r)));
+  const auto vocabulary = static_cast<std::uint64_t>(vocabulary_);
+  for (std::uint64_t block = 0; 4 * block < vocabulary; ++block) {
+    const std::uint64_t width = std::min<std::uint64_t>(4, vocabulary - 4 * block);
+    double* z = table_.data() + 4 * block * lr;
+    for (std::size_t r = 0; r < lr; ++r) {
+      const auto four = rng_.gaussians4(random::Stream::table_noise, global[r], block);
+      for (std::uint64_t q = 0; q < width; ++q) z[q * lr + r] = four[q];
     }
   }
   if (params.table != model::Table::centered) return;

@@ -28,6 +28,27 @@ TEST(CounterRng, GivesDifferentDrawsForDifferentSeedTrialStreamOrIndex) {
   EXPECT_NE(x, base.gaussian(Stream::table_noise, 3, 2));
 }
 
+TEST(CounterRng, SingleGaussiansAreTheEntriesOfTheirBlockOfFour) {
+  const CounterRng rng(9, 4);
+  for (std::uint64_t b = 0; b < 12; ++b) {
+    EXPECT_EQ(rng.gaussian(Stream::table_noise, 3, b), rng.gaussians4(Stream::table_noise, 3, b / 4)[b % 4]);
+  }
+}
+
+TEST(CounterRng, TheFourGaussiansOfABlockAreUncorrelated) {
+  const CounterRng rng(13, 0);
+  const int n = 50000;
+  double cross[3] = {0.0, 0.0, 0.0};  // x0*x1 (same Box-Muller pair), x0*x2, x1*x3
+  for (int i = 0; i < n; ++i) {
+    const auto g = rng.gaussians4(Stream::table_noise, 1, static_cast<std::uint64_t>(i));
+    cross[0] += g[0] * g[1] / n;
+    cross[1] += g[0] * g[2] / n;
+    cross[2] += g[1] * g[3] / n;
+  }
+  // Each is a mean of n products of independent N(0,1): standard error 1/sqrt(n); 5 of them.
+  for (double c : cross) EXPECT_NEAR(c, 0.0, 5.0 / std::sqrt(n));
+}
+
 TEST(CounterRng, GaussiansHaveMeanZeroAndUnitVariance) {
   const CounterRng rng(7, 0);
   const int n = 200000;

@@ -72,6 +72,8 @@ def edges(centres):
 
 
 def subplots(count, width=4.6, height=3.6):
+    if count == 1:
+        width, height = 6.4, 4.6
     cols = min(count, 3)
     rows = (count + cols - 1) // cols
     fig, axes = plt.subplots(rows, cols, figsize=(width * cols, height * rows), squeeze=False)
@@ -188,20 +190,28 @@ def curves_vs_snr(phase, out, dpi, quantity, label, filename, theory=None, edge=
         note += "; lines: theory; dotted: sample threshold"
     if edge_right is not None:
         note += "; dashed: bulk edge"
-    fig.suptitle(f"{label} against snr: {phase.fixed}\n({note})", fontsize=10)
+    if log_scale(phase.snr):
+        for ax in axes:
+            ax.set_xscale("log")
+    fig.suptitle(f"{label} against snr\n{phase.fixed}\n({note})", fontsize=10)
     fig.tight_layout()
     return save(fig, out, filename, dpi)
 
 
+def log_scale(snr):
+    """A log axis suits an snr axis of positive values spanning more than a decade and a half."""
+    return snr.size > 2 and snr.min() > 0 and snr.max() / snr.min() > 30
+
+
 def choose_point(h5, phase):
-    """A done point with a spectrum: the first weighting at the middle delta and gamma, at the
+    """A done point with a spectrum: the last weighting at the middle delta and gamma, at the
     smallest snr where theory predicts an outlier (else the largest snr), trial 0."""
     p = h5["points"]
     status = p["status"][...]
     weighting = np.array(strings(p["weighting"]))
     delta, gamma, snr, trial = p["delta"][...], p["gamma"][...], p["snr"][...], p["trial"][...]
     detectable = p["theory_detectable"][...] if "theory_detectable" in p else p["theory_overlap"][...] > 0
-    d0, g0 = phase.delta[phase.delta.size // 2], phase.gamma[phase.gamma.size // 2]
+    d0, g0 = phase.delta[(phase.delta.size - 1) // 2], phase.gamma[(phase.gamma.size - 1) // 2]
     candidates = np.flatnonzero((status == 1) & (weighting == phase.weighting[-1]) & np.isclose(delta, d0)
                                 & np.isclose(gamma, g0) & (trial == trial.min()))
     if candidates.size == 0:
@@ -246,7 +256,11 @@ def spectrum(h5, phase, out, dpi, index=None):
     ax.hist(values, bins=bins, weights=np.full(values.size, 1.0 / values.size), color="tab:blue", alpha=0.55,
             label=f"eigenvalues of S ({values.size})")
     # the histogram holds fraction per bin; the density integrates to the continuous mass
-    ax.plot(x, f * (bins[1] - bins[0]), color="black", lw=1.8, label="κ·(MP_δ ⊠ MP_γ) density (theory)")
+    atom = 1.0 - min(1.0, 1.0 / delta, 1.0 / gamma)  # model.md 5.1: mass of the bulk at 0
+    law = "κ·(MP_δ ⊠ MP_γ) density (theory)"
+    if atom > 0:
+        law += f"\n+ mass {atom:.3g} at 0 (first bin)"
+    ax.plot(x, f * (bins[1] - bins[0]), color="black", lw=1.8, label=law)
     ax.axvline(edge, color="gray", ls="--", lw=1.2, label=f"right bulk edge {edge:.4g}")
     if detectable:
         ax.axvline(outlier, color="red", ls="-", lw=1.5, label=f"outlier λ_S = {outlier:.4g} (theory)")

@@ -10,7 +10,7 @@
 #    so that a requeued job may start again after 10 s instead of the default 120 s.
 # 3. Submits jobs/slurm.sbatch with sbatch on a tiny sweep (2 tasks), waits for it (bounded)
 #    and checks the HDF5 file with h5py: every point done, the expected shapes.
-# 4. Submits a longer sweep, sends the batch script SIGTERM once some points are done
+# 4. Submits a longer sweep, sends the batch script SIGTERM once the first points are done
 #    (`scancel --batch --signal=TERM`, what `#SBATCH --signal=B:TERM@120` does before the time
 #    limit), and checks that the script stopped the sweep, requeued itself, and that the rerun
 #    resumed the file to completion.
@@ -190,15 +190,14 @@ check_file tiny.h5 12 || fail "tiny.h5 is not a complete sweep"
 step "job $job completed"
 
 # ---- 4. SIGTERM before the time limit: stop, requeue, resume -----------------------------
-write_config long.ini 300 0:3:16 6  # 192 points, about 30 s on 2 cores
-step "sbatch of a longer sweep (192 points), SIGTERM to the batch script while it runs"
+write_config long.ini 400 0:3:16 12  # 384 points, 15-40 s on 2 cores
+step "sbatch of a longer sweep (384 points), SIGTERM to the batch script while it runs"
 job=$(sbatch --parsable --ntasks=2 --time=10 --output="$work/long.out" "$source_dir/jobs/slurm.sbatch" long.ini long.h5) ||
   fail "sbatch refused the job"
-for i in $(seq 120); do
-  grep -q "slurm.sbatch: job" long.out 2>/dev/null && [ -f long.h5 ] && break
+for i in $(seq 240); do  # signal as soon as the sweep reports its first done points
+  grep -q "points ([1-9][0-9]* this run)" long.out 2>/dev/null && break
   sleep 0.5
 done
-sleep 3
 step "sending SIGTERM to the batch script of job $job"
 scancel --batch --signal=TERM "$job" || fail "scancel --batch --signal=TERM failed"
 state=$(wait_job "$job" 300)
@@ -206,8 +205,9 @@ state=$(wait_job "$job" 300)
 step "job $job completed after its requeue"
 restarts=$(scontrol show job "$job" | sed -n 's/.*Restarts=\([0-9]*\).*/\1/p')
 [ "${restarts:-0}" -ge 1 ] || fail "job $job was not requeued (Restarts=${restarts:-?})"
+grep -q "stopped by signal 15" long.out || fail "the sweep was not stopped by the signal (finished too early?)"
 grep -q "requeueing job $job" long.out || fail "the batch script did not report its requeue"
 grep -q -- "--resume" long.out || fail "the requeued run did not resume the file"
-check_file long.h5 192 || fail "long.h5 is not complete after the requeue"
+check_file long.h5 384 || fail "long.h5 is not complete after the requeue"
 
 echo "slurm_e2e: PASS (tiny sweep through sbatch; SIGTERM, requeue and resume)"

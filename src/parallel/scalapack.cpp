@@ -8,6 +8,10 @@
 
 namespace rmtsweep::parallel {
 
+bool single_process(const DistributedMatrix& m) noexcept {
+  return m.grid().rows() == 1 && m.grid().cols() == 1;
+}
+
 void check_info(const char* routine, int info, MPI_Comm comm) {
   int extremes[2] = {info, -info};  // max info, -min info
   RMTSWEEP_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, extremes, 2, MPI_INT, MPI_MAX, comm));
@@ -24,6 +28,11 @@ void syrk_lower(char trans, int k, double alpha, const DistributedMatrix& a, dou
     throw std::invalid_argument("syrk_lower: A is too small");
   }
   if (n == 0) return;
+  if (single_process(c)) {  // the same product without PBLAS's blocking overhead (~2x on one core)
+    const int lda = a.lld(), ldc = c.lld();
+    dsyrk_("L", trans == 'N' ? "N" : "T", &n, &k, &alpha, a.data(), &lda, &beta, c.data(), &ldc, 1, 1);
+    return;
+  }
   const int one = 1;
   pdsyrk_("L", trans == 'N' ? "N" : "T", &n, &k, &alpha, a.data(), &one, &one, a.desc(), &beta, c.data(),
           &one, &one, c.desc(), 1, 1);
@@ -32,8 +41,13 @@ void syrk_lower(char trans, int k, double alpha, const DistributedMatrix& a, dou
 void gemm(char transa, char transb, int m, int n, int kk, double alpha, const DistributedMatrix& a,
           const DistributedMatrix& b, double beta, DistributedMatrix& c) {
   if (m == 0 || n == 0) return;
-  const int one = 1;
   const char ta[2] = {transa, '\0'}, tb[2] = {transb, '\0'};
+  if (single_process(c)) {
+    const int lda = a.lld(), ldb = b.lld(), ldc = c.lld();
+    dgemm_(ta, tb, &m, &n, &kk, &alpha, a.data(), &lda, b.data(), &ldb, &beta, c.data(), &ldc, 1, 1);
+    return;
+  }
+  const int one = 1;
   pdgemm_(ta, tb, &m, &n, &kk, &alpha, a.data(), &one, &one, a.desc(), b.data(), &one, &one, b.desc(), &beta,
           c.data(), &one, &one, c.desc(), 1, 1);
 }

@@ -36,6 +36,17 @@ void pdormtr_(const char* side, const char* uplo, const char* trans, const int* 
               const int* jc, const int* descc, double* work, const int* lwork, int* info, std::size_t,
               std::size_t, std::size_t);
 
+void dsyrk_(const char* uplo, const char* trans, const int* n, const int* k, const double* alpha,
+            const double* a, const int* lda, const double* beta, double* c, const int* ldc, std::size_t,
+            std::size_t);
+void dgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k,
+            const double* alpha, const double* a, const int* lda, const double* b, const int* ldb,
+            const double* beta, double* c, const int* ldc, std::size_t, std::size_t);
+void dsytrd_(const char* uplo, const int* n, double* a, const int* lda, double* d, double* e, double* tau,
+             double* work, const int* lwork, int* info, std::size_t);
+void dormtr_(const char* side, const char* uplo, const char* trans, const int* m, const int* n,
+             const double* a, const int* lda, const double* tau, double* c, const int* ldc, double* work,
+             const int* lwork, int* info, std::size_t, std::size_t, std::size_t);
 void dsterf_(const int* n, double* d, double* e, int* info);
 void dstevr_(const char* jobz, const char* range, const int* n, double* d, double* e, const double* vl,
              const double* vu, const int* il, const int* iu, const double* abstol, int* m, double* w,

@@ -8,6 +8,10 @@
 
 namespace rmtsweep::parallel {
 
+/// True on a 1 x 1 grid, where the local buffer is the whole matrix (column-major, lld) and
+/// the plain BLAS/LAPACK routine does the same work without PBLAS's overhead.
+bool single_process(const DistributedMatrix& m) noexcept;
+
 /// Throws ScalapackError(routine, info) on every rank of `comm` when any rank has
 /// info != 0 (the most negative code first: an illegal argument; else the largest).
 void check_info(const char* routine, int info, MPI_Comm comm);

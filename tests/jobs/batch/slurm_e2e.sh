@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end test of jobs/slurm.sbatch on a real, private, single-node Slurm cluster.
 #
-#   tests/jobs/slurm/slurm_e2e.sh RMTSWEEP_BINARY [SOURCE_DIR]
+#   tests/jobs/batch/slurm_e2e.sh RMTSWEEP_BINARY [SOURCE_DIR]
 #
 # 1. Installs Debian's slurm-wlm and munge when missing (apt-get; needs root).
 # 2. Starts munged, slurmctld and slurmd by hand in a temporary directory: its own munge key

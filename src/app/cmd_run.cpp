@@ -15,6 +15,7 @@
 #include "commands.hpp"
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/io/hdf5.hpp"
+#include "rmtsweep/parallel/blas_threads.hpp"
 #include "rmtsweep/parallel/communicator.hpp"
 #include "rmtsweep/sweep/config.hpp"
 #include "rmtsweep/sweep/grid.hpp"
@@ -137,6 +138,7 @@ int command_run(int argc, char** argv) {
   run.started = broadcast(utc_now(), MPI_COMM_WORLD);
   run.mpi_ranks = size;
   run.ranks_per_point = config.ranks_per_point;
+  parallel::configure_blas_threads(MPI_COMM_WORLD);  // cores / ranks per node, unless set
   sweep::install_stop_handlers();
   const bool resuming = exists && args.resume;  // with --force an existing file is recreated
   sweep::SweepFile file = resuming ? sweep::SweepFile::open_for_resume(args.output, io_comm, run)

@@ -22,13 +22,13 @@ trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
 export RMTSWEEP=$binary
 
-# 400 points of d = 300: long enough to be stopped after its first points on 2 cores.
+# 800 points of d = 300 (several seconds on 2 cores): long enough to be stopped after its first points.
 cat > sweep.ini <<EOF
 d = 300
 T = 10
 correlation = prefix:3
 seed = 4
-trials = 10
+trials = 20
 delta = 0.5
 gamma = 0.5
 snr = 0:3:20
@@ -57,8 +57,8 @@ echo "local.sh stopped by SIGTERM: $done done, $pending pending"
 bash "$source_dir/jobs/local.sh" sweep.ini local.h5 2 > local_resume.log 2>&1 || fail "local.sh did not resume"
 grep -q -- "--resume" local_resume.log || fail "the second local.sh run did not resume"
 read -r done pending <<< "$(counts local.h5)"
-[ "$done" = 400 ] && [ "$pending" = 0 ] || fail "after the resume: done $done, pending $pending (expected 400, 0)"
-echo "local.sh resumed: 400 done"
+[ "$done" = 800 ] && [ "$pending" = 0 ] || fail "after the resume: done $done, pending $pending (expected 800, 0)"
+echo "local.sh resumed: 800 done"
 
 # ---- 2. pbs.qsub with its own pre-walltime alarm ------------------------------------------
 printf '%s\n%s\n' localhost localhost > nodes
@@ -72,6 +72,6 @@ read -r done pending <<< "$(counts pbs.h5)"
 echo "pbs.qsub stopped by its alarm: $done done, $pending pending"
 env "${pbs_env[@]}" bash "$source_dir/jobs/pbs.qsub" sweep.ini pbs.h5 > pbs_resume.log 2>&1 || fail "pbs.qsub did not resume"
 read -r done pending <<< "$(counts pbs.h5)"
-[ "$done" = 400 ] && [ "$pending" = 0 ] || fail "after the resume: done $done, pending $pending (expected 400, 0)"
-echo "pbs.qsub resumed: 400 done"
+[ "$done" = 800 ] && [ "$pending" = 0 ] || fail "after the resume: done $done, pending $pending (expected 800, 0)"
+echo "pbs.qsub resumed: 800 done"
 echo "stop_and_resume: PASS"

@@ -40,7 +40,6 @@ if [ -e "$output" ]; then
   for option in "${extra[@]}"; do [ "$option" = --force ] && resume=(); done
 fi
 mkdir -p "$(dirname "$output")"
-export OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-1} OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
 [ "$(id -u)" -eq 0 ] && export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
 echo "local.sh: $ranks ranks, config $config, output $output ${resume[*]}" >&2

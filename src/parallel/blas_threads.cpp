@@ -21,4 +21,8 @@ int configure_blas_threads(MPI_Comm comm) {
   return threads;
 }
 
+int blas_threads() noexcept { return std::max(1, openblas_get_num_threads()); }
+
+void set_blas_threads(int threads) noexcept { openblas_set_num_threads(std::max(1, threads)); }
+
 }  // namespace rmtsweep::parallel

@@ -10,4 +10,11 @@ namespace rmtsweep::parallel {
 /// environment variable decides.
 int configure_blas_threads(MPI_Comm comm);
 
+/// The number of threads OpenBLAS uses on this rank (at least 1): the cores this rank may also
+/// use for its own threaded work, e.g. data generation.
+int blas_threads() noexcept;
+
+/// Sets this rank's OpenBLAS threads (at least 1), e.g. to compare thread counts in tests.
+void set_blas_threads(int threads) noexcept;
+
 }  // namespace rmtsweep::parallel

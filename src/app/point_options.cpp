@@ -22,7 +22,7 @@ constexpr std::array<PointOption, 10> point_options{{
     {"T", "10", "sequence length T (integer, 1 <= T <= 4096)"},
     {"delta", "0.5", "delta = d/V > 0 (vocabulary V = 2 round(d/(2 delta)))"},
     {"gamma", "0.25", "gamma = d/N > 0 (sequences N = round(d/gamma))"},
-    {"snr", "1", "signal strength ||mu||^2 >= 0"},
+    {"snr", "1", "signal strength ||mu||^2, 0 <= snr <= 1e12"},
     {"weighting", "mean", "mean | last | optimal | harmonic | causal:tau | custom:w1,...,wT"},
     {"correlation", "prefix:3", "iid | prefix:L (1 <= L <= T) | markov:phi (-1 < phi < 1)"},
     {"table", "iid", "embedding table: iid | centered"},
@@ -39,7 +39,10 @@ const PointOption& find_option(const std::string& name) {
 
 int parse_int_option(const std::string& name, const std::string& text, std::int64_t minimum,
                      std::string allowed = {}) {
-  if (allowed.empty()) allowed = "allowed: an integer " + name + " >= " + std::to_string(minimum);
+  if (allowed.empty()) {
+    allowed =
+        "allowed: an integer " + name + " with " + std::to_string(minimum) + " <= " + name + " <= 2147483647";
+  }
   const std::int64_t value = model::parse_integer(text, name, allowed);
   if (value < minimum || value > 2147483647) throw InvalidOption(name, text, allowed);
   return static_cast<int>(value);
@@ -55,7 +58,9 @@ model::PointParams point_params_from_lookup(Lookup&& text_of) {
                        "allowed: an integer T with 1 <= T <= " + std::to_string(model::max_sequence_length));
   params.delta = model::parse_double(text_of("delta"), "delta", "allowed: a number delta > 0");
   params.gamma = model::parse_double(text_of("gamma"), "gamma", "allowed: a number gamma > 0");
-  params.snr = model::parse_double(text_of("snr"), "snr", "allowed: a number snr >= 0");
+  params.snr =
+      model::parse_double(text_of("snr"), "snr",
+                          "allowed: a number snr with 0 <= snr <= " + model::format_double(model::max_snr));
   params.weighting = model::parse_weighting(text_of("weighting"), params.T);
   params.correlation = model::parse_correlation(text_of("correlation"), params.T);
   params.table = model::parse_table(text_of("table"));

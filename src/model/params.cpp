@@ -49,8 +49,9 @@ void validate(const PointParams& params) {
       !(static_cast<double>(params.d) / params.gamma <= max_count) || params.sequences() < 2) {
     throw InvalidOption("gamma", format_double(params.gamma), gamma_allowed);
   }
-  if (!(params.snr >= 0.0) || !std::isfinite(params.snr)) {
-    throw InvalidOption("snr", format_double(params.snr), "allowed: a finite snr >= 0");
+  if (!(params.snr >= 0.0 && params.snr <= max_snr)) {
+    throw InvalidOption("snr", format_double(params.snr),
+                        "allowed: a number snr with 0 <= snr <= " + format_double(max_snr));
   }
   if (params.trial < 0)
     throw InvalidOption("trial", std::to_string(params.trial), "allowed: an integer trial >= 0");

@@ -19,6 +19,12 @@ std::string to_string(Table table);
 /// `optimal` weights), so T is bounded to keep that at 128 MB and seconds.
 inline constexpr int max_sequence_length = 4096;
 
+/// Largest snr accepted. Beyond it the rounding of the signal part of S (eps snr) exceeds 2e-4 of the
+/// unit noise scale, so the simulated bulk is no longer resolved; and without a bound the theory's
+/// s^3 and (s + 1)(s + delta)(s + gamma) overflow from snr ~ 1e102 on (model.md 5.2), which printed
+/// null overlaps and eigenvalues.
+inline constexpr double max_snr = 1e12;
+
 /// Everything that defines one point. Built only through validated parsing, so the
 /// simulation and the theory may assume it is valid.
 struct PointParams {
@@ -39,7 +45,7 @@ struct PointParams {
   std::int64_t sequences() const;
 };
 
-/// Checks every field (d >= 1, T >= 1, delta > 0, gamma > 0, snr >= 0, trial >= 0, V >= 2,
+/// Checks every field (d >= 1, T >= 1, delta > 0, gamma > 0, 0 <= snr <= max_snr, trial >= 0, V >= 2,
 /// N >= 2, L <= T, custom weights of length T); throws InvalidOption naming the option.
 /// V and N must also stay below 1e15 (finite, 64-bit counts), and the correlation and weighting must
 /// pass their parsers' checks for this T (|phi| < 1, finite tau, custom weights of nonzero sum).

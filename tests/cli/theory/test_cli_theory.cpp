@@ -180,6 +180,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{"--T", "ten"}, "T", "ten"}, BadInput{{"--T", "2.5"}, "T", "2.5"},
         BadInput{{"--delta", "half"}, "delta", "half"}, BadInput{{"--gamma", "1x"}, "gamma", "1x"},
         BadInput{{"--snr", "nan"}, "snr", "nan"}, BadInput{{"--snr", "-1"}, "snr", "-1"},
+        BadInput{{"--snr", "1e300"}, "snr", "1e+300"},
         BadInput{{"--weighting", "causal:x"}, "weighting", "causal:x"},
         BadInput{{"--correlation", "prefix:x"}, "correlation", "prefix:x"},
         BadInput{{"--correlation", "markov:y"}, "correlation", "markov:y"},

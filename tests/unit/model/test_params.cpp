@@ -18,6 +18,14 @@ TEST(Params, VocabularyIsEvenAndSequencesAreRounded) {
 
 TEST(Params, DefaultsAreValid) { EXPECT_NO_THROW(validate(PointParams{})); }
 
+TEST(Params, SnrUpToItsBoundIsValid) {
+  PointParams p;
+  p.snr = max_snr;
+  EXPECT_NO_THROW(validate(p));
+  p.snr = 0.0;
+  EXPECT_NO_THROW(validate(p));
+}
+
 TEST(Params, EveryInvalidFieldIsReportedWithItsOption) {
   auto with = [](auto change) {
     PointParams p;
@@ -34,6 +42,7 @@ TEST(Params, EveryInvalidFieldIsReportedWithItsOption) {
   expect_invalid_option([&] { validate(with([](PointParams& p) { p.gamma = 0; })); }, "gamma", "0");
   expect_invalid_option([&] { validate(with([](PointParams& p) { p.gamma = 500; })); }, "gamma", "500");
   expect_invalid_option([&] { validate(with([](PointParams& p) { p.snr = -0.5; })); }, "snr", "-0.5");
+  expect_invalid_option([&] { validate(with([](PointParams& p) { p.snr = 1e300; })); }, "snr", "1e+300");
   expect_invalid_option([&] { validate(with([](PointParams& p) { p.trial = -1; })); }, "trial", "-1");
   // The default correlation prefix:3 no longer fits once T = 2.
   expect_invalid_option([&] { validate(with([](PointParams& p) { p.T = 2; })); }, "correlation", "prefix:3");

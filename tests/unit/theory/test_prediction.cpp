@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "rmtsweep/model/params.hpp"
 #include "rmtsweep/theory/prediction.hpp"
 
@@ -90,4 +92,21 @@ TEST(Prediction, ThresholdsAreClippedAtZeroWhenTheOutlierExistsAtEverySnr) {
   EXPECT_TRUE(p.detectable);
   // At snr = 0 the outlier is made of table noise alone: cap = 0, nothing aligned with mu.
   EXPECT_EQ(p.overlap, 0.0);
+}
+
+TEST(Prediction, EveryValueIsFiniteAtTheLargestAcceptedSnr) {
+  // s^3 and (s + 1)(s + delta)(s + gamma) once overflowed from snr ~ 1e102 on (null in the JSON); the
+  // largest g is T (all of R ones), so this is the largest signal a valid point can have.
+  model::PointParams point;
+  point.weighting = model::parse_weighting("optimal", 10);
+  point.correlation = model::parse_correlation("prefix:10", 10);
+  point.snr = model::max_snr;
+  const auto p = theory::predict(point);
+  ASSERT_TRUE(p.detectable);
+  ASSERT_TRUE(p.pop_outlier.has_value());
+  EXPECT_TRUE(std::isfinite(*p.pop_outlier));
+  EXPECT_TRUE(std::isfinite(p.top_eigenvalue));
+  // 1 - overlap = O(1/s) with s ~ 1e13: the overlaps are 1 to rounding.
+  EXPECT_NEAR(p.overlap, 1.0, 1e-9);
+  EXPECT_NEAR(p.pop_overlap, 1.0, 1e-9);
 }

@@ -84,6 +84,18 @@ TEST(PointOptions, NonNumbersAreInvalidOptionsNamingTheOption) {
   expect_invalid([] { app::point_params_from(parse({"--trial", "-2"})); }, "trial", "-2");
 }
 
+TEST(PointOptions, IntegersBeyondThirtyTwoBitsAreRefusedWithTheBoundInTheMessage) {
+  for (const char* name : {"d", "trial"}) {
+    try {
+      app::point_params_from(parse({std::string("--") + name, "2147483648"}));
+      ADD_FAILURE() << "no InvalidOption for --" << name;
+    } catch (const InvalidOption& e) {
+      EXPECT_EQ(e.option(), name);
+      EXPECT_NE(e.allowed().find("<= 2147483647"), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(PointOptions, CommandLineErrorsBecomeInvalidOptions) {
   expect_invalid([] { parse({"--foo", "1"}); }, "foo", "--foo");
   expect_invalid([] { parse({"--del", "0.3"}); }, "del", "--del");  // no prefix guessing

@@ -13,6 +13,7 @@ enum class Table { iid, centered };
 
 /// Parses "iid" or "centered"; throws InvalidOption otherwise.
 Table parse_table(const std::string& text, const std::string& option = "table");
+/// The option text of a table ("iid" or "centered"), which parse_table reads back.
 std::string to_string(Table table);
 
 /// Largest sequence length accepted: R is formed as a dense T x T matrix (and diagonalised for

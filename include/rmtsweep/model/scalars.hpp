@@ -4,6 +4,7 @@
 
 namespace rmtsweep::model {
 
+/// What pooling with weights w keeps of the signal and of the noise (model.md section 4).
 struct PoolingScalars {
   double alpha = 0.0;  ///< w^T R w: signal kept by pooling
   double kappa = 0.0;  ///< ||w||^2: noise kept

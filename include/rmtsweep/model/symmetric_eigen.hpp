@@ -5,6 +5,7 @@
 
 namespace rmtsweep::model {
 
+/// Eigenvalues and unit eigenvectors of a symmetric matrix, as dsyev returns them.
 struct SymmetricEigen {
   std::vector<double> values;   ///< ascending
   std::vector<double> vectors;  ///< eigenvector k is vectors[k*n .. k*n + n), unit norm

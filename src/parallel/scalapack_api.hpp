@@ -39,6 +39,8 @@ void pdormtr_(const char* side, const char* uplo, const char* trans, const int* 
 void dsyrk_(const char* uplo, const char* trans, const int* n, const int* k, const double* alpha,
             const double* a, const int* lda, const double* beta, double* c, const int* ldc, std::size_t,
             std::size_t);
+void dposv_(const char* uplo, const int* n, const int* nrhs, double* a, const int* lda, double* b,
+            const int* ldb, int* info, std::size_t);
 void dgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k,
             const double* alpha, const double* a, const int* lda, const double* b, const int* ldb,
             const double* beta, double* c, const int* ldc, std::size_t, std::size_t);

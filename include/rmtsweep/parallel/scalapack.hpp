@@ -27,9 +27,9 @@ void syrk_lower(char trans, int k, double alpha, const DistributedMatrix& a, dou
 void gemm(char transa, char transb, int m, int n, int kk, double alpha, const DistributedMatrix& a,
           const DistributedMatrix& b, double beta, DistributedMatrix& c);
 
-/// pdposv: solves A X = B for symmetric positive definite A (lower triangle used); A is
-/// overwritten by its Cholesky factor and B by X. Not positive definite -> ScalapackError
-/// {"pdposv", info > 0}.
+/// pdposv (dposv on a 1 x 1 grid): solves A X = B for symmetric positive definite A (lower
+/// triangle used); A is overwritten by its Cholesky factor and B by X. Not positive definite
+/// -> ScalapackError{"pdposv" (or "dposv"), info > 0}.
 void cholesky_solve(DistributedMatrix& a, DistributedMatrix& b);
 
 }  // namespace rmtsweep::parallel

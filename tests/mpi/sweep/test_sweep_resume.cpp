@@ -22,11 +22,12 @@ std::int64_t count_done(const std::vector<std::int64_t>& status) {
   return std::count(status.begin(), status.end(), std::int64_t{1});
 }
 
-/// Polls the file until at least `enough` points are done (or the process ended).
+/// Polls the file until at least `enough` points are done (or the process ended). Every 10 ms:
+/// the sweep must still be running when the caller signals it, however fast points become.
 std::vector<std::int64_t> wait_until_done(const std::string& path, pid_t pid, std::int64_t enough) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
   while (std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
     if (!io::is_hdf5_file(path)) continue;
     try {
       const std::vector<std::int64_t> status = read_status(path);

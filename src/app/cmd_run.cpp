@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,19 +46,37 @@ std::string broadcast(std::string text, MPI_Comm comm) {
   return text;
 }
 
-/// Rank 0 decides whether the output exists, so every rank takes the same branch.
-bool output_exists(const std::string& path, MPI_Comm comm, int rank) {
-  int exists = 0;
-  if (rank == 0) exists = std::filesystem::exists(path) ? 1 : 0;
-  RMTSWEEP_MPI_CHECK(MPI_Bcast(&exists, 1, MPI_INT, 0, comm));
-  return exists != 0;
+/// Rank 0 reads the config file and broadcasts its text: every rank parses the same text, and
+/// a file that only some ranks could read cannot send them down different branches (a hang).
+std::optional<std::string> read_on_rank_zero(const std::string& path, MPI_Comm comm, int rank) {
+  std::optional<std::string> text;
+  int readable = 0;
+  if (rank == 0) {
+    text = read_local_file(path);
+    readable = text ? 1 : 0;
+  }
+  RMTSWEEP_MPI_CHECK(MPI_Bcast(&readable, 1, MPI_INT, 0, comm));
+  if (!readable) return std::nullopt;
+  return broadcast(text.value_or(""), comm);
 }
 
-void check_output_directory(const std::string& path) {
-  const std::filesystem::path parent = std::filesystem::absolute(path).parent_path();
-  if (!std::filesystem::is_directory(parent)) {
-    throw InvalidOption("output", path, "a file in an existing directory");
+enum class OutputPath : int { missing = 0, regular_file = 1, not_a_file = 2, no_directory = 3 };
+
+/// What rank 0 sees at the output path, broadcast so that every rank takes the same branch.
+OutputPath inspect_output(const std::string& path, MPI_Comm comm, int rank) {
+  auto state = static_cast<int>(OutputPath::missing);
+  if (rank == 0) {
+    std::error_code ec;
+    const std::filesystem::file_status status = std::filesystem::status(path, ec);
+    if (std::filesystem::exists(status)) {
+      state = static_cast<int>(std::filesystem::is_regular_file(status) ? OutputPath::regular_file
+                                                                        : OutputPath::not_a_file);
+    } else if (!std::filesystem::is_directory(std::filesystem::absolute(path).parent_path(), ec)) {
+      state = static_cast<int>(OutputPath::no_directory);
+    }
   }
+  RMTSWEEP_MPI_CHECK(MPI_Bcast(&state, 1, MPI_INT, 0, comm));
+  return static_cast<OutputPath>(state);
 }
 
 void print_summary(const sweep::RunOutcome& outcome, const std::string& output) {
@@ -84,7 +103,8 @@ int command_run(int argc, char** argv) {
   int rank = 0, size = 1;
   RMTSWEEP_MPI_CHECK(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
   RMTSWEEP_MPI_CHECK(MPI_Comm_size(MPI_COMM_WORLD, &size));
-  const RunArguments args = parse_run_arguments(argc, argv);
+  const RunArguments args = parse_run_arguments(
+      argc, argv, [&](const std::string& path) { return read_on_rank_zero(path, MPI_COMM_WORLD, rank); });
   if (args.help) {
     if (rank == 0) std::printf("%s", args.usage.c_str());
     return 0;
@@ -100,12 +120,18 @@ int command_run(int argc, char** argv) {
   if (args.output.empty()) throw InvalidOption("output", "", "required: the HDF5 file of the sweep");
   if (args.resume && args.force)
     throw InvalidOption("force", "with --resume", "either --resume or --force, not both");
-  check_output_directory(args.output);
+  const OutputPath output = inspect_output(args.output, MPI_COMM_WORLD, rank);
+  if (output == OutputPath::no_directory) {
+    throw InvalidOption("output", args.output, "a file in an existing directory");
+  }
+  if (output == OutputPath::not_a_file) {
+    throw InvalidOption("output", args.output, "a regular file (this path is a directory or a special file)");
+  }
   std::vector<theory::Prediction> predictions;
   predictions.reserve(static_cast<std::size_t>(grid.size()));
   for (std::int64_t i = 0; i < grid.size(); ++i) predictions.push_back(theory::predict(grid.params(i)));
 
-  const bool exists = output_exists(args.output, MPI_COMM_WORLD, rank);
+  const bool exists = output == OutputPath::regular_file;
   if (exists && !args.resume && !args.force) {
     throw InvalidOption("output", args.output,
                         "exists; pass --resume to continue it or --force to overwrite it");

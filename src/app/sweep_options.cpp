@@ -2,6 +2,7 @@
 #include "sweep_options.hpp"
 
 #include <boost/program_options.hpp>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -52,7 +53,18 @@ std::string quoted(const std::string& word) {
 
 }  // namespace
 
-RunArguments parse_run_arguments(int argc, char** argv) {
+std::optional<std::string> read_local_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return std::nullopt;  // opens, but reads as empty
+  std::ifstream file(path, std::ios::binary);
+  if (!file) return std::nullopt;
+  std::ostringstream text;
+  text << file.rdbuf();
+  if (file.bad()) return std::nullopt;
+  return text.str();
+}
+
+RunArguments parse_run_arguments(int argc, char** argv, const ConfigReader& read) {
   RunArguments args;
   po::options_description general(
       "Usage: rmtsweep run --config FILE --output FILE.h5 [--resume] [--force] [--key value ...]");
@@ -84,8 +96,9 @@ RunArguments parse_run_arguments(int argc, char** argv) {
     throw InvalidOption("run", args.command_line, std::string(e.what()) + " (see rmtsweep run --help)");
   }
   if (!args.config_path.empty() && !args.help) {
-    std::ifstream file(args.config_path);
-    if (!file) throw InvalidOption("config", args.config_path, "a readable INI file");
+    const std::optional<std::string> text = read(args.config_path);
+    if (!text) throw InvalidOption("config", args.config_path, "a readable INI file");
+    std::istringstream file(*text);
     try {
       po::store(po::parse_config_file(file, keys, false), vm);  // stored second: the command line wins
     } catch (const po::error& e) {

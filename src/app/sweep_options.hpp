@@ -1,7 +1,9 @@
 #pragma once
 // The options of `rmtsweep run`: every sweep config key is accepted in the INI file given by
 // --config and on the command line (`--key value`); the command line wins.
+#include <functional>
 #include <map>
+#include <optional>
 #include <string>
 
 namespace rmtsweep::app {
@@ -17,8 +19,15 @@ struct RunArguments {
   std::string usage;                          ///< the --help text
 };
 
+/// Returns the text of the config file at `path`, or nullopt when it cannot be read.
+using ConfigReader = std::function<std::optional<std::string>(const std::string& path)>;
+
+/// The text of `path` read by this process alone (nullopt if unreadable).
+std::optional<std::string> read_local_file(const std::string& path);
+
 /// Parses argv (argv[0] = "run"); throws InvalidOption for unknown keys, repeated keys, a
-/// missing value or an unreadable config file.
-RunArguments parse_run_arguments(int argc, char** argv);
+/// missing value or an unreadable config file. `read` fetches the config file's text (under
+/// MPI, rank 0 reads it and broadcasts, so that every rank parses the same text).
+RunArguments parse_run_arguments(int argc, char** argv, const ConfigReader& read = read_local_file);
 
 }  // namespace rmtsweep::app

@@ -131,5 +131,16 @@ TEST(SweepEndToEnd, BadValuesAreRejectedWithExitTwoBeforeAnyFileIsCreated) {
   }
 }
 
+TEST(SweepEndToEnd, AnOutputPathThatIsADirectoryIsRefusedWithExitTwoEvenWithForce) {
+  const TempDir dir;
+  const std::string config = write_small_config(dir);
+  std::filesystem::create_directory(dir / "out.h5");
+  const Finished forced =
+      run(mpi_command(2, {"run", "--config", config, "--output", dir / "out.h5", "--force"}), dir / "d.log");
+  EXPECT_EQ(forced.exit_code, 2) << forced.output;
+  EXPECT_NE(forced.output.find("invalid --output"), std::string::npos) << forced.output;
+  EXPECT_TRUE(std::filesystem::is_empty(dir / "out.h5"));
+}
+
 }  // namespace
 }  // namespace rmtsweep::test

@@ -191,6 +191,22 @@ SweepConfig parse_sweep_config(const std::map<std::string, std::string>& values)
       static_cast<int>(parse_bounded(get("ranks_per_point", "1"), "ranks_per_point", 1, int_max,
                                      "allowed: an integer >= 1 that divides the number of ranks"));
   validate_points(c);
+  // The resolved text is stored as the file's `config` attribute, and an attribute of the
+  // default (earliest, any-h5py) file format holds at most 64 KiB: refuse here, before any
+  // file exists, rather than abort halfway through creating it. Blame the longest line's key.
+  const std::string resolved = resolved_config_text(c);
+  if (resolved.size() > max_resolved_config_bytes) {
+    std::string longest;
+    for (const std::string& line : split(resolved, '\n')) {
+      if (line.size() > longest.size()) longest = line;
+    }
+    const std::string key = longest.substr(0, longest.find(' '));
+    throw InvalidOption(key, get(key, ""),
+                        "allowed: fewer values; the resolved config (every axis value written out) is " +
+                            std::to_string(resolved.size()) + " bytes, at most " +
+                            std::to_string(max_resolved_config_bytes) +
+                            " fit in the file's config attribute");
+  }
   const std::string fail_text = get("fail_points", "");
   if (!fail_text.empty()) {
     const std::string allowed =

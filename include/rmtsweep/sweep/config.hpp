@@ -64,6 +64,10 @@ struct SweepConfig {
 /// and what is allowed.
 SweepConfig parse_sweep_config(const std::map<std::string, std::string>& values);
 
+/// The longest resolved config text parse_sweep_config accepts: it is stored as one HDF5
+/// attribute, whose message in the default file format holds at most 64 KiB.
+inline constexpr std::size_t max_resolved_config_bytes = 64000;
+
 /// The canonical text of the scientific part of a config: one `key = value` line per key of
 /// config_keys() except ranks_per_point and fail_points, axes written as explicit lists of
 /// shortest round-trip numbers. It is itself a valid config file, and two configs describe

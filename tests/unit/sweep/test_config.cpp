@@ -122,6 +122,19 @@ TEST(SweepConfig, DuplicateWeightingsAreRejected) {
             "weighting");
 }
 
+TEST(SweepConfig, AConfigTooLongForTheFilesConfigAttributeIsRejectedNamingTheLongestAxis) {
+  // 15001 snr values written out take ~100 KB, more than one HDF5 attribute holds.
+  const InvalidOption e = rejection([] {
+    sweep::parse_sweep_config({{"d", "10"}, {"T", "3"}, {"correlation", "iid"}, {"snr", "0:4:15001"}});
+  });
+  EXPECT_EQ(e.option(), "snr");
+  EXPECT_EQ(e.value(), "0:4:15001");
+  // 4001 values (~24 KB) still fit.
+  EXPECT_EQ(sweep::parse_sweep_config({{"d", "10"}, {"T", "3"}, {"correlation", "iid"}, {"snr", "0:4:4001"}})
+                .point_count(),
+            4001);
+}
+
 TEST(SweepConfig, TheResolvedTextIsAConfigThatResolvesToItself) {
   const sweep::SweepConfig c =
       sweep::parse_sweep_config({{"d", "80"},

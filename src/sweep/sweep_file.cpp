@@ -24,6 +24,16 @@ int rank_of(MPI_Comm comm) {
   return rank;
 }
 
+/// Rank 0's string on every rank of comm: values of collective attribute writes must be
+/// identical everywhere, and e.g. OpenBLAS's config names the CPU core each node detected.
+std::string from_rank_zero(std::string text, MPI_Comm comm) {
+  auto length = static_cast<long long>(text.size());
+  RMTSWEEP_MPI_CHECK(MPI_Bcast(&length, 1, MPI_LONG_LONG, 0, comm));
+  text.resize(static_cast<std::size_t>(length));
+  if (length > 0) RMTSWEEP_MPI_CHECK(MPI_Bcast(text.data(), static_cast<int>(length), MPI_CHAR, 0, comm));
+  return text;
+}
+
 /// The value of one parameter/theory column for point i.
 double parameter_value(const std::string& name, const Grid& grid, std::int64_t i,
                        const theory::Prediction& p) {
@@ -157,7 +167,10 @@ SweepFile SweepFile::create(const std::string& path, MPI_Comm comm, const Grid& 
              "all d eigenvalues of S per point, ascending (points x d)");
   }
 
-  const LibraryVersions versions = library_versions();
+  LibraryVersions versions = library_versions();
+  for (std::string* text : {&versions.mpi, &versions.hdf5, &versions.blas, &versions.scalapack}) {
+    *text = from_rank_zero(std::move(*text), comm);
+  }
   io::write_attribute(sweep.file_, "rmtsweep_version", rmtsweep::version);
   io::write_attribute(sweep.file_, "created", run.started);
   io::write_attribute(sweep.file_, "config", resolved_config_text(c));

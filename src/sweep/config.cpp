@@ -87,6 +87,35 @@ void validate_points(const SweepConfig& c) {
   }
 }
 
+/// Refuses grids of more than max_sweep_points points (the point order is broadcast with an
+/// int count, and every point gets a row in each early-allocated dataset), computed without
+/// overflow; blames the key with the most values.
+template <class Get>
+void check_point_count(const SweepConfig& c, const Get& get) {
+  const std::vector<std::pair<const char*, std::size_t>> extents{
+      {"delta", c.delta.size()},
+      {"gamma", c.gamma.size()},
+      {"snr", c.snr.size()},
+      {"weighting", c.weighting.size()},
+      {"trials", static_cast<std::size_t>(c.trials)}};
+  double points = 1.0;
+  const char* largest = "trials";
+  std::size_t most = 0;
+  for (const auto& [key, size] : extents) {
+    points *= static_cast<double>(size);
+    if (size > most) {
+      most = size;
+      largest = key;
+    }
+  }
+  if (points > static_cast<double>(max_sweep_points)) {
+    throw InvalidOption(largest, get(largest, ""),
+                        "allowed: a grid of at most " + std::to_string(max_sweep_points) +
+                            " points (delta x gamma x snr x weighting x trials); this one has " +
+                            model::format_double(points));
+  }
+}
+
 }  // namespace
 
 std::int64_t SweepConfig::point_count() const {
@@ -190,6 +219,7 @@ SweepConfig parse_sweep_config(const std::map<std::string, std::string>& values)
   c.ranks_per_point =
       static_cast<int>(parse_bounded(get("ranks_per_point", "1"), "ranks_per_point", 1, int_max,
                                      "allowed: an integer >= 1 that divides the number of ranks"));
+  check_point_count(c, get);
   validate_points(c);
   // The resolved text is stored as the file's `config` attribute, and an attribute of the
   // default (earliest, any-h5py) file format holds at most 64 KiB: refuse here, before any

@@ -64,6 +64,9 @@ struct SweepConfig {
 /// and what is allowed.
 SweepConfig parse_sweep_config(const std::map<std::string, std::string>& values);
 
+/// The most points a sweep may have: the point order is broadcast with an int count.
+inline constexpr std::int64_t max_sweep_points = 2147483647;
+
 /// The longest resolved config text parse_sweep_config accepts: it is stored as one HDF5
 /// attribute, whose message in the default file format holds at most 64 KiB.
 inline constexpr std::size_t max_resolved_config_bytes = 64000;

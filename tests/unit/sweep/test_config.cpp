@@ -135,6 +135,19 @@ TEST(SweepConfig, AConfigTooLongForTheFilesConfigAttributeIsRejectedNamingTheLon
             4001);
 }
 
+TEST(SweepConfig, AGridOfMoreThanTwoBillionPointsIsRejectedBeforeItsPointsAreValidated) {
+  // 1000^3 x 1000 trials = 1e12 points; validating every combination would take hours.
+  const InvalidOption e = rejection([] {
+    sweep::parse_sweep_config({{"d", "10"},
+                               {"delta", "1:2:1000"},
+                               {"gamma", "1:2:1000"},
+                               {"snr", "0:999:1000"},
+                               {"trials", "1000000"}});
+  });
+  EXPECT_EQ(e.option(), "trials");
+  EXPECT_EQ(e.value(), "1000000");
+}
+
 TEST(SweepConfig, TheResolvedTextIsAConfigThatResolvesToItself) {
   const sweep::SweepConfig c =
       sweep::parse_sweep_config({{"d", "80"},

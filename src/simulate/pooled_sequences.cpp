@@ -46,8 +46,11 @@ PooledSequences::PooledSequences(const model::PointParams& params, const paralle
   // Entry (i, v) is gaussian(table_noise, i, v), drawn four tokens at a time; the inner loop
   // runs along the local rows so that the four token columns are written contiguously.
   std::vector<std::uint64_t> global(lr);
-  for (std::size_t r = 0; r < lr; ++r)
+  global_rows_.resize(lr);
+  for (std::size_t r = 0; r < lr; ++r) {
     global[r] = static_cast<std::uint64_t>(rows.to_global(static_cast<int>(r)));
+    global_rows_[r] = static_cast<std::size_t>(global[r]);
+  }
   const auto vocabulary = static_cast<std::uint64_t>(vocabulary_);
   threads_ = parallel::blas_threads();
   const auto blocks = static_cast<std::int64_t>((vocabulary + 3) / 4);
@@ -169,6 +172,23 @@ double PooledSequences::fill(parallel::DistributedMatrix& panel, std::int64_t fi
   double deviation = 0.0;
   for (const double x : column_deviation) deviation += x;
   return deviation;
+}
+
+std::vector<double> PooledSequences::token_projections(const std::vector<double>& beta) const {
+  const auto lr = static_cast<std::size_t>(local_rows_);
+  std::vector<double> local_beta(lr), projections(static_cast<std::size_t>(vocabulary_), 0.0);
+  for (std::size_t r = 0; r < lr; ++r) local_beta[r] = beta[global_rows_[r]];
+  for_chunks(vocabulary_, threads_, [&](std::int64_t begin, std::int64_t end) {
+    for (std::int64_t v = begin; v < end; ++v) {
+      const double* z = noise(v);
+      double sum = 0.0;
+      for (std::size_t r = 0; r < lr; ++r) sum += local_beta[r] * z[r];
+      projections[static_cast<std::size_t>(v)] = sum;
+    }
+  });
+  RMTSWEEP_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, projections.data(), static_cast<int>(projections.size()),
+                                   MPI_DOUBLE, MPI_SUM, column_comm_));
+  return projections;
 }
 
 }  // namespace rmtsweep::simulate

@@ -30,6 +30,13 @@ class PooledSequences {
   double fill(parallel::DistributedMatrix& panel, std::int64_t first, std::int64_t count,
               SequenceStreams streams, std::vector<int>& labels) const;
 
+  /// p_v = beta^T z_v for every token v, beta a replicated d-vector: the projections of the
+  /// (centred, for `table = centered`) noise table, summed over the process rows (collective
+  /// over the grid's column communicator; the same on every rank up to summation order).
+  /// With deterministic weights, beta^T c_n = sum_t w_t p_{v_t} + sqrt(snr) beta_0 sum_t w_t xi_t,
+  /// which scores a sequence in O(T) instead of O(T d).
+  std::vector<double> token_projections(const std::vector<double>& beta) const;
+
   /// The deterministic weights w (for causal:tau, the limit w(tau)).
   const std::vector<double>& weights() const noexcept { return weights_; }
 
@@ -43,6 +50,7 @@ class PooledSequences {
   random::CounterRng rng_;
   std::int64_t vocabulary_ = 0;
   int local_rows_ = 0;
+  std::vector<std::size_t> global_rows_;  ///< global index of each local row
   int threads_ = 1;      ///< threads generating: this rank's BLAS threads (results do not depend on it)
   int signal_row_ = -1;  ///< local index of global row 0 (the signal axis u = e_1), or -1
   bool in_first_process_row_ = false;

@@ -143,6 +143,11 @@ def main():
         target(f"sweep throughput 2 ranks / 1 rank ({sweeps[1]['points']} points, d={sweeps[1]['d']}: "
                f"{fmt(sweeps[1]['points_per_second'], 2)} vs {fmt(sweeps[2]['points_per_second'], 2)} points/s)",
                ratio, ">= 1.8", ratio >= 1.8)
+    alone = pick(records, kind="sweep_independent")
+    if alone and 1 in sweeps:
+        ratio = alone[-1]["points_per_second"] / sweeps[1]["points_per_second"]
+        print(f"| (limit) two independent 1-rank sweeps at once / 1 rank ({fmt(alone[-1]['points_per_second'], 2)} "
+              f"points/s): the machine's own two-way scaling | {fmt(ratio, 2)} | (bound) | |")
 
 
 if __name__ == "__main__":

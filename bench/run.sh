@@ -96,6 +96,16 @@ for ranks in 1 2; do
   $PY -c "import json; s=float('${wall:-0}') or ($end-$start); print(json.dumps({'kind': 'sweep', 'ranks': $ranks, 'd': 800, 'points': $points, 'seconds': s, 'points_per_second': $points / s}))" >> "$RESULTS"
 done
 
+# The machine's own limit for two-way throughput, without MPI between them: two independent
+# 1-rank sweeps at the same time (each its own mpirun and file).
+for part in a b; do rm -f "$OUT/sweep-$part.h5"; done
+for part in a b; do
+  run_mpi 1 1 "$RMTSWEEP" run --output "$OUT/sweep-$part.h5" "${sweep_args[@]}" > "$OUT/sweep-$part.log" 2>&1 &
+done
+wait
+walls=$(sed -n 's/.*; wall \([0-9.]*\) s;.*/\1/p' "$OUT/sweep-a.log" "$OUT/sweep-b.log" | sort -g | tail -1)
+$PY -c "import json; s=float('$walls'); print(json.dumps({'kind': 'sweep_independent', 'ranks': 2, 'd': 800, 'points': 2 * $points, 'seconds': s, 'points_per_second': 2 * $points / s}))" >> "$RESULTS"
+
 load_after=$(uptime | sed 's/.*load average: //')
 $PY - "$RESULTS" "$core" "$default_core" "$load_before" "$load_after" <<'EOF' >> "$RESULTS"
 import json, re, subprocess, sys

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "commands.hpp"
+#include "point_options.hpp"
 #include "rmtsweep/assemble/phase.hpp"
 #include "rmtsweep/assemble/phase_file.hpp"
 #include "rmtsweep/assemble/theory_tables.hpp"
@@ -59,15 +60,7 @@ int command_assemble(int argc, char** argv) {
       "margin", po::value<double>(&margin)->default_value(margin),
       "c of the detection rule: top eigenvalue > right_edge (1 + c d^(-2/3))")(
       "quiet,q", po::bool_switch(&quiet), "print no threshold table")("help,h", po::bool_switch(&help), "this help");
-  po::positional_options_description positional;
-  positional.add("file", 1);
-  po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(argc, argv).options(options).positional(positional).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    throw InvalidOption("assemble", argc > 1 ? argv[1] : "", e.what());
-  }
+  parse_command_line(argc, argv, options, "assemble", "file");
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (help) {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "commands.hpp"
+#include "point_options.hpp"
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/io/hdf5.hpp"
 #include "rmtsweep/model/parse_number.hpp"
@@ -21,15 +22,7 @@ int command_status(int argc, char** argv) {
   po::options_description options("Usage: rmtsweep status FILE.h5");
   options.add_options()("file", po::value<std::string>(&path), "the sweep file")(
       "help,h", po::bool_switch(&help), "this help");
-  po::positional_options_description positional;
-  positional.add("file", 1);
-  po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(argc, argv).options(options).positional(positional).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    throw InvalidOption("status", argc > 1 ? argv[1] : "", e.what());
-  }
+  parse_command_line(argc, argv, options, "status", "file");
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (help) {

@@ -111,12 +111,13 @@ model::PointParams point_params_from(const std::map<std::string, std::string>& t
 }
 
 po::variables_map parse_command_line(int argc, char** argv, const po::options_description& options,
-                                     const std::string& command) {
+                                     const std::string& command, const std::string& positional_option) {
   const std::string see_help = "see rmtsweep " + command + " --help";
   // Stray positional arguments are collected under a hidden name and refused below.
   po::options_description all;
   all.add(options).add_options()("<positional>", po::value<std::vector<std::string>>());
   po::positional_options_description positional;
+  if (!positional_option.empty()) positional.add(positional_option.c_str(), 1);
   positional.add("<positional>", -1);
   po::variables_map values;
   try {
@@ -140,7 +141,9 @@ po::variables_map parse_command_line(int argc, char** argv, const po::options_de
   }
   if (values.count("<positional>")) {
     throw InvalidOption("<positional>", values["<positional>"].as<std::vector<std::string>>().front(),
-                        "rmtsweep " + command + " takes only --name value options; " + see_help);
+                        positional_option.empty() ? "rmtsweep " + command + " takes only --name value options; " + see_help
+                                                    : "rmtsweep " + command + " takes one " + positional_option +
+                                                          " argument; " + see_help);
   }
   return values;
 }

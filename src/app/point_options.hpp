@@ -31,9 +31,10 @@ const std::vector<std::string>& point_option_names();
 /// Parses the command line of subcommand `command` (argv[0] is the subcommand's name) against
 /// `options`. Every Boost error (unknown option, missing value, repeated option, stray argument) becomes
 /// an InvalidOption, so the program exits with status 2 and one line. Prefix guessing is off: an
-/// abbreviated option is unknown rather than silently taken for another.
+/// abbreviated option is unknown rather than silently taken for another. With `positional_option`, one
+/// bare argument (e.g. the sweep file of `status`) is taken as that option; any further one is refused.
 boost::program_options::variables_map parse_command_line(
     int argc, char** argv, const boost::program_options::options_description& options,
-    const std::string& command);
+    const std::string& command, const std::string& positional_option = "");
 
 }  // namespace rmtsweep::app

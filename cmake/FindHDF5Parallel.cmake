@@ -12,10 +12,11 @@ if(HDF5Parallel_FOUND)
     message(FATAL_ERROR "HDF5 at ${HDF5Parallel_INCLUDE_DIR} is not built with MPI (install libhdf5-openmpi-dev)")
   endif()
   if(NOT TARGET rmtsweep::hdf5)
-    find_package(MPI REQUIRED COMPONENTS C)
+    set(MPI_CXX_SKIP_MPICXX ON)
+    find_package(MPI REQUIRED COMPONENTS CXX)
     add_library(rmtsweep::hdf5 INTERFACE IMPORTED)
     set_target_properties(rmtsweep::hdf5 PROPERTIES
       INTERFACE_INCLUDE_DIRECTORIES "${HDF5Parallel_INCLUDE_DIR}"
-      INTERFACE_LINK_LIBRARIES "${HDF5Parallel_LIBRARY};MPI::MPI_C")
+      INTERFACE_LINK_LIBRARIES "${HDF5Parallel_LIBRARY};MPI::MPI_CXX")
   endif()
 endif()

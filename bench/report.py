@@ -70,13 +70,20 @@ def main():
                ("numpy, 2 BLAS threads", dict(kind="numpy_point", threads=2)))
     for d in dims:
         for label, where in configs:
-            runs = pick(records, d=d, gamma=0.25, **where)
+            runs = pick(records, d=d, gamma=0.25, blas_core=meta.get("blas_core"), **where)
             r = min(runs, key=lambda x: x["seconds"]["total"]) if runs else None
             if r is None:
                 continue
             s = r["seconds"]
             print(f"| {label} | {d} | {r['N']} | " + " | ".join(fmt(s[k]) for k in ("generate", "covariance", "eigen", "ridge", "total"))
                   + f" | {fmt(r['peak_rss_mb'], 0)} | {fmt(r['top_eigenvalues'][0], 4)} | {fmt(r['overlaps'][0], 3)} | {fmt(r['ridge_accuracy'], 3)} |")
+    if meta.get("default_core") != meta.get("blas_core"):
+        for label, kind in (("C++ 1 rank x 2 BLAS threads", "cpp_point"), ("numpy, 2 BLAS threads", "numpy_point")):
+            for r in pick(records, kind=kind, blas_core=meta.get("default_core")):
+                s = r["seconds"]
+                print(f"| {label}, as installed ({r['blas_core']} kernel) | {r['d']} | {r['N']} | "
+                      + " | ".join(fmt(s[k]) for k in ("generate", "covariance", "eigen", "ridge", "total"))
+                      + f" | {fmt(r['peak_rss_mb'], 0)} | {fmt(r['top_eigenvalues'][0], 4)} | {fmt(r['overlaps'][0], 3)} | {fmt(r['ridge_accuracy'], 3)} |")
     for r in pick(records, kind="cpp_point", ranks=1):
         if r["gamma"] != 0.25:
             s = r["seconds"]

@@ -48,6 +48,11 @@ installed=$(env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE "$LIMITS" gemm --d 2000
 echo "$installed" >> "$RESULTS"
 default_core=$(core_of "$installed")
 if [ "$BLAS" = tuned ]; then
+  # One point at d = 2000 as installed, C++ and numpy, to show what the kernel choice costs.
+  env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE mpirun -np 1 --bind-to none -x OPENBLAS_NUM_THREADS=2 \
+    "$POINT" --d 2000 --delta 0.5 --gamma 0.25 --T 10 >> "$RESULTS"
+  env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE OPENBLAS_NUM_THREADS=2 \
+    $PY "$SRC/bench/numpy_reference.py" --d 2000 --delta 0.5 --gamma 0.25 --T 10 >> "$RESULTS"
   unset OPENBLAS_L2_SIZE
   if grep -q avx512f /proc/cpuinfo; then export OPENBLAS_CORETYPE=SkylakeX
   elif grep -q avx2 /proc/cpuinfo; then export OPENBLAS_CORETYPE=Haswell; fi

@@ -2,14 +2,19 @@
 /// peak resident memory of every rank (getrusage ru_maxrss, max-reduced over ranks).
 ///
 ///   mpirun -np R rmtsweep_bench_point --d 2000 --delta 0.5 --gamma 0.25 --T 10
-///       [--correlation prefix:3] [--weighting mean] [--snr 1] [--k 4] [--reps 1]
+///       [--correlation prefix:3] [--weighting mean] [--snr 1] [--k 4] [--reps 1] [--limits 1]
 ///
 /// With --reps > 1 the point is simulated that many times and the fastest total is reported
-/// (peak memory is the process's, so it covers every repetition). One JSON line from rank 0.
+/// (peak memory is the process's, so it covers every repetition). With --limits 1 on one rank,
+/// the DGEMM rate and a dsyevd are measured right after the point in the same process
+/// ("same_moment"). One JSON line from rank 0.
 #include <sys/resource.h>
 
+#include <algorithm>
+#include <chrono>
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -21,6 +26,53 @@
 #include "rmtsweep/parallel/environment.hpp"
 #include "rmtsweep/simulate/point.hpp"
 
+namespace {
+
+double seconds_of(auto&& work) {
+  const auto start = std::chrono::steady_clock::now();
+  work();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+/// The limits in the same process, right after the point (1 rank only): the best of 3 DGEMM
+/// rates for the covariance's panel shape (d x 512 x d) and one dsyevd with all vectors on a
+/// Wishart matrix of the point's size, so the targets compare measurements of one moment.
+nlohmann::json same_moment_limits(int d) {
+  const int p = 512, n = 4 * d;
+  std::vector<double> a(static_cast<std::size_t>(d) * n);
+  std::uint64_t state = 88172645463325252ULL;
+  for (auto& x : a) {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    x = (static_cast<double>(state >> 11) * 0x1.0p-53 - 0.5) * 3.4641016151377544;
+  }
+  std::vector<double> c(static_cast<std::size_t>(d) * d, 0.0);
+  const double one = 1.0, zero = 0.0, scale = 1.0 / n;
+  double gemm = 1e300;
+  for (int rep = 0; rep < 3; ++rep) {
+    gemm = std::min(gemm, seconds_of([&] {
+      dgemm_("N", "T", &d, &d, &p, &one, a.data(), &d, a.data(), &d, &zero, c.data(), &d, 1, 1);
+    }));
+  }
+  dsyrk_("L", "N", &d, &n, &scale, a.data(), &d, &zero, c.data(), &d, 1, 1);
+  std::vector<double> w(static_cast<std::size_t>(d));
+  int lwork = -1, liwork = -1, iwork_query = 0, info = 0;
+  double work_query = 0.0;
+  dsyevd_("V", "L", &d, c.data(), &d, w.data(), &work_query, &lwork, &iwork_query, &liwork, &info, 1, 1);
+  std::vector<double> work(static_cast<std::size_t>(work_query) + 1);
+  std::vector<int> iwork(static_cast<std::size_t>(std::max(1, iwork_query)));
+  lwork = static_cast<int>(work.size());
+  liwork = static_cast<int>(iwork.size());
+  const double syevd = seconds_of([&] {
+    dsyevd_("V", "L", &d, c.data(), &d, w.data(), work.data(), &lwork, iwork.data(), &liwork, &info, 1, 1);
+  });
+  const double dd = d;
+  return {{"dgemm_gflops", 2.0 * dd * dd * p / gemm * 1e-9}, {"dsyevd_all_vectors_seconds", syevd}};
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   rmtsweep::parallel::MpiEnvironment mpi(argc, argv);
   int rank = 0, ranks = 1;
@@ -31,6 +83,7 @@ int main(int argc, char** argv) {
     rmtsweep::simulate::SimulationOptions options;
     std::string correlation = "prefix:3", weighting = "mean";
     int reps = 1;
+    bool limits_too = false;
     for (int i = 1; i + 1 < argc; i += 2) {
       const std::string key = argv[i], value = argv[i + 1];
       if (key == "--d") params.d = std::stoi(value);
@@ -42,6 +95,7 @@ int main(int argc, char** argv) {
       else if (key == "--weighting") weighting = value;
       else if (key == "--k") options.k = std::stoi(value);
       else if (key == "--reps") reps = std::stoi(value);
+      else if (key == "--limits") limits_too = value == "1";
       else throw std::invalid_argument("unknown option " + key);
     }
     params.correlation = rmtsweep::model::parse_correlation(correlation, params.T);
@@ -58,9 +112,10 @@ int main(int argc, char** argv) {
     getrusage(RUSAGE_SELF, &usage);
     double peak_mb = static_cast<double>(usage.ru_maxrss) / 1024.0;
     MPI_Allreduce(MPI_IN_PLACE, &peak_mb, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    const nlohmann::json limits = ranks == 1 && limits_too ? same_moment_limits(params.d) : nlohmann::json();
     if (rank == 0) {
       const auto& s = best.seconds;
-      const nlohmann::json record{
+      nlohmann::json record{
           {"kind", "cpp_point"}, {"d", params.d}, {"delta", params.delta}, {"gamma", params.gamma},
           {"T", params.T}, {"N", params.sequences()}, {"V", params.vocabulary()}, {"ranks", ranks},
           {"blas_threads", openblas_get_num_threads()}, {"blas_core", openblas_get_corename()},
@@ -68,6 +123,7 @@ int main(int argc, char** argv) {
                        {"ridge", s.ridge}, {"total", s.total}}},
           {"peak_rss_mb", peak_mb}, {"top_eigenvalues", best.top_eigenvalues}, {"overlaps", best.overlaps},
           {"ridge_accuracy", best.ridge_accuracy}};
+      if (!limits.is_null()) record["same_moment"] = limits;
       std::cout << record.dump() << std::endl;
     }
   } catch (const std::exception& error) {

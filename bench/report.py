@@ -98,17 +98,24 @@ def main():
     def target(label, value, goal, ok):
         print(f"| {label} | {fmt(value, 2)} | {goal} | {'yes' if ok else 'no'} |" if value is not None else f"| {label} | n/a | {goal} | n/a |")
 
+    def one_rank_best(d):
+        runs = [r for r in pick(records, kind="cpp_point", d=d, gamma=0.25, ranks=1, blas_core=meta.get("blas_core"))]
+        return min(runs, key=lambda x: x["seconds"]["total"]) if runs else None
+
     for d in dims:
-        best = None
-        for r in pick(records, kind="cpp_point", d=d, gamma=0.25):
-            rate = d * (d + 1.0) * r["N"] / r["seconds"]["covariance"] * 1e-9
-            if best is None or rate > best[0]:
-                best = (rate, r["ranks"])
+        r = one_rank_best(d)
+        if r is None:
+            continue
+        rate = d * (d + 1.0) * r["N"] / r["seconds"]["covariance"] * 1e-9
+        same = r.get("same_moment", {}).get("dgemm_gflops")
         gemm = one(records, kind="dgemm", d=d, threads=2, blas_core=meta.get("blas_core"))
-        if best and gemm:
-            ratio = best[0] / gemm["gflops"]
-            target(f"covariance rate / DGEMM rate, d={d} ({fmt(best[0], 1)} vs {fmt(gemm['gflops'], 1)} GFLOP/s, {best[1]} rank(s))",
-                   ratio, ">= 0.8", ratio >= 0.8)
+        if same:
+            target(f"covariance rate / DGEMM rate measured right after it in the same process, d={d}, 1 rank x 2 threads "
+                   f"({fmt(rate, 1)} vs {fmt(same, 1)} GFLOP/s; the limits table's DGEMM: {fmt(gemm and gemm['gflops'], 1)})",
+                   rate / same, ">= 0.8", rate / same >= 0.8)
+        elif gemm:
+            target(f"covariance rate / DGEMM rate, d={d} ({fmt(rate, 1)} vs {fmt(gemm['gflops'], 1)} GFLOP/s)",
+                   rate / gemm["gflops"], ">= 0.8", rate / gemm["gflops"] >= 0.8)
     for d in dims:
         cpp = [r["seconds"]["total"] for r in pick(records, kind="cpp_point", d=d, gamma=0.25)]
         npy = [r["seconds"]["total"] for r in pick(records, kind="numpy_point", d=d, gamma=0.25)]
@@ -127,12 +134,16 @@ def main():
                 print(f"| (limit) numpy total / floor of a C++ point, d={d}: covariance at DGEMM rate + dsytrd + dsterf "
                       f"= {fmt(floor)} s, before any data generation | {fmt(min(npy) / floor, 2)} | (bound) | |")
     for d in dims:
-        cpp = [r["seconds"]["eigen"] for r in pick(records, kind="cpp_point", d=d, gamma=0.25)]
+        r = one_rank_best(d)
         ref = one(records, kind="dsyevd_all_vectors", d=d, threads=2)
-        if cpp and ref:
-            ratio = min(cpp) / ref["seconds"]
-            target(f"eigen stage / dsyevd all vectors, d={d} ({fmt(min(cpp))} s vs {fmt(ref['seconds'])} s)", ratio,
-                   "<= 0.5", ratio <= 0.5)
+        same = r.get("same_moment", {}).get("dsyevd_all_vectors_seconds") if r else None
+        if r and (same or ref):
+            base = same or ref["seconds"]
+            ratio = r["seconds"]["eigen"] / base
+            where = "right after it in the same process" if same else "in the limits table"
+            target(f"eigen stage / dsyevd all vectors {where}, d={d} ({fmt(r['seconds']['eigen'])} s vs {fmt(base)} s; "
+                   f"dsytrd alone: {fmt(one(records, kind='dsytrd', d=d, threads=2) and one(records, kind='dsytrd', d=d, threads=2)['seconds'])} s "
+                   f"of {fmt(ref and ref['seconds'])} s in the limits table)", ratio, "<= 0.5", ratio <= 0.5)
     low = [r for r in pick(records, kind="cpp_point", ranks=1) if r["gamma"] == 0.05]
     high = [r for r in pick(records, kind="cpp_point", ranks=1) if r["gamma"] == 1.0]
     if low and high:

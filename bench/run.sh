@@ -74,7 +74,7 @@ echo "== one point by stage, C++ and numpy" >&2
 # 4000; the table keeps the fastest run of each configuration.
 for d in "${DIMS[@]}"; do
   reps=3; runs=2; [ "$d" -ge 4000 ] && reps=1 && runs=1
-  run_mpi 1 2 "$POINT" --d "$d" --delta 0.5 --gamma 0.25 --T 10 --reps "$reps" >> "$RESULTS"
+  run_mpi 1 2 "$POINT" --d "$d" --delta 0.5 --gamma 0.25 --T 10 --reps "$reps" --limits 1 >> "$RESULTS"
   run_mpi 2 1 "$POINT" --d "$d" --delta 0.5 --gamma 0.25 --T 10 --reps "$reps" >> "$RESULTS"
   for _ in $(seq "$runs"); do
     OPENBLAS_NUM_THREADS=2 $PY "$SRC/bench/numpy_reference.py" --d "$d" --delta 0.5 --gamma 0.25 --T 10 >> "$RESULTS"

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <stdexcept>
+#include <thread>
 
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/parallel/scalapack.hpp"
@@ -108,9 +109,16 @@ EigenResult symmetric_eigen(DistributedMatrix& a, int k) {
   result.values = diag;
   std::vector<double> sub_copy = sub;
   int info = 0;
-  dsterf_(&n, result.values.data(), sub_copy.data(), &info);
-  check_info("dsterf", info, comm);
-  if (k == 0) return result;
+  if (k == 0) {
+    dsterf_(&n, result.values.data(), sub_copy.data(), &info);
+    check_info("dsterf", info, comm);
+    return result;
+  }
+  // All eigenvalues (dsterf, sequential: 0.07 s at n = 2000, 0.27 s at n = 4000) on a thread of
+  // their own while this thread computes and back-transforms the top k vectors. The thread makes
+  // no MPI call; it is joined before anything reads the values, and on every exit path.
+  int sterf_info = 0;
+  std::jthread all_values([&] { dsterf_(&n, result.values.data(), sub_copy.data(), &sterf_info); });
 
   const int il = n - k + 1, iu = n, ldz = n;
   const double unused = 0.0, abstol = 2.0 * DBL_MIN;
@@ -141,6 +149,8 @@ EigenResult symmetric_eigen(DistributedMatrix& a, int k) {
     for (int lr = 0; lr < v.local_rows(); ++lr) v.local(lr, lc) = column[v.row_map().to_global(lr)];
   }
   apply_q(a, tau, v);
+  all_values.join();
+  check_info("dsterf", sterf_info, comm);
   return result;
 }
 

@@ -44,7 +44,9 @@ mkdir -p "$(dirname "$output")"
 
 echo "local.sh: $ranks ranks, config $config, output $output ${resume[*]}" >&2
 # In its own session, so that Ctrl-C reaches this script only, which passes it on to the ranks.
-setsid ${MPIRUN:-mpirun} --oversubscribe -np "$ranks" "$binary" run --config "$config" --output "$output" \
+# --bind-to none: Open MPI binds each of <= 2 ranks to one core, which would leave a single rank's
+# BLAS threads (cores / ranks per node) sharing one core.
+setsid ${MPIRUN:-mpirun} --oversubscribe --bind-to none -np "$ranks" "$binary" run --config "$config" --output "$output" \
   "${resume[@]}" "${extra[@]}" &
 sweep=$!
 # SIGTERM to the sweep's ranks on this node, rank 0 among them: the sweep stops handing out

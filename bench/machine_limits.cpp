@@ -6,30 +6,24 @@
 ///
 /// Prints one JSON object per line (consumed by bench/report.py).
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <functional>
 #include <iostream>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "bench_util.hpp"
 #include "lapack_api.hpp"
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double seconds_of(const std::function<void()>& work) {
-  const auto start = Clock::now();
-  work();
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
+using rmtsweep::bench::parse_list;
+using rmtsweep::bench::seconds_of;
 
 /// Best of repeated runs, repeating until `budget` seconds are spent (at least once, at most 5).
 double best_seconds(const std::function<void()>& prepare, const std::function<void()>& work,
@@ -56,14 +50,6 @@ std::vector<double> random_matrix(std::size_t count, std::uint64_t seed) {
     value = (static_cast<double>(s >> 11) * 0x1.0p-53 - 0.5) * 3.4641016151377544;
   }
   return x;
-}
-
-std::vector<int> parse_list(const std::string& text) {
-  std::vector<int> out;
-  std::stringstream stream(text);
-  std::string item;
-  while (std::getline(stream, item, ',')) out.push_back(std::stoi(item));
-  return out;
 }
 
 void emit(nlohmann::json record) {

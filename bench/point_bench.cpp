@@ -8,16 +8,15 @@
 /// (peak memory is the process's, so it covers every repetition). With --limits 1 on one rank,
 /// the DGEMM rate and a dsyevd are measured right after the point in the same process
 /// ("same_moment"). One JSON line from rank 0.
-#include <sys/resource.h>
 
 #include <algorithm>
-#include <chrono>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "bench_util.hpp"
 #include "lapack_api.hpp"
 #include "rmtsweep/model/correlation.hpp"
 #include "rmtsweep/model/params.hpp"
@@ -28,11 +27,7 @@
 
 namespace {
 
-double seconds_of(auto&& work) {
-  const auto start = std::chrono::steady_clock::now();
-  work();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
+using rmtsweep::bench::seconds_of;
 
 /// The limits in the same process, right after the point (1 rank only): the best of 3 DGEMM
 /// rates for the covariance's panel shape (d x 512 x d) and one dsyevd with all vectors on a
@@ -108,10 +103,7 @@ int main(int argc, char** argv) {
       auto result = rmtsweep::simulate::simulate_point(params, options, MPI_COMM_WORLD);
       if (rep == 0 || result.seconds.total < best.seconds.total) best = std::move(result);
     }
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    double peak_mb = static_cast<double>(usage.ru_maxrss) / 1024.0;
-    MPI_Allreduce(MPI_IN_PLACE, &peak_mb, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    const double peak_mb = rmtsweep::bench::peak_rss_mb(MPI_COMM_WORLD);
     const nlohmann::json limits = ranks == 1 && limits_too ? same_moment_limits(params.d) : nlohmann::json();
     if (rank == 0) {
       const auto& s = best.seconds;

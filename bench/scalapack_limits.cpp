@@ -6,19 +6,17 @@
 /// For each block size: pdsyrk of a d x panel panel into a d x d matrix (the covariance kernel,
 /// GFLOP/s counted as d(d+1)panel), pdsytrd alone, and symmetric_eigen (the eigen stage).
 /// Prints one JSON object per line from rank 0; peak memory is max-reduced over ranks.
-#include <sys/resource.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <iostream>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "bench_util.hpp"
 #include "lapack_api.hpp"
 #include "rmtsweep/parallel/blacs_grid.hpp"
 #include "rmtsweep/parallel/distributed_matrix.hpp"
@@ -33,22 +31,13 @@ namespace {
 
 using rmtsweep::parallel::BlacsGrid;
 using rmtsweep::parallel::DistributedMatrix;
-
-std::vector<int> parse_list(const std::string& text) {
-  std::vector<int> out;
-  std::stringstream stream(text);
-  std::string item;
-  while (std::getline(stream, item, ',')) out.push_back(std::stoi(item));
-  return out;
-}
+using rmtsweep::bench::parse_list;
 
 /// Wall seconds of `work` on the slowest rank (a barrier before, a max-reduce after).
 template <class Work>
 double timed(Work&& work) {
   MPI_Barrier(MPI_COMM_WORLD);
-  const auto start = std::chrono::steady_clock::now();
-  work();
-  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  double secs = rmtsweep::bench::seconds_of(work);
   MPI_Allreduce(MPI_IN_PLACE, &secs, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   return secs;
 }
@@ -67,14 +56,6 @@ void fill(DistributedMatrix& m, std::uint64_t seed) {
       m.local(lr, lc) = (static_cast<double>(s >> 11) * 0x1.0p-53 - 0.5) * 3.4641016151377544;
     }
   }
-}
-
-double peak_rss_mb() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  double mb = static_cast<double>(usage.ru_maxrss) / 1024.0;
-  MPI_Allreduce(MPI_IN_PLACE, &mb, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  return mb;
 }
 
 }  // namespace
@@ -142,7 +123,7 @@ int main(int argc, char** argv) {
         emit({{"kind", "pdsytrd"}, {"d", d}, {"block", nb}, {"seconds", trd}, {"info", info}});
       }
     }
-    emit({{"kind", "scalapack_peak_rss"}, {"peak_rss_mb", peak_rss_mb()}});
+    emit({{"kind", "scalapack_peak_rss"}, {"peak_rss_mb", rmtsweep::bench::peak_rss_mb(MPI_COMM_WORLD)}});
   } catch (const std::exception& error) {
     std::cerr << "rank " << rank << ": " << error.what() << "\n";
     MPI_Abort(MPI_COMM_WORLD, 1);

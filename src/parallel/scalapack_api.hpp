@@ -50,6 +50,7 @@ void dormtr_(const char* side, const char* uplo, const char* trans, const int* m
              const double* a, const int* lda, const double* tau, double* c, const int* ldc, double* work,
              const int* lwork, int* info, std::size_t, std::size_t, std::size_t);
 void dsterf_(const int* n, double* d, double* e, int* info);
+void dptsv_(const int* n, const int* nrhs, double* d, double* e, double* b, const int* ldb, int* info);
 void dstevr_(const char* jobz, const char* range, const int* n, double* d, double* e, const double* vl,
              const double* vu, const int* il, const int* iu, const double* abstol, int* m, double* w,
              double* z, const int* ldz, int* isuppz, double* work, const int* lwork, int* iwork,

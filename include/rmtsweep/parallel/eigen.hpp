@@ -1,5 +1,6 @@
 #pragma once
-/// The symmetric eigenproblem of a distributed matrix: all eigenvalues, top-k eigenvectors.
+/// The symmetric eigenproblem of a distributed matrix: all eigenvalues, top-k eigenvectors,
+/// and optionally a shifted linear solve from the same tridiagonal reduction.
 #include <vector>
 
 #include "rmtsweep/parallel/distributed_matrix.hpp"
@@ -7,8 +8,16 @@
 namespace rmtsweep::parallel {
 
 struct EigenResult {
-  std::vector<double> values;  ///< all n eigenvalues, ascending (the same on every rank)
-  DistributedMatrix vectors;   ///< n x k; column j is the unit eigenvector of the (j+1)-th largest
+  std::vector<double> values;    ///< all n eigenvalues, ascending (the same on every rank)
+  DistributedMatrix vectors;     ///< n x k; column j is the unit eigenvector of the (j+1)-th largest
+  std::vector<double> solution;  ///< x of (A + shift I) x = rhs when a ShiftedSystem was given
+                                 ///< (n entries, the same on every rank); empty otherwise
+};
+
+/// The linear system (A + shift I) x = rhs to solve alongside the eigenproblem of A.
+struct ShiftedSystem {
+  double shift = 0.0;
+  std::vector<double> rhs;  ///< n entries, the same on every rank
 };
 
 /// Eigenvalues of the symmetric matrix A (its lower triangle) and the eigenvectors of the k
@@ -17,5 +26,14 @@ struct EigenResult {
 /// values, dstevr for the top k vectors); pdormtr maps the k vectors back. This costs one
 /// 4n^3/3 reduction plus O(n^2 k), instead of two reductions for values and vectors.
 EigenResult symmetric_eigen(DistributedMatrix& a, int k);
+
+/// The same, and the solution x of (A + shift I) x = rhs from the same reduction A = Q T Q^T
+/// (model.md section 6: the ridge coefficients with shift = lambda): x = Q (T + shift I)^{-1} Q^T rhs,
+/// that is one more pass of Q^T over one vector (pdormtr), a replicated O(n) tridiagonal
+/// solve (dptsv) and one more column in the pdormtr that maps the eigenvectors back; instead
+/// of a copy of A and its n^3/3 Cholesky factorisation. T + shift I must be positive definite
+/// (so must A + shift I, its orthogonal similarity); else ScalapackError{"dptsv", info > 0}
+/// on every rank. result.solution holds x on every rank.
+EigenResult symmetric_eigen(DistributedMatrix& a, int k, const ShiftedSystem& system);
 
 }  // namespace rmtsweep::parallel

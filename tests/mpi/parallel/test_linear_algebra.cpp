@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "matrix_fixture.hpp"
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/parallel/blacs_grid.hpp"
 #include "rmtsweep/parallel/distributed_matrix.hpp"
@@ -15,46 +16,10 @@
 
 using namespace rmtsweep::parallel;
 
-namespace {
-
-constexpr int block = 8;
-
-std::shared_ptr<const BlacsGrid> world_grid() { return std::make_shared<const BlacsGrid>(MPI_COMM_WORLD); }
-
-/// Fills every local entry with f(i, j) of its global indices.
-template <class F>
-void fill(DistributedMatrix& m, F f) {
-  for (int lc = 0; lc < m.local_cols(); ++lc) {
-    for (int lr = 0; lr < m.local_rows(); ++lr)
-      m.local(lr, lc) = f(m.row_map().to_global(lr), m.col_map().to_global(lc));
-  }
-}
-
-/// A = H D H with H = I - 2 v v^T / (v^T v), v_i = 1 + i, D = diag(1..n): eigenvalues 1..n,
-/// the eigenvector of eigenvalue j+1 is H e_j.
-struct KnownSpectrum {
-  int n;
-  std::vector<double> v;
-  double s = 0.0, vdv = 0.0;
-  explicit KnownSpectrum(int size) : n(size), v(static_cast<std::size_t>(size)) {
-    for (int i = 0; i < n; ++i) {
-      v[static_cast<std::size_t>(i)] = 1.0 + i;
-      s += v[static_cast<std::size_t>(i)] * v[static_cast<std::size_t>(i)];
-      vdv += (1.0 + i) * v[static_cast<std::size_t>(i)] * v[static_cast<std::size_t>(i)];
-    }
-  }
-  double entry(int i, int j) const {
-    const double vi = v[static_cast<std::size_t>(i)], vj = v[static_cast<std::size_t>(j)];
-    return (i == j ? 1.0 + i : 0.0) - 2.0 * ((1.0 + i) + (1.0 + j)) * vi * vj / s +
-           4.0 * vi * vj * vdv / (s * s);
-  }
-  /// Entry i of the eigenvector H e_j.
-  double vector(int i, int j) const {
-    return (i == j ? 1.0 : 0.0) - 2.0 * v[static_cast<std::size_t>(i)] * v[static_cast<std::size_t>(j)] / s;
-  }
-};
-
-}  // namespace
+using rmtsweep::test::block;
+using rmtsweep::test::fill;
+using rmtsweep::test::KnownSpectrum;
+using rmtsweep::test::world_grid;
 
 TEST(BlacsGrid, ChoosesANearSquareShapeWithAtLeastAsManyRowsAsColumns) {
   EXPECT_EQ(BlacsGrid::near_square_shape(1), std::make_pair(1, 1));

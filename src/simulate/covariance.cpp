@@ -81,22 +81,20 @@ Measurements direct_path(PointContext& context, const PooledSequences& pooled) {
   }
   context.seconds.covariance += MPI_Wtime() - mark;
 
-  // Ridge: (S + lambda I) beta = (1/N) sum (c - c-bar) y = (1/N) sum c y - c-bar y-bar.
+  // Ridge: (S + lambda I) beta = b = (1/N) sum (c - c-bar) y = (1/N) sum c y - c-bar y-bar, solved
+  // from the eigen stage's own reduction S = Q T Q^T (beta = Q (T + lambda I)^{-1} Q^T b) instead of
+  // a copy of S and its Cholesky factorisation. Here seconds.ridge is building b (simulate_point
+  // adds the test); the solve itself (one more pass of Q^T over b, an O(d) tridiagonal solve,
+  // one more column in the Q back-transformation) is inside symmetric_eigen, timed as eigen.
   mark = MPI_Wtime();
-  {
-    DistributedMatrix a = s.clone(), b(context.grid, d, 1);
-    add_to_diagonal(a, context.lambda);
-    fill_vector(b, [&](int i) {
-      return sums[ud + static_cast<std::size_t>(i)] / N - out.mean[static_cast<std::size_t>(i)] * label_mean;
-    });
-    parallel::cholesky_solve(a, b);
-    out.beta = b.gather_leading(d, 1);
-  }
+  parallel::ShiftedSystem ridge{context.lambda, std::vector<double>(ud)};
+  for (std::size_t i = 0; i < ud; ++i) ridge.rhs[i] = sums[ud + i] / N - out.mean[i] * label_mean;
   context.seconds.ridge += MPI_Wtime() - mark;
 
   mark = MPI_Wtime();
   const int k = std::min(context.options.k, d);
-  auto eigen = parallel::symmetric_eigen(s, k);
+  auto eigen = parallel::symmetric_eigen(s, k, ridge);
+  out.beta = std::move(eigen.solution);
   out.eigenvalues = std::move(eigen.values);
   const auto first_row = eigen.vectors.gather_leading(1, k);
   for (double x : first_row) out.overlaps.push_back(x * x);

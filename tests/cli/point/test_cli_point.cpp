@@ -76,11 +76,11 @@ TEST(CliPoint, ABadOptionExitsWithStatus2NamingTheOption) {
   EXPECT_NE(run.err.find("--k '51'"), std::string::npos) << run.err;
 }
 
-// ridge = -10 makes S + lambda I indefinite: pdposv fails on every rank, the program says so
-// once and every rank exits with status 1 (no hang, no abort).
+// ridge = -10 makes S + lambda I indefinite: the ridge solve (dptsv) fails on every rank, the
+// program says so once and every rank exits with status 1 (no hang, no abort).
 TEST(CliPoint, AScalapackFailureEndsEveryRankWithTheRoutineAndCode) {
   const auto run = run_point(2, {"--d", "60", "--ridge", "-10"});
   EXPECT_EQ(run.status, 1);
-  EXPECT_NE(run.err.find("pdposv failed with info = "), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("dptsv failed with info = "), std::string::npos) << run.err;
   EXPECT_EQ(run.out, "");
 }

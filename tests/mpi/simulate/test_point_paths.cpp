@@ -83,8 +83,9 @@ TEST(PointPaths, RidgeAccuracyOrdersOptimalAboveHarmonicAboveMean) {
   EXPECT_GT(accuracy[1], accuracy[2]);
 }
 
-// ridge = -10: S - 10 kappa I is indefinite (the bulk lies below 3 kappa), so the Cholesky
-// factorisation in pdposv fails; every rank must get the same ScalapackError.
+// ridge = -10: S - 10 kappa I is indefinite (the bulk lies below 3 kappa), so the direct path's
+// ridge solve (dptsv on T - 10 kappa I, from the eigen reduction S = Q T Q^T) meets a pivot
+// <= 0; every rank must get the same ScalapackError.
 TEST(PointPaths, AScalapackFailureBecomesTheSameExceptionOnEveryRank) {
   const auto params = test::make_point(100, 0.5, 0.5, 1.0, "mean", "prefix:3", "iid");
   simulate::SimulationOptions options;
@@ -93,7 +94,7 @@ TEST(PointPaths, AScalapackFailureBecomesTheSameExceptionOnEveryRank) {
     simulate::simulate_point(params, options, MPI_COMM_WORLD);
     ADD_FAILURE() << "no exception";
   } catch (const ScalapackError& e) {
-    EXPECT_EQ(e.routine(), "pdposv");
+    EXPECT_EQ(e.routine(), "dptsv");
     EXPECT_GT(e.info(), 0);
   }
 }

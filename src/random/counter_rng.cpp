@@ -2,8 +2,10 @@
 
 #include <Random123/philox.h>
 
-#include <Random123/boxmuller.hpp>
+#include <Random123/MicroURNG.hpp>
 #include <Random123/uniform.hpp>
+#include <boost/random/normal_distribution.hpp>
+#include <vector>
 
 namespace rmtsweep::random {
 
@@ -16,12 +18,17 @@ std::array<std::uint64_t, 4> CounterRng::bits(Stream stream, std::uint64_t a, st
   return {out[0], out[1], out[2], out[3]};
 }
 
-std::array<double, 4> CounterRng::gaussians4(Stream stream, std::uint64_t a,
-                                             std::uint64_t block) const noexcept {
-  const auto r = bits(stream, a, block);
-  const auto first = r123::boxmuller(r[0], r[1]);
-  const auto second = r123::boxmuller(r[2], r[3]);
-  return {first.x, first.y, second.x, second.y};
+void CounterRng::gaussians(Stream stream, std::uint64_t a, std::uint64_t b, std::span<double> out) const {
+  // MicroURNG counts its Philox blocks in the high 32 bits of the last counter word, left 0 here.
+  r123::MicroURNG<r123::Philox4x64> words({{static_cast<std::uint64_t>(stream), a, b, 0}}, {{key_[0], key_[1]}});
+  boost::random::normal_distribution<double> normal;
+  for (double& x : out) x = normal(words);
+}
+
+double CounterRng::gaussian(Stream stream, std::uint64_t a, std::uint64_t b, std::uint64_t i) const {
+  std::vector<double> draws(static_cast<std::size_t>(i) + 1);
+  gaussians(stream, a, b, draws);
+  return draws.back();
 }
 
 double CounterRng::uniform(Stream stream, std::uint64_t a, std::uint64_t b) const noexcept {

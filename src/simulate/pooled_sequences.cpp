@@ -1,6 +1,7 @@
 #include "rmtsweep/simulate/pooled_sequences.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <thread>
 
@@ -29,6 +30,45 @@ void for_chunks(std::int64_t count, int threads, const Body& body) {
   for (auto& worker : workers) worker.join();
 }
 
+/// One term w_t z_{v_t} of a pooled vector.
+struct WeightedColumn {
+  double weight;
+  const double* column;
+};
+
+/// c[r] += sum of the terms' weight * column[r], in the terms' order, for r < rows. Eight
+/// terms are added per pass over c, so the table columns are read as eight concurrent streams
+/// (the table is far larger than the caches; one column at a time left the loads waiting) and
+/// c is written once per eight terms. The sum is the same, in the same order, as adding one
+/// term at a time.
+void accumulate_terms(const std::vector<WeightedColumn>& terms, double* c, std::size_t rows) {
+  constexpr std::size_t group = 8;
+  for (std::size_t first = 0; first < terms.size(); first += group) {
+    const std::size_t count = std::min(group, terms.size() - first);
+    const WeightedColumn* g = terms.data() + first;
+    if (count == group) {
+      for (std::size_t r = 0; r < rows; ++r) {
+        double x = c[r];
+        x += g[0].weight * g[0].column[r];
+        x += g[1].weight * g[1].column[r];
+        x += g[2].weight * g[2].column[r];
+        x += g[3].weight * g[3].column[r];
+        x += g[4].weight * g[4].column[r];
+        x += g[5].weight * g[5].column[r];
+        x += g[6].weight * g[6].column[r];
+        x += g[7].weight * g[7].column[r];
+        c[r] = x;
+      }
+      continue;
+    }
+    for (std::size_t r = 0; r < rows; ++r) {
+      double x = c[r];
+      for (std::size_t t = 0; t < count; ++t) x += g[t].weight * g[t].column[r];
+      c[r] = x;
+    }
+  }
+}
+
 }  // namespace
 
 PooledSequences::PooledSequences(const model::PointParams& params, const parallel::DistributedMatrix& like)
@@ -43,8 +83,9 @@ PooledSequences::PooledSequences(const model::PointParams& params, const paralle
   if (rows.global > 0 && rows.owner(0) == rows.me) signal_row_ = rows.to_local(0);
   const auto lr = static_cast<std::size_t>(local_rows_);
   table_.assign(static_cast<std::size_t>(vocabulary_) * lr, 0.0);
-  // Entry (i, v) is gaussian(table_noise, i, v), drawn four tokens at a time; the inner loop
-  // runs along the local rows so that the four token columns are written contiguously.
+  // Entry (i, v) is draw v % 64 of the normal sequence (table_noise, i, v / 64): row i of the
+  // table is drawn in chunks of 64 tokens. A thread fills one chunk (64 x local rows, 1 MB at
+  // d = 2000, kept in cache) at a time, row by row.
   std::vector<std::uint64_t> global(lr);
   global_rows_.resize(lr);
   for (std::size_t r = 0; r < lr; ++r) {
@@ -53,14 +94,16 @@ PooledSequences::PooledSequences(const model::PointParams& params, const paralle
   }
   const auto vocabulary = static_cast<std::uint64_t>(vocabulary_);
   threads_ = parallel::blas_threads();
-  const auto blocks = static_cast<std::int64_t>((vocabulary + 3) / 4);
-  for_chunks(blocks, threads_, [&](std::int64_t begin, std::int64_t end) {
-    for (auto block = static_cast<std::uint64_t>(begin); block < static_cast<std::uint64_t>(end); ++block) {
-      const std::uint64_t width = std::min<std::uint64_t>(4, vocabulary - 4 * block);
-      double* z = table_.data() + 4 * block * lr;
+  constexpr std::uint64_t chunk = 64;
+  const auto chunks = static_cast<std::int64_t>((vocabulary + chunk - 1) / chunk);
+  for_chunks(chunks, threads_, [&](std::int64_t begin, std::int64_t end) {
+    std::array<double, chunk> draws{};
+    for (auto c = static_cast<std::uint64_t>(begin); c < static_cast<std::uint64_t>(end); ++c) {
+      const std::uint64_t width = std::min(chunk, vocabulary - chunk * c);
+      double* z = table_.data() + chunk * c * lr;
       for (std::size_t r = 0; r < lr; ++r) {
-        const auto four = rng_.gaussians4(random::Stream::table_noise, global[r], block);
-        for (std::uint64_t q = 0; q < width; ++q) z[q * lr + r] = four[q];
+        rng_.gaussians(random::Stream::table_noise, global[r], c, std::span(draws.data(), width));
+        for (std::uint64_t q = 0; q < width; ++q) z[q * lr + r] = draws[q];
       }
     }
   });
@@ -146,6 +189,8 @@ double PooledSequences::fill(parallel::DistributedMatrix& panel, std::int64_t fi
   std::vector<double> column_deviation(static_cast<std::size_t>(cols), 0.0);
   for_chunks(cols, threads_, [&](std::int64_t begin, std::int64_t end) {
     std::vector<double> w = weights_;
+    std::vector<WeightedColumn> terms;
+    terms.reserve(uT);
     for (auto lc = static_cast<int>(begin); lc < end; ++lc) {
       double* c = panel.local_column(lc);
       std::fill(c, c + lr, 0.0);
@@ -159,13 +204,14 @@ double PooledSequences::fill(parallel::DistributedMatrix& panel, std::int64_t fi
         }
       }
       double signal_weight = 0.0;
+      terms.clear();
       for (int t = 0; t < T; ++t) {
         const double wt = w[static_cast<std::size_t>(t)];
         if (wt == 0.0) continue;
-        const double* z = noise(token(lc, t));
-        for (std::size_t r = 0; r < lr; ++r) c[r] += wt * z[r];
+        terms.push_back({wt, noise(token(lc, t))});
         signal_weight += wt * sign(lc, t);
       }
+      accumulate_terms(terms, c, lr);
       if (signal_row_ >= 0) c[signal_row_] += signal * signal_weight;
     }
   });

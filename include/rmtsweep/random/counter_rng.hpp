@@ -4,13 +4,14 @@
 /// in any order, and get the same numbers on any number of ranks.
 #include <array>
 #include <cstdint>
+#include <span>
 
 namespace rmtsweep::random {
 
 /// What a draw is for. Each stream is an independent family of draws; the values are part
 /// of the reproducibility contract, so never renumber them.
 enum class Stream : std::uint64_t {
-  table_noise = 1,  ///< z_v entry (i, v) of the embedding noise
+  table_noise = 1,  ///< entry (i, v) of the embedding noise: draw v % 64 of gaussians(table_noise, i, v / 64)
   train_sign = 2,   ///< sign xi_t of training sequence n
   train_token = 3,  ///< token choice v_{n,t} of training sequence n
   test_sign = 4,    ///< sign of a ridge test sequence
@@ -26,15 +27,16 @@ class CounterRng {
   std::array<std::uint64_t, 4> bits(Stream stream, std::uint64_t a, std::uint64_t b,
                                     std::uint64_t c = 0) const noexcept;
 
-  /// Four independent standard normal draws, for (stream, a, b) with b = 4 * block + 0..3: one
-  /// Philox block gives two Box-Muller pairs. Filling a table row by blocks of 4 costs a quarter
-  /// of the generator calls and half the transcendental functions of one draw at a time.
-  std::array<double, 4> gaussians4(Stream stream, std::uint64_t a, std::uint64_t block) const noexcept;
+  /// out[i] = the i-th standard normal draw of the sequence (stream, a, b), i = 0 .. out.size()-1:
+  /// Boost.Random's ziggurat normal_distribution fed by the 64-bit words of Philox blocks
+  /// (stream, a, b, j), j = 0, 1, ... (Random123's MicroURNG). A sequence's draws do not depend on
+  /// how many are taken (a prefix of a longer fill is the shorter fill). The ziggurat takes one
+  /// 64-bit word per draw except in its rare (about 1 %) edge and tail cases and needs no
+  /// transcendental function otherwise: 3x cheaper than Box-Muller for the d x V table.
+  void gaussians(Stream stream, std::uint64_t a, std::uint64_t b, std::span<double> out) const;
 
-  /// The standard normal draw for (stream, a, b): gaussians4(stream, a, b / 4)[b % 4].
-  double gaussian(Stream stream, std::uint64_t a, std::uint64_t b) const noexcept {
-    return gaussians4(stream, a, b / 4)[b % 4];
-  }
+  /// The standard normal draw gaussians(stream, a, b, out)[i] for an out of size i + 1.
+  double gaussian(Stream stream, std::uint64_t a, std::uint64_t b, std::uint64_t i) const;
 
   /// A uniform draw in (0, 1] for (stream, a, b).
   double uniform(Stream stream, std::uint64_t a, std::uint64_t b) const noexcept;

@@ -13,24 +13,6 @@ namespace {
 
 using parallel::DistributedMatrix;
 
-/// Adds this process's part of sum_n c_n (into sums[0, d)) and sum_n c_n y_n (into
-/// sums[d, 2d)) at global row positions, and sum_n y_n (sums[2d]) from process row 0.
-void accumulate_sums(const DistributedMatrix& panel, const std::vector<int>& labels,
-                     std::vector<double>& sums) {
-  const auto d = static_cast<std::size_t>(panel.rows());
-  const auto rows = global_rows(panel);
-  for (int lc = 0; lc < panel.local_cols(); ++lc) {
-    const int y = labels[static_cast<std::size_t>(lc)];
-    if (y == 0) continue;
-    const double* c = panel.local_column(lc);
-    for (std::size_t lr = 0; lr < rows.size(); ++lr) {
-      sums[rows[lr]] += c[lr];
-      sums[d + rows[lr]] += y * c[lr];
-    }
-    if (panel.grid().my_row() == 0) sums[2 * d] += y;
-  }
-}
-
 /// Fills the distributed vector (n x 1) with f(i) at the entries this process holds.
 template <class F>
 void fill_vector(DistributedMatrix& v, F f) {
@@ -57,8 +39,7 @@ Measurements direct_path(PointContext& context, const PooledSequences& pooled) {
   for (int first = 0; first < N; first += panel.cols()) {
     const int count = std::min(panel.cols(), N - first);
     double mark = MPI_Wtime();
-    out.deviation_sum += pooled.fill(panel, first, count, training_streams, labels);
-    accumulate_sums(panel, labels, sums);
+    out.deviation_sum += pooled.fill(panel, first, count, training_streams, labels, sums);
     context.seconds.generate += MPI_Wtime() - mark;
     mark = MPI_Wtime();
     parallel::syrk_lower('N', count, 1.0 / N, panel, 1.0, s);
@@ -109,9 +90,8 @@ Measurements gram_path(PointContext& context, const PooledSequences& pooled) {
   double mark = MPI_Wtime();
   DistributedMatrix c(context.grid, d, N);
   std::vector<int> labels;
-  out.deviation_sum = pooled.fill(c, 0, N, training_streams, labels);
   std::vector<double> sums(2 * ud + 1, 0.0);
-  accumulate_sums(c, labels, sums);
+  out.deviation_sum = pooled.fill(c, 0, N, training_streams, labels, sums);
   context.seconds.generate += MPI_Wtime() - mark;
 
   mark = MPI_Wtime();

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <stdexcept>
 #include <thread>
 
 #include "rmtsweep/common/error.hpp"
@@ -12,21 +13,21 @@
 namespace rmtsweep::simulate {
 namespace {
 
-/// Runs body(begin, end) on `threads` contiguous chunks of [0, count), the calling thread
-/// taking the first. Generation is pure (counter-based draws into disjoint outputs), so the
+/// Runs body(chunk, begin, end) on `threads` contiguous chunks of [0, count), chunk = 0, 1, ...
+/// in order along [0, count), the calling thread taking chunk 0. Generation is pure (counter-based draws into disjoint outputs), so the
 /// result does not depend on the number of threads; a rank that owns several cores (1 rank
 /// with 2 BLAS threads) generates its data that much faster. No MPI call inside.
 template <class Body>
 void for_chunks(std::int64_t count, int threads, const Body& body) {
   const std::int64_t chunks = std::clamp<std::int64_t>(threads, 1, std::max<std::int64_t>(count, 1));
   if (chunks == 1) {
-    body(std::int64_t{0}, count);
+    body(std::int64_t{0}, std::int64_t{0}, count);
     return;
   }
   const auto bound = [&](std::int64_t c) { return count * c / chunks; };
   std::vector<std::thread> workers;
-  for (std::int64_t c = 1; c < chunks; ++c) workers.emplace_back([&, c] { body(bound(c), bound(c + 1)); });
-  body(bound(0), bound(1));
+  for (std::int64_t c = 1; c < chunks; ++c) workers.emplace_back([&, c] { body(c, bound(c), bound(c + 1)); });
+  body(std::int64_t{0}, bound(0), bound(1));
   for (auto& worker : workers) worker.join();
 }
 
@@ -80,6 +81,7 @@ PooledSequences::PooledSequences(const model::PointParams& params, const paralle
       column_comm_(like.grid().column_comm()),
       weights_(model::pooling_weights(params.weighting, params.correlation, params.T)) {
   const auto& rows = like.row_map();
+  global_size_ = static_cast<std::size_t>(rows.global);
   if (rows.global > 0 && rows.owner(0) == rows.me) signal_row_ = rows.to_local(0);
   const auto lr = static_cast<std::size_t>(local_rows_);
   table_.assign(static_cast<std::size_t>(vocabulary_) * lr, 0.0);
@@ -96,7 +98,7 @@ PooledSequences::PooledSequences(const model::PointParams& params, const paralle
   threads_ = parallel::blas_threads();
   constexpr std::uint64_t chunk = 64;
   const auto chunks = static_cast<std::int64_t>((vocabulary + chunk - 1) / chunk);
-  for_chunks(chunks, threads_, [&](std::int64_t begin, std::int64_t end) {
+  for_chunks(chunks, threads_, [&](std::int64_t, std::int64_t begin, std::int64_t end) {
     std::array<double, chunk> draws{};
     for (auto c = static_cast<std::uint64_t>(begin); c < static_cast<std::uint64_t>(end); ++c) {
       const std::uint64_t width = std::min(chunk, vocabulary - chunk * c);
@@ -128,7 +130,9 @@ PooledSequences::PooledSequences(const model::PointParams& params, const paralle
 }
 
 double PooledSequences::fill(parallel::DistributedMatrix& panel, std::int64_t first, std::int64_t count,
-                             SequenceStreams streams, std::vector<int>& labels) const {
+                             SequenceStreams streams, std::vector<int>& labels, std::span<double> sums) const {
+  if (!sums.empty() && sums.size() != 2 * global_size_ + 1)
+    throw std::invalid_argument("PooledSequences::fill: sums must have 2 d + 1 entries");
   const int T = params_.T, cols = panel.local_cols();
   const auto lr = static_cast<std::size_t>(local_rows_);
   const auto uT = static_cast<std::size_t>(T);
@@ -138,7 +142,7 @@ double PooledSequences::fill(parallel::DistributedMatrix& panel, std::int64_t fi
   std::vector<std::int64_t> tokens(uT * static_cast<std::size_t>(cols), 0);
   labels.assign(static_cast<std::size_t>(cols), 0);
   std::vector<char> used(static_cast<std::size_t>(cols), 0);
-  for_chunks(cols, threads_, [&](std::int64_t begin, std::int64_t end) {
+  for_chunks(cols, threads_, [&](std::int64_t, std::int64_t begin, std::int64_t end) {
     for (auto lc = static_cast<int>(begin); lc < end; ++lc) {
       const std::int64_t j = panel.col_map().to_global(lc);
       if (j >= count) continue;
@@ -163,7 +167,7 @@ double PooledSequences::fill(parallel::DistributedMatrix& panel, std::int64_t fi
   const std::size_t packed = packed_size(T);
   if (causal) {
     gram.assign(packed * static_cast<std::size_t>(cols), 0.0);
-    for_chunks(cols, threads_, [&](std::int64_t begin, std::int64_t end) {
+    for_chunks(cols, threads_, [&](std::int64_t, std::int64_t begin, std::int64_t end) {
       for (auto lc = static_cast<int>(begin); lc < end; ++lc) {
         if (!used[static_cast<std::size_t>(lc)]) continue;
         double* g = gram.data() + packed * static_cast<std::size_t>(lc);
@@ -187,7 +191,13 @@ double PooledSequences::fill(parallel::DistributedMatrix& panel, std::int64_t fi
   }
 
   std::vector<double> column_deviation(static_cast<std::size_t>(cols), 0.0);
-  for_chunks(cols, threads_, [&](std::int64_t begin, std::int64_t end) {
+  // Each chunk adds its columns to sums of its own (sum c, sum y c, sum y at local rows); they
+  // are added up in chunk order below, so the result does not depend on thread timing.
+  const bool summing = !sums.empty();
+  std::vector<std::vector<double>> chunk_sums(static_cast<std::size_t>(std::max(1, threads_)));
+  for_chunks(cols, threads_, [&](std::int64_t chunk, std::int64_t begin, std::int64_t end) {
+    std::vector<double>& part = chunk_sums[static_cast<std::size_t>(chunk)];
+    if (summing) part.assign(2 * lr + 1, 0.0);
     std::vector<double> w = weights_;
     std::vector<WeightedColumn> terms;
     terms.reserve(uT);
@@ -213,8 +223,27 @@ double PooledSequences::fill(parallel::DistributedMatrix& panel, std::int64_t fi
       }
       accumulate_terms(terms, c, lr);
       if (signal_row_ >= 0) c[signal_row_] += signal * signal_weight;
+      if (summing) {
+        const double y = labels[static_cast<std::size_t>(lc)];
+        for (std::size_t r = 0; r < lr; ++r) {
+          part[r] += c[r];
+          part[lr + r] += y * c[r];
+        }
+        if (in_first_process_row_) part[2 * lr] += y;
+      }
     }
   });
+  if (summing) {
+    const std::size_t d = global_size_;
+    for (const auto& part : chunk_sums) {
+      if (part.empty()) continue;
+      for (std::size_t r = 0; r < lr; ++r) {
+        sums[global_rows_[r]] += part[r];
+        sums[d + global_rows_[r]] += part[lr + r];
+      }
+      sums[2 * d] += part[2 * lr];
+    }
+  }
   double deviation = 0.0;
   for (const double x : column_deviation) deviation += x;
   return deviation;
@@ -224,7 +253,7 @@ std::vector<double> PooledSequences::token_projections(const std::vector<double>
   const auto lr = static_cast<std::size_t>(local_rows_);
   std::vector<double> local_beta(lr), projections(static_cast<std::size_t>(vocabulary_), 0.0);
   for (std::size_t r = 0; r < lr; ++r) local_beta[r] = beta[global_rows_[r]];
-  for_chunks(vocabulary_, threads_, [&](std::int64_t begin, std::int64_t end) {
+  for_chunks(vocabulary_, threads_, [&](std::int64_t, std::int64_t begin, std::int64_t end) {
     for (std::int64_t v = begin; v < end; ++v) {
       const double* z = noise(v);
       double sum = 0.0;

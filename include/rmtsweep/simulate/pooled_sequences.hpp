@@ -5,6 +5,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "rmtsweep/model/params.hpp"
@@ -27,8 +28,12 @@ class PooledSequences {
   /// column lc (0 for unused columns). For causal:tau returns sum_n ||w_n - w(tau)||_1 over
   /// this process's columns when it is in process row 0 (else 0), so that a sum over all
   /// ranks counts each sequence once. Collective over the grid's column communicator.
+  ///
+  /// When `sums` is not empty (2 d + 1 entries, global row positions) it also adds this
+  /// process's sum_n c_n into sums[0, d), sum_n y_n c_n into sums[d, 2d) and, from process row 0,
+  /// sum_n y_n into sums[2d], while each column is still in cache.
   double fill(parallel::DistributedMatrix& panel, std::int64_t first, std::int64_t count,
-              SequenceStreams streams, std::vector<int>& labels) const;
+              SequenceStreams streams, std::vector<int>& labels, std::span<double> sums = {}) const;
 
   /// p_v = beta^T z_v for every token v, beta a replicated d-vector: the projections of the
   /// (centred, for `table = centered`) noise table, summed over the process rows (collective
@@ -50,6 +55,7 @@ class PooledSequences {
   random::CounterRng rng_;
   std::int64_t vocabulary_ = 0;
   int local_rows_ = 0;
+  std::size_t global_size_ = 0;           ///< d, the table's global rows
   std::vector<std::size_t> global_rows_;  ///< global index of each local row
   int threads_ = 1;      ///< threads generating: this rank's BLAS threads (results do not depend on it)
   int signal_row_ = -1;  ///< local index of global row 0 (the signal axis u = e_1), or -1

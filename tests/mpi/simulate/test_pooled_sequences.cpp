@@ -77,3 +77,45 @@ TEST(PooledSequences, ASequenceGivesTheSameColumnInAnyPanel) {
     }
   }
 }
+
+// The sums fill adds on the way (sum c, sum y c, sum y) equal those of the gathered panel, once
+// summed over the ranks; the panel's last columns are unused and add nothing. To rounding (the
+// order of the additions differs): 1e-12 on sums of 30 entries of size about 1.
+TEST(PooledSequences, FillAddsTheSumsOfItsColumnsAndLabels) {
+  const auto grid = std::make_shared<const parallel::BlacsGrid>(MPI_COMM_WORLD);
+  const auto params = test::make_point(40, 0.5, 1.0, 2.0, "mean", "prefix:3", "centered");
+  parallel::DistributedMatrix panel(grid, params.d, 36, 16, 16);
+  const simulate::PooledSequences pooled(params, panel);
+  std::vector<int> labels;
+  std::vector<double> sums(2 * 40 + 1, 0.0);
+  pooled.fill(panel, 5, 30, simulate::training_streams, labels, sums);
+  MPI_Allreduce(MPI_IN_PLACE, sums.data(), static_cast<int>(sums.size()), MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+
+  const auto columns = panel.gather_leading(40, 36);
+  const random::CounterRng rng(params.seed, static_cast<std::uint64_t>(params.trial));
+  std::vector<int> xi(static_cast<std::size_t>(params.T));
+  std::vector<double> expected(sums.size(), 0.0);
+  for (int j = 0; j < 30; ++j) {
+    simulate::draw_signs(rng, simulate::training_streams.sign, params.correlation, 5 + j, xi);
+    for (int i = 0; i < 40; ++i) {
+      const double c = columns[static_cast<std::size_t>(j * 40 + i)];
+      expected[static_cast<std::size_t>(i)] += c;
+      expected[static_cast<std::size_t>(40 + i)] += xi[0] * c;
+    }
+    expected[80] += xi[0];
+  }
+  for (int j = 30; j < 36; ++j)
+    for (int i = 0; i < 40; ++i) EXPECT_EQ(columns[static_cast<std::size_t>(j * 40 + i)], 0.0);
+  for (std::size_t i = 0; i < sums.size(); ++i) EXPECT_NEAR(sums[i], expected[i], 1e-12) << "entry " << i;
+}
+
+// A sums vector of the wrong length is a programming error, reported before anything is filled.
+TEST(PooledSequences, FillRefusesSumsOfTheWrongLength) {
+  const auto grid = std::make_shared<const parallel::BlacsGrid>(MPI_COMM_WORLD);
+  const auto params = test::make_point(40, 0.5, 1.0, 2.0, "mean", "prefix:3", "iid");
+  parallel::DistributedMatrix panel(grid, params.d, 8, 16, 16);
+  const simulate::PooledSequences pooled(params, panel);
+  std::vector<int> labels;
+  std::vector<double> sums(80, 0.0);
+  EXPECT_THROW(pooled.fill(panel, 0, 8, simulate::training_streams, labels, sums), std::invalid_argument);
+}

@@ -74,8 +74,9 @@ TEST(ShiftedSolve, EqualsACholeskySolveOfTheShiftedMatrix) {
 }
 
 // The same reduction, the same dsterf and dstevr: the eigenvalues are bitwise the same. The
-// vectors go through one dormtr on n x (k + 1) instead of n x k; BLAS may block the extra
-// column differently, so they agree to a few ulps of a unit vector: 1e-14.
+// vectors go through one Q application on n x (k + 1) instead of n x k, which may round
+// differently (on one process k = 8 columns are applied unblocked, 9 blocked), so they agree
+// to a few ulps of a unit vector: 1e-14.
 TEST(ShiftedSolve, LeavesTheEigenvaluesAndEigenvectorsUnchanged) {
   const KnownSpectrum known(n);
   const int k = block;

@@ -20,13 +20,6 @@ void fill_vector(DistributedMatrix& v, F f) {
   for (int lr = 0; lr < v.local_rows(); ++lr) v.local(lr, 0) = f(v.row_map().to_global(lr));
 }
 
-void add_to_diagonal(DistributedMatrix& a, double value) {
-  for (int lc = 0; lc < a.local_cols(); ++lc) {
-    const int j = a.col_map().to_global(lc);
-    if (a.row_map().owner(j) == a.row_map().me) a.local(a.row_map().to_local(j), lc) += value;
-  }
-}
-
 }  // namespace
 
 Measurements direct_path(PointContext& context, const PooledSequences& pooled) {
@@ -108,28 +101,27 @@ Measurements gram_path(PointContext& context, const PooledSequences& pooled) {
   parallel::syrk_lower('T', d, 1.0 / N, c, 0.0, gram);
   context.seconds.covariance += MPI_Wtime() - mark;
 
-  // Ridge: alpha = (K + lambda I)^{-1} y, beta = C~ alpha / N.
+  // Ridge and eigen from one reduction of K (as in direct_path; timed under eigen):
+  // alpha = (K + lambda I)^{-1} y, beta = C~ alpha / N. K's eigenvalues and d - N zeros are
+  // S's; u_j = C~ v_j / sqrt(N lambda_j), so (u_j^T e_1)^2 = (row 0 of C~ times v_j)^2 / (N lambda_j).
   mark = MPI_Wtime();
+  const int k = std::min(context.options.k, N);
+  parallel::ShiftedSystem ridge{context.lambda, std::vector<double>(static_cast<std::size_t>(N))};
   {
-    DistributedMatrix a = gram.clone(), alpha(context.grid, N, 1), beta(context.grid, d, 1);
-    add_to_diagonal(a, context.lambda);
     const random::CounterRng rng(context.params.seed, static_cast<std::uint64_t>(context.params.trial));
     std::vector<int> xi(static_cast<std::size_t>(context.params.T));
-    fill_vector(alpha, [&](int n) {
+    for (int n = 0; n < N; ++n) {
       draw_signs(rng, training_streams.sign, context.params.correlation, n, xi);
-      return static_cast<double>(xi[0]);
-    });
-    parallel::cholesky_solve(a, alpha);
+      ridge.rhs[static_cast<std::size_t>(n)] = xi[0];
+    }
+  }
+  auto eigen = parallel::symmetric_eigen(gram, k, ridge);
+  {
+    DistributedMatrix alpha(context.grid, N, 1), beta(context.grid, d, 1);
+    fill_vector(alpha, [&](int n) { return eigen.solution[static_cast<std::size_t>(n)]; });
     parallel::gemm('N', 'N', d, 1, N, 1.0 / N, c, alpha, 0.0, beta);
     out.beta = beta.gather_leading(d, 1);
   }
-  context.seconds.ridge += MPI_Wtime() - mark;
-
-  // Eigen: K's eigenvalues and d - N zeros; u_j = C~ v_j / sqrt(N lambda_j), so
-  // (u_j^T e_1)^2 = (row 0 of C~ times v_j)^2 / (N lambda_j).
-  mark = MPI_Wtime();
-  const int k = std::min(context.options.k, N);
-  auto eigen = parallel::symmetric_eigen(gram, k);
   out.eigenvalues.assign(ud - static_cast<std::size_t>(std::min(N, d)), 0.0);
   out.eigenvalues.insert(out.eigenvalues.end(), eigen.values.end() - std::min(N, d), eigen.values.end());
   std::sort(out.eigenvalues.begin(), out.eigenvalues.end());

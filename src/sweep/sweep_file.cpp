@@ -8,6 +8,7 @@
 
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/model/weighting.hpp"
+#include "rmtsweep/random/counter_rng.hpp"
 #include "rmtsweep/version.hpp"
 #include "sweep_schema.hpp"
 
@@ -172,6 +173,7 @@ SweepFile SweepFile::create(const std::string& path, MPI_Comm comm, const Grid& 
     *text = from_rank_zero(std::move(*text), comm);
   }
   io::write_attribute(sweep.file_, "rmtsweep_version", rmtsweep::version);
+  io::write_attribute(sweep.file_, "draws_version", random::draws_version);
   io::write_attribute(sweep.file_, "created", run.started);
   io::write_attribute(sweep.file_, "config", resolved_config_text(c));
   io::write_attribute(sweep.file_, "command_line", run.command_line);
@@ -208,6 +210,15 @@ std::string SweepFile::stored_config(const std::string& path, MPI_Comm comm) {
                         "written with schema_version " +
                             std::to_string(io::read_int_attribute(file, "schema_version")) +
                             ", this rmtsweep resumes " + std::to_string(schema_version));
+  }
+  // Files written before draws_version was recorded drew with version 1.
+  const std::int64_t draws = io::has_attribute(file, "draws_version") ? io::read_int_attribute(file, "draws_version") : 1;
+  if (draws != random::draws_version) {
+    throw InvalidOption("resume", path,
+                        "its points were drawn with draws_version " + std::to_string(draws) +
+                            " and this rmtsweep draws version " + std::to_string(random::draws_version) +
+                            " (other random numbers for the same seed): resuming would mix the two; finish it "
+                            "with the rmtsweep that started it, or start again with --force");
   }
   return io::read_string_attribute(file, "config");
 }

@@ -8,6 +8,12 @@
 
 namespace rmtsweep::random {
 
+/// The version of the map from coordinates to draws. Any change to it (a stream, a counter
+/// layout, the Gaussian transform) changes every simulated number for the same seed and trial,
+/// so sweep files record it and a sweep is never resumed with another version. 1: Box-Muller,
+/// four tokens per Philox block; 2: ziggurat, rows in chunks of 64 tokens.
+inline constexpr std::int64_t draws_version = 2;
+
 /// What a draw is for. Each stream is an independent family of draws; the values are part
 /// of the reproducibility contract, so never renumber them.
 enum class Stream : std::uint64_t {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <stdexcept>
@@ -166,12 +167,29 @@ RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE
       std::string failure;
       simulate::PointResult result;
       try {
-        if (std::find(config.fail_points.begin(), config.fail_points.end(), index) !=
-            config.fail_points.end()) {
+        // The injected fault, like an out-of-memory error, hits one rank: the group's last.
+        if (group.rank() == group.size() - 1 &&
+            std::find(config.fail_points.begin(), config.fail_points.end(), index) != config.fail_points.end()) {
           throw std::runtime_error("fault injected by the test-only fail_points key");
         }
         result = simulate::simulate_point(grid.params(index), options, group);
       } catch (const std::exception& e) {
+        // A group of one rank records any error and goes on. In a larger group only the engine's
+        // collective errors (every rank raises them together: a ScaLAPACK info agreed across the
+        // grid, a refused parameter) can be recorded; any other error may have hit some ranks
+        // only while the others wait in a collective call, so it ends the job instead of hanging
+        // it. Here, not by a throw to main: unwinding would run collective destructors (the
+        // file's H5Fclose, the counter's MPI_Win_free) that the waiting ranks never join.
+        if (per_group > 1 && dynamic_cast<const ScalapackError*>(&e) == nullptr &&
+            dynamic_cast<const InvalidOption*>(&e) == nullptr) {
+          std::fprintf(stderr,
+                       "rmtsweep run: rank %d: point %lld failed on this rank (%s); the other ranks of its "
+                       "group cannot know, so the job ends here (MPI_Abort); the file is resumable with "
+                       "--resume\n",
+                       rank, static_cast<long long>(index), e.what());
+          std::fflush(stderr);
+          MPI_Abort(comm, 1);
+        }
         failure = e.what();
         if (failure.empty()) failure = "unknown error";
       }

@@ -51,7 +51,8 @@ struct SweepConfig {
   bool store_spectra = true;  ///< store all d eigenvalues per point (default: d <= 4096)
   int ranks_per_point = 1;    ///< ranks of one group computing one point
   /// FAULT INJECTION, for tests only: flattened indices of points whose engine call is made
-  /// to throw, so that the failure path of a sweep can be exercised on a real run.
+  /// to throw on the last rank of the group, so that the failure paths of a sweep can be
+  /// exercised on a real run (1-rank groups record it; larger groups end the job).
   std::vector<std::int64_t> fail_points;
 
   /// Number of points: |delta| |gamma| |snr| |weighting| trials.

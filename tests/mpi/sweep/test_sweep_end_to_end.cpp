@@ -131,6 +131,26 @@ TEST(SweepEndToEnd, AFailingPointIsRecordedWithItsMessageWhileTheOthersFinish) {
       << status.output;
 }
 
+// In a group of 2 ranks a fault on one rank only (as an out-of-memory error would be) cannot be
+// recorded: the other rank waits in a collective call and never learns of it. The job ends with
+// an error naming the point instead of hanging, point 4 stays pending, and --resume completes.
+TEST(SweepEndToEnd, AFaultOnOneRankOfAGroupEndsTheJobInsteadOfHangingAndTheFileResumes) {
+  const TempDir dir;
+  const std::string config = write_small_config(dir);
+  const Finished failed = run(mpi_command(2, {"run", "--config", config, "--output", dir / "g.h5",
+                                              "--ranks_per_point", "2", "--fail_points", "4"}),
+                              dir / "g.log");
+  EXPECT_NE(failed.exit_code, 0) << failed.output;
+  EXPECT_NE(failed.output.find("rank 1: point 4 failed on this rank (fault injected"), std::string::npos)
+      << failed.output;
+  EXPECT_EQ(read_status(dir / "g.h5")[4], 0);
+  const Finished resumed = run(
+      mpi_command(2, {"run", "--config", config, "--output", dir / "g.h5", "--ranks_per_point", "2", "--resume"}),
+      dir / "h.log");
+  EXPECT_EQ(resumed.exit_code, 0) << resumed.output;
+  EXPECT_EQ(read_status(dir / "g.h5"), std::vector<std::int64_t>(16, 1));
+}
+
 TEST(SweepEndToEnd, BadValuesAreRejectedWithExitTwoBeforeAnyFileIsCreated) {
   const TempDir dir;
   const std::string config = write_small_config(dir);

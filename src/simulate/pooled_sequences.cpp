@@ -85,27 +85,32 @@ PooledSequences::PooledSequences(const model::PointParams& params, const paralle
   if (rows.global > 0 && rows.owner(0) == rows.me) signal_row_ = rows.to_local(0);
   const auto lr = static_cast<std::size_t>(local_rows_);
   table_.assign(static_cast<std::size_t>(vocabulary_) * lr, 0.0);
-  // Entry (i, v) is draw v % 64 of the normal sequence (table_noise, i, v / 64): row i of the
-  // table is drawn in chunks of 64 tokens. A thread fills one chunk (64 x local rows, 1 MB at
-  // d = 2000, kept in cache) at a time, row by row.
+  // Entry (i, v) is draw i % 64 of the normal sequence (table_noise, v, i / 64): column v of
+  // the table is drawn in chunks of 64 rows, written contiguously. A process draws the chunks
+  // its rows fall in (whole chunks when its row blocks are multiples of 64, as by default) and
+  // keeps its rows, so every entry is the same on any grid.
   std::vector<std::uint64_t> global(lr);
   global_rows_.resize(lr);
   for (std::size_t r = 0; r < lr; ++r) {
     global[r] = static_cast<std::uint64_t>(rows.to_global(static_cast<int>(r)));
     global_rows_[r] = static_cast<std::size_t>(global[r]);
   }
-  const auto vocabulary = static_cast<std::uint64_t>(vocabulary_);
   threads_ = parallel::blas_threads();
   constexpr std::uint64_t chunk = 64;
-  const auto chunks = static_cast<std::int64_t>((vocabulary + chunk - 1) / chunk);
-  for_chunks(chunks, threads_, [&](std::int64_t, std::int64_t begin, std::int64_t end) {
+  const auto d = static_cast<std::uint64_t>(rows.global);
+  for_chunks(vocabulary_, threads_, [&](std::int64_t, std::int64_t begin, std::int64_t end) {
     std::array<double, chunk> draws{};
-    for (auto c = static_cast<std::uint64_t>(begin); c < static_cast<std::uint64_t>(end); ++c) {
-      const std::uint64_t width = std::min(chunk, vocabulary - chunk * c);
-      double* z = table_.data() + chunk * c * lr;
+    for (std::int64_t v = begin; v < end; ++v) {
+      double* z = table_.data() + static_cast<std::size_t>(v) * lr;
+      std::uint64_t drawn = ~std::uint64_t{0};  // the chunk held in draws
       for (std::size_t r = 0; r < lr; ++r) {
-        rng_.gaussians(random::Stream::table_noise, global[r], c, std::span(draws.data(), width));
-        for (std::uint64_t q = 0; q < width; ++q) z[q * lr + r] = draws[q];
+        const std::uint64_t c = global[r] / chunk;
+        if (c != drawn) {
+          const std::uint64_t width = std::min(chunk, d - chunk * c);
+          rng_.gaussians(random::Stream::table_noise, static_cast<std::uint64_t>(v), c, std::span(draws.data(), width));
+          drawn = c;
+        }
+        z[r] = draws[global[r] % chunk];
       }
     }
   });

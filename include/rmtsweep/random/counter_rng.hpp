@@ -11,13 +11,13 @@ namespace rmtsweep::random {
 /// The version of the map from coordinates to draws. Any change to it (a stream, a counter
 /// layout, the Gaussian transform) changes every simulated number for the same seed and trial,
 /// so sweep files record it and a sweep is never resumed with another version. 1: Box-Muller,
-/// four tokens per Philox block; 2: ziggurat, rows in chunks of 64 tokens.
+/// four tokens per Philox block; 2: ziggurat, each token's column in chunks of 64 rows.
 inline constexpr std::int64_t draws_version = 2;
 
 /// What a draw is for. Each stream is an independent family of draws; the values are part
 /// of the reproducibility contract, so never renumber them.
 enum class Stream : std::uint64_t {
-  table_noise = 1,  ///< entry (i, v) of the embedding noise: draw v % 64 of gaussians(table_noise, i, v / 64)
+  table_noise = 1,  ///< entry (i, v) of the embedding noise: draw i % 64 of gaussians(table_noise, v, i / 64)
   train_sign = 2,   ///< sign xi_t of training sequence n
   train_token = 3,  ///< token choice v_{n,t} of training sequence n
   test_sign = 4,    ///< sign of a ridge test sequence

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <memory>
 #include <stdexcept>
 #include <thread>
 
@@ -84,7 +85,8 @@ PooledSequences::PooledSequences(const model::PointParams& params, const paralle
   global_size_ = static_cast<std::size_t>(rows.global);
   if (rows.global > 0 && rows.owner(0) == rows.me) signal_row_ = rows.to_local(0);
   const auto lr = static_cast<std::size_t>(local_rows_);
-  table_.assign(static_cast<std::size_t>(vocabulary_) * lr, 0.0);
+  // Not zero-filled first: every entry is drawn below, and the drawing threads touch the pages.
+  table_ = std::make_unique_for_overwrite<double[]>(static_cast<std::size_t>(vocabulary_) * lr);
   // Entry (i, v) is draw i % 64 of the normal sequence (table_noise, v, i / 64): column v of
   // the table is drawn in chunks of 64 rows, written contiguously. A process draws the chunks
   // its rows fall in (whole chunks when its row blocks are multiples of 64, as by default) and
@@ -101,7 +103,7 @@ PooledSequences::PooledSequences(const model::PointParams& params, const paralle
   for_chunks(vocabulary_, threads_, [&](std::int64_t, std::int64_t begin, std::int64_t end) {
     std::array<double, chunk> draws{};
     for (std::int64_t v = begin; v < end; ++v) {
-      double* z = table_.data() + static_cast<std::size_t>(v) * lr;
+      double* z = table_.get() + static_cast<std::size_t>(v) * lr;
       std::uint64_t drawn = ~std::uint64_t{0};  // the chunk held in draws
       for (std::size_t r = 0; r < lr; ++r) {
         const std::uint64_t c = global[r] / chunk;
@@ -129,7 +131,7 @@ PooledSequences::PooledSequences(const model::PointParams& params, const paralle
   const double inv_v = 1.0 / static_cast<double>(vocabulary_);
   for (std::int64_t v = 0; v < vocabulary_; ++v) {
     const double s = v < half ? 1.0 : -1.0;
-    double* z = table_.data() + static_cast<std::size_t>(v) * lr;
+    double* z = table_.get() + static_cast<std::size_t>(v) * lr;
     for (std::size_t r = 0; r < lr; ++r) z[r] -= (mean[r] + s * class_mean[r]) * inv_v;
   }
 }

@@ -5,6 +5,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -48,7 +49,7 @@ class PooledSequences {
  private:
   /// Local row r of token v's noise z_v.
   const double* noise(std::int64_t v) const noexcept {
-    return table_.data() + static_cast<std::size_t>(v) * static_cast<std::size_t>(local_rows_);
+    return table_.get() + static_cast<std::size_t>(v) * static_cast<std::size_t>(local_rows_);
   }
 
   model::PointParams params_;
@@ -62,7 +63,7 @@ class PooledSequences {
   bool in_first_process_row_ = false;
   MPI_Comm column_comm_ = MPI_COMM_NULL;
   std::vector<double> weights_;
-  std::vector<double> table_;  ///< token-major: V blocks of local_rows_ entries
+  std::unique_ptr<double[]> table_;  ///< token-major: V blocks of local_rows_ entries
 };
 
 }  // namespace rmtsweep::simulate

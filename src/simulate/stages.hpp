@@ -42,7 +42,8 @@ struct Measurements {
 };
 
 /// N >= d: S = (1/N) sum (c - c-bar)(c - c-bar)^T streamed by panels with pdsyrk (memory
-/// independent of N), ridge by Cholesky on S + lambda I, eigen of S.
+/// independent of N), eigen of S, and the ridge solve (S + lambda I) beta = b from the same
+/// tridiagonal reduction S = Q T Q^T (dptsv on T + lambda I; no copy of S).
 Measurements direct_path(PointContext& context, const PooledSequences& pooled);
 
 /// N < d: the centred data C~ (d x N) and its Gram K = C~^T C~ / N; S has K's eigenvalues

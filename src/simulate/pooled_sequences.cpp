@@ -15,9 +15,11 @@ namespace rmtsweep::simulate {
 namespace {
 
 /// Runs body(chunk, begin, end) on `threads` contiguous chunks of [0, count), chunk = 0, 1, ...
-/// in order along [0, count), the calling thread taking chunk 0. Generation is pure (counter-based draws into disjoint outputs), so the
-/// result does not depend on the number of threads; a rank that owns several cores (1 rank
-/// with 2 BLAS threads) generates its data that much faster. No MPI call inside.
+/// in order along [0, count), the calling thread taking chunk 0. Generation is pure
+/// (counter-based draws into disjoint outputs), so the generated data do not depend on the
+/// number of threads (fill's fused sums do, to rounding: they are added per chunk); a rank that
+/// owns several cores (1 rank with 2 BLAS threads) generates its data that much faster. No MPI
+/// call inside.
 template <class Body>
 void for_chunks(std::int64_t count, int threads, const Body& body) {
   const std::int64_t chunks = std::clamp<std::int64_t>(threads, 1, std::max<std::int64_t>(count, 1));
@@ -199,7 +201,8 @@ double PooledSequences::fill(parallel::DistributedMatrix& panel, std::int64_t fi
 
   std::vector<double> column_deviation(static_cast<std::size_t>(cols), 0.0);
   // Each chunk adds its columns to sums of its own (sum c, sum y c, sum y at local rows); they
-  // are added up in chunk order below, so the result does not depend on thread timing.
+  // are added up in chunk order below, so the result does not depend on thread timing (but on
+  // the number of chunks, to rounding).
   const bool summing = !sums.empty();
   std::vector<std::vector<double>> chunk_sums(static_cast<std::size_t>(std::max(1, threads_)));
   for_chunks(cols, threads_, [&](std::int64_t chunk, std::int64_t begin, std::int64_t end) {

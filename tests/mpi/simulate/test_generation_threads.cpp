@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <cfloat>
+#include <cmath>
 #include <memory>
 #include <string>
 #include <vector>
@@ -56,4 +58,41 @@ TEST(GenerationThreads, IidTableMeanPoolingIsBitwiseTheSameWithOneAndTwoThreads)
 TEST(GenerationThreads, CenteredTableCausalAttentionIsBitwiseTheSameWithOneAndTwoThreads) {
   expect_bitwise_same_with_1_and_2_threads(
       test::make_point(300, 0.7, 0.5, 2.0, "causal:1", "markov:0.5", "centered"));
+}
+
+
+// fill's fused sums (sum c, sum y c, sum y; the direct path's mean and ridge right-hand side)
+// are added per thread chunk and the chunks' parts in chunk order, so with 2 threads they are
+// another summation order of the same 256 columns: equal to rounding, not bitwise. Each order
+// is within 255 u sum|c| of the exact sum (recursive summation, u = eps / 2), so they differ
+// by at most 256 eps sum_n |c_n[i]|, the tolerance of each entry; the label sum is an integer
+// and exact. This is also the only test of the multi-chunk path.
+TEST(GenerationThreads, FillSumsAgreeToRoundingWithOneAndTwoThreads) {
+  const auto params = test::make_point(300, 0.5, 0.5, 2.0, "mean", "prefix:3", "iid");
+  const auto d = static_cast<std::size_t>(params.d);
+  std::vector<std::vector<double>> sums;
+  std::vector<double> bound(2 * d, 0.0);
+  for (const int threads : {1, 2}) {
+    parallel::set_blas_threads(threads);
+    const auto grid = std::make_shared<const parallel::BlacsGrid>(MPI_COMM_WORLD);
+    parallel::DistributedMatrix panel(grid, params.d, 256);
+    const simulate::PooledSequences pooled(params, panel);
+    std::vector<int> labels;
+    sums.emplace_back(2 * d + 1, 0.0);
+    pooled.fill(panel, 100, 256, simulate::training_streams, labels, sums.back());
+    parallel::set_blas_threads(1);
+    if (threads != 1) continue;  // the panel itself is bitwise the same (tests above)
+    for (int lc = 0; lc < panel.local_cols(); ++lc) {
+      for (int lr = 0; lr < panel.local_rows(); ++lr) {
+        const auto i = static_cast<std::size_t>(panel.row_map().to_global(lr));
+        const double term = 256 * DBL_EPSILON * std::abs(panel.local(lr, lc));  // |y c| = |c|
+        bound[i] += term;
+        bound[d + i] += term;
+      }
+    }
+  }
+  for (std::size_t i = 0; i < 2 * d; ++i) {
+    EXPECT_NEAR(sums[0][i], sums[1][i], bound[i]) << "entry " << i;
+  }
+  EXPECT_EQ(sums[0][2 * d], sums[1][2 * d]);
 }

@@ -119,3 +119,29 @@ TEST(PooledSequences, FillRefusesSumsOfTheWrongLength) {
   std::vector<double> sums(80, 0.0);
   EXPECT_THROW(pooled.fill(panel, 0, 8, simulate::training_streams, labels, sums), std::invalid_argument);
 }
+
+// The table's draw map (counter_rng.hpp: entry (i, v) is draw i % 64 of the sequence
+// (table_noise, v, i / 64)) holds whatever the row blocks: with blocks of 16 or 50 a process
+// draws chunks of 64 rows that straddle its blocks and keeps its rows only, and with d = 150
+// the last chunk is partial (22 rows). Entry (i, v) is read back as p_v for beta = e_i, a sum
+// of one nonzero term over the process rows: exact, so compared bitwise.
+TEST(PooledSequences, TableEntriesFollowTheDrawMapForRowBlocksNotAMultipleOf64) {
+  const auto grid = std::make_shared<const parallel::BlacsGrid>(MPI_COMM_WORLD);
+  const auto params = test::make_point(150, 0.5, 1.0, 2.0, "mean", "prefix:3", "iid");
+  const random::CounterRng rng(params.seed, static_cast<std::uint64_t>(params.trial));
+  for (const int block : {16, 50}) {
+    const parallel::DistributedMatrix like(grid, params.d, 1, block, block);
+    const simulate::PooledSequences pooled(params, like);
+    for (const int i : {0, 15, 16, 49, 50, 63, 64, 100, 127, 128, 149}) {
+      std::vector<double> beta(static_cast<std::size_t>(params.d), 0.0);
+      beta[static_cast<std::size_t>(i)] = 1.0;
+      const auto p = pooled.token_projections(beta);
+      ASSERT_EQ(p.size(), static_cast<std::size_t>(params.vocabulary()));
+      for (std::size_t v = 0; v < p.size(); ++v) {
+        const auto row = static_cast<std::uint64_t>(i);
+        EXPECT_EQ(p[v], rng.gaussian(random::Stream::table_noise, v, row / 64, row % 64))
+            << "block " << block << ", entry (" << i << ", " << v << ")";
+      }
+    }
+  }
+}

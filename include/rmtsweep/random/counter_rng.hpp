@@ -35,9 +35,11 @@ class CounterRng {
 
   /// out[i] = the i-th standard normal draw of the sequence (stream, a, b), i = 0 .. out.size()-1:
   /// Boost.Random's ziggurat normal_distribution fed by the 64-bit words of Philox blocks
-  /// (stream, a, b, j), j = 0, 1, ... (Random123's MicroURNG). A sequence's draws do not depend on
-  /// how many are taken (a prefix of a longer fill is the shorter fill). The ziggurat takes one
-  /// 64-bit word per draw except in its rare (about 1 %) edge and tail cases and needs no
+  /// (stream, a, b, j * 2^32), j = 0, 1, ... (Random123's MicroURNG counts in the high half of
+  /// the last counter word; so bits(stream, a, b, 0) is block 0 of this sequence: never call
+  /// bits() on a stream that gaussians() draws). A sequence's draws do not depend on how many
+  /// are taken (a prefix of a longer fill is the shorter fill). The ziggurat takes one 64-bit
+  /// word per draw except in its rare (about 1 %) edge and tail cases and needs no
   /// transcendental function otherwise: 3x cheaper than Box-Muller for the d x V table.
   void gaussians(Stream stream, std::uint64_t a, std::uint64_t b, std::span<double> out) const;
 

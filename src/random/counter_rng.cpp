@@ -20,7 +20,8 @@ std::array<std::uint64_t, 4> CounterRng::bits(Stream stream, std::uint64_t a, st
 
 void CounterRng::gaussians(Stream stream, std::uint64_t a, std::uint64_t b, std::span<double> out) const {
   // MicroURNG counts its Philox blocks in the high 32 bits of the last counter word, left 0 here.
-  r123::MicroURNG<r123::Philox4x64> words({{static_cast<std::uint64_t>(stream), a, b, 0}}, {{key_[0], key_[1]}});
+  r123::MicroURNG<r123::Philox4x64> words({{static_cast<std::uint64_t>(stream), a, b, 0}},
+                                          {{key_[0], key_[1]}});
   boost::random::normal_distribution<double> normal;
   for (double& x : out) x = normal(words);
 }

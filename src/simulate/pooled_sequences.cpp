@@ -111,7 +111,8 @@ PooledSequences::PooledSequences(const model::PointParams& params, const paralle
         const std::uint64_t c = global[r] / chunk;
         if (c != drawn) {
           const std::uint64_t width = std::min(chunk, d - chunk * c);
-          rng_.gaussians(random::Stream::table_noise, static_cast<std::uint64_t>(v), c, std::span(draws.data(), width));
+          rng_.gaussians(random::Stream::table_noise, static_cast<std::uint64_t>(v), c,
+                         std::span(draws.data(), width));
           drawn = c;
         }
         z[r] = draws[global[r] % chunk];
@@ -139,7 +140,8 @@ PooledSequences::PooledSequences(const model::PointParams& params, const paralle
 }
 
 double PooledSequences::fill(parallel::DistributedMatrix& panel, std::int64_t first, std::int64_t count,
-                             SequenceStreams streams, std::vector<int>& labels, std::span<double> sums) const {
+                             SequenceStreams streams, std::vector<int>& labels,
+                             std::span<double> sums) const {
   if (!sums.empty() && sums.size() != 2 * global_size_ + 1)
     throw std::invalid_argument("PooledSequences::fill: sums must have 2 d + 1 entries");
   const int T = params_.T, cols = panel.local_cols();

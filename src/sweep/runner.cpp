@@ -169,7 +169,8 @@ RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE
       try {
         // The injected fault, like an out-of-memory error, hits one rank: the group's last.
         if (group.rank() == group.size() - 1 &&
-            std::find(config.fail_points.begin(), config.fail_points.end(), index) != config.fail_points.end()) {
+            std::find(config.fail_points.begin(), config.fail_points.end(), index) !=
+                config.fail_points.end()) {
           throw std::runtime_error("fault injected by the test-only fail_points key");
         }
         result = simulate::simulate_point(grid.params(index), options, group);

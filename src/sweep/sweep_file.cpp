@@ -212,13 +212,15 @@ std::string SweepFile::stored_config(const std::string& path, MPI_Comm comm) {
                             ", this rmtsweep resumes " + std::to_string(schema_version));
   }
   // Files written before draws_version was recorded drew with version 1.
-  const std::int64_t draws = io::has_attribute(file, "draws_version") ? io::read_int_attribute(file, "draws_version") : 1;
+  const std::int64_t draws =
+      io::has_attribute(file, "draws_version") ? io::read_int_attribute(file, "draws_version") : 1;
   if (draws != random::draws_version) {
-    throw InvalidOption("resume", path,
-                        "its points were drawn with draws_version " + std::to_string(draws) +
-                            " and this rmtsweep draws version " + std::to_string(random::draws_version) +
-                            " (other random numbers for the same seed): resuming would mix the two; finish it "
-                            "with the rmtsweep that started it, or start again with --force");
+    throw InvalidOption(
+        "resume", path,
+        "its points were drawn with draws_version " + std::to_string(draws) +
+            " and this rmtsweep draws version " + std::to_string(random::draws_version) +
+            " (other random numbers for the same seed): resuming would mix the two; finish it "
+            "with the rmtsweep that started it, or start again with --force");
   }
   return io::read_string_attribute(file, "config");
 }

@@ -58,8 +58,8 @@ class PooledSequences {
   int local_rows_ = 0;
   std::size_t global_size_ = 0;           ///< d, the table's global rows
   std::vector<std::size_t> global_rows_;  ///< global index of each local row
-  int threads_ = 1;  ///< threads generating: this rank's BLAS threads (the data do not depend on
-                     ///< it; fill's sums only to rounding)
+  int threads_ = 1;      ///< threads generating: this rank's BLAS threads (the data do not depend on
+                         ///< it; fill's sums only to rounding)
   int signal_row_ = -1;  ///< local index of global row 0 (the signal axis u = e_1), or -1
   bool in_first_process_row_ = false;
   MPI_Comm column_comm_ = MPI_COMM_NULL;

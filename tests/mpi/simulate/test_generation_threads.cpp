@@ -60,7 +60,6 @@ TEST(GenerationThreads, CenteredTableCausalAttentionIsBitwiseTheSameWithOneAndTw
       test::make_point(300, 0.7, 0.5, 2.0, "causal:1", "markov:0.5", "centered"));
 }
 
-
 // fill's fused sums (sum c, sum y c, sum y; the direct path's mean and ridge right-hand side)
 // are added per thread chunk and the chunks' parts in chunk order, so with 2 threads they are
 // another summation order of the same 256 columns: equal to rounding, not bitwise. Each order

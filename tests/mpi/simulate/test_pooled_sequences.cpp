@@ -89,7 +89,8 @@ TEST(PooledSequences, FillAddsTheSumsOfItsColumnsAndLabels) {
   std::vector<int> labels;
   std::vector<double> sums(2 * 40 + 1, 0.0);
   pooled.fill(panel, 5, 30, simulate::training_streams, labels, sums);
-  MPI_Allreduce(MPI_IN_PLACE, sums.data(), static_cast<int>(sums.size()), MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, sums.data(), static_cast<int>(sums.size()), MPI_DOUBLE, MPI_SUM,
+                MPI_COMM_WORLD);
 
   const auto columns = panel.gather_leading(40, 36);
   const random::CounterRng rng(params.seed, static_cast<std::uint64_t>(params.trial));

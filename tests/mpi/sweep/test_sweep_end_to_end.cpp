@@ -98,7 +98,8 @@ TEST(SweepEndToEnd, ResumingAFileDrawnWithAnotherDrawsVersionIsRefused) {
   const std::string config = write_small_config(dir);
   ASSERT_EQ(
       run(mpi_command(2, {"run", "--config", config, "--output", dir / "a.h5"}), dir / "a.log").exit_code, 0);
-  const std::string make_old = "import h5py, sys; f = h5py.File(sys.argv[1], 'r+'); del f.attrs['draws_version']";
+  const std::string make_old =
+      "import h5py, sys; f = h5py.File(sys.argv[1], 'r+'); del f.attrs['draws_version']";
   ASSERT_EQ(run({RMTSWEEP_PYTHON, "-c", make_old, dir / "a.h5"}, dir / "py.log").exit_code, 0);
   const std::string before = read_text(dir / "a.h5");
   const Finished resumed =
@@ -144,9 +145,9 @@ TEST(SweepEndToEnd, AFaultOnOneRankOfAGroupEndsTheJobInsteadOfHangingAndTheFileR
   EXPECT_NE(failed.output.find("rank 1: point 4 failed on this rank (fault injected"), std::string::npos)
       << failed.output;
   EXPECT_EQ(read_status(dir / "g.h5")[4], 0);
-  const Finished resumed = run(
-      mpi_command(2, {"run", "--config", config, "--output", dir / "g.h5", "--ranks_per_point", "2", "--resume"}),
-      dir / "h.log");
+  const Finished resumed = run(mpi_command(2, {"run", "--config", config, "--output", dir / "g.h5",
+                                               "--ranks_per_point", "2", "--resume"}),
+                               dir / "h.log");
   EXPECT_EQ(resumed.exit_code, 0) << resumed.output;
   EXPECT_EQ(read_status(dir / "g.h5"), std::vector<std::int64_t>(16, 1));
 }

@@ -63,7 +63,8 @@ TEST(CounterRng, GaussiansHaveMeanZeroUnitVarianceAndGaussianTails) {
   int beyond3 = 0;
   std::vector<double> x(length);
   for (int s = 0; s < sequences; ++s) {
-    rng.gaussians(Stream::table_noise, static_cast<std::uint64_t>(s % 500), static_cast<std::uint64_t>(s / 500), x);
+    rng.gaussians(Stream::table_noise, static_cast<std::uint64_t>(s % 500),
+                  static_cast<std::uint64_t>(s / 500), x);
     for (const double v : x) {
       sum += v;
       sum2 += v * v;

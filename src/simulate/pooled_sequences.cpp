@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <exception>
 #include <memory>
 #include <stdexcept>
 #include <thread>
@@ -28,10 +29,24 @@ void for_chunks(std::int64_t count, int threads, const Body& body) {
     return;
   }
   const auto bound = [&](std::int64_t c) { return count * c / chunks; };
-  std::vector<std::thread> workers;
-  for (std::int64_t c = 1; c < chunks; ++c) workers.emplace_back([&, c] { body(c, bound(c), bound(c + 1)); });
-  body(std::int64_t{0}, bound(0), bound(1));
-  for (auto& worker : workers) worker.join();
+  // An exception in any chunk (out of memory, say) is caught where it happens and rethrown here
+  // after every thread has joined, so that it reaches the caller instead of std::terminate.
+  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(chunks));
+  const auto run = [&](std::int64_t c) {
+    try {
+      body(c, bound(c), bound(c + 1));
+    } catch (...) {
+      errors[static_cast<std::size_t>(c)] = std::current_exception();
+    }
+  };
+  {
+    std::vector<std::jthread> workers;
+    for (std::int64_t c = 1; c < chunks; ++c) workers.emplace_back(run, c);
+    run(0);
+  }  // joined
+  for (const auto& error : errors) {
+    if (error) std::rethrow_exception(error);
+  }
 }
 
 /// One term w_t z_{v_t} of a pooled vector.

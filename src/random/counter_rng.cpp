@@ -5,9 +5,12 @@
 #include <Random123/MicroURNG.hpp>
 #include <Random123/uniform.hpp>
 #include <boost/random/normal_distribution.hpp>
+#include <boost/version.hpp>
 #include <vector>
 
 namespace rmtsweep::random {
+
+std::string draws_library() { return "Boost.Random " BOOST_LIB_VERSION; }
 
 std::array<std::uint64_t, 4> CounterRng::bits(Stream stream, std::uint64_t a, std::uint64_t b,
                                               std::uint64_t c) const noexcept {

@@ -174,6 +174,7 @@ SweepFile SweepFile::create(const std::string& path, MPI_Comm comm, const Grid& 
   }
   io::write_attribute(sweep.file_, "rmtsweep_version", rmtsweep::version);
   io::write_attribute(sweep.file_, "draws_version", random::draws_version);
+  io::write_attribute(sweep.file_, "draws_library", random::draws_library());
   io::write_attribute(sweep.file_, "created", run.started);
   io::write_attribute(sweep.file_, "config", resolved_config_text(c));
   io::write_attribute(sweep.file_, "command_line", run.command_line);
@@ -221,6 +222,16 @@ std::string SweepFile::stored_config(const std::string& path, MPI_Comm comm) {
             " and this rmtsweep draws version " + std::to_string(random::draws_version) +
             " (other random numbers for the same seed): resuming would mix the two; finish it "
             "with the rmtsweep that started it, or start again with --force");
+  }
+  if (draws > 1) {
+    const std::string library = io::read_string_attribute(file, "draws_library");
+    if (library != random::draws_library()) {
+      throw InvalidOption("resume", path,
+                          "its Gaussian draws came from " + library + " and this rmtsweep's from " +
+                              random::draws_library() +
+                              " (they may differ for the same seed): resuming would mix the two; finish it "
+                              "with the rmtsweep that started it, or start again with --force");
+    }
   }
   return io::read_string_attribute(file, "config");
 }

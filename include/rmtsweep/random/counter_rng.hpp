@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <span>
+#include <string>
 
 namespace rmtsweep::random {
 
@@ -13,6 +14,11 @@ namespace rmtsweep::random {
 /// so sweep files record it and a sweep is never resumed with another version. 1: Box-Muller,
 /// four tokens per Philox block; 2: ziggurat, each token's column in chunks of 64 rows.
 inline constexpr std::int64_t draws_version = 2;
+
+/// The library code the Gaussian draws also depend on: "Boost.Random <version>" (its ziggurat
+/// tables and algorithm). Sweep files record it beside draws_version, and --resume refuses a
+/// file drawn with another, since a change there would change the draws as surely.
+std::string draws_library();
 
 /// What a draw is for. Each stream is an independent family of draws; the values are part
 /// of the reproducibility contract, so never renumber them.

@@ -110,6 +110,24 @@ TEST(SweepEndToEnd, ResumingAFileDrawnWithAnotherDrawsVersionIsRefused) {
   EXPECT_EQ(read_text(dir / "a.h5"), before);
 }
 
+// The same for a file whose Gaussian draws came from another Boost.Random.
+TEST(SweepEndToEnd, ResumingAFileDrawnWithAnotherBoostRandomIsRefused) {
+  const TempDir dir;
+  const std::string config = write_small_config(dir);
+  ASSERT_EQ(
+      run(mpi_command(2, {"run", "--config", config, "--output", dir / "a.h5"}), dir / "a.log").exit_code, 0);
+  const std::string make_other =
+      "import h5py, sys; f = h5py.File(sys.argv[1], 'r+'); f.attrs.modify('draws_library', b'Boost.Random 1_00')";
+  ASSERT_EQ(run({RMTSWEEP_PYTHON, "-c", make_other, dir / "a.h5"}, dir / "py.log").exit_code, 0);
+  const std::string before = read_text(dir / "a.h5");
+  const Finished resumed =
+      run(mpi_command(2, {"run", "--config", config, "--output", dir / "a.h5", "--resume"}), dir / "b.log");
+  EXPECT_EQ(resumed.exit_code, 2);
+  EXPECT_NE(resumed.output.find("its Gaussian draws came from Boost.Random 1_00"), std::string::npos)
+      << resumed.output;
+  EXPECT_EQ(read_text(dir / "a.h5"), before);
+}
+
 TEST(SweepEndToEnd, AFailingPointIsRecordedWithItsMessageWhileTheOthersFinish) {
   const TempDir dir;
   const std::string config = write_small_config(dir);

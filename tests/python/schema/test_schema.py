@@ -20,7 +20,7 @@ POINT_COLUMNS = ("delta gamma snr weighting trial d V N T alpha kappa theta theo
                  "theory_bulk_edge_right theory_pop_threshold_snr theory_sample_threshold_snr "
                  "theory_pop_outlier theory_top_eigenvalue theory_overlap theory_detectable top_eigenvalue "
                  "overlap ridge_accuracy seconds status").split()
-ROOT_ATTRIBUTES = ("schema_version rmtsweep_version draws_version created config command_line mpi_ranks ranks_per_point "
+ROOT_ATTRIBUTES = ("schema_version rmtsweep_version draws_version draws_library created config command_line mpi_ranks ranks_per_point "
                    "mpi_library_version hdf5_version blas_version scalapack_library").split()
 D, K = 64, 5
 DELTA, GAMMA, SNR = [0.5, 1.0], [0.5], [0.0, 2.0, 4.0]

@@ -33,6 +33,17 @@ binary=${RMTSWEEP:-$(command -v rmtsweep || true)}
 [ -n "$binary" ] || binary=$here/build/rmtsweep
 [ -x "$binary" ] || { echo "local.sh: rmtsweep program '$binary' not found (build it, or set RMTSWEEP)" >&2; exit 2; }
 
+# OpenBLAS kernel (README, Performance): Debian 12's OpenBLAS 0.3.21 runs CPUs newer than it
+# knows on its generic Prescott kernels, 3-4x slower. Unless the environment chose a kernel,
+# take the one this CPU's instructions allow. Open MPI passes it to ranks on other nodes when
+# told to (mca_base_env_list); other MPIs pass the whole environment and ignore the variable.
+if [ -z "${OPENBLAS_CORETYPE:-}" ] && [ -r /proc/cpuinfo ]; then
+  if grep -qw avx512f /proc/cpuinfo; then export OPENBLAS_CORETYPE=SkylakeX
+  elif grep -qw avx2 /proc/cpuinfo; then export OPENBLAS_CORETYPE=Haswell; fi
+fi
+if [ -n "${OPENBLAS_CORETYPE:-}" ]; then
+  export OMPI_MCA_mca_base_env_list="${OMPI_MCA_mca_base_env_list:+$OMPI_MCA_mca_base_env_list;}OPENBLAS_CORETYPE"
+fi
 extra=("$@")
 resume=()
 if [ -e "$output" ]; then

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <string>
 #include <thread>
 
 #include "rmtsweep/common/error.hpp"
@@ -22,6 +23,16 @@ int configure_blas_threads(MPI_Comm comm) {
 }
 
 int blas_threads() noexcept { return std::max(1, openblas_get_num_threads()); }
+
+std::string faster_blas_coretype() {
+  const char* core = openblas_get_corename();
+  if (core == nullptr || std::string(core) != "Prescott") return {};
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (__builtin_cpu_supports("avx512f")) return "SkylakeX";
+  if (__builtin_cpu_supports("avx2")) return "Haswell";
+#endif
+  return {};
+}
 
 void set_blas_threads(int threads) noexcept { openblas_set_num_threads(std::max(1, threads)); }
 

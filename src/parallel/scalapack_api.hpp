@@ -58,4 +58,5 @@ void dstevr_(const char* jobz, const char* range, const int* n, double* d, doubl
 
 int openblas_get_num_threads(void);
 void openblas_set_num_threads(int threads);
+char* openblas_get_corename(void);
 }

@@ -170,6 +170,30 @@ TEST(SweepEndToEnd, AFaultOnOneRankOfAGroupEndsTheJobInsteadOfHangingAndTheFileR
   EXPECT_EQ(read_status(dir / "g.h5"), std::vector<std::int64_t>(16, 1));
 }
 
+// On a CPU with AVX2, OpenBLAS's generic Prescott kernels (what Debian 12's OpenBLAS falls back
+// to on CPUs it does not know; forced here) make `run` print a note naming the setting that
+// selects the fast kernels; with those kernels selected, no note.
+TEST(SweepEndToEnd, RunNotesWhenOpenBlasRunsItsGenericKernelsOnAFasterCpu) {
+  if (!__builtin_cpu_supports("avx2")) GTEST_SKIP() << "this CPU has no AVX2: no faster OpenBLAS kernel";
+  const std::string fast = __builtin_cpu_supports("avx512f") ? "SkylakeX" : "Haswell";
+  const TempDir dir;
+  const std::string config = write_small_config(dir);
+  const auto with_core = [&](const std::string& core, const std::string& name) {
+    std::vector<std::string> command{"env", "OPENBLAS_CORETYPE=" + core};
+    const auto mpi = mpi_command(1, {"run", "--config", config, "--output", dir / (name + ".h5")});
+    command.insert(command.end(), mpi.begin(), mpi.end());
+    return run(command, dir / (name + ".log"));
+  };
+  const Finished generic = with_core("Prescott", "generic");
+  EXPECT_EQ(generic.exit_code, 0) << generic.output;
+  EXPECT_NE(generic.output.find("OpenBLAS runs its generic Prescott kernels on this CPU; OPENBLAS_CORETYPE=" + fast),
+            std::string::npos)
+      << generic.output;
+  const Finished tuned = with_core(fast, "tuned");
+  EXPECT_EQ(tuned.exit_code, 0) << tuned.output;
+  EXPECT_EQ(tuned.output.find("generic Prescott kernels"), std::string::npos) << tuned.output;
+}
+
 TEST(SweepEndToEnd, BadValuesAreRejectedWithExitTwoBeforeAnyFileIsCreated) {
   const TempDir dir;
   const std::string config = write_small_config(dir);

@@ -50,7 +50,8 @@ PointResult simulate_point(const model::PointParams& params, const SimulationOpt
   const auto R = model::correlation_matrix(params.correlation, params.T);
   const parallel::DistributedMatrix row_layout(grid, params.d, 1);
   double mark = MPI_Wtime();
-  const PooledSequences pooled(params, row_layout);
+  const PooledSequences pooled(params, row_layout,
+                               options.tables != nullptr ? options.tables->get(params, row_layout) : nullptr);
   context.seconds.generate += MPI_Wtime() - mark;
   context.lambda = options.ridge * model::pooling_scalars(pooled.weights(), R).kappa;
 

@@ -58,13 +58,27 @@ double point_cost(const model::PointParams& params, long long ntest) {
 }
 
 std::vector<std::int64_t> order_by_cost(const Grid& grid, std::vector<std::int64_t> todo) {
-  std::vector<std::pair<double, std::int64_t>> keyed;
+  struct Key {
+    double cost;
+    std::size_t delta;  // with trial: which noise table (the sweep's seed, d and table are fixed)
+    int trial;
+    std::int64_t index;
+  };
+  std::vector<Key> keyed;
   keyed.reserve(todo.size());
-  for (const std::int64_t i : todo) keyed.emplace_back(point_cost(grid.params(i), grid.config().ntest), i);
-  std::sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) {
-    return a.first != b.first ? a.first > b.first : a.second < b.second;
+  for (const std::int64_t i : todo) {
+    const GridCoordinates at = grid.coordinates(i);
+    keyed.push_back({point_cost(grid.params(i), grid.config().ntest), at.delta, at.trial, i});
+  }
+  // Costliest first; among equal costs, the points of one noise table together (in index order),
+  // so that a group's next point usually reuses the table it holds (simulate::TableCache).
+  std::sort(keyed.begin(), keyed.end(), [](const Key& a, const Key& b) {
+    if (a.cost != b.cost) return a.cost > b.cost;
+    if (a.delta != b.delta) return a.delta < b.delta;
+    if (a.trial != b.trial) return a.trial < b.trial;
+    return a.index < b.index;
   });
-  for (std::size_t i = 0; i < keyed.size(); ++i) todo[i] = keyed[i].second;
+  for (std::size_t i = 0; i < keyed.size(); ++i) todo[i] = keyed[i].index;
   return todo;
 }
 

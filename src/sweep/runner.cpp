@@ -139,6 +139,10 @@ RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE
   options.ridge = config.ridge;
   options.ntest = config.ntest;
   options.spectrum = config.store_spectra;
+  // Points along snr and weighting share their noise table; order_by_cost hands them out one
+  // after the other, so each group draws a table once for all of them.
+  simulate::TableCache tables;
+  options.tables = &tables;
 
   double busy = 0.0;
   std::int64_t computed = 0, failed = 0;

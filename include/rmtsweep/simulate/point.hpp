@@ -5,6 +5,8 @@
 #include <optional>
 #include <vector>
 
+#include "rmtsweep/simulate/noise_table.hpp"
+
 #include "rmtsweep/model/params.hpp"
 
 namespace rmtsweep::simulate {
@@ -20,6 +22,10 @@ struct SimulationOptions {
   long long ntest = 0;     ///< test sequences for the ridge classifier; 0 means N
   bool spectrum = false;   ///< return all d eigenvalues of S
   CovariancePath path = CovariancePath::automatic;  ///< (addition) which decomposition
+  /// (addition) Where to take the noise table from: a cache kept across the points of a sweep,
+  /// so that points sharing a table (same seed, trial, d, delta, table) draw it once; null draws
+  /// it for this point. The results are the same either way.
+  TableCache* tables = nullptr;
 };
 
 /// Wall-clock seconds of each stage of one point.

@@ -1,5 +1,5 @@
 #pragma once
-/// This process's share of the embedding table and the pooled vectors built from it
+/// The pooled vectors built from this process's share of the embedding table (NoiseTable)
 /// (model.md sections 1.1-1.2 and 3). Generation needs no communication, except the sum of
 /// the causal-attention inner products over the process rows.
 #include <mpi.h>
@@ -12,16 +12,18 @@
 #include "rmtsweep/model/params.hpp"
 #include "rmtsweep/parallel/distributed_matrix.hpp"
 #include "rmtsweep/random/counter_rng.hpp"
+#include "rmtsweep/simulate/noise_table.hpp"
 #include "rmtsweep/simulate/sequences.hpp"
 
 namespace rmtsweep::simulate {
 
 class PooledSequences {
  public:
-  /// Draws the rows of the noise table Z (d x V) that this process holds in a d-row matrix
-  /// distributed like `like` (its row map), centres them for `table = centered`
-  /// (Z <- Z (I - 11^T/V - ss^T/V), row by row), and fixes the deterministic weights.
-  PooledSequences(const model::PointParams& params, const parallel::DistributedMatrix& like);
+  /// The pooled vectors of the point `params` on rows distributed like `like` (its row map),
+  /// from the noise table `table` (drawn here when null; it must be the table of params and
+  /// like: NoiseTable::same_draws, else std::invalid_argument), and the deterministic weights.
+  PooledSequences(const model::PointParams& params, const parallel::DistributedMatrix& like,
+                  std::shared_ptr<const NoiseTable> table = nullptr);
 
   /// Fills columns [0, count) of `panel` (d rows, same row map as `like`) with the pooled
   /// vectors c_n = sum_t w_t X_t of sequences first .. first + count - 1 of `streams`, where
@@ -48,23 +50,19 @@ class PooledSequences {
 
  private:
   /// Local row r of token v's noise z_v.
-  const double* noise(std::int64_t v) const noexcept {
-    return table_.get() + static_cast<std::size_t>(v) * static_cast<std::size_t>(local_rows_);
-  }
+  const double* noise(std::int64_t v) const noexcept { return table_->column(v); }
 
   model::PointParams params_;
   random::CounterRng rng_;
+  std::shared_ptr<const NoiseTable> table_;
   std::int64_t vocabulary_ = 0;
   int local_rows_ = 0;
-  std::size_t global_size_ = 0;           ///< d, the table's global rows
-  std::vector<std::size_t> global_rows_;  ///< global index of each local row
-  int threads_ = 1;      ///< threads generating: this rank's BLAS threads (the data do not depend on
-                         ///< it; fill's sums only to rounding)
-  int signal_row_ = -1;  ///< local index of global row 0 (the signal axis u = e_1), or -1
+  std::size_t global_size_ = 0;  ///< d, the table's global rows
+  int threads_ = 1;              ///< threads generating: this rank's BLAS threads
+  int signal_row_ = -1;          ///< local index of global row 0 (the signal axis u = e_1), or -1
   bool in_first_process_row_ = false;
   MPI_Comm column_comm_ = MPI_COMM_NULL;
   std::vector<double> weights_;
-  std::unique_ptr<double[]> table_;  ///< token-major: V blocks of local_rows_ entries
 };
 
 }  // namespace rmtsweep::simulate

@@ -42,8 +42,9 @@ class Grid {
 /// symmetric eigensolve ~ 4 d^3, the ridge solve ~ d^3 and the test set ntest T d.
 double point_cost(const model::PointParams& params, long long ntest);
 
-/// `todo` sorted most expensive first (ties: ascending index), so that the long points start
-/// early and the short ones fill the gaps at the end (longest-processing-time-first).
+/// `todo` sorted most expensive first, so that the long points start early and the short ones
+/// fill the gaps at the end (longest-processing-time-first). Ties are grouped by noise table
+/// (delta, trial), then by ascending index, so that consecutive points share their table.
 std::vector<std::int64_t> order_by_cost(const Grid& grid, std::vector<std::int64_t> todo);
 
 }  // namespace rmtsweep::sweep

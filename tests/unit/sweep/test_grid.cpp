@@ -58,3 +58,23 @@ TEST(SweepSchedule, MoreSequencesCostMoreAndOrderingPutsThemFirst) {
 }
 
 }  // namespace
+
+namespace {
+
+// Among points of equal cost, those of one noise table (delta, trial) come one after the other,
+// so that a group's next point reuses the table it holds: each (delta, trial) forms one run per
+// gamma (gamma sets the cost), 4 points long here (2 snr x 2 weightings).
+TEST(SweepSchedule, PointsSharingANoiseTableAreHandedOutTogether) {
+  const sweep::Grid grid = small_grid();
+  std::vector<std::int64_t> todo;
+  for (std::int64_t i = 0; i < grid.size(); ++i) todo.push_back(i);
+  const std::vector<std::int64_t> order = sweep::order_by_cost(grid, todo);
+  int runs = 1;
+  for (std::size_t i = 1; i < order.size(); ++i) {
+    const auto a = grid.coordinates(order[i - 1]), b = grid.coordinates(order[i]);
+    if (a.delta != b.delta || a.trial != b.trial || a.gamma != b.gamma) ++runs;
+  }
+  EXPECT_EQ(runs, 3 * 3 * 2);  // delta x trial x gamma: one run each
+}
+
+}  // namespace

@@ -1,0 +1,84 @@
+// The embedding table's noise and its cache (include/rmtsweep/simulate/noise_table.hpp).
+#include "rmtsweep/simulate/noise_table.hpp"
+
+#include <array>
+#include <span>
+
+#include "for_chunks.hpp"
+#include "rmtsweep/parallel/blas_threads.hpp"
+#include "rmtsweep/random/counter_rng.hpp"
+
+namespace rmtsweep::simulate {
+
+NoiseTable::NoiseTable(const model::PointParams& params, const parallel::DistributedMatrix& like)
+    : seed_(params.seed), trial_(params.trial), d_(params.d), kind_(params.table), vocabulary_(params.vocabulary()) {
+  const auto& rows = like.row_map();
+  const auto lr = static_cast<std::size_t>(like.local_rows());
+  global_rows_.resize(lr);
+  for (std::size_t r = 0; r < lr; ++r) global_rows_[r] = static_cast<std::size_t>(rows.to_global(static_cast<int>(r)));
+  // Not zero-filled first: every entry is drawn below, and the drawing threads touch the pages.
+  values_ = std::make_unique_for_overwrite<double[]>(static_cast<std::size_t>(vocabulary_) * lr);
+  // Entry (i, v) is draw i % 64 of the normal sequence (table_noise, v, i / 64): column v of
+  // the table is drawn in chunks of 64 rows, written contiguously. A process draws the chunks
+  // its rows fall in (whole chunks when its row blocks are multiples of 64, as by default) and
+  // keeps its rows, so every entry is the same on any grid.
+  const random::CounterRng rng(params.seed, static_cast<std::uint64_t>(params.trial));
+  constexpr std::uint64_t chunk = 64;
+  const auto d = static_cast<std::uint64_t>(rows.global);
+  detail::for_chunks(vocabulary_, parallel::blas_threads(), [&](std::int64_t, std::int64_t begin, std::int64_t end) {
+    std::array<double, chunk> draws{};
+    for (std::int64_t v = begin; v < end; ++v) {
+      double* z = values_.get() + static_cast<std::size_t>(v) * lr;
+      std::uint64_t drawn = ~std::uint64_t{0};  // the chunk held in draws
+      for (std::size_t r = 0; r < lr; ++r) {
+        const auto i = static_cast<std::uint64_t>(global_rows_[r]);
+        if (i / chunk != drawn) {
+          drawn = i / chunk;
+          const std::uint64_t width = std::min(chunk, d - chunk * drawn);
+          rng.gaussians(random::Stream::table_noise, static_cast<std::uint64_t>(v), drawn,
+                        std::span(draws.data(), width));
+        }
+        z[r] = draws[i % chunk];
+      }
+    }
+  });
+  if (params.table != model::Table::centered) return;
+  // 1 and s are orthogonal with squared norm V, so removing both projections is exact.
+  const std::int64_t half = vocabulary_ / 2;
+  std::vector<double> mean(lr, 0.0), class_mean(lr, 0.0);
+  for (std::int64_t v = 0; v < vocabulary_; ++v) {
+    const double s = v < half ? 1.0 : -1.0;
+    const double* z = column(v);
+    for (std::size_t r = 0; r < lr; ++r) {
+      mean[r] += z[r];
+      class_mean[r] += s * z[r];
+    }
+  }
+  const double inv_v = 1.0 / static_cast<double>(vocabulary_);
+  for (std::int64_t v = 0; v < vocabulary_; ++v) {
+    const double s = v < half ? 1.0 : -1.0;
+    double* z = values_.get() + static_cast<std::size_t>(v) * lr;
+    for (std::size_t r = 0; r < lr; ++r) z[r] -= (mean[r] + s * class_mean[r]) * inv_v;
+  }
+}
+
+bool NoiseTable::same_draws(const model::PointParams& params, const parallel::DistributedMatrix& like) const {
+  if (params.seed != seed_ || params.trial != trial_ || params.d != d_ || params.table != kind_ ||
+      params.vocabulary() != vocabulary_ || static_cast<std::size_t>(like.local_rows()) != global_rows_.size()) {
+    return false;
+  }
+  for (std::size_t r = 0; r < global_rows_.size(); ++r) {
+    if (static_cast<std::size_t>(like.row_map().to_global(static_cast<int>(r))) != global_rows_[r]) return false;
+  }
+  return true;
+}
+
+std::shared_ptr<const NoiseTable> TableCache::get(const model::PointParams& params,
+                                                  const parallel::DistributedMatrix& like) {
+  if (last_ && last_->same_draws(params, like)) return last_;
+  last_.reset();  // release the old table before drawing the new one
+  last_ = std::make_shared<const NoiseTable>(params, like);
+  return last_;
+}
+
+}  // namespace rmtsweep::simulate

@@ -21,8 +21,8 @@ struct WeightedColumn {
 
 /// c[r] += sum of the terms' weight * column[r], in the terms' order, for r < rows. Eight
 /// terms are added per pass over c, so the table columns are read as eight concurrent streams
-/// (the table is far larger than the caches; one column at a time left the loads waiting) and
-/// c is written once per eight terms. The sum is the same, in the same order, as adding one
+/// (the table, 64 MB at d = 2000, is far larger than a core's L2; one column at a time left
+/// the loads waiting) and c is written once per eight terms. The sum is the same, in the same order, as adding one
 /// term at a time.
 void accumulate_terms(const std::vector<WeightedColumn>& terms, double* c, std::size_t rows) {
   constexpr std::size_t group = 8;

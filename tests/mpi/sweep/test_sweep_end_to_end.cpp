@@ -108,6 +108,9 @@ TEST(SweepEndToEnd, ResumingAFileDrawnWithAnotherDrawsVersionIsRefused) {
   EXPECT_NE(resumed.output.find("drawn with draws_version 1"), std::string::npos) << resumed.output;
   EXPECT_NE(resumed.output.find("draws version 2"), std::string::npos) << resumed.output;
   EXPECT_EQ(read_text(dir / "a.h5"), before);
+  const Finished status = run({RMTSWEEP_BINARY, "status", dir / "a.h5"}, dir / "s.log");
+  EXPECT_NE(status.output.find("draws: version 1 (Box-Muller; this rmtsweep cannot resume it)"), std::string::npos)
+      << status.output;
 }
 
 // The same for a file whose Gaussian draws came from another Boost.Random.
@@ -145,6 +148,7 @@ TEST(SweepEndToEnd, AFailingPointIsRecordedWithItsMessageWhileTheOthersFinish) {
   const Finished status = run({RMTSWEEP_BINARY, "status", dir / "f.h5"}, dir / "s.log");
   EXPECT_EQ(status.exit_code, 0);
   EXPECT_NE(status.output.find("16 total, 14 done, 0 pending, 2 failed"), std::string::npos) << status.output;
+  EXPECT_NE(status.output.find("draws: version 2, Boost.Random "), std::string::npos) << status.output;
   EXPECT_NE(status.output.find("  4 (delta=0.5 gamma=0.5 snr=3 weighting=mean trial=0): fault injected"),
             std::string::npos)
       << status.output;

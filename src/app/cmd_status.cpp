@@ -41,14 +41,13 @@ int command_status(int argc, char** argv) {
               static_cast<long long>(io::read_int_attribute(file, "schema_version")),
               io::read_string_attribute(file, "rmtsweep_version").c_str(),
               io::read_string_attribute(file, "created").c_str());
-  // The random draws a resume must reproduce (files before draws_version was recorded: 1).
-  if (io::has_attribute(file, "draws_version")) {
-    const std::string library =
-        io::has_attribute(file, "draws_library") ? io::read_string_attribute(file, "draws_library") : "(unrecorded)";
-    std::printf("draws: version %lld, %s\n", static_cast<long long>(io::read_int_attribute(file, "draws_version")),
-                library.c_str());
-  } else {
+  // The random draws a resume must reproduce.
+  const sweep::StoredDraws draws = sweep::stored_draws(file);
+  if (draws.version == 1) {
     std::printf("draws: version 1 (Box-Muller; this rmtsweep cannot resume it)\n");
+  } else {
+    std::printf("draws: version %lld, %s\n", static_cast<long long>(draws.version),
+                draws.library.empty() ? "(unrecorded)" : draws.library.c_str());
   }
   std::printf("config:\n");
   const std::string config = io::read_string_attribute(file, "config");

@@ -199,6 +199,13 @@ SweepFile SweepFile::create(const std::string& path, MPI_Comm comm, const Grid& 
   return sweep;
 }
 
+StoredDraws stored_draws(const io::File& file) {
+  StoredDraws draws;
+  if (io::has_attribute(file, "draws_version")) draws.version = io::read_int_attribute(file, "draws_version");
+  if (io::has_attribute(file, "draws_library")) draws.library = io::read_string_attribute(file, "draws_library");
+  return draws;
+}
+
 std::string SweepFile::stored_config(const std::string& path, MPI_Comm comm) {
   const io::File file = io::open_file(path, io::Access::read_only, comm);
   if (!io::has_attribute(file, "schema_version") || !io::has_attribute(file, "config")) {
@@ -212,26 +219,20 @@ std::string SweepFile::stored_config(const std::string& path, MPI_Comm comm) {
                             std::to_string(io::read_int_attribute(file, "schema_version")) +
                             ", this rmtsweep resumes " + std::to_string(schema_version));
   }
-  // Files written before draws_version was recorded drew with version 1.
-  const std::int64_t draws =
-      io::has_attribute(file, "draws_version") ? io::read_int_attribute(file, "draws_version") : 1;
-  if (draws != random::draws_version) {
-    throw InvalidOption(
-        "resume", path,
-        "its points were drawn with draws_version " + std::to_string(draws) +
-            " and this rmtsweep draws version " + std::to_string(random::draws_version) +
-            " (other random numbers for the same seed): resuming would mix the two; finish it "
-            "with the rmtsweep that started it, or start again with --force");
+  const StoredDraws draws = stored_draws(file);
+  const auto refuse = [&](const std::string& why) {
+    return InvalidOption("resume", path,
+                         why + ": resuming would mix the two; finish it with the rmtsweep that started it, or "
+                               "start again with --force");
+  };
+  if (draws.version != random::draws_version) {
+    throw refuse("its points were drawn with draws_version " + std::to_string(draws.version) +
+                 " and this rmtsweep draws version " + std::to_string(random::draws_version) +
+                 " (other random numbers for the same seed)");
   }
-  if (draws > 1) {
-    const std::string library = io::read_string_attribute(file, "draws_library");
-    if (library != random::draws_library()) {
-      throw InvalidOption("resume", path,
-                          "its Gaussian draws came from " + library + " and this rmtsweep's from " +
-                              random::draws_library() +
-                              " (they may differ for the same seed): resuming would mix the two; finish it "
-                              "with the rmtsweep that started it, or start again with --force");
-    }
+  if (draws.library != random::draws_library()) {
+    throw refuse("its Gaussian draws came from " + (draws.library.empty() ? "(unrecorded)" : draws.library) +
+                 " and this rmtsweep's from " + random::draws_library() + " (they may differ for the same seed)");
   }
   return io::read_string_attribute(file, "config");
 }

@@ -27,6 +27,14 @@
 namespace rmtsweep::sweep {
 
 inline constexpr std::int64_t schema_version = 1;
+
+/// The random draws a sweep file's points were made with (root attributes draws_version and
+/// draws_library; files written before they were recorded drew version 1, library unrecorded).
+struct StoredDraws {
+  std::int64_t version = 1;
+  std::string library;  ///< empty when unrecorded
+};
+StoredDraws stored_draws(const io::File& file);
 inline constexpr std::int64_t status_pending = 0, status_done = 1, status_failed = 2;
 /// Width of the fixed-length /points/error strings (longer messages are truncated).
 inline constexpr std::size_t error_width = 256;

@@ -90,20 +90,26 @@ TEST(SweepEndToEnd, ResumeWithADifferentConfigIsRefusedShowingTheDifference) {
   EXPECT_EQ(read_text(dir / "a.h5"), before);
 }
 
+/// Runs the small sweep into dir/a.h5, applies `edit` (a Python statement on the h5py File f)
+/// to it, and tries --resume; `before` gets the file's bytes as the resume found them.
+Finished resume_after_editing(const TempDir& dir, const std::string& edit, std::string& before) {
+  const std::string config = write_small_config(dir);
+  const Finished first =
+      run(mpi_command(2, {"run", "--config", config, "--output", dir / "a.h5"}), dir / "a.log");
+  EXPECT_EQ(first.exit_code, 0) << first.output;
+  const std::string script = "import h5py, sys; f = h5py.File(sys.argv[1], 'r+'); " + edit;
+  EXPECT_EQ(run({RMTSWEEP_PYTHON, "-c", script, dir / "a.h5"}, dir / "py.log").exit_code, 0);
+  before = read_text(dir / "a.h5");
+  return run(mpi_command(2, {"run", "--config", config, "--output", dir / "a.h5", "--resume"}), dir / "b.log");
+}
+
 // A file from an rmtsweep that drew its random numbers differently (files before draws_version
 // was recorded drew version 1) is not resumed: the same seed would give another table, and the
 // file would mix two. Refused with exit 2 naming both versions; the file is left as it was.
 TEST(SweepEndToEnd, ResumingAFileDrawnWithAnotherDrawsVersionIsRefused) {
   const TempDir dir;
-  const std::string config = write_small_config(dir);
-  ASSERT_EQ(
-      run(mpi_command(2, {"run", "--config", config, "--output", dir / "a.h5"}), dir / "a.log").exit_code, 0);
-  const std::string make_old =
-      "import h5py, sys; f = h5py.File(sys.argv[1], 'r+'); del f.attrs['draws_version']";
-  ASSERT_EQ(run({RMTSWEEP_PYTHON, "-c", make_old, dir / "a.h5"}, dir / "py.log").exit_code, 0);
-  const std::string before = read_text(dir / "a.h5");
-  const Finished resumed =
-      run(mpi_command(2, {"run", "--config", config, "--output", dir / "a.h5", "--resume"}), dir / "b.log");
+  std::string before;
+  const Finished resumed = resume_after_editing(dir, "del f.attrs['draws_version']", before);
   EXPECT_EQ(resumed.exit_code, 2);
   EXPECT_NE(resumed.output.find("drawn with draws_version 1"), std::string::npos) << resumed.output;
   EXPECT_NE(resumed.output.find("draws version 2"), std::string::npos) << resumed.output;
@@ -116,15 +122,9 @@ TEST(SweepEndToEnd, ResumingAFileDrawnWithAnotherDrawsVersionIsRefused) {
 // The same for a file whose Gaussian draws came from another Boost.Random.
 TEST(SweepEndToEnd, ResumingAFileDrawnWithAnotherBoostRandomIsRefused) {
   const TempDir dir;
-  const std::string config = write_small_config(dir);
-  ASSERT_EQ(
-      run(mpi_command(2, {"run", "--config", config, "--output", dir / "a.h5"}), dir / "a.log").exit_code, 0);
-  const std::string make_other =
-      "import h5py, sys; f = h5py.File(sys.argv[1], 'r+'); f.attrs.modify('draws_library', b'Boost.Random 1_00')";
-  ASSERT_EQ(run({RMTSWEEP_PYTHON, "-c", make_other, dir / "a.h5"}, dir / "py.log").exit_code, 0);
-  const std::string before = read_text(dir / "a.h5");
+  std::string before;
   const Finished resumed =
-      run(mpi_command(2, {"run", "--config", config, "--output", dir / "a.h5", "--resume"}), dir / "b.log");
+      resume_after_editing(dir, "f.attrs.modify('draws_library', b'Boost.Random 1_00')", before);
   EXPECT_EQ(resumed.exit_code, 2);
   EXPECT_NE(resumed.output.find("its Gaussian draws came from Boost.Random 1_00"), std::string::npos)
       << resumed.output;

@@ -61,7 +61,6 @@ PooledSequences::PooledSequences(const model::PointParams& params, const paralle
       table_(table ? std::move(table) : std::make_shared<const NoiseTable>(params, like)),
       vocabulary_(params.vocabulary()),
       local_rows_(like.local_rows()),
-      global_size_(static_cast<std::size_t>(like.rows())),
       threads_(parallel::blas_threads()),
       in_first_process_row_(like.grid().my_row() == 0),
       column_comm_(like.grid().column_comm()),
@@ -75,7 +74,7 @@ PooledSequences::PooledSequences(const model::PointParams& params, const paralle
 double PooledSequences::fill(parallel::DistributedMatrix& panel, std::int64_t first, std::int64_t count,
                              SequenceStreams streams, std::vector<int>& labels,
                              std::span<double> sums) const {
-  if (!sums.empty() && sums.size() != 2 * global_size_ + 1)
+  if (!sums.empty() && sums.size() != 2 * static_cast<std::size_t>(params_.d) + 1)
     throw std::invalid_argument("PooledSequences::fill: sums must have 2 d + 1 entries");
   const int T = params_.T, cols = panel.local_cols();
   const auto lr = static_cast<std::size_t>(local_rows_);
@@ -179,7 +178,7 @@ double PooledSequences::fill(parallel::DistributedMatrix& panel, std::int64_t fi
     }
   });
   if (summing) {
-    const std::size_t d = global_size_;
+    const auto d = static_cast<std::size_t>(params_.d);
     for (const auto& part : chunk_sums) {
       if (part.empty()) continue;
       for (std::size_t r = 0; r < lr; ++r) {

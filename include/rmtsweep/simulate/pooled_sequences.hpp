@@ -57,7 +57,6 @@ class PooledSequences {
   std::shared_ptr<const NoiseTable> table_;
   std::int64_t vocabulary_ = 0;
   int local_rows_ = 0;
-  std::size_t global_size_ = 0;  ///< d, the table's global rows
   int threads_ = 1;              ///< threads generating: this rank's BLAS threads
   int signal_row_ = -1;          ///< local index of global row 0 (the signal axis u = e_1), or -1
   bool in_first_process_row_ = false;

@@ -4,7 +4,6 @@
 #include <boost/program_options.hpp>
 #include <cmath>
 #include <cstdio>
-#include <sstream>
 #include <string>
 
 #include "commands.hpp"
@@ -60,14 +59,9 @@ int command_assemble(int argc, char** argv) {
       "margin", po::value<double>(&margin)->default_value(margin),
       "c of the detection rule: top eigenvalue > right_edge (1 + c d^(-2/3))")(
       "quiet,q", po::bool_switch(&quiet), "print no threshold table")("help,h", po::bool_switch(&help), "this help");
-  parse_command_line(argc, argv, options, "assemble", "file");
+  if (!parse_file_command(argc, argv, options, "assemble", help, path)) return 0;
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  if (help) {
-    if (rank == 0) std::printf("%s", (std::ostringstream() << options).str().c_str());
-    return 0;
-  }
-  if (path.empty()) throw InvalidOption("file", "", "required: the sweep's HDF5 file");
   if (!std::isfinite(margin) || margin < 0) throw InvalidOption("margin", std::to_string(margin), "a number >= 0");
   if (rank != 0) return 0;  // serial HDF5: rank 0 alone reads and writes the file
 

@@ -22,14 +22,9 @@ int command_status(int argc, char** argv) {
   po::options_description options("Usage: rmtsweep status FILE.h5");
   options.add_options()("file", po::value<std::string>(&path), "the sweep file")(
       "help,h", po::bool_switch(&help), "this help");
-  parse_command_line(argc, argv, options, "status", "file");
+  if (!parse_file_command(argc, argv, options, "status", help, path)) return 0;
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  if (help) {
-    if (rank == 0) std::printf("%s", (std::ostringstream() << options).str().c_str());
-    return 0;
-  }
-  if (path.empty()) throw InvalidOption("file", "", "required: the sweep's HDF5 file");
   if (rank != 0) return 0;  // a serial report: rank 0 alone reads the file
   if (!io::is_hdf5_file(path)) throw InvalidOption("file", path, "an existing rmtsweep HDF5 sweep file");
   const io::File file = io::open_file(path, io::Access::read_only);

@@ -1,7 +1,11 @@
 #include "point_options.hpp"
 
+#include <mpi.h>
+
 #include <algorithm>
 #include <array>
+#include <cstdio>
+#include <sstream>
 
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/model/parse_number.hpp"
@@ -146,6 +150,19 @@ po::variables_map parse_command_line(int argc, char** argv, const po::options_de
                                                           " argument; " + see_help);
   }
   return values;
+}
+
+bool parse_file_command(int argc, char** argv, const boost::program_options::options_description& options,
+                        const std::string& command, const bool& help, const std::string& path) {
+  parse_command_line(argc, argv, options, command, "file");
+  if (help) {
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) std::printf("%s", (std::ostringstream() << options).str().c_str());
+    return false;
+  }
+  if (path.empty()) throw InvalidOption("file", "", "required: the sweep's HDF5 file");
+  return true;
 }
 
 }  // namespace rmtsweep::app

@@ -37,4 +37,11 @@ boost::program_options::variables_map parse_command_line(
     int argc, char** argv, const boost::program_options::options_description& options,
     const std::string& command, const std::string& positional_option = "");
 
+/// The start of the commands that read one sweep file (`status`, `assemble`): parses the command
+/// line with the bare argument taken as option "file"; with --help, prints the help on rank 0 and
+/// returns false (the command has nothing more to do); otherwise refuses an empty `path` (the
+/// variable "file" is bound to) with InvalidOption and returns true.
+bool parse_file_command(int argc, char** argv, const boost::program_options::options_description& options,
+                        const std::string& command, const bool& help, const std::string& path);
+
 }  // namespace rmtsweep::app

@@ -4,6 +4,7 @@
 #include <memory>
 #include <vector>
 
+#include "rmtsweep/common/huge_page_allocator.hpp"
 #include "rmtsweep/parallel/blacs_grid.hpp"
 
 namespace rmtsweep::parallel {
@@ -81,7 +82,7 @@ class DistributedMatrix {
   int local_rows_ = 0, local_cols_ = 0;
   std::size_t lld_ = 1;
   std::array<int, 9> desc_{};
-  std::vector<double> local_;
+  std::vector<double, HugePageAllocator<double>> local_;  ///< zeroed at construction
 };
 
 }  // namespace rmtsweep::parallel

@@ -1,6 +1,7 @@
 // The embedding table's noise and its cache (include/rmtsweep/simulate/noise_table.hpp).
 #include "rmtsweep/simulate/noise_table.hpp"
 
+#include <algorithm>
 #include <array>
 #include <span>
 
@@ -9,39 +10,60 @@
 #include "rmtsweep/random/counter_rng.hpp"
 
 namespace rmtsweep::simulate {
+namespace {
+
+/// The entries of token v's noise at the local rows (global_rows, increasing) into z: entry
+/// (i, v) is draw i % 64 of the normal sequence (table_noise, v, i / 64). A chunk of 64 rows
+/// that this process holds whole, one row after another, is drawn straight into place; a chunk
+/// it holds only some rows of, through a buffer.
+void draw_column(const random::CounterRng& rng, std::uint64_t v, const std::vector<std::size_t>& global_rows,
+                 std::uint64_t d, double* z) {
+  constexpr std::uint64_t chunk = 64;
+  std::array<double, chunk> draws{};
+  const std::size_t lr = global_rows.size();
+  for (std::size_t r = 0; r < lr;) {
+    const auto i = static_cast<std::uint64_t>(global_rows[r]);
+    const std::uint64_t c = i / chunk, width = std::min(chunk, d - chunk * c);
+    // Local rows map to increasing global rows: width of them from i to i + width - 1 are the
+    // whole chunk, in order.
+    if (i % chunk == 0 && r + width <= lr && global_rows[r + width - 1] == i + width - 1) {
+      rng.gaussians(random::Stream::table_noise, v, c, std::span(z + r, width));
+      r += width;
+      continue;
+    }
+    rng.gaussians(random::Stream::table_noise, v, c, std::span(draws.data(), width));
+    for (; r < lr && global_rows[r] / chunk == c; ++r) z[r] = draws[global_rows[r] % chunk];
+  }
+}
+
+}  // namespace
 
 NoiseTable::NoiseTable(const model::PointParams& params, const parallel::DistributedMatrix& like)
-    : seed_(params.seed), trial_(params.trial), d_(params.d), kind_(params.table), vocabulary_(params.vocabulary()) {
+    : seed_(params.seed),
+      trial_(params.trial),
+      d_(params.d),
+      kind_(params.table),
+      vocabulary_(params.vocabulary()) {
   const auto& rows = like.row_map();
   const auto lr = static_cast<std::size_t>(like.local_rows());
   global_rows_.resize(lr);
-  for (std::size_t r = 0; r < lr; ++r) global_rows_[r] = static_cast<std::size_t>(rows.to_global(static_cast<int>(r)));
-  // Not zero-filled first: every entry is drawn below, and the drawing threads touch the pages.
-  values_ = std::make_unique_for_overwrite<double[]>(static_cast<std::size_t>(vocabulary_) * lr);
-  // Entry (i, v) is draw i % 64 of the normal sequence (table_noise, v, i / 64): column v of
-  // the table is drawn in chunks of 64 rows, written contiguously. A process draws the chunks
-  // its rows fall in (whole chunks when its row blocks are multiples of 64, as by default) and
-  // keeps its rows, so every entry is the same on any grid.
+  for (std::size_t r = 0; r < lr; ++r)
+    global_rows_[r] = static_cast<std::size_t>(rows.to_global(static_cast<int>(r)));
+  // Not zero-filled first (HugePageAllocator default-initialises): every entry is drawn below,
+  // and the drawing threads touch the pages.
+  values_.resize(static_cast<std::size_t>(vocabulary_) * lr);
+  // Column v of the table is drawn in chunks of 64 rows (draw_column). A process draws the
+  // chunks its rows fall in and keeps its rows, so every entry is the same on any grid; with
+  // row blocks that are multiples of 64, as by default, every chunk is drawn in place.
   const random::CounterRng rng(params.seed, static_cast<std::uint64_t>(params.trial));
-  constexpr std::uint64_t chunk = 64;
   const auto d = static_cast<std::uint64_t>(rows.global);
-  detail::for_chunks(vocabulary_, parallel::blas_threads(), [&](std::int64_t, std::int64_t begin, std::int64_t end) {
-    std::array<double, chunk> draws{};
-    for (std::int64_t v = begin; v < end; ++v) {
-      double* z = values_.get() + static_cast<std::size_t>(v) * lr;
-      std::uint64_t drawn = ~std::uint64_t{0};  // the chunk held in draws
-      for (std::size_t r = 0; r < lr; ++r) {
-        const auto i = static_cast<std::uint64_t>(global_rows_[r]);
-        if (i / chunk != drawn) {
-          drawn = i / chunk;
-          const std::uint64_t width = std::min(chunk, d - chunk * drawn);
-          rng.gaussians(random::Stream::table_noise, static_cast<std::uint64_t>(v), drawn,
-                        std::span(draws.data(), width));
-        }
-        z[r] = draws[i % chunk];
-      }
-    }
-  });
+  detail::for_chunks(vocabulary_, parallel::blas_threads(),
+                     [&](std::int64_t, std::int64_t begin, std::int64_t end) {
+                       for (std::int64_t v = begin; v < end; ++v) {
+                         draw_column(rng, static_cast<std::uint64_t>(v), global_rows_, d,
+                                     values_.data() + static_cast<std::size_t>(v) * lr);
+                       }
+                     });
   if (params.table != model::Table::centered) return;
   // 1 and s are orthogonal with squared norm V, so removing both projections is exact.
   const std::int64_t half = vocabulary_ / 2;
@@ -57,18 +79,20 @@ NoiseTable::NoiseTable(const model::PointParams& params, const parallel::Distrib
   const double inv_v = 1.0 / static_cast<double>(vocabulary_);
   for (std::int64_t v = 0; v < vocabulary_; ++v) {
     const double s = v < half ? 1.0 : -1.0;
-    double* z = values_.get() + static_cast<std::size_t>(v) * lr;
+    double* z = values_.data() + static_cast<std::size_t>(v) * lr;
     for (std::size_t r = 0; r < lr; ++r) z[r] -= (mean[r] + s * class_mean[r]) * inv_v;
   }
 }
 
 bool NoiseTable::same_draws(const model::PointParams& params, const parallel::DistributedMatrix& like) const {
   if (params.seed != seed_ || params.trial != trial_ || params.d != d_ || params.table != kind_ ||
-      params.vocabulary() != vocabulary_ || static_cast<std::size_t>(like.local_rows()) != global_rows_.size()) {
+      params.vocabulary() != vocabulary_ ||
+      static_cast<std::size_t>(like.local_rows()) != global_rows_.size()) {
     return false;
   }
   for (std::size_t r = 0; r < global_rows_.size(); ++r) {
-    if (static_cast<std::size_t>(like.row_map().to_global(static_cast<int>(r))) != global_rows_[r]) return false;
+    if (static_cast<std::size_t>(like.row_map().to_global(static_cast<int>(r))) != global_rows_[r])
+      return false;
   }
   return true;
 }

@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "rmtsweep/common/huge_page_allocator.hpp"
 #include "rmtsweep/model/params.hpp"
 #include "rmtsweep/parallel/distributed_matrix.hpp"
 
@@ -25,7 +26,7 @@ class NoiseTable {
 
   /// Local rows of token v's noise z_v (token-major storage).
   const double* column(std::int64_t v) const noexcept {
-    return values_.get() + static_cast<std::size_t>(v) * global_rows_.size();
+    return values_.data() + static_cast<std::size_t>(v) * global_rows_.size();
   }
   std::int64_t vocabulary() const noexcept { return vocabulary_; }
   /// The global index of each local row.
@@ -37,7 +38,7 @@ class NoiseTable {
   model::Table kind_ = model::Table::iid;
   std::int64_t vocabulary_ = 0;
   std::vector<std::size_t> global_rows_;
-  std::unique_ptr<double[]> values_;
+  std::vector<double, HugePageAllocator<double>> values_;  ///< token-major, each entry drawn once
 };
 
 /// Keeps the last table drawn on this rank. A sweep's points along snr and weighting share their
@@ -46,7 +47,8 @@ class NoiseTable {
 /// held. Not thread-safe; one per rank.
 class TableCache {
  public:
-  std::shared_ptr<const NoiseTable> get(const model::PointParams& params, const parallel::DistributedMatrix& like);
+  std::shared_ptr<const NoiseTable> get(const model::PointParams& params,
+                                        const parallel::DistributedMatrix& like);
 
  private:
   std::shared_ptr<const NoiseTable> last_;

@@ -123,14 +123,16 @@ TEST(PooledSequences, FillRefusesSumsOfTheWrongLength) {
 
 // The table's draw map (counter_rng.hpp: entry (i, v) is draw i % 64 of the sequence
 // (table_noise, v, i / 64)) holds whatever the row blocks: with blocks of 16 or 50 a process
-// draws chunks of 64 rows that straddle its blocks and keeps its rows only, and with d = 150
-// the last chunk is partial (22 rows). Entry (i, v) is read back as p_v for beta = e_i, a sum
-// of one nonzero term over the process rows: exact, so compared bitwise.
-TEST(PooledSequences, TableEntriesFollowTheDrawMapForRowBlocksNotAMultipleOf64) {
+// draws chunks of 64 rows that straddle its blocks through a buffer and keeps its rows only;
+// with blocks of 64 (the default) or 150 (all rows on one process) it draws whole chunks
+// straight into place; with d = 150 the last chunk is partial (22 rows). Entry (i, v) is read
+// back as p_v for beta = e_i, a sum of one nonzero term over the process rows: exact, so
+// compared bitwise.
+TEST(PooledSequences, TableEntriesFollowTheDrawMapForAnyRowBlocks) {
   const auto grid = std::make_shared<const parallel::BlacsGrid>(MPI_COMM_WORLD);
   const auto params = test::make_point(150, 0.5, 1.0, 2.0, "mean", "prefix:3", "iid");
   const random::CounterRng rng(params.seed, static_cast<std::uint64_t>(params.trial));
-  for (const int block : {16, 50}) {
+  for (const int block : {16, 50, 64, 150}) {
     const parallel::DistributedMatrix like(grid, params.d, 1, block, block);
     const simulate::PooledSequences pooled(params, like);
     for (const int i : {0, 15, 16, 49, 50, 63, 64, 100, 127, 128, 149}) {

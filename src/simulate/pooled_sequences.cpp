@@ -19,35 +19,54 @@ struct WeightedColumn {
   const double* column;
 };
 
-/// c[r] += sum of the terms' weight * column[r], in the terms' order, for r < rows. Eight
-/// terms are added per pass over c, so the table columns are read as eight concurrent streams
-/// (the table, 64 MB at d = 2000, is far larger than a core's L2; one column at a time left
-/// the loads waiting) and c is written once per eight terms. The sum is the same, in the same order, as adding one
-/// term at a time.
-void accumulate_terms(const std::vector<WeightedColumn>& terms, double* c, std::size_t rows) {
-  constexpr std::size_t group = 8;
-  for (std::size_t first = 0; first < terms.size(); first += group) {
-    const std::size_t count = std::min(group, terms.size() - first);
-    const WeightedColumn* g = terms.data() + first;
-    if (count == group) {
-      for (std::size_t r = 0; r < rows; ++r) {
-        double x = c[r];
-        x += g[0].weight * g[0].column[r];
-        x += g[1].weight * g[1].column[r];
-        x += g[2].weight * g[2].column[r];
-        x += g[3].weight * g[3].column[r];
-        x += g[4].weight * g[4].column[r];
-        x += g[5].weight * g[5].column[r];
-        x += g[6].weight * g[6].column[r];
-        x += g[7].weight * g[7].column[r];
-        c[r] = x;
-      }
-      continue;
-    }
+/// Adds the terms g[0], ..., g[count - 1] to c in one pass over its rows, in that order, and
+/// hands each row's new value x to store(r, x). Eight terms per pass read eight table columns
+/// as concurrent streams (the table, 64 MB at d = 2000, is far larger than a core's L2; one
+/// column at a time left the loads waiting), and c is written once per eight terms.
+template <class Store>
+void add_group(const WeightedColumn* g, std::size_t count, const double* c, std::size_t rows, Store store) {
+  if (count == 8) {
     for (std::size_t r = 0; r < rows; ++r) {
       double x = c[r];
-      for (std::size_t t = 0; t < count; ++t) x += g[t].weight * g[t].column[r];
-      c[r] = x;
+      x += g[0].weight * g[0].column[r];
+      x += g[1].weight * g[1].column[r];
+      x += g[2].weight * g[2].column[r];
+      x += g[3].weight * g[3].column[r];
+      x += g[4].weight * g[4].column[r];
+      x += g[5].weight * g[5].column[r];
+      x += g[6].weight * g[6].column[r];
+      x += g[7].weight * g[7].column[r];
+      store(r, x);
+    }
+    return;
+  }
+  for (std::size_t r = 0; r < rows; ++r) {
+    double x = c[r];
+    for (std::size_t t = 0; t < count; ++t) x += g[t].weight * g[t].column[r];
+    store(r, x);
+  }
+}
+
+/// c[r] += sum of the terms' weight * column[r] for r < rows, in the terms' order (the same sum
+/// as adding one term at a time), eight terms per pass. When `sum` is not null, the pass that
+/// adds the last terms also adds the final c[r] to sum[r] and y c[r] to ysum[r] while the row is
+/// in a register, instead of one more pass over c.
+void accumulate_terms(const std::vector<WeightedColumn>& terms, double* c, std::size_t rows, double* sum,
+                      double* ysum, double y) {
+  constexpr std::size_t group = 8;
+  const auto store = [c](std::size_t r, double x) { c[r] = x; };
+  const auto store_and_sum = [c, sum, ysum, y](std::size_t r, double x) {
+    c[r] = x;
+    sum[r] += x;
+    ysum[r] += y * x;
+  };
+  if (terms.empty() && sum != nullptr) add_group(terms.data(), 0, c, rows, store_and_sum);
+  for (std::size_t first = 0; first < terms.size(); first += group) {
+    const std::size_t count = std::min(group, terms.size() - first);
+    if (sum != nullptr && first + count == terms.size()) {
+      add_group(terms.data() + first, count, c, rows, store_and_sum);
+    } else {
+      add_group(terms.data() + first, count, c, rows, store);
     }
   }
 }
@@ -165,16 +184,13 @@ double PooledSequences::fill(parallel::DistributedMatrix& panel, std::int64_t fi
         terms.push_back({wt, noise(token(lc, t))});
         signal_weight += wt * sign(lc, t);
       }
-      accumulate_terms(terms, c, lr);
-      if (signal_row_ >= 0) c[signal_row_] += signal * signal_weight;
-      if (summing) {
-        const double y = labels[static_cast<std::size_t>(lc)];
-        for (std::size_t r = 0; r < lr; ++r) {
-          part[r] += c[r];
-          part[lr + r] += y * c[r];
-        }
-        if (in_first_process_row_) part[2 * lr] += y;
-      }
+      // c starts as its signal term (on the process holding global row 0), then the noise
+      // terms are added, with the sums in the same pass.
+      if (signal_row_ >= 0) c[signal_row_] = signal * signal_weight;
+      const double y = labels[static_cast<std::size_t>(lc)];
+      accumulate_terms(terms, c, lr, summing ? part.data() : nullptr, summing ? part.data() + lr : nullptr,
+                       y);
+      if (summing && in_first_process_row_) part[2 * lr] += y;
     }
   });
   if (summing) {

@@ -36,4 +36,18 @@ std::string faster_blas_coretype() {
 
 void set_blas_threads(int threads) noexcept { openblas_set_num_threads(std::max(1, threads)); }
 
+void release_blas_threads() noexcept {
+  if (blas_thread_shutdown_ != nullptr && blas_threads() > 1) blas_thread_shutdown_();
+}
+
+SingleThreadedBlas::SingleThreadedBlas() noexcept : threads_(blas_threads()) {
+  if (threads_ == 1) return;
+  release_blas_threads();
+  openblas_set_num_threads(1);
+}
+
+SingleThreadedBlas::~SingleThreadedBlas() {
+  if (threads_ > 1) openblas_set_num_threads(threads_);
+}
+
 }  // namespace rmtsweep::parallel

@@ -59,4 +59,7 @@ void dstevr_(const char* jobz, const char* range, const int* n, double* d, doubl
 int openblas_get_num_threads(void);
 void openblas_set_num_threads(int threads);
 char* openblas_get_corename(void);
+/// OpenBLAS (pthreads build): ends its worker threads; the next threaded call starts them again.
+/// Weak, so that a BLAS without it links and release_blas_threads() does nothing.
+__attribute__((weak)) void blas_thread_shutdown_(void);
 }

@@ -26,4 +26,30 @@ std::string faster_blas_coretype();
 /// Sets this rank's OpenBLAS threads (at least 1), e.g. to compare thread counts in tests.
 void set_blas_threads(int threads) noexcept;
 
+/// Stops OpenBLAS's idle worker threads from taking cores from the threads of this program that
+/// run next. After every threaded call OpenBLAS's workers wait for more work spinning (with
+/// sched_yield) for 2^28 cycles, about 0.1 s: measured, 0.13 s of CPU after one DGEMM on
+/// 2 threads. With one worker per core, every threaded stage of ours that follows a BLAS call
+/// (the data of the next panel after each dsyrk, the eigenvalues after dsytrd) then shares its
+/// cores with a spinning thread: at d = 2000 on 2 cores, filling and streaming the 16 panels
+/// took 0.36 s instead of 0.40 s (median of 8 alternating runs) with this after each dsyrk.
+/// It ends the workers (OpenBLAS's blas_thread_shutdown_); the next threaded BLAS call starts
+/// them again, which costs about 0.1 ms. Does nothing with one BLAS thread, or with a BLAS
+/// without that function. Call it only from the thread that calls BLAS, between BLAS calls.
+void release_blas_threads() noexcept;
+
+/// For its lifetime, BLAS calls made by this rank run on the calling thread only (OpenBLAS set
+/// to 1 thread, and its idle workers released); the previous thread count is restored at the
+/// end. For sequential BLAS work beside threads of our own that already use the other cores.
+class SingleThreadedBlas {
+ public:
+  SingleThreadedBlas() noexcept;
+  ~SingleThreadedBlas();
+  SingleThreadedBlas(const SingleThreadedBlas&) = delete;
+  SingleThreadedBlas& operator=(const SingleThreadedBlas&) = delete;
+
+ private:
+  int threads_;
+};
+
 }  // namespace rmtsweep::parallel

@@ -44,13 +44,18 @@ Measurements direct_path(PointContext& context, const PooledSequences& pooled) {
   out.mean.assign(sums.begin(), sums.begin() + d);
   for (double& m : out.mean) m /= N;
   const double label_mean = sums[2 * ud] / N;
-  // Centring: S = (1/N) sum c c^T - c-bar c-bar^T (lower triangle).
+  // Centring: S = (1/N) sum c c^T - c-bar c-bar^T (lower triangle). Local rows map to increasing
+  // global rows, so in each column the rows i >= j are a contiguous tail.
+  const auto rows = global_rows(s);
+  std::vector<double> local_mean(rows.size());
+  for (std::size_t lr = 0; lr < rows.size(); ++lr) local_mean[lr] = out.mean[rows[lr]];
   for (int lc = 0; lc < s.local_cols(); ++lc) {
-    const int j = s.col_map().to_global(lc);
-    for (int lr = 0; lr < s.local_rows(); ++lr) {
-      const int i = s.row_map().to_global(lr);
-      if (i >= j)
-        s.local(lr, lc) -= out.mean[static_cast<std::size_t>(i)] * out.mean[static_cast<std::size_t>(j)];
+    const auto j = static_cast<std::size_t>(s.col_map().to_global(lc));
+    const double mean_j = out.mean[j];
+    double* column = s.local_column(lc);
+    for (auto lr = static_cast<std::size_t>(std::lower_bound(rows.begin(), rows.end(), j) - rows.begin());
+         lr < rows.size(); ++lr) {
+      column[lr] -= local_mean[lr] * mean_j;
     }
   }
   context.seconds.covariance += MPI_Wtime() - mark;

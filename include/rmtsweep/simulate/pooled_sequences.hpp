@@ -34,7 +34,7 @@ class PooledSequences {
   ///
   /// When `sums` is not empty (2 d + 1 entries, global row positions) it also adds this
   /// process's sum_n c_n into sums[0, d), sum_n y_n c_n into sums[d, 2d) and, from process row 0,
-  /// sum_n y_n into sums[2d], while each column is still in cache.
+  /// sum_n y_n into sums[2d], in the same pass over each column that adds its last terms.
   double fill(parallel::DistributedMatrix& panel, std::int64_t first, std::int64_t count,
               SequenceStreams streams, std::vector<int>& labels, std::span<double> sums = {}) const;
 

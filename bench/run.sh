@@ -89,12 +89,14 @@ for gamma in 0.05 1 4; do
 done
 
 echo "== sweep throughput (rmtsweep run) on 1 and 2 ranks, 1 BLAS thread each" >&2
-# 48 points at d = 800 (about 10 s on one rank): long enough that start-up is a small part.
+# 96 points at d = 800 (2 trials; 6-8 s on one rank): long enough that start-up is a small
+# part and the machine's drift averages out somewhat.
 # Two rounds of (1 rank, 2 ranks, and, as the machine's own limit for two-way throughput without
 # MPI between them, two independent 1-rank sweeps at the same time, each its own mpirun and file);
 # the table keeps the best of each, measured over the same minutes.
-sweep_args=(--d 800 --delta 0.25,0.5,1 --gamma 0.25,0.5,1,2 --snr 0.5,1,2,4 --weighting mean --store_spectra false)
-points=48
+sweep_args=(--d 800 --delta 0.25,0.5,1 --gamma 0.25,0.5,1,2 --snr 0.5,1,2,4 --weighting mean --trials 2
+            --store_spectra false)
+points=96
 for _ in 1 2; do
   for ranks in 1 2; do
     file="$OUT/sweep-$ranks.h5"

@@ -73,7 +73,7 @@ std::vector<std::int64_t> pending_order(const Grid& grid, const SweepFile& file,
 }
 
 /// Where a group leader's next task number comes from: the shared RMA counter (dynamic, the
-/// default) or, with RMTSWEEP_SCHEDULE=static, round robin over the cost-ordered list (group g
+/// default) or, with RMTSWEEP_SCHEDULE=static, round robin over the cost-ordered tasks (group g
 /// takes g, g + G, g + 2G, ...) for MPI libraries whose one-sided layer misbehaves (e.g. Open
 /// MPI 4.x osc/rdma over TCP across nodes). Constructed collectively.
 class TaskSource {
@@ -95,7 +95,7 @@ class TaskSource {
     ++done_here_;
     if (counter_) counter_->add_done();
   }
-  /// Tasks finished by all groups (dynamic), or by this rank's group only (static).
+  /// Points finished by all groups (dynamic), or by this rank's group only (static).
   std::int64_t done() { return counter_ ? counter_->done() : done_here_; }
 
  private:
@@ -131,16 +131,22 @@ RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE
   outcome.total = grid.size();
   const std::vector<std::int64_t> order = pending_order(grid, file, comm, rank);
   outcome.todo = static_cast<std::int64_t>(order.size());
-  const auto tasks = outcome.todo;
-  Progress progress(rank == 0 ? progress_out : nullptr, grid.size(), grid.size() - tasks, tasks);
+  // A task is a run of points sharing their noise table, computed by one group, which draws the
+  // table once; runs are capped at 1/8 of an even share of the points, so that every group still
+  // takes several tasks and the last ones stay small.
+  const int groups = size / per_group;
+  const std::vector<std::int64_t> runs = table_runs(grid, order, outcome.todo / (8 * groups));
+  const auto tasks = static_cast<std::int64_t>(runs.size()) - 1;
+  Progress progress(rank == 0 ? progress_out : nullptr, grid.size(), grid.size() - outcome.todo,
+                    outcome.todo);
 
   simulate::SimulationOptions options;
   options.k = config.k;
   options.ridge = config.ridge;
   options.ntest = config.ntest;
   options.spectrum = config.store_spectra;
-  // Points along snr and weighting share their noise table; order_by_cost hands them out one
-  // after the other, so each group draws a table once for all of them.
+  // Points along snr and weighting share their noise table; order_by_cost puts them one after
+  // the other and table_runs hands them to one group, which draws the table once for all of them.
   simulate::TableCache tables;
   options.tables = &tables;
 
@@ -153,20 +159,26 @@ RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE
           progress_out,
           "rmtsweep run: static schedule (RMTSWEEP_SCHEDULE=static): progress of rank 0's group only\n");
     }
-    TaskSource counter(comm, dynamic, rank / per_group, size / per_group);
+    TaskSource counter(comm, dynamic, rank / per_group, groups);
+    std::int64_t next = 0, run_end = 0;  // the leader's current task: positions [next, run_end) of order
     while (true) {
-      std::int64_t task = -1;
+      std::int64_t position = -1;
       if (leader) {
         if (stop_signal() != 0) {
           counter.close(tasks);
-        } else {
-          task = counter.next();
-          if (task >= tasks) task = -1;
+          run_end = next;  // a stop also ends the current run
+        } else if (next == run_end) {
+          const std::int64_t task = counter.next();
+          if (task < tasks) {
+            next = runs[static_cast<std::size_t>(task)];
+            run_end = runs[static_cast<std::size_t>(task) + 1];
+          }
         }
+        if (next < run_end) position = next++;
       }
-      RMTSWEEP_MPI_CHECK(MPI_Bcast(&task, 1, MPI_INT64_T, 0, group));
-      if (task < 0) break;
-      const std::int64_t index = order[static_cast<std::size_t>(task)];
+      RMTSWEEP_MPI_CHECK(MPI_Bcast(&position, 1, MPI_INT64_T, 0, group));
+      if (position < 0) break;
+      const std::int64_t index = order[static_cast<std::size_t>(position)];
       const auto point_start = Clock::now();
       std::string failure;
       simulate::PointResult result;

@@ -1,6 +1,9 @@
 // Grid order (trial fastest, delta slowest) and the most-expensive-first schedule.
 #include <gtest/gtest.h>
 
+#include <tuple>
+#include <vector>
+
 #include "rmtsweep/sweep/grid.hpp"
 
 namespace sweep = rmtsweep::sweep;
@@ -75,6 +78,45 @@ TEST(SweepSchedule, PointsSharingANoiseTableAreHandedOutTogether) {
     if (a.delta != b.delta || a.trial != b.trial || a.gamma != b.gamma) ++runs;
   }
   EXPECT_EQ(runs, 3 * 3 * 2);  // delta x trial x gamma: one run each
+}
+
+}  // namespace
+
+namespace {
+
+// A task is a run of consecutive points of one noise table and one cost: every point of the
+// order is in exactly one task, in order; no task mixes tables or costs or exceeds the cap;
+// and a run is only cut by the cap or by a change of table or cost.
+TEST(SweepSchedule, TasksAreRunsOfOneNoiseTableAndCostUpToTheCap) {
+  const sweep::Grid grid = small_grid();
+  std::vector<std::int64_t> todo;
+  for (std::int64_t i = 0; i < grid.size(); ++i) todo.push_back(i);
+  const std::vector<std::int64_t> order = sweep::order_by_cost(grid, todo);
+  const auto table_and_cost = [&](std::int64_t position) {
+    const std::int64_t i = order[static_cast<std::size_t>(position)];
+    const auto at = grid.coordinates(i);
+    return std::tuple(at.delta, at.trial, sweep::point_cost(grid.params(i), 0));
+  };
+  for (const std::int64_t cap : {1, 3, 4, 100}) {
+    const std::vector<std::int64_t> starts = sweep::table_runs(grid, order, cap);
+    ASSERT_GE(starts.size(), 2u);
+    EXPECT_EQ(starts.front(), 0);
+    EXPECT_EQ(starts.back(), static_cast<std::int64_t>(order.size()));
+    for (std::size_t t = 0; t + 1 < starts.size(); ++t) {
+      const std::int64_t begin = starts[t], end = starts[t + 1];
+      ASSERT_LT(begin, end);
+      EXPECT_LE(end - begin, cap);
+      for (std::int64_t p = begin + 1; p < end; ++p) EXPECT_EQ(table_and_cost(p), table_and_cost(begin));
+      const bool cut_by_cap = end - begin == cap;
+      if (end < static_cast<std::int64_t>(order.size()) && !cut_by_cap) {
+        EXPECT_NE(table_and_cost(end), table_and_cost(begin)) << "cap " << cap << ", task " << t;
+      }
+    }
+  }
+  // Here a run of one table and cost is 4 points (2 snr x 2 weightings): 18 of them.
+  EXPECT_EQ(sweep::table_runs(grid, order, 100).size(), 18u + 1);
+  EXPECT_EQ(sweep::table_runs(grid, order, 1).size(), order.size() + 1);
+  EXPECT_EQ(sweep::table_runs(grid, {}, 4), std::vector<std::int64_t>{0});
 }
 
 }  // namespace

@@ -91,6 +91,8 @@ class TaskSource {
   void close(std::int64_t total) {
     if (counter_) counter_->close(total);
   }
+  /// Whether another group was stopped (dynamic only; a static schedule stops by its own signal).
+  bool closed() { return counter_ && counter_->closed(); }
   void add_done() {
     ++done_here_;
     if (counter_) counter_->add_done();
@@ -173,6 +175,8 @@ RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE
             next = runs[static_cast<std::size_t>(task)];
             run_end = runs[static_cast<std::size_t>(task) + 1];
           }
+        } else if (counter.closed()) {
+          run_end = next;  // a stop signal reached another group (another node): end this run too
         }
         if (next < run_end) position = next++;
       }
@@ -252,7 +256,7 @@ RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE
   RMTSWEEP_MPI_CHECK(MPI_Allreduce(&group_busy, &busy_sum, 1, MPI_DOUBLE, MPI_SUM, comm));
   const double busy_mean = busy_sum / static_cast<double>(size / per_group);
   outcome.load_imbalance = busy_mean > 0 ? busy_max / busy_mean : 1.0;
-  outcome.done_total = (grid.size() - tasks) + (outcome.computed - outcome.failed);
+  outcome.done_total = (grid.size() - outcome.todo) + (outcome.computed - outcome.failed);
   outcome.wall_seconds = seconds_since(start);
   return outcome;
 }

@@ -10,8 +10,8 @@ namespace rmtsweep::sweep {
 
 class WorkCounter {
  public:
-  /// Collective on `comm`: allocates the window (two int64 slots on rank 0: next task, done
-  /// count), zeroes it and opens the access epoch on every rank.
+  /// Collective on `comm`: allocates the window (three int64 slots on rank 0: next task, points
+  /// done, closed flag), zeroes it and opens the access epoch on every rank.
   explicit WorkCounter(MPI_Comm comm);
   WorkCounter(const WorkCounter&) = delete;
   WorkCounter& operator=(const WorkCounter&) = delete;
@@ -21,14 +21,18 @@ class WorkCounter {
 
   /// Atomically takes the next task number (fetch-and-add 1 on rank 0's slot).
   std::int64_t next();
-  /// No task numbers below `total` are handed out any more: later next() calls return >= total.
+  /// No task numbers below `total` are handed out any more: later next() calls return >= total,
+  /// and closed() is true (a stop, as opposed to tasks running out).
   void close(std::int64_t total);
-  /// Counts one finished task.
+  /// Whether some leader has called close(): a group in the middle of a task stops there too.
+  bool closed();
+  /// Counts one finished point.
   void add_done();
-  /// Tasks counted as finished so far (atomic read).
+  /// Points counted as finished so far (atomic read).
   std::int64_t done();
 
  private:
+  static constexpr int slots = 3;
   std::int64_t fetch(int slot, std::int64_t operand, MPI_Op op);
   MPI_Win window_ = MPI_WIN_NULL;
 };

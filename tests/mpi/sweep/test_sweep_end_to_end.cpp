@@ -26,6 +26,9 @@ TEST(SweepEndToEnd, OneTwoAndThreeRanksAndGroupsOfTwoGiveTheSameFile) {
       run(mpi_command(1, {"run", "--config", config, "--output", dir / "r1.h5"}), dir / "r1.log");
   ASSERT_EQ(one.exit_code, 0) << one.output;
   EXPECT_EQ(read_status(dir / "r1.h5"), std::vector<std::int64_t>(16, 1));
+  // The summary counts points, whatever the tasks (runs of points sharing a table) were.
+  EXPECT_NE(one.output.find("16 of 16 points computed in this run (0 failed); 16/16 done"), std::string::npos)
+      << one.output;
   for (const auto& [ranks, extra] : std::vector<std::pair<int, std::vector<std::string>>>{
            {2, {}}, {3, {}}, {4, {"--ranks_per_point", "2"}}}) {
     std::string name = std::string("r").append(std::to_string(ranks));
@@ -34,6 +37,7 @@ TEST(SweepEndToEnd, OneTwoAndThreeRanksAndGroupsOfTwoGiveTheSameFile) {
     args.insert(args.end(), extra.begin(), extra.end());
     const Finished many = run(mpi_command(ranks, args), dir / (name + ".log"));
     ASSERT_EQ(many.exit_code, 0) << many.output;
+    EXPECT_NE(many.output.find("16/16 done"), std::string::npos) << many.output;
     expect_same_values(dir / "r1.h5", dir / (name + ".h5"));
   }
 }
@@ -100,7 +104,8 @@ Finished resume_after_editing(const TempDir& dir, const std::string& edit, std::
   const std::string script = "import h5py, sys; f = h5py.File(sys.argv[1], 'r+'); " + edit;
   EXPECT_EQ(run({RMTSWEEP_PYTHON, "-c", script, dir / "a.h5"}, dir / "py.log").exit_code, 0);
   before = read_text(dir / "a.h5");
-  return run(mpi_command(2, {"run", "--config", config, "--output", dir / "a.h5", "--resume"}), dir / "b.log");
+  return run(mpi_command(2, {"run", "--config", config, "--output", dir / "a.h5", "--resume"}),
+             dir / "b.log");
 }
 
 // A file from an rmtsweep that drew its random numbers differently (files before draws_version
@@ -115,7 +120,8 @@ TEST(SweepEndToEnd, ResumingAFileDrawnWithAnotherDrawsVersionIsRefused) {
   EXPECT_NE(resumed.output.find("draws version 2"), std::string::npos) << resumed.output;
   EXPECT_EQ(read_text(dir / "a.h5"), before);
   const Finished status = run({RMTSWEEP_BINARY, "status", dir / "a.h5"}, dir / "s.log");
-  EXPECT_NE(status.output.find("draws: version 1 (Box-Muller; this rmtsweep cannot resume it)"), std::string::npos)
+  EXPECT_NE(status.output.find("draws: version 1 (Box-Muller; this rmtsweep cannot resume it)"),
+            std::string::npos)
       << status.output;
 }
 
@@ -190,7 +196,8 @@ TEST(SweepEndToEnd, RunNotesWhenOpenBlasRunsItsGenericKernelsOnAFasterCpu) {
   };
   const Finished generic = with_core("Prescott", "generic");
   EXPECT_EQ(generic.exit_code, 0) << generic.output;
-  EXPECT_NE(generic.output.find("OpenBLAS runs its generic Prescott kernels on this CPU; OPENBLAS_CORETYPE=" + fast),
+  EXPECT_NE(generic.output.find("OpenBLAS runs its generic Prescott kernels on this CPU; OPENBLAS_CORETYPE=" +
+                                fast),
             std::string::npos)
       << generic.output;
   const Finished tuned = with_core(fast, "tuned");

@@ -77,14 +77,20 @@ TEST(WorkCounter, EveryTaskIsHandedOutExactlyOnceAcrossRanksWhileRankZeroIsBusy)
   }
 }
 
-TEST(WorkCounter, CloseMakesEveryLaterFetchReturnAtLeastTheTotal) {
+// A stop on one rank (close) is seen by every rank: later fetches return at least the total,
+// and closed() tells a stop from tasks merely running out, so a group in the middle of a run of
+// points stops there too.
+TEST(WorkCounter, CloseMakesEveryLaterFetchReturnAtLeastTheTotalAndIsSeenEverywhere) {
   rmtsweep::sweep::WorkCounter counter(MPI_COMM_WORLD);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (rank == 1 || rank == 0) (void)counter.next();
   MPI_Barrier(MPI_COMM_WORLD);
+  EXPECT_FALSE(counter.closed());
+  MPI_Barrier(MPI_COMM_WORLD);
   if (rank == 0) counter.close(10);
   MPI_Barrier(MPI_COMM_WORLD);
+  EXPECT_TRUE(counter.closed());
   EXPECT_GE(counter.next(), 10);
 }
 

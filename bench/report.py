@@ -155,22 +155,27 @@ def main():
         ratio = wide[-1]["seconds"]["total"] / high[-1]["seconds"]["total"]
         target(f"point time gamma=4 (N<d) / gamma=1, d={wide[-1]['d']} ({fmt(wide[-1]['seconds']['total'])} s vs "
                f"{fmt(high[-1]['seconds']['total'])} s)", ratio, "<= 0.5", ratio <= 0.5)
-    sweeps = {}  # the best run of each rank count
-    for r in pick(records, kind="sweep"):
-        if r["ranks"] not in sweeps or r["points_per_second"] > sweeps[r["ranks"]]["points_per_second"]:
-            sweeps[r["ranks"]] = r
-    if 1 in sweeps and 2 in sweeps:
-        ratio = sweeps[2]["points_per_second"] / sweeps[1]["points_per_second"]
-        target(f"sweep throughput 2 ranks / 1 rank ({sweeps[1]['points']} points, d={sweeps[1]['d']}: "
-               f"{fmt(sweeps[1]['points_per_second'], 2)} vs {fmt(sweeps[2]['points_per_second'], 2)} points/s)",
-               ratio, ">= 1.8", ratio >= 1.8)
+    # Sweeps: 1 rank, 2 ranks and two independent 1-rank sweeps run one after the other in each
+    # round; each ratio is taken within its round (the same minutes of this drifting machine),
+    # and the rounds' ratios are averaged.
+    ones = [r for r in pick(records, kind="sweep") if r["ranks"] == 1]
+    twos = [r for r in pick(records, kind="sweep") if r["ranks"] == 2]
     alone = pick(records, kind="sweep_independent")
-    if alone and 1 in sweeps:
-        alone = [max(alone, key=lambda r: r["points_per_second"])]
-        ratio = alone[-1]["points_per_second"] / sweeps[1]["points_per_second"]
-        print(f"| (limit) two independent 1-rank sweeps at once / 1 rank ({fmt(alone[-1]['points_per_second'], 2)} "
-              f"points/s): the machine's own two-way scaling | {fmt(ratio, 2)} | (bound) | |")
-
+    if ones and twos:
+        rounds = list(zip(ones, twos))
+        ratios = [b["points_per_second"] / a["points_per_second"] for a, b in rounds]
+        detail = "; ".join(f"{fmt(a['points_per_second'], 2)} and {fmt(b['points_per_second'], 2)} points/s"
+                           for a, b in rounds)
+        mean = sum(ratios) / len(ratios)
+        target(f"sweep throughput 2 ranks / 1 rank, mean over {len(rounds)} rounds ({ones[0]['points']} points, "
+               f"d={ones[0]['d']}; 1 rank and 2 ranks per round: {detail}; per round "
+               f"{', '.join(fmt(x, 2) for x in ratios)})", mean, ">= 1.8", mean >= 1.8)
+        if alone:
+            limits = [c["points_per_second"] / a["points_per_second"] for a, c in zip(ones, alone)]
+            print(f"| (limit) two independent 1-rank sweeps at once / 1 rank, same rounds "
+                  f"({', '.join(fmt(c['points_per_second'], 2) for c in alone)} points/s; per round "
+                  f"{', '.join(fmt(x, 2) for x in limits)}): the machine's own two-way scaling | "
+                  f"{fmt(sum(limits) / len(limits), 2)} | (bound) | |")
 
 if __name__ == "__main__":
     main()

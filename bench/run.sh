@@ -70,15 +70,16 @@ echo "== BLAS/LAPACK limits (kernel $core)" >&2
 "$LIMITS" lapack --d "$dims_csv" --threads 2 --k 4 >> "$RESULTS"
 
 echo "== one point by stage, C++ and numpy" >&2
-# Below d = 4000: 2 rounds of (C++ 1 rank, best of 3 in one process; numpy, one process), so
-# that the two sides are measured over the same minutes of this machine, whose speed drifts;
-# then C++ on 2 ranks (best of 3). At 4000 one run of each. The table keeps the fastest run of
-# each configuration.
+# Below d = 4000: 2 rounds of (C++ 1 rank, best of 3 points in one process; numpy, the same), so
+# that the two sides are measured alike and over the same minutes of this machine, whose speed
+# drifts; then C++ on 2 ranks (best of 3). At 4000 one point of each. The table keeps the
+# fastest run of each configuration.
 for d in "${DIMS[@]}"; do
   reps=3; runs=2; [ "$d" -ge 4000 ] && reps=1 && runs=1
   for _ in $(seq "$runs"); do
     run_mpi 1 2 "$POINT" --d "$d" --delta 0.5 --gamma 0.25 --T 10 --reps "$reps" --limits 1 >> "$RESULTS"
-    OPENBLAS_NUM_THREADS=2 $PY "$SRC/bench/numpy_reference.py" --d "$d" --delta 0.5 --gamma 0.25 --T 10 >> "$RESULTS"
+    OPENBLAS_NUM_THREADS=2 $PY "$SRC/bench/numpy_reference.py" --d "$d" --delta 0.5 --gamma 0.25 --T 10 \
+      --reps "$reps" >> "$RESULTS"
   done
   run_mpi 2 1 "$POINT" --d "$d" --delta 0.5 --gamma 0.25 --T 10 --reps "$reps" >> "$RESULTS"
 done
@@ -93,7 +94,7 @@ echo "== sweep throughput (rmtsweep run) on 1 and 2 ranks, 1 BLAS thread each" >
 # part and the machine's drift averages out somewhat.
 # Two rounds of (1 rank, 2 ranks, and, as the machine's own limit for two-way throughput without
 # MPI between them, two independent 1-rank sweeps at the same time, each its own mpirun and file);
-# the table keeps the best of each, measured over the same minutes.
+# the report takes each ratio within its round and averages the rounds.
 sweep_args=(--d 800 --delta 0.25,0.5,1 --gamma 0.25,0.5,1,2 --snr 0.5,1,2,4 --weighting mean --trials 2
             --store_spectra false)
 points=96

@@ -82,7 +82,7 @@ OutputPath inspect_output(const std::string& path, MPI_Comm comm, int rank) {
 void print_summary(const sweep::RunOutcome& outcome, const std::string& output) {
   std::fprintf(stderr,
                "rmtsweep run: %lld of %lld points computed in this run (%lld failed); %lld/%lld done in %s; "
-               "wall %.1f s; load imbalance %.2f (max/mean busy time of the groups)\n",
+               "wall %.2f s; load imbalance %.2f (max/mean busy time of the groups)\n",
                static_cast<long long>(outcome.computed), static_cast<long long>(outcome.todo),
                static_cast<long long>(outcome.failed), static_cast<long long>(outcome.done_total),
                static_cast<long long>(outcome.total), output.c_str(), outcome.wall_seconds,

@@ -61,5 +61,5 @@ void openblas_set_num_threads(int threads);
 char* openblas_get_corename(void);
 /// OpenBLAS (pthreads build): ends its worker threads; the next threaded call starts them again.
 /// Weak, so that a BLAS without it links and release_blas_threads() does nothing.
-__attribute__((weak)) void blas_thread_shutdown_(void);
+__attribute__((weak)) int blas_thread_shutdown_(void);
 }

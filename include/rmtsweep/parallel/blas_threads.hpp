@@ -36,6 +36,9 @@ void set_blas_threads(int threads) noexcept;
 /// It ends the workers (OpenBLAS's blas_thread_shutdown_); the next threaded BLAS call starts
 /// them again, which costs about 0.1 ms. Does nothing with one BLAS thread, or with a BLAS
 /// without that function. Call it only from the thread that calls BLAS, between BLAS calls.
+/// After it, do not raise the thread count above the largest count used so far
+/// (set_blas_threads): OpenBLAS 0.3.21 would start the extra workers at once and again at the
+/// next call. Lowering it and restoring it, as SingleThreadedBlas does, is safe.
 void release_blas_threads() noexcept;
 
 /// For its lifetime, BLAS calls made by this rank run on the calling thread only (OpenBLAS set

@@ -82,24 +82,23 @@ std::vector<std::int64_t> order_by_cost(const Grid& grid, std::vector<std::int64
   return todo;
 }
 
-std::vector<std::int64_t> table_runs(const Grid& grid, const std::vector<std::int64_t>& order,
-                                     std::int64_t max_length) {
-  max_length = std::max<std::int64_t>(1, max_length);
+std::vector<std::int64_t> table_runs(const Grid& grid, const std::vector<std::int64_t>& order, int groups) {
+  const std::int64_t divisor = 4 * std::max(1, groups);
   const auto n = static_cast<std::int64_t>(order.size());
   std::vector<std::int64_t> starts;
-  std::int64_t start = 0;
+  std::int64_t start = 0, cap = 1;
   for (std::int64_t i = 0; i < n; ++i) {
     if (i > start) {
-      const auto& a = order[static_cast<std::size_t>(start)];
-      const auto& b = order[static_cast<std::size_t>(i)];
+      const std::int64_t a = order[static_cast<std::size_t>(start)], b = order[static_cast<std::size_t>(i)];
       const GridCoordinates at = grid.coordinates(a), bt = grid.coordinates(b);
       const bool same_table = at.delta == bt.delta && at.trial == bt.trial;
       const bool same_cost =
           point_cost(grid.params(a), grid.config().ntest) == point_cost(grid.params(b), grid.config().ntest);
-      if (same_table && same_cost && i - start < max_length) continue;
+      if (same_table && same_cost && i - start < cap) continue;
     }
     starts.push_back(i);
     start = i;
+    cap = std::max<std::int64_t>(1, (n - i) / divisor);
   }
   starts.push_back(n);
   return starts;

@@ -134,10 +134,10 @@ RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE
   const std::vector<std::int64_t> order = pending_order(grid, file, comm, rank);
   outcome.todo = static_cast<std::int64_t>(order.size());
   // A task is a run of points sharing their noise table, computed by one group, which draws the
-  // table once; runs are capped at 1/8 of an even share of the points, so that every group still
-  // takes several tasks and the last ones stay small.
+  // table once; runs shrink towards the end of the order, so that the last tasks are single
+  // points and the groups finish together.
   const int groups = size / per_group;
-  const std::vector<std::int64_t> runs = table_runs(grid, order, outcome.todo / (8 * groups));
+  const std::vector<std::int64_t> runs = table_runs(grid, order, groups);
   const auto tasks = static_cast<std::int64_t>(runs.size()) - 1;
   Progress progress(rank == 0 ? progress_out : nullptr, grid.size(), grid.size() - outcome.todo,
                     outcome.todo);

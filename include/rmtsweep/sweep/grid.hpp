@@ -47,13 +47,13 @@ double point_cost(const model::PointParams& params, long long ntest);
 /// (delta, trial), then by ascending index, so that consecutive points share their table.
 std::vector<std::int64_t> order_by_cost(const Grid& grid, std::vector<std::int64_t> todo);
 
-/// The tasks of a sweep over `order` (as from order_by_cost): runs of consecutive points that
-/// share their noise table (delta, trial) and their cost, at most max_length points each (at
-/// least 1). Returned as the positions in `order` where the tasks start, followed by
-/// order.size(). A group that takes a whole run draws its table once for all of the run's points;
-/// handed out one point at a time, the points of a run went to every group in turn, each drawing
-/// the same table.
-std::vector<std::int64_t> table_runs(const Grid& grid, const std::vector<std::int64_t>& order,
-                                     std::int64_t max_length);
+/// The tasks of a sweep over `order` (as from order_by_cost) for `groups` groups: runs of
+/// consecutive points that share their noise table (delta, trial) and their cost. A run starting
+/// at position p holds at most max(1, (order.size() - p) / (4 groups)) points, so runs shrink
+/// towards the end of the sweep (guided self-scheduling) and the last tasks are single points.
+/// Returned as the positions in `order` where the tasks start, followed by order.size(). A group
+/// that takes a whole run draws its table once for all of the run's points; handed out one
+/// point at a time, the points of a run went to every group in turn, each drawing the same table.
+std::vector<std::int64_t> table_runs(const Grid& grid, const std::vector<std::int64_t>& order, int groups);
 
 }  // namespace rmtsweep::sweep

@@ -1,6 +1,7 @@
 // Grid order (trial fastest, delta slowest) and the most-expensive-first schedule.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <tuple>
 #include <vector>
 
@@ -85,38 +86,42 @@ TEST(SweepSchedule, PointsSharingANoiseTableAreHandedOutTogether) {
 namespace {
 
 // A task is a run of consecutive points of one noise table and one cost: every point of the
-// order is in exactly one task, in order; no task mixes tables or costs or exceeds the cap;
-// and a run is only cut by the cap or by a change of table or cost.
-TEST(SweepSchedule, TasksAreRunsOfOneNoiseTableAndCostUpToTheCap) {
+// order is in exactly one task, in order; no task mixes tables or costs or exceeds its cap,
+// max(1, points left / (4 groups)), which shrinks towards the end; and a run is only cut by the
+// cap or by a change of table or cost.
+TEST(SweepSchedule, TasksAreRunsOfOneNoiseTableAndCostThatShrinkTowardsTheEnd) {
   const sweep::Grid grid = small_grid();
   std::vector<std::int64_t> todo;
   for (std::int64_t i = 0; i < grid.size(); ++i) todo.push_back(i);
   const std::vector<std::int64_t> order = sweep::order_by_cost(grid, todo);
+  const auto n = static_cast<std::int64_t>(order.size());
   const auto table_and_cost = [&](std::int64_t position) {
     const std::int64_t i = order[static_cast<std::size_t>(position)];
     const auto at = grid.coordinates(i);
     return std::tuple(at.delta, at.trial, sweep::point_cost(grid.params(i), 0));
   };
-  for (const std::int64_t cap : {1, 3, 4, 100}) {
-    const std::vector<std::int64_t> starts = sweep::table_runs(grid, order, cap);
+  for (const int groups : {1, 2, 3, 100}) {
+    const std::vector<std::int64_t> starts = sweep::table_runs(grid, order, groups);
     ASSERT_GE(starts.size(), 2u);
     EXPECT_EQ(starts.front(), 0);
-    EXPECT_EQ(starts.back(), static_cast<std::int64_t>(order.size()));
+    EXPECT_EQ(starts.back(), n);
     for (std::size_t t = 0; t + 1 < starts.size(); ++t) {
       const std::int64_t begin = starts[t], end = starts[t + 1];
+      const std::int64_t cap = std::max<std::int64_t>(1, (n - begin) / (4 * groups));
       ASSERT_LT(begin, end);
-      EXPECT_LE(end - begin, cap);
+      EXPECT_LE(end - begin, cap) << groups << " groups, task " << t;
       for (std::int64_t p = begin + 1; p < end; ++p) EXPECT_EQ(table_and_cost(p), table_and_cost(begin));
-      const bool cut_by_cap = end - begin == cap;
-      if (end < static_cast<std::int64_t>(order.size()) && !cut_by_cap) {
-        EXPECT_NE(table_and_cost(end), table_and_cost(begin)) << "cap " << cap << ", task " << t;
+      if (end < n && end - begin < cap) {
+        EXPECT_NE(table_and_cost(end), table_and_cost(begin)) << groups << " groups, task " << t;
       }
     }
+    EXPECT_EQ(starts[starts.size() - 2], n - 1) << "the last task is one point";
   }
-  // Here a run of one table and cost is 4 points (2 snr x 2 weightings): 18 of them.
-  EXPECT_EQ(sweep::table_runs(grid, order, 100).size(), 18u + 1);
-  EXPECT_EQ(sweep::table_runs(grid, order, 1).size(), order.size() + 1);
-  EXPECT_EQ(sweep::table_runs(grid, {}, 4), std::vector<std::int64_t>{0});
+  // One group, 72 points: the first tasks are whole runs of one table and cost (2 snr x 2
+  // weightings); with 100 groups every task is one point.
+  EXPECT_EQ(sweep::table_runs(grid, order, 1)[1], 4);
+  EXPECT_EQ(sweep::table_runs(grid, order, 100).size(), order.size() + 1);
+  EXPECT_EQ(sweep::table_runs(grid, {}, 2), std::vector<std::int64_t>{0});
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include "for_chunks.hpp"
 #include "rmtsweep/parallel/blas_threads.hpp"
 #include "rmtsweep/random/counter_rng.hpp"
+#include "stages.hpp"
 
 namespace rmtsweep::simulate {
 namespace {
@@ -43,12 +44,9 @@ NoiseTable::NoiseTable(const model::PointParams& params, const parallel::Distrib
       trial_(params.trial),
       d_(params.d),
       kind_(params.table),
-      vocabulary_(params.vocabulary()) {
-  const auto& rows = like.row_map();
-  const auto lr = static_cast<std::size_t>(like.local_rows());
-  global_rows_.resize(lr);
-  for (std::size_t r = 0; r < lr; ++r)
-    global_rows_[r] = static_cast<std::size_t>(rows.to_global(static_cast<int>(r)));
+      vocabulary_(params.vocabulary()),
+      global_rows_(simulate::global_rows(like)) {
+  const std::size_t lr = global_rows_.size();
   // Not zero-filled first (HugePageAllocator default-initialises): every entry is drawn below,
   // and the drawing threads touch the pages.
   values_.resize(static_cast<std::size_t>(vocabulary_) * lr);
@@ -56,7 +54,7 @@ NoiseTable::NoiseTable(const model::PointParams& params, const parallel::Distrib
   // chunks its rows fall in and keeps its rows, so every entry is the same on any grid; with
   // row blocks that are multiples of 64, as by default, every chunk is drawn in place.
   const random::CounterRng rng(params.seed, static_cast<std::uint64_t>(params.trial));
-  const auto d = static_cast<std::uint64_t>(rows.global);
+  const auto d = static_cast<std::uint64_t>(like.rows());
   detail::for_chunks(vocabulary_, parallel::blas_threads(),
                      [&](std::int64_t, std::int64_t begin, std::int64_t end) {
                        for (std::int64_t v = begin; v < end; ++v) {
@@ -85,16 +83,8 @@ NoiseTable::NoiseTable(const model::PointParams& params, const parallel::Distrib
 }
 
 bool NoiseTable::same_draws(const model::PointParams& params, const parallel::DistributedMatrix& like) const {
-  if (params.seed != seed_ || params.trial != trial_ || params.d != d_ || params.table != kind_ ||
-      params.vocabulary() != vocabulary_ ||
-      static_cast<std::size_t>(like.local_rows()) != global_rows_.size()) {
-    return false;
-  }
-  for (std::size_t r = 0; r < global_rows_.size(); ++r) {
-    if (static_cast<std::size_t>(like.row_map().to_global(static_cast<int>(r))) != global_rows_[r])
-      return false;
-  }
-  return true;
+  return params.seed == seed_ && params.trial == trial_ && params.d == d_ && params.table == kind_ &&
+         params.vocabulary() == vocabulary_ && simulate::global_rows(like) == global_rows_;
 }
 
 std::shared_ptr<const NoiseTable> TableCache::get(const model::PointParams& params,

@@ -78,8 +78,6 @@ PooledSequences::PooledSequences(const model::PointParams& params, const paralle
     : params_(params),
       rng_(params.seed, static_cast<std::uint64_t>(params.trial)),
       table_(table ? std::move(table) : std::make_shared<const NoiseTable>(params, like)),
-      vocabulary_(params.vocabulary()),
-      local_rows_(like.local_rows()),
       threads_(parallel::blas_threads()),
       in_first_process_row_(like.grid().my_row() == 0),
       column_comm_(like.grid().column_comm()),
@@ -96,7 +94,7 @@ double PooledSequences::fill(parallel::DistributedMatrix& panel, std::int64_t fi
   if (!sums.empty() && sums.size() != 2 * static_cast<std::size_t>(params_.d) + 1)
     throw std::invalid_argument("PooledSequences::fill: sums must have 2 d + 1 entries");
   const int T = params_.T, cols = panel.local_cols();
-  const auto lr = static_cast<std::size_t>(local_rows_);
+  const std::size_t lr = table_->global_rows().size();
   const auto uT = static_cast<std::size_t>(T);
   const double signal = std::sqrt(params_.snr);
   const bool causal = params_.weighting.data_dependent();
@@ -111,7 +109,7 @@ double PooledSequences::fill(parallel::DistributedMatrix& panel, std::int64_t fi
       const std::int64_t n = first + j;
       const std::span<int> xi(signs.data() + uT * static_cast<std::size_t>(lc), uT);
       draw_signs(rng_, streams.sign, params_.correlation, n, xi);
-      draw_tokens(rng_, streams.token, vocabulary_, n, xi,
+      draw_tokens(rng_, streams.token, table_->vocabulary(), n, xi,
                   std::span(tokens.data() + uT * static_cast<std::size_t>(lc), uT));
       labels[static_cast<std::size_t>(lc)] = xi[0];
       used[static_cast<std::size_t>(lc)] = 1;
@@ -210,10 +208,10 @@ double PooledSequences::fill(parallel::DistributedMatrix& panel, std::int64_t fi
 }
 
 std::vector<double> PooledSequences::token_projections(const std::vector<double>& beta) const {
-  const auto lr = static_cast<std::size_t>(local_rows_);
-  std::vector<double> local_beta(lr), projections(static_cast<std::size_t>(vocabulary_), 0.0);
+  const std::size_t lr = table_->global_rows().size();
+  std::vector<double> local_beta(lr), projections(static_cast<std::size_t>(table_->vocabulary()), 0.0);
   for (std::size_t r = 0; r < lr; ++r) local_beta[r] = beta[table_->global_rows()[r]];
-  detail::for_chunks(vocabulary_, threads_, [&](std::int64_t, std::int64_t begin, std::int64_t end) {
+  detail::for_chunks(table_->vocabulary(), threads_, [&](std::int64_t, std::int64_t begin, std::int64_t end) {
     for (std::int64_t v = begin; v < end; ++v) {
       const double* z = noise(v);
       double sum = 0.0;

@@ -55,10 +55,8 @@ class PooledSequences {
   model::PointParams params_;
   random::CounterRng rng_;
   std::shared_ptr<const NoiseTable> table_;
-  std::int64_t vocabulary_ = 0;
-  int local_rows_ = 0;
-  int threads_ = 1;              ///< threads generating: this rank's BLAS threads
-  int signal_row_ = -1;          ///< local index of global row 0 (the signal axis u = e_1), or -1
+  int threads_ = 1;      ///< threads generating: this rank's BLAS threads
+  int signal_row_ = -1;  ///< local index of global row 0 (the signal axis u = e_1), or -1
   bool in_first_process_row_ = false;
   MPI_Comm column_comm_ = MPI_COMM_NULL;
   std::vector<double> weights_;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <utility>
 
 namespace rmtsweep::sweep {
 
@@ -57,28 +58,37 @@ double point_cost(const model::PointParams& params, long long ntest) {
   return V * d + (N + test) * pooling * d + N * d * d + 5.0 * d * d * d;
 }
 
+namespace {
+
+/// What decides whether two points can share a task: their cost and their noise table (delta,
+/// trial; the sweep's seed, d and table kind are fixed).
+struct TableAndCost {
+  double cost;
+  std::size_t delta;
+  int trial;
+  bool operator==(const TableAndCost&) const = default;
+};
+
+TableAndCost table_and_cost(const Grid& grid, std::int64_t index) {
+  const GridCoordinates at = grid.coordinates(index);
+  return {point_cost(grid.params(index), grid.config().ntest), at.delta, at.trial};
+}
+
+}  // namespace
+
 std::vector<std::int64_t> order_by_cost(const Grid& grid, std::vector<std::int64_t> todo) {
-  struct Key {
-    double cost;
-    std::size_t delta;  // with trial: which noise table (the sweep's seed, d and table are fixed)
-    int trial;
-    std::int64_t index;
-  };
-  std::vector<Key> keyed;
+  std::vector<std::pair<TableAndCost, std::int64_t>> keyed;
   keyed.reserve(todo.size());
-  for (const std::int64_t i : todo) {
-    const GridCoordinates at = grid.coordinates(i);
-    keyed.push_back({point_cost(grid.params(i), grid.config().ntest), at.delta, at.trial, i});
-  }
+  for (const std::int64_t i : todo) keyed.emplace_back(table_and_cost(grid, i), i);
   // Costliest first; among equal costs, the points of one noise table together (in index order),
   // so that a group's next point usually reuses the table it holds (simulate::TableCache).
-  std::sort(keyed.begin(), keyed.end(), [](const Key& a, const Key& b) {
-    if (a.cost != b.cost) return a.cost > b.cost;
-    if (a.delta != b.delta) return a.delta < b.delta;
-    if (a.trial != b.trial) return a.trial < b.trial;
-    return a.index < b.index;
+  std::sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) {
+    if (a.first.cost != b.first.cost) return a.first.cost > b.first.cost;
+    if (a.first.delta != b.first.delta) return a.first.delta < b.first.delta;
+    if (a.first.trial != b.first.trial) return a.first.trial < b.first.trial;
+    return a.second < b.second;
   });
-  for (std::size_t i = 0; i < keyed.size(); ++i) todo[i] = keyed[i].index;
+  for (std::size_t i = 0; i < keyed.size(); ++i) todo[i] = keyed[i].second;
   return todo;
 }
 
@@ -86,18 +96,14 @@ std::vector<std::int64_t> table_runs(const Grid& grid, const std::vector<std::in
   const std::int64_t divisor = 4 * std::max(1, groups);
   const auto n = static_cast<std::int64_t>(order.size());
   std::vector<std::int64_t> starts;
+  TableAndCost run_key{};
   std::int64_t start = 0, cap = 1;
   for (std::int64_t i = 0; i < n; ++i) {
-    if (i > start) {
-      const std::int64_t a = order[static_cast<std::size_t>(start)], b = order[static_cast<std::size_t>(i)];
-      const GridCoordinates at = grid.coordinates(a), bt = grid.coordinates(b);
-      const bool same_table = at.delta == bt.delta && at.trial == bt.trial;
-      const bool same_cost =
-          point_cost(grid.params(a), grid.config().ntest) == point_cost(grid.params(b), grid.config().ntest);
-      if (same_table && same_cost && i - start < cap) continue;
-    }
+    const TableAndCost key = table_and_cost(grid, order[static_cast<std::size_t>(i)]);
+    if (i > start && key == run_key && i - start < cap) continue;
     starts.push_back(i);
     start = i;
+    run_key = key;
     cap = std::max<std::int64_t>(1, (n - i) / divisor);
   }
   starts.push_back(n);

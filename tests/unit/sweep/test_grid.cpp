@@ -20,6 +20,13 @@ sweep::Grid small_grid() {
                                                 {"trials", "3"}}));
 }
 
+/// Every point of the grid, 0 .. size - 1.
+std::vector<std::int64_t> every_point(const sweep::Grid& grid) {
+  std::vector<std::int64_t> todo;
+  for (std::int64_t i = 0; i < grid.size(); ++i) todo.push_back(i);
+  return todo;
+}
+
 TEST(SweepGrid, PointsAreFlattenedWithTrialFastestAndDeltaSlowest) {
   const sweep::Grid grid = small_grid();
   ASSERT_EQ(grid.size(), 3 * 2 * 2 * 2 * 3);
@@ -48,8 +55,7 @@ TEST(SweepSchedule, MoreSequencesCostMoreAndOrderingPutsThemFirst) {
   const sweep::Grid grid = small_grid();
   // gamma = 0.25 means N = 4d sequences, gamma = 1 means N = d: the former is costlier.
   EXPECT_GT(sweep::point_cost(grid.params(0), 0), sweep::point_cost(grid.params(12), 0));
-  std::vector<std::int64_t> todo;
-  for (std::int64_t i = 0; i < grid.size(); ++i) todo.push_back(i);
+  const std::vector<std::int64_t> todo = every_point(grid);
   const std::vector<std::int64_t> order = sweep::order_by_cost(grid, todo);
   ASSERT_EQ(order.size(), todo.size());
   for (std::size_t i = 1; i < order.size(); ++i) {
@@ -61,18 +67,12 @@ TEST(SweepSchedule, MoreSequencesCostMoreAndOrderingPutsThemFirst) {
   EXPECT_EQ(sorted, todo);
 }
 
-}  // namespace
-
-namespace {
-
 // Among points of equal cost, those of one noise table (delta, trial) come one after the other,
 // so that a group's next point reuses the table it holds: each (delta, trial) forms one run per
 // gamma (gamma sets the cost), 4 points long here (2 snr x 2 weightings).
 TEST(SweepSchedule, PointsSharingANoiseTableAreHandedOutTogether) {
   const sweep::Grid grid = small_grid();
-  std::vector<std::int64_t> todo;
-  for (std::int64_t i = 0; i < grid.size(); ++i) todo.push_back(i);
-  const std::vector<std::int64_t> order = sweep::order_by_cost(grid, todo);
+  const std::vector<std::int64_t> order = sweep::order_by_cost(grid, every_point(grid));
   int runs = 1;
   for (std::size_t i = 1; i < order.size(); ++i) {
     const auto a = grid.coordinates(order[i - 1]), b = grid.coordinates(order[i]);
@@ -81,19 +81,13 @@ TEST(SweepSchedule, PointsSharingANoiseTableAreHandedOutTogether) {
   EXPECT_EQ(runs, 3 * 3 * 2);  // delta x trial x gamma: one run each
 }
 
-}  // namespace
-
-namespace {
-
 // A task is a run of consecutive points of one noise table and one cost: every point of the
 // order is in exactly one task, in order; no task mixes tables or costs or exceeds its cap,
 // max(1, points left / (4 groups)), which shrinks towards the end; and a run is only cut by the
 // cap or by a change of table or cost.
 TEST(SweepSchedule, TasksAreRunsOfOneNoiseTableAndCostThatShrinkTowardsTheEnd) {
   const sweep::Grid grid = small_grid();
-  std::vector<std::int64_t> todo;
-  for (std::int64_t i = 0; i < grid.size(); ++i) todo.push_back(i);
-  const std::vector<std::int64_t> order = sweep::order_by_cost(grid, todo);
+  const std::vector<std::int64_t> order = sweep::order_by_cost(grid, every_point(grid));
   const auto n = static_cast<std::int64_t>(order.size());
   const auto table_and_cost = [&](std::int64_t position) {
     const std::int64_t i = order[static_cast<std::size_t>(position)];

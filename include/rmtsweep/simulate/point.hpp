@@ -5,9 +5,8 @@
 #include <optional>
 #include <vector>
 
-#include "rmtsweep/simulate/noise_table.hpp"
-
 #include "rmtsweep/model/params.hpp"
+#include "rmtsweep/simulate/noise_table.hpp"
 
 namespace rmtsweep::simulate {
 

@@ -1,10 +1,10 @@
 #pragma once
 /// The shared HDF5 file of a sweep (issue 3's schema; names are a contract).
 ///
-/// Layout: root attributes (schema_version, rmtsweep_version, draws_version, draws_library, created, config, command_line,
-/// mpi_ranks, ranks_per_point, mpi_library_version, hdf5_version, blas_version,
-/// scalapack_library, runs, run_<i>_{started,command_line,mpi_ranks}); /grid/{delta, gamma,
-/// snr, weighting, trial}; /points/<name> one row per point (flattened order of grid.hpp);
+/// Layout: root attributes (schema_version, rmtsweep_version, draws_version, draws_library,
+/// created, config, command_line, mpi_ranks, ranks_per_point, mpi_library_version,
+/// hdf5_version, blas_version, scalapack_library, runs, run_<i>_{started,command_line,
+/// mpi_ranks}); /grid/{delta, gamma, snr, weighting, trial}; /points/<name> one row per point (flattened order of grid.hpp);
 /// /points/top_eigenvalues and /points/overlaps (points x k); /points/error;
 /// /spectra/eigenvalues (points x d) when store_spectra. Every dataset has a `description`.
 ///

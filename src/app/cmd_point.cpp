@@ -61,6 +61,7 @@ nlohmann::json result_json(const model::PointParams& params, const simulate::Sim
   e["overlap"] = r.overlap;
   e["ridge_accuracy"] = r.ridge_accuracy;
   if (r.weights_deviation) e["weights_deviation"] = *r.weights_deviation;
+  e["covariance_path"] = simulate::to_string(r.path);
   e["seconds"] = {{"generate", r.seconds.generate},
                   {"covariance", r.seconds.covariance},
                   {"eigen", r.seconds.eigen},
@@ -78,8 +79,9 @@ void print_human(const model::PointParams& params, const simulate::PointResult& 
       params.d, params.T, params.delta, params.gamma, params.snr, model::to_string(params.weighting).c_str(),
       model::to_string(params.correlation).c_str(), model::to_string(params.table).c_str(),
       static_cast<unsigned long long>(params.seed), params.trial);
-  std::printf("sizes          V=%lld tokens, N=%lld sequences, %d rank(s)\n",
-              static_cast<long long>(params.vocabulary()), static_cast<long long>(params.sequences()), ranks);
+  std::printf("sizes          V=%lld tokens, N=%lld sequences, %d rank(s); S from %s\n",
+              static_cast<long long>(params.vocabulary()), static_cast<long long>(params.sequences()), ranks,
+              simulate::to_string(r.path));
   std::printf("%-14s %12s %12s\n", "", "measured", "theory");
   std::printf("%-14s %12.6g %12.6g  (%s)\n", "top eigenvalue", r.top_eigenvalues.at(0), p.top_eigenvalue,
               p.detectable ? "outlier lambda_S" : "not detectable: right bulk edge");

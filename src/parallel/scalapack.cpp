@@ -52,6 +52,13 @@ void gemm(char transa, char transb, int m, int n, int kk, double alpha, const Di
           c.data(), &one, &one, c.desc(), 1, 1);
 }
 
+void local_gemm(char transa, char transb, int m, int n, int k, double alpha, const double* a, int lda,
+                const double* b, int ldb, double beta, double* c, int ldc) {
+  if (m == 0 || n == 0) return;
+  const char ta[2] = {transa, '\0'}, tb[2] = {transb, '\0'};
+  dgemm_(ta, tb, &m, &n, &k, &alpha, a, &lda, b, &ldb, &beta, c, &ldc, 1, 1);
+}
+
 void cholesky_solve(DistributedMatrix& a, DistributedMatrix& b) {
   const int n = a.rows(), nrhs = b.cols(), one = 1;
   int info = 0;

@@ -26,17 +26,29 @@ Measurements direct_path(PointContext& context, const PooledSequences& pooled) {
   const int d = context.params.d, N = context.N;
   const auto ud = static_cast<std::size_t>(d);
   Measurements out;
-  DistributedMatrix s(context.grid, d, d), panel(context.grid, d, std::min(panel_width, N));
+  DistributedMatrix s(context.grid, d, d);
   std::vector<double> sums(2 * ud + 1, 0.0);
-  std::vector<int> labels;
-  for (int first = 0; first < N; first += panel.cols()) {
-    const int count = std::min(panel.cols(), N - first);
-    double mark = MPI_Wtime();
-    out.deviation_sum += pooled.fill(panel, first, count, training_streams, labels, sums);
-    context.seconds.generate += MPI_Wtime() - mark;
-    mark = MPI_Wtime();
-    parallel::syrk_lower('N', count, 1.0 / N, panel, 1.0, s);
-    context.seconds.covariance += MPI_Wtime() - mark;
+  const CovariancePath path = context.options.path;
+  out.path = path == CovariancePath::tokens || (path == CovariancePath::automatic && pooled.tokens_pay(N))
+                 ? CovariancePath::tokens
+                 : CovariancePath::panels;
+  if (out.path == CovariancePath::tokens) {
+    const double mark = MPI_Wtime();
+    const double pooling = pooled.covariance_by_tokens(s, N, training_streams, sums);
+    context.seconds.generate += pooling;
+    context.seconds.covariance += MPI_Wtime() - mark - pooling;
+  } else {
+    DistributedMatrix panel(context.grid, d, std::min(panel_width, N));
+    std::vector<int> labels;
+    for (int first = 0; first < N; first += panel.cols()) {
+      const int count = std::min(panel.cols(), N - first);
+      double mark = MPI_Wtime();
+      out.deviation_sum += pooled.fill(panel, first, count, training_streams, labels, sums);
+      context.seconds.generate += MPI_Wtime() - mark;
+      mark = MPI_Wtime();
+      parallel::syrk_lower('N', count, 1.0 / N, panel, 1.0, s);
+      context.seconds.covariance += MPI_Wtime() - mark;
+    }
   }
   double mark = MPI_Wtime();
   RMTSWEEP_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, sums.data(), static_cast<int>(sums.size()), MPI_DOUBLE,
@@ -85,6 +97,7 @@ Measurements gram_path(PointContext& context, const PooledSequences& pooled) {
   const int d = context.params.d, N = context.N;
   const auto ud = static_cast<std::size_t>(d);
   Measurements out;
+  out.path = CovariancePath::gram;
   double mark = MPI_Wtime();
   DistributedMatrix c(context.grid, d, N);
   std::vector<int> labels;

@@ -37,6 +37,20 @@ void check_options(const model::PointParams& params, const SimulationOptions& op
 
 }  // namespace
 
+const char* to_string(CovariancePath path) noexcept {
+  switch (path) {
+    case CovariancePath::panels:
+      return "panels";
+    case CovariancePath::tokens:
+      return "tokens";
+    case CovariancePath::gram:
+      return "gram";
+    case CovariancePath::automatic:
+      break;
+  }
+  return "automatic";
+}
+
 PointResult simulate_point(const model::PointParams& params, const SimulationOptions& options,
                            MPI_Comm comm) {
   const double start = MPI_Wtime();
@@ -62,6 +76,7 @@ PointResult simulate_point(const model::PointParams& params, const SimulationOpt
   const auto& values = measured.eigenvalues;
   for (int j = 0; j < k; ++j)
     result.top_eigenvalues.push_back(values[values.size() - 1 - static_cast<std::size_t>(j)]);
+  result.path = measured.path;
   result.overlaps = measured.overlaps;
   result.overlaps.resize(static_cast<std::size_t>(k), 0.0);
   result.overlap = result.overlaps.empty() ? 0.0 : result.overlaps[0];

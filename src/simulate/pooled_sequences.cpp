@@ -9,6 +9,7 @@
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/model/weighting.hpp"
 #include "rmtsweep/parallel/blas_threads.hpp"
+#include "rmtsweep/parallel/scalapack.hpp"
 
 namespace rmtsweep::simulate {
 namespace {
@@ -80,6 +81,7 @@ PooledSequences::PooledSequences(const model::PointParams& params, const paralle
       table_(table ? std::move(table) : std::make_shared<const NoiseTable>(params, like)),
       threads_(parallel::blas_threads()),
       in_first_process_row_(like.grid().my_row() == 0),
+      single_process_(parallel::single_process(like)),
       column_comm_(like.grid().column_comm()),
       weights_(model::pooling_weights(params.weighting, params.correlation, params.T)) {
   if (!table_->same_draws(params, like))

@@ -27,6 +27,10 @@ void syrk_lower(char trans, int k, double alpha, const DistributedMatrix& a, dou
 void gemm(char transa, char transb, int m, int n, int kk, double alpha, const DistributedMatrix& a,
           const DistributedMatrix& b, double beta, DistributedMatrix& c);
 
+/// BLAS dgemm on this process's own column-major arrays: C (m x n) = alpha op(A) op(B) + beta C.
+void local_gemm(char transa, char transb, int m, int n, int k, double alpha, const double* a, int lda,
+                const double* b, int ldb, double beta, double* c, int ldc);
+
 /// pdposv (dposv on a 1 x 1 grid): solves A X = B for symmetric positive definite A (lower
 /// triangle used); A is overwritten by its Cholesky factor and B by X. Not positive definite
 /// -> ScalapackError{"pdposv" (or "dposv"), info > 0}.

@@ -10,9 +10,15 @@
 
 namespace rmtsweep::simulate {
 
-/// How S is decomposed: `automatic` uses the N x N Gram matrix when N < d, else the d x d
-/// covariance. Forcing one is for tests (both give the same spectrum on the same data).
-enum class CovariancePath { automatic, direct, gram };
+/// How S is formed and decomposed: `panels` streams panels of pooled vectors through dsyrk into
+/// the d x d covariance, `tokens` forms the same S through the vocabulary (S = H E^T / N; 1 x 1
+/// grid and weights independent of the data only), `gram` uses the N x N Gram matrix.
+/// `automatic` takes the Gram matrix when N < d, else `tokens` where PooledSequences::tokens_pay,
+/// else `panels`. Forcing one is for tests (all give the same spectrum on the same data).
+enum class CovariancePath { automatic, panels, tokens, gram };
+
+/// "panels", "tokens", "gram" (and "automatic").
+const char* to_string(CovariancePath path) noexcept;
 
 /// What to measure beside the point's parameters.
 struct SimulationOptions {
@@ -44,6 +50,7 @@ struct PointResult {
   double ridge_accuracy = 0.0;               ///< fraction of test sequences classified right
   std::optional<double> weights_deviation;   ///< causal:tau only: mean_n ||w_n - w(tau)||_1
   StageSeconds seconds;
+  CovariancePath path = CovariancePath::automatic;  ///< how S was formed: panels, tokens or gram
   std::vector<double> eigenvalues;           ///< all d eigenvalues ascending, with options.spectrum
 };
 

@@ -38,6 +38,22 @@ class PooledSequences {
   double fill(parallel::DistributedMatrix& panel, std::int64_t first, std::int64_t count,
               SequenceStreams streams, std::vector<int>& labels, std::span<double> sums = {}) const;
 
+  /// Whether covariance_by_tokens can serve N training sequences (a 1 x 1 grid; weights that do
+  /// not depend on the data; its per-sequence index, 8 bytes per term, at most a quarter of S)
+  /// and costs less than streaming N pooled vectors through dsyrk (see covariance_by_tokens).
+  bool tokens_pay(std::int64_t N) const;
+
+  /// The lower triangle of S = (1/N) sum_n c_n c_n^T over sequences 0 .. N-1 of `streams`
+  /// (`s`: d x d on a 1 x 1 grid, overwritten), through the vocabulary instead of N columns:
+  /// c_n = E a_n, a_n holding sequence n's weights at its tokens, so S = (1/N) H E^T with
+  /// H = sum_n c_n a_n^T (d x V), built 512 rows at a time (pooled vectors in strips of 16 rows
+  /// kept in L2, never a d x N array) and multiplied by dgemm: d^2 V flops instead of d^2 N,
+  /// plus 2 N T d for the pooling and H. E = Z + sqrt(snr) e_1 s^T, so S = (1/N) (H Z^T +
+  /// sqrt(snr) (H s) e_1^T). `sums` as in fill (all 2 d + 1 entries; no causal weights here).
+  /// Returns the seconds the calling thread spent pooling (the generation share of the time).
+  double covariance_by_tokens(parallel::DistributedMatrix& s, std::int64_t N, SequenceStreams streams,
+                              std::span<double> sums) const;
+
   /// p_v = beta^T z_v for every token v, beta a replicated d-vector: the projections of the
   /// (centred, for `table = centered`) noise table, summed over the process rows (collective
   /// over the grid's column communicator; the same on every rank up to summation order).
@@ -58,6 +74,7 @@ class PooledSequences {
   int threads_ = 1;      ///< threads generating: this rank's BLAS threads
   int signal_row_ = -1;  ///< local index of global row 0 (the signal axis u = e_1), or -1
   bool in_first_process_row_ = false;
+  bool single_process_ = false;  ///< a 1 x 1 grid: this rank holds all of S and the table
   MPI_Comm column_comm_ = MPI_COMM_NULL;
   std::vector<double> weights_;
 };

@@ -35,8 +35,10 @@ TEST(CliPoint, JsonOnTwoRanksHasParamsTheoryAndEmpiricalWithAllEigenvalues) {
   EXPECT_EQ(out["params"]["table"], "centered");
   EXPECT_EQ(out["params"]["trial"], 2);
   const json& e = out["empirical"];
-  EXPECT_EQ(keys_of(e), (std::set<std::string>{"top_eigenvalues", "overlaps", "overlap", "ridge_accuracy",
-                                               "weights_deviation", "seconds", "eigenvalues"}));
+  EXPECT_EQ(keys_of(e),
+            (std::set<std::string>{"top_eigenvalues", "overlaps", "overlap", "ridge_accuracy",
+                                   "weights_deviation", "covariance_path", "seconds", "eigenvalues"}));
+  EXPECT_EQ(e["covariance_path"], "panels");  // 2 ranks and causal weights: never the vocabulary
   EXPECT_EQ(e["top_eigenvalues"].size(), 5u);
   EXPECT_EQ(e["overlaps"].size(), 5u);
   EXPECT_EQ(e["eigenvalues"].size(), 120u);

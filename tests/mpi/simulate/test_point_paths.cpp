@@ -14,12 +14,28 @@ using namespace rmtsweep;
 namespace {
 
 simulate::PointResult run(const model::PointParams& params, simulate::CovariancePath path,
-                          long long ntest = 0) {
+                          long long ntest = 0, MPI_Comm comm = MPI_COMM_WORLD) {
   simulate::SimulationOptions options;
   options.spectrum = true;
   options.path = path;
   options.ntest = ntest;
-  return simulate::simulate_point(params, options, MPI_COMM_WORLD);
+  return simulate::simulate_point(params, options, comm);
+}
+
+/// The same point with S from panels of pooled vectors (dsyrk) and through the vocabulary
+/// (S = H E^T / N), on this rank alone (the token path needs a 1 x 1 grid): the same S up to
+/// summation order, so the spectrum to 1e-10 of its top, the overlaps to 1e-9 and the same
+/// ridge classifications (the mean and sum y c come from the same pooled vectors).
+void expect_token_path_equal_to_panel_path(const model::PointParams& params) {
+  const auto panels = run(params, simulate::CovariancePath::panels, 0, MPI_COMM_SELF);
+  const auto tokens = run(params, simulate::CovariancePath::tokens, 0, MPI_COMM_SELF);
+  ASSERT_EQ(panels.eigenvalues.size(), tokens.eigenvalues.size());
+  const double scale = panels.eigenvalues.back();
+  for (std::size_t i = 0; i < panels.eigenvalues.size(); ++i)
+    EXPECT_NEAR(panels.eigenvalues[i], tokens.eigenvalues[i], 1e-10 * scale) << i;
+  for (std::size_t j = 0; j < panels.overlaps.size(); ++j)
+    EXPECT_NEAR(panels.overlaps[j], tokens.overlaps[j], 1e-9);
+  EXPECT_EQ(panels.ridge_accuracy, tokens.ridge_accuracy);
 }
 
 }  // namespace
@@ -29,7 +45,7 @@ simulate::PointResult run(const model::PointParams& params, simulate::Covariance
 // to the largest eigenvalue, and 1e-9 on the overlaps (well-separated top eigenvalues).
 TEST(PointPaths, GramPathGivesTheSameSpectrumOverlapsAndRidgeAsTheDirectPath) {
   const auto params = test::make_point(200, 0.5, 2.0, 4.0, "mean", "prefix:3", "iid");
-  const auto direct = run(params, simulate::CovariancePath::direct);
+  const auto direct = run(params, simulate::CovariancePath::panels);
   const auto gram = run(params, simulate::CovariancePath::gram);
   ASSERT_EQ(direct.eigenvalues.size(), gram.eigenvalues.size());
   const double scale = direct.eigenvalues.back();
@@ -41,6 +57,19 @@ TEST(PointPaths, GramPathGivesTheSameSpectrumOverlapsAndRidgeAsTheDirectPath) {
     EXPECT_NEAR(direct.overlaps[j], gram.overlaps[j], 1e-9);
   }
   EXPECT_EQ(direct.ridge_accuracy, gram.ridge_accuracy);
+}
+
+// d = 600: a block of 512 rows of H and one of 88, whose last strip has 8 rows; N = 6000: two
+// chunks of sequences (4096 + 1904); snr = 4 puts an outlier above the bulk.
+TEST(PointPaths, TokenPathGivesTheSameSpectrumOverlapsAndRidgeAsPanelsAcrossBlocksAndChunks) {
+  expect_token_path_equal_to_panel_path(test::make_point(600, 1.0, 0.1, 4.0, "mean", "prefix:3", "iid"));
+}
+
+// `last` pooling has one nonzero weight (one term per sequence), the centred table another Z,
+// and d = 203 a single partial block.
+TEST(PointPaths, TokenPathGivesTheSameResultsWithOneTermAndACentredTable) {
+  expect_token_path_equal_to_panel_path(
+      test::make_point(203, 0.5, 0.5, 2.0, "last", "markov:0.5", "centered"));
 }
 
 // Scores are (tau/d)<X_i, X_j>: the self-score tends to tau and cross-scores to 0 with

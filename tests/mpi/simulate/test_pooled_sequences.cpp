@@ -148,3 +148,21 @@ TEST(PooledSequences, TableEntriesFollowTheDrawMapForAnyRowBlocks) {
     }
   }
 }
+
+// The vocabulary path (S = H E^T / N) needs the whole table and S on one process and weights
+// fixed in advance, and pays when V is well below N: at d = 2000 it is chosen for delta = 0.5,
+// gamma = 0.25 (V = 4000, N = 8000) but not for V = N (delta = gamma = 0.25), nor for causal
+// weights, nor on this 2-rank grid.
+TEST(PooledSequences, TheVocabularyPathIsChosenOnlyWhereItAppliesAndPays) {
+  const auto self = std::make_shared<const parallel::BlacsGrid>(MPI_COMM_SELF);
+  const auto all = std::make_shared<const parallel::BlacsGrid>(MPI_COMM_WORLD);
+  const auto pays = [](const model::PointParams& params,
+                       const std::shared_ptr<const parallel::BlacsGrid>& grid) {
+    const parallel::DistributedMatrix layout(grid, params.d, 1);
+    return simulate::PooledSequences(params, layout).tokens_pay(params.sequences());
+  };
+  EXPECT_TRUE(pays(test::make_point(2000, 0.5, 0.25, 1.0, "mean", "prefix:3", "iid"), self));
+  EXPECT_FALSE(pays(test::make_point(2000, 0.25, 0.25, 1.0, "mean", "prefix:3", "iid"), self));
+  EXPECT_FALSE(pays(test::make_point(2000, 0.5, 0.25, 1.0, "causal:1", "prefix:3", "iid"), self));
+  EXPECT_FALSE(pays(test::make_point(2000, 0.5, 0.25, 1.0, "mean", "prefix:3", "iid"), all));
+}

@@ -78,6 +78,7 @@ int main(int argc, char** argv) {
     rmtsweep::simulate::SimulationOptions options;
     std::string correlation = "prefix:3", weighting = "mean";
     int reps = 1;
+    std::string path_option = "auto";
     bool limits_too = false;
     for (int i = 1; i + 1 < argc; i += 2) {
       const std::string key = argv[i], value = argv[i + 1];
@@ -91,6 +92,10 @@ int main(int argc, char** argv) {
       else if (key == "--k") options.k = std::stoi(value);
       else if (key == "--reps") reps = std::stoi(value);
       else if (key == "--limits") limits_too = value == "1";
+      else if (key == "--path") path_option = value, options.path = value == "panels"   ? rmtsweep::simulate::CovariancePath::panels
+                                               : value == "tokens" ? rmtsweep::simulate::CovariancePath::tokens
+                                               : value == "auto"   ? rmtsweep::simulate::CovariancePath::automatic
+                                                                   : throw std::invalid_argument("--path: auto, panels or tokens");
       else throw std::invalid_argument("unknown option " + key);
     }
     params.correlation = rmtsweep::model::parse_correlation(correlation, params.T);
@@ -111,6 +116,7 @@ int main(int argc, char** argv) {
           {"kind", "cpp_point"}, {"d", params.d}, {"delta", params.delta}, {"gamma", params.gamma},
           {"T", params.T}, {"N", params.sequences()}, {"V", params.vocabulary()}, {"ranks", ranks},
           {"blas_threads", openblas_get_num_threads()}, {"blas_core", openblas_get_corename()},
+          {"covariance_path", rmtsweep::simulate::to_string(best.path)}, {"path_option", path_option},
           {"seconds", {{"generate", s.generate}, {"covariance", s.covariance}, {"eigen", s.eigen},
                        {"ridge", s.ridge}, {"total", s.total}}},
           {"peak_rss_mb", peak_mb}, {"top_eigenvalues", best.top_eigenvalues}, {"overlaps", best.overlaps},

@@ -157,7 +157,11 @@ bool PooledSequences::tokens_pay(std::int64_t N) const {
   const auto terms = static_cast<std::int64_t>(
       std::count_if(weights_.begin(), weights_.end(), [](double w) { return w != 0.0; }));
   const double d = params_.d, V = static_cast<double>(table_->vocabulary());
-  const double index_bytes = static_cast<double>(N) * (8.0 * static_cast<double>(terms) + 9.0);
+  // The sequence index: tokens and occurrences (4 + 4 bytes per term), signal weight and label
+  // (9 bytes per sequence), and each chunk's offsets into its occurrences (4 (V + 1) bytes).
+  const double chunks = std::ceil(static_cast<double>(N) / static_cast<double>(sequence_chunk));
+  const double index_bytes =
+      static_cast<double>(N) * (8.0 * static_cast<double>(terms) + 9.0) + chunks * 4.0 * (V + 1.0);
   if (index_bytes > 2.0 * d * d) return false;
   // Cost in dgemm flops (0.01 ns each at ~100 GFLOP/s; the rest measured at d = 2000 on 2 cores):
   // panels d^2 N (dsyrk) + 34 N T d (pooling, 0.34 ns per multiply-add); tokens d^2 V + 128 d V

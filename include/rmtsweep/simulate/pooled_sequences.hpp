@@ -39,7 +39,8 @@ class PooledSequences {
               SequenceStreams streams, std::vector<int>& labels, std::span<double> sums = {}) const;
 
   /// Whether covariance_by_tokens can serve N training sequences (a 1 x 1 grid; weights that do
-  /// not depend on the data; its per-sequence index, 8 bytes per term, at most a quarter of S)
+  /// not depend on the data; its index of the sequences, about 8 bytes per term, at most a
+  /// quarter of S)
   /// and costs less than streaming N pooled vectors through dsyrk (see covariance_by_tokens).
   bool tokens_pay(std::int64_t N) const;
 

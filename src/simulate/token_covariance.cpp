@@ -33,14 +33,18 @@ namespace {
 
 /// Rows of c_n and of H handled together, held in registers.
 constexpr int strip = 16;
-/// Rows of H per block: H's block is 512 x V, and S's columns of the block are one dgemm.
+/// Rows of H per block, at most: S's columns of a block are one dgemm (the block's rows are also
+/// kept to 8 rows V bytes <= a quarter of S, and at least 64, see h_block_rows).
 constexpr int row_block = 512;
+constexpr int min_row_block = 64;
 /// Sequences per pass: a strip of their pooled vectors (16 x 4096, 512 KB) stays in L2.
 constexpr std::int64_t sequence_chunk = 4096;
 /// Columns per dgemm on the diagonal blocks of S (the upper part computed there is thrown away).
 constexpr int diagonal_band = 128;
-/// An occurrence is stored as (n - first) << 12 | term, T <= 4096.
+/// An occurrence is stored as (n - first) << 12 | term in an int32.
 constexpr int term_bits = 12;
+static_assert(model::max_sequence_length <= (1 << term_bits), "a term index must fit in term_bits");
+static_assert(sequence_chunk << term_bits <= std::int64_t{1} << 31, "an occurrence must fit in an int32");
 /// Extra cost of the vocabulary's pooling and H per N T d over the panels' pooling, in dgemm
 /// flops (see tokens_pay).
 constexpr double tokens_cost_ratio = 28.0;
@@ -137,6 +141,15 @@ void add_block_columns(const double* h, int ldh, int cols, int i0, const double*
   }
 }
 
+/// Rows of H per block: up to 512 (and d), a multiple of 16, with the block (8 rows V bytes) at
+/// most a quarter of S (2 d^2 bytes); below 64 the vocabulary path is not taken (tokens_pay).
+int h_block_rows(int d, std::int64_t vocabulary) {
+  const double fit =
+      2.0 * static_cast<double>(d) * static_cast<double>(d) / (8.0 * static_cast<double>(vocabulary));
+  const int rows = static_cast<int>(std::min<double>(row_block, fit)) / strip * strip;
+  return std::min(d, rows);
+}
+
 /// The training sequences as the vocabulary path needs them: the tokens of each sequence's terms
 /// (positions with w_t != 0), sum_t w_t xi_t, the label, and per chunk of sequences the
 /// occurrences of each token (a CSR over V).
@@ -154,6 +167,7 @@ struct SequenceIndex {
 
 bool PooledSequences::tokens_pay(std::int64_t N) const {
   if (!single_process_ || params_.weighting.data_dependent()) return false;
+  if (h_block_rows(params_.d, table_->vocabulary()) < std::min(params_.d, min_row_block)) return false;
   const auto terms = static_cast<std::int64_t>(
       std::count_if(weights_.begin(), weights_.end(), [](double w) { return w != 0.0; }));
   const double d = params_.d, V = static_cast<double>(table_->vocabulary());
@@ -175,14 +189,17 @@ double PooledSequences::covariance_by_tokens(parallel::DistributedMatrix& s, std
                                              SequenceStreams streams, std::span<double> sums) const {
   const int d = params_.d, T = params_.T;
   const std::int64_t V = table_->vocabulary();
-  if (!single_process_ || params_.weighting.data_dependent())
+  if (!single_process_ || !parallel::single_process(s) || params_.weighting.data_dependent())
     throw std::logic_error("covariance_by_tokens: needs a 1 x 1 grid and weights independent of the data");
   if (s.rows() != d || s.cols() != d || sums.size() != 2 * static_cast<std::size_t>(d) + 1)
     throw std::invalid_argument("covariance_by_tokens: S must be d x d and sums have 2 d + 1 entries");
   const auto ud = static_cast<std::size_t>(d);
   const double signal = std::sqrt(params_.snr);
 
-  // 1. Draw every sequence (the same draws as fill) and index the occurrences of each token.
+  // 1. Draw every sequence (the same draws as fill) and index the occurrences of each token
+  // (counted as generation, as the draws are in fill).
+  const auto now = [] { return std::chrono::steady_clock::now(); };
+  const auto began = now();
   SequenceIndex index;
   std::vector<int> term_position;
   for (int t = 0; t < T; ++t) {
@@ -235,12 +252,11 @@ double PooledSequences::covariance_by_tokens(parallel::DistributedMatrix& s, std
   // dgemm against Z (S = (1/N) Z H^T + the signal's term below).
   const double* table = table_->column(0);
   const std::size_t ld = ud;  // token-major table of d rows on a 1 x 1 grid
-  const int block_rows = std::min(d, row_block);
+  const int block_rows = std::max(std::min(d, strip), h_block_rows(d, V));
   std::vector<double> h(static_cast<std::size_t>(block_rows) * uV);
   double h_signs_0 = 0.0;  // (H s)_0, s_v = +1 for v < V/2, -1 after
   for (std::int64_t n = 0; n < N; ++n) sums[2 * ud] += index.labels[static_cast<std::size_t>(n)];
-  double pooling_seconds = 0.0;
-  const auto now = [] { return std::chrono::steady_clock::now(); };
+  double pooling_seconds = std::chrono::duration<double>(now() - began).count();
   for (int i0 = 0; i0 < d; i0 += block_rows) {
     const int rows_here = std::min(block_rows, d - i0);
     std::fill(h.begin(), h.end(), 0.0);

@@ -45,13 +45,15 @@ class PooledSequences {
   bool tokens_pay(std::int64_t N) const;
 
   /// The lower triangle of S = (1/N) sum_n c_n c_n^T over sequences 0 .. N-1 of `streams`
-  /// (`s`: d x d on a 1 x 1 grid, overwritten), through the vocabulary instead of N columns:
-  /// c_n = E a_n, a_n holding sequence n's weights at its tokens, so S = (1/N) H E^T with
-  /// H = sum_n c_n a_n^T (d x V), built 512 rows at a time (pooled vectors in strips of 16 rows
-  /// kept in L2, never a d x N array) and multiplied by dgemm: d^2 V flops instead of d^2 N,
-  /// plus 2 N T d for the pooling and H. E = Z + sqrt(snr) e_1 s^T, so S = (1/N) (H Z^T +
-  /// sqrt(snr) (H s) e_1^T). `sums` as in fill (all 2 d + 1 entries; no causal weights here).
-  /// Returns the seconds the calling thread spent pooling (the generation share of the time).
+  /// (`s`: d x d on a 1 x 1 grid; entries above the diagonal that the dgemms touch are set back
+  /// to zero), through the vocabulary instead of N columns: c_n = E a_n, a_n holding sequence
+  /// n's weights at its tokens, so S = (1/N) E H^T with H = sum_n c_n a_n^T (d x V), built up
+  /// to 512 rows at a time (pooled vectors in strips of 16 rows kept in L2, never a d x N array)
+  /// and multiplied by dgemm: d^2 V flops instead of d^2 N, plus 2 N T d for the pooling and H.
+  /// E = Z + sqrt(snr) e_1 s^T, so S = (1/N) (Z H^T + sqrt(snr) e_1 (H s)^T), whose second term
+  /// is S(0, 0)'s alone in the lower triangle. `sums` as in fill (all 2 d + 1 entries).
+  /// Returns the seconds spent drawing and indexing the sequences and, on the calling thread,
+  /// pooling them (the generation share of the time; the rest is building H and the dgemm).
   double covariance_by_tokens(parallel::DistributedMatrix& s, std::int64_t N, SequenceStreams streams,
                               std::span<double> sums) const;
 

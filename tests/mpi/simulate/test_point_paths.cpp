@@ -29,6 +29,8 @@ simulate::PointResult run(const model::PointParams& params, simulate::Covariance
 void expect_token_path_equal_to_panel_path(const model::PointParams& params) {
   const auto panels = run(params, simulate::CovariancePath::panels, 0, MPI_COMM_SELF);
   const auto tokens = run(params, simulate::CovariancePath::tokens, 0, MPI_COMM_SELF);
+  EXPECT_EQ(panels.path, simulate::CovariancePath::panels);
+  EXPECT_EQ(tokens.path, simulate::CovariancePath::tokens);
   ASSERT_EQ(panels.eigenvalues.size(), tokens.eigenvalues.size());
   const double scale = panels.eigenvalues.back();
   for (std::size_t i = 0; i < panels.eigenvalues.size(); ++i)
@@ -67,6 +69,13 @@ TEST(PointPaths, TokenPathGivesTheSameSpectrumOverlapsAndRidgeAsPanelsAcrossBloc
 
 // `last` pooling has one nonzero weight (one term per sequence), the centred table another Z,
 // and d = 203 a single partial block.
+// Left to itself, the same point (V = 600 against N = 6000) forms S through the vocabulary.
+TEST(PointPaths, AutomaticTakesTheVocabularyWhereVIsWellBelowN) {
+  const auto result = run(test::make_point(600, 1.0, 0.1, 4.0, "mean", "prefix:3", "iid"),
+                          simulate::CovariancePath::automatic, 0, MPI_COMM_SELF);
+  EXPECT_EQ(result.path, simulate::CovariancePath::tokens);
+}
+
 TEST(PointPaths, TokenPathGivesTheSameResultsWithOneTermAndACentredTable) {
   expect_token_path_equal_to_panel_path(
       test::make_point(203, 0.5, 0.5, 2.0, "last", "markov:0.5", "centered"));

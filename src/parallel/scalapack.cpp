@@ -38,25 +38,25 @@ void syrk_lower(char trans, int k, double alpha, const DistributedMatrix& a, dou
           &one, &one, c.desc(), 1, 1);
 }
 
-void gemm(char transa, char transb, int m, int n, int kk, double alpha, const DistributedMatrix& a,
-          const DistributedMatrix& b, double beta, DistributedMatrix& c) {
-  if (m == 0 || n == 0) return;
-  const char ta[2] = {transa, '\0'}, tb[2] = {transb, '\0'};
-  if (single_process(c)) {
-    const int lda = a.lld(), ldb = b.lld(), ldc = c.lld();
-    dgemm_(ta, tb, &m, &n, &kk, &alpha, a.data(), &lda, b.data(), &ldb, &beta, c.data(), &ldc, 1, 1);
-    return;
-  }
-  const int one = 1;
-  pdgemm_(ta, tb, &m, &n, &kk, &alpha, a.data(), &one, &one, a.desc(), b.data(), &one, &one, b.desc(), &beta,
-          c.data(), &one, &one, c.desc(), 1, 1);
-}
-
 void local_gemm(char transa, char transb, int m, int n, int k, double alpha, const double* a, int lda,
                 const double* b, int ldb, double beta, double* c, int ldc) {
   if (m == 0 || n == 0) return;
   const char ta[2] = {transa, '\0'}, tb[2] = {transb, '\0'};
   dgemm_(ta, tb, &m, &n, &k, &alpha, a, &lda, b, &ldb, &beta, c, &ldc, 1, 1);
+}
+
+void gemm(char transa, char transb, int m, int n, int kk, double alpha, const DistributedMatrix& a,
+          const DistributedMatrix& b, double beta, DistributedMatrix& c) {
+  if (m == 0 || n == 0) return;
+  if (single_process(c)) {
+    local_gemm(transa, transb, m, n, kk, alpha, a.data(), a.lld(), b.data(), b.lld(), beta, c.data(),
+               c.lld());
+    return;
+  }
+  const char ta[2] = {transa, '\0'}, tb[2] = {transb, '\0'};
+  const int one = 1;
+  pdgemm_(ta, tb, &m, &n, &kk, &alpha, a.data(), &one, &one, a.desc(), b.data(), &one, &one, b.desc(), &beta,
+          c.data(), &one, &one, c.desc(), 1, 1);
 }
 
 void cholesky_solve(DistributedMatrix& a, DistributedMatrix& b) {

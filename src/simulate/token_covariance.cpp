@@ -119,7 +119,7 @@ double signed_sum(const double* h, std::size_t ldh, std::int64_t vocabulary) {
 }
 
 /// Columns i0 .. i0 + cols - 1 of S's lower triangle: S(i, j) = alpha sum_v Z(i, v) h(j - i0, v)
-/// for i >= j (S is symmetric: S = alpha H Z^T = alpha Z H^T), h (cols x V, leading dimension
+/// for i >= j (the lower triangle of alpha Z H^T), h (cols x V, leading dimension
 /// ldh) a block of H's rows, Z the token-major table (ld rows). One dgemm for the rows below the
 /// block, then the diagonal block in bands of `diagonal_band` columns, so that the upper part
 /// computed and thrown away is 1/4 of the block's (set back to zero: only the lower triangle
@@ -150,11 +150,19 @@ int h_block_rows(int d, std::int64_t vocabulary) {
   return std::min(d, rows);
 }
 
+/// The positions t with w_t != 0: the terms of every pooled vector.
+std::vector<int> term_positions(const std::vector<double>& weights) {
+  std::vector<int> positions;
+  for (std::size_t t = 0; t < weights.size(); ++t) {
+    if (weights[t] != 0.0) positions.push_back(static_cast<int>(t));
+  }
+  return positions;
+}
+
 /// The training sequences as the vocabulary path needs them: the tokens of each sequence's terms
 /// (positions with w_t != 0), sum_t w_t xi_t, the label, and per chunk of sequences the
 /// occurrences of each token (a CSR over V).
 struct SequenceIndex {
-  int terms = 0;
   std::vector<double> weights;        ///< w_t of each term
   std::vector<std::int32_t> tokens;   ///< N x terms
   std::vector<double> signal_weight;  ///< sum_t w_t xi_t per sequence
@@ -168,8 +176,7 @@ struct SequenceIndex {
 bool PooledSequences::tokens_pay(std::int64_t N) const {
   if (!single_process_ || params_.weighting.data_dependent()) return false;
   if (h_block_rows(params_.d, table_->vocabulary()) < std::min(params_.d, min_row_block)) return false;
-  const auto terms = static_cast<std::int64_t>(
-      std::count_if(weights_.begin(), weights_.end(), [](double w) { return w != 0.0; }));
+  const auto terms = static_cast<std::int64_t>(term_positions(weights_).size());
   const double d = params_.d, V = static_cast<double>(table_->vocabulary());
   // The sequence index: tokens and occurrences (4 + 4 bytes per term), signal weight and label
   // (9 bytes per sequence), and each chunk's offsets into its occurrences (4 (V + 1) bytes).
@@ -201,13 +208,9 @@ double PooledSequences::covariance_by_tokens(parallel::DistributedMatrix& s, std
   const auto now = [] { return std::chrono::steady_clock::now(); };
   const auto began = now();
   SequenceIndex index;
-  std::vector<int> term_position;
-  for (int t = 0; t < T; ++t) {
-    if (weights_[static_cast<std::size_t>(t)] == 0.0) continue;
-    term_position.push_back(t);
-    index.weights.push_back(weights_[static_cast<std::size_t>(t)]);
-  }
-  const int terms = index.terms = static_cast<int>(term_position.size());
+  const std::vector<int> term_position = term_positions(weights_);
+  for (const int t : term_position) index.weights.push_back(weights_[static_cast<std::size_t>(t)]);
+  const int terms = static_cast<int>(term_position.size());
   const auto uN = static_cast<std::size_t>(N), uterms = static_cast<std::size_t>(terms);
   index.tokens.resize(uN * uterms);
   index.signal_weight.resize(uN);
@@ -247,7 +250,7 @@ double PooledSequences::covariance_by_tokens(parallel::DistributedMatrix& s, std
     }
   }
 
-  // 2. Per block of 512 rows of H (strips of 16 rows split over the threads; each chunk of
+  // 2. Per block of rows of H (h_block_rows; strips of 16 rows split over the threads; each chunk of
   // sequences pooled in the strip and added into H at once), then S's columns of the block by
   // dgemm against Z (S = (1/N) Z H^T + the signal's term below).
   const double* table = table_->column(0);

@@ -10,6 +10,7 @@
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/parallel/blas_threads.hpp"
 #include "rmtsweep/parallel/scalapack.hpp"
+#include "elpa_eigen.hpp"
 #include "scalapack_api.hpp"
 
 namespace rmtsweep::parallel {
@@ -252,10 +253,31 @@ EigenResult eigen_and_solve(DistributedMatrix& a, int k, const ShiftedSystem* sy
 
 }  // namespace
 
-EigenResult symmetric_eigen(DistributedMatrix& a, int k) { return eigen_and_solve(a, k, nullptr); }
+bool elpa_applies(const DistributedMatrix& a) noexcept {
+  const int block = a.row_map().block;
+  return !single_process(a) && a.rows() == a.cols() && a.col_map().block == block &&
+         a.rows() >= block * std::max(a.grid().rows(), a.grid().cols());
+}
+
+EigenResult symmetric_eigen(DistributedMatrix& a, int k) {
+  return symmetric_eigen(a, k, nullptr, EigenSolver::automatic);
+}
 
 EigenResult symmetric_eigen(DistributedMatrix& a, int k, const ShiftedSystem& system) {
-  return eigen_and_solve(a, k, &system);
+  return symmetric_eigen(a, k, &system, EigenSolver::automatic);
+}
+
+EigenResult symmetric_eigen(DistributedMatrix& a, int k, const ShiftedSystem* system, EigenSolver solver) {
+  const bool elpa = solver == EigenSolver::elpa || (solver == EigenSolver::automatic && elpa_applies(a));
+  if (!elpa) return eigen_and_solve(a, k, system);
+  const int n = a.rows();
+  if (!elpa_applies(a)) {
+    throw std::invalid_argument("symmetric_eigen: ELPA needs a square matrix with square blocks on more than one "
+                                "process and at least one block per process row and column");
+  }
+  if (system != nullptr && system->rhs.size() != static_cast<std::size_t>(n))
+    throw std::invalid_argument("symmetric_eigen: the right-hand side does not have n entries");
+  return detail::elpa_eigen(a, std::clamp(k, 0, n), system);
 }
 
 }  // namespace rmtsweep::parallel

@@ -29,6 +29,8 @@ void pdgemm_(const char* transa, const char* transb, const int* m, const int* n,
 void pdposv_(const char* uplo, const int* n, const int* nrhs, double* a, const int* ia, const int* ja,
              const int* desca, double* b, const int* ib, const int* jb, const int* descb, int* info,
              std::size_t);
+void pdtran_(const int* m, const int* n, const double* alpha, const double* a, const int* ia, const int* ja,
+             const int* desca, const double* beta, double* c, const int* ic, const int* jc, const int* descc);
 void pdsytrd_(const char* uplo, const int* n, double* a, const int* ia, const int* ja, const int* desca,
               double* d, double* e, double* tau, double* work, const int* lwork, int* info, std::size_t);
 void pdormtr_(const char* side, const char* uplo, const char* trans, const int* m, const int* n, double* a,

@@ -77,6 +77,7 @@ PointResult simulate_point(const model::PointParams& params, const SimulationOpt
   for (int j = 0; j < k; ++j)
     result.top_eigenvalues.push_back(values[values.size() - 1 - static_cast<std::size_t>(j)]);
   result.path = measured.path;
+  result.eigensolver = measured.elpa ? "elpa" : grid->rows() * grid->cols() > 1 ? "scalapack" : "lapack";
   result.overlaps = measured.overlaps;
   result.overlaps.resize(static_cast<std::size_t>(k), 0.0);
   result.overlap = result.overlaps.empty() ? 0.0 : result.overlaps[0];

@@ -40,12 +40,13 @@ struct Measurements {
   std::vector<double> mean;         ///< training mean c-bar (d, replicated)
   double deviation_sum = 0.0;       ///< causal:tau: this rank's share of sum_n ||w_n - w(tau)||_1
   CovariancePath path = CovariancePath::automatic;  ///< panels, tokens or gram
+  bool elpa = false;                                 ///< whether ELPA reduced S (or K)
 };
 
 /// N >= d: S = (1/N) sum (c - c-bar)(c - c-bar)^T streamed by panels with pdsyrk (memory
 /// independent of N) or, where PooledSequences::tokens_pay, through the vocabulary, eigen of S, and the ridge
 /// solve (S + lambda I) beta = b from the same tridiagonal reduction S = Q T Q^T (dptsv on T + lambda I; no
-/// copy of S).
+/// copy of S), or, where ELPA reduces S (groups of several ranks), by pdposv on a copy.
 Measurements direct_path(PointContext& context, const PooledSequences& pooled);
 
 /// N < d: the centred data C~ (d x N) and its Gram K = C~^T C~ / N; S has K's eigenvalues

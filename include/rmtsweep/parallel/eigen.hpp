@@ -36,4 +36,22 @@ EigenResult symmetric_eigen(DistributedMatrix& a, int k);
 /// on every rank. result.solution holds x on every rank.
 EigenResult symmetric_eigen(DistributedMatrix& a, int k, const ShiftedSystem& system);
 
+/// Which library reduces a matrix that is spread over several processes.
+enum class EigenSolver {
+  automatic,  ///< ELPA where elpa_applies, else ScaLAPACK
+  scalapack,  ///< pdsytrd, as described above (LAPACK's dsytrd on a 1 x 1 grid)
+  elpa,       ///< ELPA's two-stage solver (std::invalid_argument where elpa_applies is false)
+};
+
+/// Whether ELPA can take A: a grid of more than one process, square blocks, and at least one
+/// block of rows and of columns on every process (ELPA refuses a process without any).
+bool elpa_applies(const DistributedMatrix& a) noexcept;
+
+/// symmetric_eigen (with `system` when it is not null) through the given solver. The ELPA path
+/// (its two-stage reduction, ELPA2) hands ELPA the full matrix -A, whose k smallest eigenpairs
+/// are A's k largest, and solves the shifted system beforehand by a Cholesky factorisation
+/// (pdposv) of a copy of A + shift I: it holds a second n x n matrix, which also receives ELPA's
+/// eigenvectors. An indefinite A + shift I is then ScalapackError{"pdposv", info > 0}.
+EigenResult symmetric_eigen(DistributedMatrix& a, int k, const ShiftedSystem* system, EigenSolver solver);
+
 }  // namespace rmtsweep::parallel

@@ -3,9 +3,11 @@
 #include <mpi.h>
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "rmtsweep/model/params.hpp"
+#include "rmtsweep/parallel/eigen.hpp"
 #include "rmtsweep/simulate/noise_table.hpp"
 
 namespace rmtsweep::simulate {
@@ -27,6 +29,9 @@ struct SimulationOptions {
   long long ntest = 0;     ///< test sequences for the ridge classifier; 0 means N
   bool spectrum = false;   ///< return all d eigenvalues of S
   CovariancePath path = CovariancePath::automatic;  ///< (addition) which decomposition
+  /// (addition) Which library reduces S (or the Gram matrix) on a group of several ranks:
+  /// automatic takes ELPA where parallel::elpa_applies. Forcing one is for tests and benchmarks.
+  parallel::EigenSolver eigensolver = parallel::EigenSolver::automatic;
   /// (addition) Where to take the noise table from: a cache kept across the points of a sweep,
   /// so that points sharing a table (same seed, trial, d, delta, table) draw it once; null draws
   /// it for this point. The results are the same either way.
@@ -51,6 +56,7 @@ struct PointResult {
   std::optional<double> weights_deviation;   ///< causal:tau only: mean_n ||w_n - w(tau)||_1
   StageSeconds seconds;
   CovariancePath path = CovariancePath::automatic;  ///< how S was formed: panels, tokens or gram
+  std::string eigensolver;                   ///< what reduced S (or K): "lapack", "scalapack" or "elpa"
   std::vector<double> eigenvalues;           ///< all d eigenvalues ascending, with options.spectrum
 };
 

@@ -38,6 +38,12 @@ DistributedMatrix known_matrix(const KnownSpectrum& known) {
   return a;
 }
 
+/// These tests are of the tridiagonal path: ScaLAPACK (LAPACK on one rank), even where ELPA
+/// applies (its shifted solve is pdposv on a copy; test_elpa_eigen compares the two).
+EigenResult tridiagonal_path(DistributedMatrix& a, int k, const ShiftedSystem* system = nullptr) {
+  return symmetric_eigen(a, k, system, EigenSolver::scalapack);
+}
+
 double max_abs(const std::vector<double>& x) {
   double m = 0.0;
   for (double v : x) m = std::max(m, std::abs(v));
@@ -55,7 +61,8 @@ TEST(ShiftedSolve, EqualsACholeskySolveOfTheShiftedMatrix) {
   const double shift = 0.5;
   for (int k : {0, 3, block}) {  // k = 8: the solution is column 8, on process column 1 of a 2 x 2 grid
     DistributedMatrix a = known_matrix(known);
-    const auto result = symmetric_eigen(a, k, system_with_shift(shift));
+    const ShiftedSystem system = system_with_shift(shift);
+    const auto result = tridiagonal_path(a, k, &system);
     ASSERT_EQ(result.solution.size(), static_cast<std::size_t>(n));
 
     const auto grid = world_grid();  // one BLACS context for both operands of pdposv
@@ -81,8 +88,9 @@ TEST(ShiftedSolve, LeavesTheEigenvaluesAndEigenvectorsUnchanged) {
   const KnownSpectrum known(n);
   const int k = block;
   DistributedMatrix plain = known_matrix(known), with_solve = known_matrix(known);
-  const auto alone = symmetric_eigen(plain, k);
-  const auto both = symmetric_eigen(with_solve, k, system_with_shift(0.5));
+  const ShiftedSystem system = system_with_shift(0.5);
+  const auto alone = tridiagonal_path(plain, k);
+  const auto both = tridiagonal_path(with_solve, k, &system);
   EXPECT_EQ(alone.values, both.values);
   EXPECT_TRUE(alone.solution.empty());
   ASSERT_EQ(both.vectors.cols(), k);
@@ -97,7 +105,8 @@ TEST(ShiftedSolve, ThrowsAScalapackErrorNamingDptsvOnEveryRankForAnIndefiniteShi
   DistributedMatrix a = known_matrix(known);
   int thrown = 0;
   try {
-    symmetric_eigen(a, 3, system_with_shift(-10.5));
+    const ShiftedSystem system = system_with_shift(-10.5);
+    tridiagonal_path(a, 3, &system);
   } catch (const rmtsweep::ScalapackError& e) {
     thrown = 1;
     EXPECT_EQ(e.routine(), "dptsv");

@@ -136,3 +136,28 @@ TEST(PointPaths, AScalapackFailureBecomesTheSameExceptionOnEveryRank) {
     EXPECT_GT(e.info(), 0);
   }
 }
+
+// On this test's 2 ranks (a 2 x 1 grid, d = 200: two whole blocks of 64 rows per process row)
+// the point's S is reduced by ELPA unless ScaLAPACK is asked for. The same S either way, two
+// backward-stable reductions: the spectrum to 1e-10 of its top, overlaps to 1e-9 (well-separated
+// outlier at snr 4), and the ridge solutions (pdposv on a copy, or from pdsytrd's reduction)
+// agree to ~1e-13, far below what would flip a test sequence's sign: the same accuracy.
+TEST(PointPaths, ElpaAndScalapackGiveTheSameSpectrumOverlapsAndRidgeOnTwoRanks) {
+  const auto params = test::make_point(200, 0.5, 0.5, 4.0, "mean", "prefix:3", "iid");
+  simulate::SimulationOptions options;
+  options.spectrum = true;
+  const auto automatic = simulate::simulate_point(params, options, MPI_COMM_WORLD);
+  options.eigensolver = parallel::EigenSolver::scalapack;
+  const auto scalapack = simulate::simulate_point(params, options, MPI_COMM_WORLD);
+  int ranks = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  EXPECT_EQ(automatic.eigensolver, ranks > 1 ? "elpa" : "lapack");
+  EXPECT_EQ(scalapack.eigensolver, ranks > 1 ? "scalapack" : "lapack");
+  ASSERT_EQ(automatic.eigenvalues.size(), scalapack.eigenvalues.size());
+  const double scale = scalapack.eigenvalues.back();
+  for (std::size_t i = 0; i < scalapack.eigenvalues.size(); ++i)
+    EXPECT_NEAR(automatic.eigenvalues[i], scalapack.eigenvalues[i], 1e-10 * scale) << i;
+  for (std::size_t j = 0; j < scalapack.overlaps.size(); ++j)
+    EXPECT_NEAR(automatic.overlaps[j], scalapack.overlaps[j], 1e-9);
+  EXPECT_EQ(automatic.ridge_accuracy, scalapack.ridge_accuracy);
+}

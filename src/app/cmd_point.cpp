@@ -44,6 +44,13 @@ simulate::SimulationOptions simulation_options(const po::variables_map& values,
     options.ntest = ntest;
   }
   options.spectrum = values.count("spectrum") > 0;
+  const std::string eigensolver = values["eigensolver"].as<std::string>();
+  if (eigensolver == "scalapack") {
+    options.eigensolver = parallel::EigenSolver::scalapack;
+  } else if (eigensolver != "auto") {
+    throw InvalidOption("eigensolver", eigensolver,
+                        "allowed: auto (ELPA on several ranks where it applies, else ScaLAPACK) or scalapack");
+  }
   return options;
 }
 
@@ -62,6 +69,7 @@ nlohmann::json result_json(const model::PointParams& params, const simulate::Sim
   e["ridge_accuracy"] = r.ridge_accuracy;
   if (r.weights_deviation) e["weights_deviation"] = *r.weights_deviation;
   e["covariance_path"] = simulate::to_string(r.path);
+  e["eigensolver"] = r.eigensolver;
   e["seconds"] = {{"generate", r.seconds.generate},
                   {"covariance", r.seconds.covariance},
                   {"eigen", r.seconds.eigen},
@@ -79,9 +87,9 @@ void print_human(const model::PointParams& params, const simulate::PointResult& 
       params.d, params.T, params.delta, params.gamma, params.snr, model::to_string(params.weighting).c_str(),
       model::to_string(params.correlation).c_str(), model::to_string(params.table).c_str(),
       static_cast<unsigned long long>(params.seed), params.trial);
-  std::printf("sizes          V=%lld tokens, N=%lld sequences, %d rank(s); S from %s\n",
+  std::printf("sizes          V=%lld tokens, N=%lld sequences, %d rank(s); S from %s, reduced by %s\n",
               static_cast<long long>(params.vocabulary()), static_cast<long long>(params.sequences()), ranks,
-              simulate::to_string(r.path));
+              simulate::to_string(r.path), r.eigensolver.c_str());
   std::printf("%-14s %12s %12s\n", "", "measured", "theory");
   std::printf("%-14s %12.6g %12.6g  (%s)\n", "top eigenvalue", r.top_eigenvalues.at(0), p.top_eigenvalue,
               p.detectable ? "outlier lambda_S" : "not detectable: right bulk edge");
@@ -111,7 +119,9 @@ int command_point(int argc, char** argv) {
       "k", po::value<std::string>()->default_value("4"),
       "top eigenvalues/eigenvectors measured (1 <= k <= d; default min(4, d))")(
       "ridge", po::value<std::string>()->default_value("0.1"), "ridge lambda in units of kappa (model.md 6)")(
-      "ntest", po::value<std::string>(), "ridge test sequences (default N)");
+      "ntest", po::value<std::string>(), "ridge test sequences (default N)")(
+      "eigensolver", po::value<std::string>()->default_value("auto"),
+      "auto (ELPA on several ranks where it applies; a second d x d matrix) or scalapack");
   po::options_description point("point");
   add_point_options(point);
   options.add(point);

@@ -31,6 +31,7 @@ const char* key_help(const std::string& key) {
       {"ntest", "ridge test sequences, 0 = N (default 0)"},
       {"store_spectra", "store all d eigenvalues per point: true, false or auto = d <= 4096 (default auto)"},
       {"ranks_per_point", "ranks computing one point together; divides the ranks (default 1)"},
+      {"eigensolver", "auto = ELPA for groups of several ranks where it applies, or scalapack (default auto)"},
       {"fail_points", "TEST ONLY fault injection: point indices whose engine call throws"},
   };
   return help.at(key);
@@ -106,7 +107,7 @@ RunArguments parse_run_arguments(int argc, char** argv, const ConfigReader& read
                           std::string(e.what()) +
                               "; allowed keys: d T correlation table "
                               "seed trials delta gamma snr weighting k ridge ntest "
-                              "store_spectra ranks_per_point fail_points");
+                              "store_spectra ranks_per_point eigensolver fail_points");
     }
   }
   for (const std::string& key : sweep::config_keys()) {

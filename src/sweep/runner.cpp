@@ -147,6 +147,7 @@ RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE
   options.ridge = config.ridge;
   options.ntest = config.ntest;
   options.spectrum = config.store_spectra;
+  options.eigensolver = config.eigensolver;
   // Points along snr and weighting share their noise table; order_by_cost puts them one after
   // the other and table_runs hands them to one group, which draws the table once for all of them.
   simulate::TableCache tables;

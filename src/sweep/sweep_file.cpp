@@ -97,6 +97,7 @@ void write_run_attributes(hid_t file, int run_index, const RunInfo& run) {
   io::write_attribute(file, prefix + "command_line", run.command_line);
   io::write_attribute(file, prefix + "mpi_ranks", run.mpi_ranks);
   io::write_attribute(file, prefix + "ranks_per_point", run.ranks_per_point);
+  io::write_attribute(file, prefix + "eigensolver", run.eigensolver);
   io::write_attribute(file, "runs", run_index + 1);
 }
 
@@ -180,6 +181,7 @@ SweepFile SweepFile::create(const std::string& path, MPI_Comm comm, const Grid& 
   io::write_attribute(sweep.file_, "command_line", run.command_line);
   io::write_attribute(sweep.file_, "mpi_ranks", run.mpi_ranks);
   io::write_attribute(sweep.file_, "ranks_per_point", run.ranks_per_point);
+  io::write_attribute(sweep.file_, "eigensolver", run.eigensolver);
   io::write_attribute(sweep.file_, "point_count", static_cast<std::int64_t>(points));
   io::write_attribute(sweep.file_, "point_order",
                       "index = (((delta_index * n_gamma + gamma_index) * n_snr + snr_index) * n_weighting + "

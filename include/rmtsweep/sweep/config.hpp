@@ -21,16 +21,17 @@
 #include "rmtsweep/model/correlation.hpp"
 #include "rmtsweep/model/params.hpp"
 #include "rmtsweep/model/weighting.hpp"
+#include "rmtsweep/parallel/eigen.hpp"
 
 namespace rmtsweep::sweep {
 
 /// Every key of a sweep config, in the order the resolved config text lists them.
-/// `ranks_per_point` and `fail_points` are execution settings: they are not part of the
+/// `ranks_per_point`, `eigensolver` and `fail_points` are execution settings: they are not part of the
 /// resolved config text that --resume compares.
 inline const std::vector<std::string>& config_keys() {
   static const std::vector<std::string> keys{
       "d",   "T",         "correlation", "table", "seed",  "trials",        "delta",           "gamma",
-      "snr", "weighting", "k",           "ridge", "ntest", "store_spectra", "ranks_per_point", "fail_points"};
+      "snr", "weighting", "k",           "ridge", "ntest", "store_spectra", "ranks_per_point", "eigensolver", "fail_points"};
   return keys;
 }
 
@@ -50,6 +51,9 @@ struct SweepConfig {
   long long ntest = 0;        ///< test sequences of the ridge classifier; 0 means N
   bool store_spectra = true;  ///< store all d eigenvalues per point (default: d <= 4096)
   int ranks_per_point = 1;    ///< ranks of one group computing one point
+  /// automatic ("auto"): groups of several ranks reduce S with ELPA where parallel::elpa_applies
+  /// (faster; a second d x d matrix per group); scalapack: always pdsytrd (less memory).
+  parallel::EigenSolver eigensolver = parallel::EigenSolver::automatic;
   /// FAULT INJECTION, for tests only: flattened indices of points whose engine call is made
   /// to throw on the last rank of the group, so that the failure paths of a sweep can be
   /// exercised on a real run (1-rank groups record it; larger groups end the job).

@@ -45,6 +45,7 @@ struct RunInfo {
   std::string started;  ///< ISO 8601 UTC
   int mpi_ranks = 1;
   int ranks_per_point = 1;
+  std::string eigensolver = "auto";  ///< the run's eigensolver setting: auto or scalapack
 };
 
 /// Library versions recorded in the root attributes.

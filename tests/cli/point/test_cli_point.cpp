@@ -25,25 +25,26 @@ std::set<std::string> keys_of(const json& object) {
 }  // namespace
 
 TEST(CliPoint, JsonOnTwoRanksHasParamsTheoryAndEmpiricalWithAllEigenvalues) {
-  const auto run = run_point(2, {"--json", "--spectrum", "--d", "120", "--k", "5", "--weighting", "causal:1",
+  const auto run = run_point(2, {"--json", "--spectrum", "--d", "130", "--k", "5", "--weighting", "causal:1",
                                  "--table", "centered", "--trial", "2"});
   ASSERT_EQ(run.status, 0) << run.err;
   const json out = json::parse(run.out);  // printed once: a second object would not parse
   EXPECT_EQ(keys_of(out), (std::set<std::string>{"params", "theory", "empirical"}));
-  EXPECT_EQ(out["params"]["d"], 120);
+  EXPECT_EQ(out["params"]["d"], 130);
   EXPECT_EQ(out["params"]["weighting"], "causal:1");
   EXPECT_EQ(out["params"]["table"], "centered");
   EXPECT_EQ(out["params"]["trial"], 2);
   const json& e = out["empirical"];
   EXPECT_EQ(keys_of(e),
             (std::set<std::string>{"top_eigenvalues", "overlaps", "overlap", "ridge_accuracy",
-                                   "weights_deviation", "covariance_path", "seconds", "eigenvalues"}));
+                                   "weights_deviation", "covariance_path", "eigensolver", "seconds", "eigenvalues"}));
   EXPECT_EQ(e["covariance_path"], "panels");  // 2 ranks and causal weights: never the vocabulary
+  EXPECT_EQ(e["eigensolver"], "elpa");        // 2 x 1 grid, two whole blocks of 64 rows: ELPA applies
   EXPECT_EQ(e["top_eigenvalues"].size(), 5u);
   EXPECT_EQ(e["overlaps"].size(), 5u);
-  EXPECT_EQ(e["eigenvalues"].size(), 120u);
+  EXPECT_EQ(e["eigenvalues"].size(), 130u);
   EXPECT_EQ(e["overlap"], e["overlaps"][0]);
-  EXPECT_EQ(e["top_eigenvalues"][0], e["eigenvalues"][119]);
+  EXPECT_EQ(e["top_eigenvalues"][0], e["eigenvalues"][129]);
   EXPECT_EQ(keys_of(e["seconds"]),
             (std::set<std::string>{"generate", "covariance", "eigen", "ridge", "total"}));
 }

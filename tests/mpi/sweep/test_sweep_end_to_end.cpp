@@ -42,6 +42,26 @@ TEST(SweepEndToEnd, OneTwoAndThreeRanksAndGroupsOfTwoGiveTheSameFile) {
   }
 }
 
+// At d = 130 a group of 2 ranks (a 2 x 1 grid of 64-row blocks) reduces S with ELPA, unless
+// eigensolver = scalapack; one rank uses LAPACK. All three files hold the same values (to the
+// 1e-9 of expect_same_values: the reductions differ by rounding only).
+TEST(SweepEndToEnd, GroupsOfTwoRanksGiveTheSameFileWithElpaAndWithScalapack) {
+  const TempDir dir;
+  const std::string config = write_small_config(dir);
+  const Finished one = run(mpi_command(1, {"run", "--config", config, "--d", "130", "--output", dir / "one.h5"}),
+                           dir / "one.log");
+  ASSERT_EQ(one.exit_code, 0) << one.output;
+  for (const std::string solver : {"auto", "scalapack"}) {
+    const std::string name = "pair-" + solver;
+    const Finished pair = run(mpi_command(2, {"run", "--config", config, "--d", "130", "--ranks_per_point", "2",
+                                              "--eigensolver", solver, "--output", dir / (name + ".h5")}),
+                              dir / (name + ".log"));
+    ASSERT_EQ(pair.exit_code, 0) << pair.output;
+    EXPECT_NE(pair.output.find("16/16 done"), std::string::npos) << pair.output;
+    expect_same_values(dir / "one.h5", dir / (name + ".h5"));
+  }
+}
+
 TEST(SweepEndToEnd, TheStaticScheduleFallbackGivesTheSameFileAsTheDynamicOne) {
   const TempDir dir;
   const std::string config = write_small_config(dir);

@@ -21,7 +21,7 @@ POINT_COLUMNS = ("delta gamma snr weighting trial d V N T alpha kappa theta theo
                  "theory_pop_outlier theory_top_eigenvalue theory_overlap theory_detectable top_eigenvalue "
                  "overlap ridge_accuracy seconds status").split()
 ROOT_ATTRIBUTES = ("schema_version rmtsweep_version draws_version draws_library created config command_line mpi_ranks ranks_per_point "
-                   "mpi_library_version hdf5_version blas_version scalapack_library").split()
+                   "eigensolver mpi_library_version hdf5_version blas_version scalapack_library").split()
 D, K = 64, 5
 DELTA, GAMMA, SNR = [0.5, 1.0], [0.5], [0.0, 2.0, 4.0]
 WEIGHTINGS, TRIALS = ["mean", "optimal", "causal:0.5"], 2
@@ -53,6 +53,7 @@ class SweepFileSchema(unittest.TestCase):
         self.assertEqual(attrs["schema_version"], 1)
         self.assertEqual(attrs["mpi_ranks"], 2)
         self.assertEqual(attrs["ranks_per_point"], 1)
+        self.assertEqual(attrs["eigensolver"].decode(), "auto")
         config = attrs["config"].decode()
         self.assertIn("d = 64\n", config)
         self.assertIn("weighting = mean,optimal,causal:0.5\n", config)

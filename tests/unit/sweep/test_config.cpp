@@ -104,6 +104,7 @@ TEST(SweepConfig, BadScalarsAreRejectedNamingKeyAndValue) {
                                                                {"seed", "-1"},
                                                                {"store_spectra", "maybe"},
                                                                {"ranks_per_point", "0"},
+                                                               {"eigensolver", "lapack"},
                                                                {"table", "gaussian"},
                                                                {"fail_points", "99"},
                                                                {"delta", "1e9"},
@@ -113,6 +114,15 @@ TEST(SweepConfig, BadScalarsAreRejectedNamingKeyAndValue) {
     EXPECT_EQ(e.option(), key) << key << " = " << value << ": " << e.what();
     EXPECT_FALSE(e.allowed().empty());
   }
+}
+
+TEST(SweepConfig, TheEigensolverIsAutomaticUnlessScalapackIsAskedFor) {
+  EXPECT_EQ(sweep::parse_sweep_config({}).eigensolver, rmtsweep::parallel::EigenSolver::automatic);
+  EXPECT_EQ(sweep::parse_sweep_config({{"eigensolver", "auto"}}).eigensolver,
+            rmtsweep::parallel::EigenSolver::automatic);
+  const InvalidOption e = rejection([] { (void)sweep::parse_sweep_config({{"eigensolver", "elpa2"}}); });
+  EXPECT_EQ(e.value(), "elpa2");
+  EXPECT_NE(e.allowed().find("scalapack"), std::string::npos) << e.allowed();
 }
 
 TEST(SweepConfig, DuplicateWeightingsAreRejected) {
@@ -154,11 +164,13 @@ TEST(SweepConfig, TheResolvedTextIsAConfigThatResolvesToItself) {
                                  {"snr", "0:1:3"},
                                  {"weighting", "mean,custom:1,1,1,0,0,0,0,0,0,0,causal:0.5"},
                                  {"trials", "2"},
-                                 {"ranks_per_point", "2"}});
+                                 {"ranks_per_point", "2"},
+                                 {"eigensolver", "scalapack"}});
+  EXPECT_EQ(c.eigensolver, rmtsweep::parallel::EigenSolver::scalapack);
   const std::string text = sweep::resolved_config_text(c);
   EXPECT_NE(text.find("snr = 0,0.5,1\n"), std::string::npos) << text;
-  EXPECT_EQ(text.find("ranks_per_point"), std::string::npos)
-      << "execution settings are not compared on resume";
+  for (const char* setting : {"ranks_per_point", "eigensolver"})
+    EXPECT_EQ(text.find(setting), std::string::npos) << setting << ": execution settings are not compared on resume";
   std::map<std::string, std::string> values;
   std::istringstream lines(text);
   for (std::string line; std::getline(lines, line);) {

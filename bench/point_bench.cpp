@@ -3,6 +3,7 @@
 ///
 ///   mpirun -np R rmtsweep_bench_point --d 2000 --delta 0.5 --gamma 0.25 --T 10
 ///       [--correlation prefix:3] [--weighting mean] [--snr 1] [--k 4] [--reps 1] [--limits 1]
+///       [--path auto|panels|tokens] [--eigensolver auto|scalapack|elpa]
 ///
 /// With --reps > 1 the point is simulated that many times and the fastest total is reported
 /// (peak memory is the process's, so it covers every repetition). With --limits 1 on one rank,
@@ -78,7 +79,7 @@ int main(int argc, char** argv) {
     rmtsweep::simulate::SimulationOptions options;
     std::string correlation = "prefix:3", weighting = "mean";
     int reps = 1;
-    std::string path_option = "auto";
+    std::string path_option = "auto", eigensolver_option = "auto";
     bool limits_too = false;
     for (int i = 1; i + 1 < argc; i += 2) {
       const std::string key = argv[i], value = argv[i + 1];
@@ -96,6 +97,10 @@ int main(int argc, char** argv) {
                                                : value == "tokens" ? rmtsweep::simulate::CovariancePath::tokens
                                                : value == "auto"   ? rmtsweep::simulate::CovariancePath::automatic
                                                                    : throw std::invalid_argument("--path: auto, panels or tokens");
+      else if (key == "--eigensolver") eigensolver_option = value, options.eigensolver = value == "scalapack" ? rmtsweep::parallel::EigenSolver::scalapack
+                                                                  : value == "elpa"    ? rmtsweep::parallel::EigenSolver::elpa
+                                                                  : value == "auto"    ? rmtsweep::parallel::EigenSolver::automatic
+                                                                                       : throw std::invalid_argument("--eigensolver: auto, scalapack or elpa");
       else throw std::invalid_argument("unknown option " + key);
     }
     params.correlation = rmtsweep::model::parse_correlation(correlation, params.T);
@@ -117,6 +122,7 @@ int main(int argc, char** argv) {
           {"T", params.T}, {"N", params.sequences()}, {"V", params.vocabulary()}, {"ranks", ranks},
           {"blas_threads", openblas_get_num_threads()}, {"blas_core", openblas_get_corename()},
           {"covariance_path", rmtsweep::simulate::to_string(best.path)}, {"path_option", path_option},
+          {"eigensolver", best.eigensolver}, {"eigensolver_option", eigensolver_option},
           {"seconds", {{"generate", s.generate}, {"covariance", s.covariance}, {"eigen", s.eigen},
                        {"ridge", s.ridge}, {"total", s.total}}},
           {"peak_rss_mb", peak_mb}, {"top_eigenvalues", best.top_eigenvalues}, {"overlaps", best.overlaps},

@@ -31,8 +31,12 @@ def fmt(x, digits=3):
 
 
 def path_of(r):
-    """How the point formed S: panels (dsyrk), tokens (H E^T) or gram; numpy: C^T C."""
-    return r.get("covariance_path", "C^T C" if r.get("kind") == "numpy_point" else "")
+    """How the point formed S: panels (dsyrk), tokens (H E^T) or gram, and what reduced it:
+    lapack, scalapack or elpa; numpy: C^T C and eigh."""
+    if r.get("kind") == "numpy_point":
+        return "C^T C, eigh"
+    path = r.get("covariance_path", "")
+    return f"{path}, {r['eigensolver']}" if r.get("eigensolver") else path
 
 
 def main():
@@ -67,12 +71,13 @@ def main():
     print()
 
     # Points.
-    print("| one point (delta=0.5, gamma=0.25, T=10, prefix:3, mean) | d | N | S from | generate s | covariance s | eigen s "
+    print("| one point (delta=0.5, gamma=0.25, T=10, prefix:3, mean) | d | N | S from, reduced by | generate s | covariance s | eigen s "
           "| ridge s | total s | peak MB/rank | top eigenvalue | overlap | ridge acc. |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     configs = (("C++ 1 rank x 2 BLAS threads", dict(kind="cpp_point", ranks=1, path_option="auto")),
                ("C++ 1 rank x 2 BLAS threads, panels forced", dict(kind="cpp_point", ranks=1, path_option="panels")),
-               ("C++ 2 ranks x 1 BLAS thread", dict(kind="cpp_point", ranks=2)),
+               ("C++ 2 ranks x 1 BLAS thread", dict(kind="cpp_point", ranks=2, eigensolver_option="auto")),
+               ("C++ 2 ranks x 1 BLAS thread, ScaLAPACK forced", dict(kind="cpp_point", ranks=2, eigensolver_option="scalapack")),
                ("numpy, 2 BLAS threads", dict(kind="numpy_point", threads=2)))
     for d in dims:
         for label, where in configs:

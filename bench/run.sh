@@ -75,7 +75,8 @@ echo "== one point by stage, C++ and numpy" >&2
 # that the two sides are measured alike and over the same minutes of this machine, whose speed
 # drifts; then C++ on 2 ranks (best of 3), and C++ on 1 rank with S forced through panels of
 # pooled vectors and dsyrk (where the default forms it through the vocabulary, H E^T), for the
-# covariance's GEMM rate. At 4000 one point of each. The table keeps the fastest run of each
+# covariance's GEMM rate. On 2 ranks the eigen stage is ELPA's by default; once more with ScaLAPACK
+# forced (pdsytrd), for the comparison. At 4000 one point of each. The table keeps the fastest run of each
 # configuration.
 for d in "${DIMS[@]}"; do
   reps=3; runs=2; [ "$d" -ge 4000 ] && reps=1 && runs=1
@@ -85,6 +86,7 @@ for d in "${DIMS[@]}"; do
       --reps "$reps" >> "$RESULTS"
   done
   run_mpi 2 1 "$POINT" --d "$d" --delta 0.5 --gamma 0.25 --T 10 --reps "$reps" >> "$RESULTS"
+  run_mpi 2 1 "$POINT" --d "$d" --delta 0.5 --gamma 0.25 --T 10 --reps "$reps" --eigensolver scalapack >> "$RESULTS"
   run_mpi 1 2 "$POINT" --d "$d" --delta 0.5 --gamma 0.25 --T 10 --reps "$reps" --limits 1 --path panels >> "$RESULTS"
 done
 

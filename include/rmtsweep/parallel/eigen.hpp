@@ -21,7 +21,9 @@ struct ShiftedSystem {
 };
 
 /// Eigenvalues of the symmetric matrix A (its lower triangle) and the eigenvectors of the k
-/// largest (collective over A's grid). A is destroyed. One tridiagonal reduction (pdsytrd);
+/// largest (collective over A's grid). A is destroyed. Where elpa_applies (several processes)
+/// this is the ELPA path of the four-argument form below; otherwise, as described here and in
+/// the next overload, one tridiagonal reduction (pdsytrd, or dsytrd on a 1 x 1 grid);
 /// the tridiagonal matrix is replicated (O(n) data) and solved on every rank (dsterf for all
 /// values, dstevr for the top k vectors); pdormtr maps the k vectors back. This costs one
 /// 4n^3/3 reduction plus O(n^2 k), instead of two reductions for values and vectors.
@@ -33,7 +35,7 @@ EigenResult symmetric_eigen(DistributedMatrix& a, int k);
 /// solve (dptsv) and one more column in the pdormtr that maps the eigenvectors back; instead
 /// of a copy of A and its n^3/3 Cholesky factorisation. T + shift I must be positive definite
 /// (so must A + shift I, its orthogonal similarity); else ScalapackError{"dptsv", info > 0}
-/// on every rank. result.solution holds x on every rank.
+/// on every rank (on the ELPA path: {"pdposv", info > 0}). result.solution holds x on every rank.
 EigenResult symmetric_eigen(DistributedMatrix& a, int k, const ShiftedSystem& system);
 
 /// Which library reduces a matrix that is spread over several processes.

@@ -13,8 +13,12 @@
 #include <stdexcept>
 #include <string>
 
+#include "rmtsweep/common/error.hpp"
 #include "rmtsweep/parallel/scalapack.hpp"
 #include "scalapack_api.hpp"
+
+// elpa.h declares elpa_strerr without C linkage; the library exports it as a C symbol.
+extern "C" const char* rmtsweep_elpa_strerr(int error) __asm__("elpa_strerr");
 
 namespace rmtsweep::parallel::detail {
 namespace {
@@ -42,7 +46,12 @@ class ElpaHandle {
     static const ElpaLibrary library;
     int error = ELPA_OK;
     handle_ = elpa_allocate(&error);
-    check("elpa_allocate", error);
+    try {
+      check("elpa_allocate", error);
+    } catch (...) {  // another rank failed: release this one's handle, as no destructor will
+      if (handle_ != nullptr) elpa_deallocate(handle_, &error);
+      throw;
+    }
   }
   ~ElpaHandle() {
     int error = 0;
@@ -59,8 +68,16 @@ class ElpaHandle {
   void setup() { check("elpa_setup", elpa_setup(handle_)); }
   elpa_t get() const noexcept { return handle_; }
 
-  /// Throws ScalapackError{routine, code} on every rank when any rank's ELPA call failed.
-  void check(const char* routine, int error) const { check_info(routine, error == ELPA_OK ? 0 : -1, comm_); }
+  /// Throws ScalapackError{"<routine> (<ELPA's message>)", code} on every rank when any rank's
+  /// ELPA call failed (code: the most negative of the ranks' ELPA error codes, all < 0).
+  void check(const char* routine, int error) const {
+    int worst = error;
+    RMTSWEEP_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &worst, 1, MPI_INT, MPI_MIN, comm_));
+    if (worst != ELPA_OK) {
+      const char* message = rmtsweep_elpa_strerr(worst);
+      throw ScalapackError(std::string(routine) + " (ELPA: " + (message ? message : "unknown error") + ")", worst);
+    }
+  }
 
  private:
   MPI_Comm comm_;
@@ -109,7 +126,7 @@ std::vector<double> cholesky_solution(const DistributedMatrix& a, const ShiftedS
 EigenResult elpa_eigen(DistributedMatrix& a, int k, const ShiftedSystem* system) {
   const int n = a.rows(), block = a.row_map().block;
   const MPI_Comm comm = a.grid().comm();
-  EigenResult result{{}, DistributedMatrix(a.grid_ptr(), n, k, block, block), {}};
+  EigenResult result{{}, DistributedMatrix(a.grid_ptr(), n, k, block, block), {}, true};
   // One more n x n matrix: the Cholesky factor, then A's transpose, then ELPA's eigenvectors.
   DistributedMatrix scratch(a.grid_ptr(), n, n, block, block);
   if (system != nullptr) result.solution = cholesky_solution(a, *system, scratch);

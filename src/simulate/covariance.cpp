@@ -20,13 +20,6 @@ void fill_vector(DistributedMatrix& v, F f) {
   for (int lr = 0; lr < v.local_rows(); ++lr) v.local(lr, 0) = f(v.row_map().to_global(lr));
 }
 
-/// Whether symmetric_eigen will take ELPA for this matrix under the point's options.
-bool uses_elpa(const PointContext& context, const DistributedMatrix& a) {
-  const auto solver = context.options.eigensolver;
-  return solver == parallel::EigenSolver::elpa ||
-         (solver == parallel::EigenSolver::automatic && parallel::elpa_applies(a));
-}
-
 }  // namespace
 
 Measurements direct_path(PointContext& context, const PooledSequences& pooled) {
@@ -91,8 +84,8 @@ Measurements direct_path(PointContext& context, const PooledSequences& pooled) {
 
   mark = MPI_Wtime();
   const int k = std::min(context.options.k, d);
-  out.elpa = uses_elpa(context, s);
   auto eigen = parallel::symmetric_eigen(s, k, &ridge, context.options.eigensolver);
+  out.elpa = eigen.elpa;
   out.beta = std::move(eigen.solution);
   out.eigenvalues = std::move(eigen.values);
   const auto first_row = eigen.vectors.gather_leading(1, k);
@@ -141,8 +134,8 @@ Measurements gram_path(PointContext& context, const PooledSequences& pooled) {
       ridge.rhs[static_cast<std::size_t>(n)] = xi[0];
     }
   }
-  out.elpa = uses_elpa(context, gram);
   auto eigen = parallel::symmetric_eigen(gram, k, &ridge, context.options.eigensolver);
+  out.elpa = eigen.elpa;
   {
     DistributedMatrix alpha(context.grid, N, 1), beta(context.grid, d, 1);
     fill_vector(alpha, [&](int n) { return eigen.solution[static_cast<std::size_t>(n)]; });

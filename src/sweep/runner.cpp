@@ -154,7 +154,7 @@ RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE
   options.tables = &tables;
 
   double busy = 0.0;
-  std::int64_t computed = 0, failed = 0;
+  std::int64_t computed = 0, failed = 0, elpa = 0;
   {
     const bool dynamic = dynamic_schedule(comm, rank);
     if (rank == 0 && !dynamic && progress_out) {
@@ -219,6 +219,7 @@ RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE
       busy += seconds;
       ++computed;
       if (!failure.empty()) ++failed;
+      if (failure.empty() && result.eigensolver == "elpa") ++elpa;
       if (leader) {
         if (failure.empty()) {
           file.write_done(index, result, seconds);
@@ -244,10 +245,11 @@ RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE
   }
 
   // Counts per group from its leader; the signal from any rank stops every rank's exit status.
-  std::int64_t mine[2] = {leader ? computed : 0, leader ? failed : 0}, sums[2] = {0, 0};
-  RMTSWEEP_MPI_CHECK(MPI_Allreduce(mine, sums, 2, MPI_INT64_T, MPI_SUM, comm));
+  std::int64_t mine[3] = {leader ? computed : 0, leader ? failed : 0, leader ? elpa : 0}, sums[3] = {0, 0, 0};
+  RMTSWEEP_MPI_CHECK(MPI_Allreduce(mine, sums, 3, MPI_INT64_T, MPI_SUM, comm));
   outcome.computed = sums[0];
   outcome.failed = sums[1];
+  outcome.elpa = sums[2];
   int signal = stop_signal(), any_signal = 0;
   RMTSWEEP_MPI_CHECK(MPI_Allreduce(&signal, &any_signal, 1, MPI_INT, MPI_MAX, comm));
   outcome.stop_signal = any_signal;

@@ -12,6 +12,7 @@ struct EigenResult {
   DistributedMatrix vectors;     ///< n x k; column j is the unit eigenvector of the (j+1)-th largest
   std::vector<double> solution;  ///< x of (A + shift I) x = rhs when a ShiftedSystem was given
                                  ///< (n entries, the same on every rank); empty otherwise
+  bool elpa = false;             ///< whether ELPA reduced A (else LAPACK or ScaLAPACK)
 };
 
 /// The linear system (A + shift I) x = rhs to solve alongside the eigenproblem of A.

@@ -12,6 +12,7 @@
 
 #include "matrix_fixture.hpp"
 #include "rmtsweep/common/error.hpp"
+#include "rmtsweep/parallel/blacs_grid.hpp"
 #include "rmtsweep/parallel/eigen.hpp"
 
 using namespace rmtsweep::parallel;
@@ -48,10 +49,24 @@ ShiftedSystem system_with_shift(double shift) {
 
 TEST(ElpaEigen, IsTakenOnSeveralProcessesWithAWholeBlockOnEach) {
   const KnownSpectrum known(n);
-  const DistributedMatrix a = known_matrix(known);
+  DistributedMatrix a = known_matrix(known);
   EXPECT_EQ(elpa_applies(a), world_size() > 1);
+  EXPECT_EQ(symmetric_eigen(a, 1).elpa, world_size() > 1) << "automatic takes ELPA where it applies";
   const KnownSpectrum small(7);  // one block: the other processes would hold no row
   EXPECT_FALSE(elpa_applies(known_matrix(small, 7)));
+}
+
+// The boundary: a whole block (8 rows here) on every process row and column of the grid, square
+// blocks, a square matrix; on the near-square grid (2 x 1, 3 x 1, 2 x 2) and on a 1 x P grid.
+TEST(ElpaEigen, AppliesFromOneWholeBlockPerProcessOnAndNotBelowIt) {
+  const int size = world_size();
+  for (const auto& grid : {world_grid(), std::make_shared<const BlacsGrid>(MPI_COMM_WORLD, 1, size)}) {
+    const int edge = block * std::max(grid->rows(), grid->cols());
+    EXPECT_EQ(elpa_applies(DistributedMatrix(grid, edge, edge, block, block)), size > 1) << edge;
+    EXPECT_FALSE(elpa_applies(DistributedMatrix(grid, edge - 1, edge - 1, block, block))) << edge - 1;
+    EXPECT_FALSE(elpa_applies(DistributedMatrix(grid, 2 * edge, 2 * edge, block, 2 * block))) << "mb != nb";
+    EXPECT_FALSE(elpa_applies(DistributedMatrix(grid, 2 * edge, 2 * edge + 1, block, block))) << "not square";
+  }
 }
 
 TEST(ElpaEigen, ForcedWhereItDoesNotApplyThrowsInvalidArgument) {
@@ -68,6 +83,7 @@ TEST(ElpaEigen, FindsAllEigenvaluesAndTheTopEigenvectorsOfAKnownMatrix) {
   for (int k : {1, 3, block + 1}) {  // k = 9: the vectors span two process columns of a 2 x 2 grid
     DistributedMatrix a = known_matrix(known);
     const auto result = symmetric_eigen(a, k, nullptr, EigenSolver::elpa);
+    EXPECT_TRUE(result.elpa);
     ASSERT_EQ(result.values.size(), static_cast<std::size_t>(n));
     for (int j = 0; j < n; ++j) EXPECT_NEAR(result.values[static_cast<std::size_t>(j)], 1.0 + j, 1e-12 * n);
     ASSERT_EQ(result.vectors.cols(), k);
@@ -94,6 +110,8 @@ TEST(ElpaEigen, AgreesWithTheScalapackPathOnValuesVectorsAndTheShiftedSolve) {
   DistributedMatrix for_elpa = known_matrix(known), for_scalapack = known_matrix(known);
   const auto elpa = symmetric_eigen(for_elpa, k, &system, EigenSolver::elpa);
   const auto scalapack = symmetric_eigen(for_scalapack, k, &system, EigenSolver::scalapack);
+  EXPECT_TRUE(elpa.elpa);
+  EXPECT_FALSE(scalapack.elpa);
   for (int j = 0; j < n; ++j) {
     EXPECT_NEAR(elpa.values[static_cast<std::size_t>(j)], scalapack.values[static_cast<std::size_t>(j)],
                 1e-12 * n);

@@ -51,6 +51,7 @@ TEST(SweepEndToEnd, GroupsOfTwoRanksGiveTheSameFileWithElpaAndWithScalapack) {
   const Finished one = run(mpi_command(1, {"run", "--config", config, "--d", "130", "--output", dir / "one.h5"}),
                            dir / "one.log");
   ASSERT_EQ(one.exit_code, 0) << one.output;
+  EXPECT_EQ(one.output.find("S reduced by ELPA"), std::string::npos) << "one rank uses LAPACK";
   for (const std::string solver : {"auto", "scalapack"}) {
     const std::string name = "pair-" + solver;
     const Finished pair = run(mpi_command(2, {"run", "--config", config, "--d", "130", "--ranks_per_point", "2",
@@ -58,6 +59,10 @@ TEST(SweepEndToEnd, GroupsOfTwoRanksGiveTheSameFileWithElpaAndWithScalapack) {
                               dir / (name + ".log"));
     ASSERT_EQ(pair.exit_code, 0) << pair.output;
     EXPECT_NE(pair.output.find("16/16 done"), std::string::npos) << pair.output;
+    // What actually reduced S, counted from the engine's own results.
+    const bool elpa = pair.output.find("S reduced by ELPA in 16 of the 16 points done") != std::string::npos;
+    EXPECT_EQ(elpa, solver == "auto") << pair.output;
+    EXPECT_EQ(pair.output.find("S reduced by ELPA") == std::string::npos, solver == "scalapack") << pair.output;
     expect_same_values(dir / "one.h5", dir / (name + ".h5"));
   }
 }

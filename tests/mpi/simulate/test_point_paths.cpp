@@ -22,6 +22,18 @@ simulate::PointResult run(const model::PointParams& params, simulate::Covariance
   return simulate::simulate_point(params, options, comm);
 }
 
+/// Two computations of the same S (up to summation order and a backward-stable reduction): the
+/// spectrum to 1e-10 of its top, the overlaps to 1e-9 (a well-separated outlier) and the same
+/// ridge classifications.
+void expect_same_measurements(const simulate::PointResult& a, const simulate::PointResult& b) {
+  ASSERT_EQ(a.eigenvalues.size(), b.eigenvalues.size());
+  const double scale = a.eigenvalues.back();
+  for (std::size_t i = 0; i < a.eigenvalues.size(); ++i)
+    EXPECT_NEAR(a.eigenvalues[i], b.eigenvalues[i], 1e-10 * scale) << i;
+  for (std::size_t j = 0; j < a.overlaps.size(); ++j) EXPECT_NEAR(a.overlaps[j], b.overlaps[j], 1e-9);
+  EXPECT_EQ(a.ridge_accuracy, b.ridge_accuracy);
+}
+
 /// The same point with S from panels of pooled vectors (dsyrk) and through the vocabulary
 /// (S = H E^T / N), on this rank alone (the token path needs a 1 x 1 grid): the same S up to
 /// summation order, so the spectrum to 1e-10 of its top, the overlaps to 1e-9 and the same
@@ -31,13 +43,7 @@ void expect_token_path_equal_to_panel_path(const model::PointParams& params) {
   const auto tokens = run(params, simulate::CovariancePath::tokens, 0, MPI_COMM_SELF);
   EXPECT_EQ(panels.path, simulate::CovariancePath::panels);
   EXPECT_EQ(tokens.path, simulate::CovariancePath::tokens);
-  ASSERT_EQ(panels.eigenvalues.size(), tokens.eigenvalues.size());
-  const double scale = panels.eigenvalues.back();
-  for (std::size_t i = 0; i < panels.eigenvalues.size(); ++i)
-    EXPECT_NEAR(panels.eigenvalues[i], tokens.eigenvalues[i], 1e-10 * scale) << i;
-  for (std::size_t j = 0; j < panels.overlaps.size(); ++j)
-    EXPECT_NEAR(panels.overlaps[j], tokens.overlaps[j], 1e-9);
-  EXPECT_EQ(panels.ridge_accuracy, tokens.ridge_accuracy);
+  expect_same_measurements(panels, tokens);
 }
 
 }  // namespace
@@ -153,11 +159,5 @@ TEST(PointPaths, ElpaAndScalapackGiveTheSameSpectrumOverlapsAndRidgeOnTwoRanks) 
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   EXPECT_EQ(automatic.eigensolver, ranks > 1 ? "elpa" : "lapack");
   EXPECT_EQ(scalapack.eigensolver, ranks > 1 ? "scalapack" : "lapack");
-  ASSERT_EQ(automatic.eigenvalues.size(), scalapack.eigenvalues.size());
-  const double scale = scalapack.eigenvalues.back();
-  for (std::size_t i = 0; i < scalapack.eigenvalues.size(); ++i)
-    EXPECT_NEAR(automatic.eigenvalues[i], scalapack.eigenvalues[i], 1e-10 * scale) << i;
-  for (std::size_t j = 0; j < scalapack.overlaps.size(); ++j)
-    EXPECT_NEAR(automatic.overlaps[j], scalapack.overlaps[j], 1e-9);
-  EXPECT_EQ(automatic.ridge_accuracy, scalapack.ridge_accuracy);
+  expect_same_measurements(scalapack, automatic);
 }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <span>
+#include <utility>
 
 #include "for_chunks.hpp"
 #include "rmtsweep/parallel/blas_threads.hpp"
@@ -40,12 +41,15 @@ void draw_column(const random::CounterRng& rng, std::uint64_t v, const std::vect
 }  // namespace
 
 NoiseTable::NoiseTable(const model::PointParams& params, const parallel::DistributedMatrix& like)
+    : NoiseTable(params, simulate::global_rows(like)) {}
+
+NoiseTable::NoiseTable(const model::PointParams& params, std::vector<std::size_t> global_rows)
     : seed_(params.seed),
       trial_(params.trial),
       d_(params.d),
       kind_(params.table),
       vocabulary_(params.vocabulary()),
-      global_rows_(simulate::global_rows(like)) {
+      global_rows_(std::move(global_rows)) {
   const std::size_t lr = global_rows_.size();
   // Not zero-filled first (HugePageAllocator default-initialises): every entry is drawn below,
   // and the drawing threads touch the pages.
@@ -54,7 +58,7 @@ NoiseTable::NoiseTable(const model::PointParams& params, const parallel::Distrib
   // chunks its rows fall in and keeps its rows, so every entry is the same on any grid; with
   // row blocks that are multiples of 64, as by default, every chunk is drawn in place.
   const random::CounterRng rng(params.seed, static_cast<std::uint64_t>(params.trial));
-  const auto d = static_cast<std::uint64_t>(like.rows());
+  const auto d = static_cast<std::uint64_t>(params.d);
   detail::for_chunks(vocabulary_, parallel::blas_threads(),
                      [&](std::int64_t, std::int64_t begin, std::int64_t end) {
                        for (std::int64_t v = begin; v < end; ++v) {

@@ -82,6 +82,10 @@ PooledSequences::PooledSequences(const model::PointParams& params, const paralle
       threads_(parallel::blas_threads()),
       in_first_process_row_(like.grid().my_row() == 0),
       single_process_(parallel::single_process(like)),
+      grid_rows_(like.grid().rows()),
+      grid_cols_(like.grid().cols()),
+      my_col_(like.grid().my_col()),
+      row_block_(like.row_map().block),
       column_comm_(like.grid().column_comm()),
       weights_(model::pooling_weights(params.weighting, params.correlation, params.T)) {
   if (!table_->same_draws(params, like))

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
@@ -48,6 +49,12 @@ static_assert(sequence_chunk << term_bits <= std::int64_t{1} << 31, "an occurren
 /// Extra cost of the vocabulary's pooling and H per N T d over the panels' pooling, in dgemm
 /// flops (see tokens_pay).
 constexpr double tokens_cost_ratio = 28.0;
+/// On several processes (see tokens_pay): the panels' pooling and the vocabulary's pooling and H per
+/// N T d, in dgemm flops (34 and 2 x 31, as above); a Gaussian draw of the table (about 12 ns on
+/// one thread, against 0.014 ns per dgemm flop); and pdsyrk's time per flop against a local dgemm's
+/// (measured on 2 ranks: the covariance stage at d = 2000 and 4000 ran at 0.4-0.6 x the local
+/// DGEMM rate per rank).
+constexpr double panel_pooling_cost = 34.0, tokens_pooling_cost = 62.0, draw_cost = 850.0, pdsyrk_slowdown = 1.5;
 
 /// out[n * strip + r] = sum_t w[t] z_{tokens[n, t]}[r0 + r] for r < rows, n < count (rows <= strip).
 RMTSWEEP_VECTOR_CLONES
@@ -118,26 +125,39 @@ double signed_sum(const double* h, std::size_t ldh, std::int64_t vocabulary) {
   return sum;
 }
 
-/// Columns i0 .. i0 + cols - 1 of S's lower triangle: S(i, j) = alpha sum_v Z(i, v) h(j - i0, v)
-/// for i >= j (the lower triangle of alpha Z H^T), h (cols x V, leading dimension
-/// ldh) a block of H's rows, Z the token-major table (ld rows). One dgemm for the rows below the
-/// block, then the diagonal block in bands of `diagonal_band` columns, so that the upper part
-/// computed and thrown away is 1/4 of the block's (set back to zero: only the lower triangle
-/// holds S).
-void add_block_columns(const double* h, int ldh, int cols, int i0, const double* table, std::size_t ld,
-                       std::int64_t vocabulary, double alpha, parallel::DistributedMatrix& s) {
-  const int d = s.rows(), lds = s.lld(), V = static_cast<int>(vocabulary), ldz = static_cast<int>(ld);
-  const auto at = [&](int i, int j) {
-    return s.data() + static_cast<std::size_t>(j) * static_cast<std::size_t>(lds) + i;
+/// S's lower triangle in the local columns lc0 .. lc0 + w - 1 (global columns cols[0 .. w),
+/// increasing): S(i, j) = alpha sum_v Z(i, v) h(c, v) for j = cols[c] and the local rows i >= j,
+/// with h (w x V, leading dimension ldh) the rows of H for those columns and Z (local rows x V,
+/// leading dimension ldz) the table's local rows, whose global indices are `rows` (increasing).
+/// One dgemm for the local rows below the last column, then each run of consecutive columns in
+/// bands of `diagonal_band` columns down to there; the band's upper part is computed and set
+/// back to zero (1/4 of the band on one process; only the lower triangle holds S).
+void add_block_columns(const double* h, int ldh, const std::vector<int>& cols, int lc0, const double* z, int ldz,
+                       const std::vector<std::size_t>& rows, std::int64_t vocabulary, double alpha,
+                       parallel::DistributedMatrix& s) {
+  const int w = static_cast<int>(cols.size()), lds = s.lld(), V = static_cast<int>(vocabulary);
+  const auto at = [&](int lr, int lc) {
+    return s.data() + static_cast<std::size_t>(lc) * static_cast<std::size_t>(lds) + lr;
   };
-  const int below = i0 + cols;
-  parallel::local_gemm('N', 'T', d - below, cols, V, alpha, table + below, ldz, h, ldh, 0.0, at(below, i0),
-                       lds);
-  for (int a = 0; a < cols; a += diagonal_band) {
-    const int m = std::min(diagonal_band, cols - a);
-    parallel::local_gemm('N', 'T', cols - a, m, V, alpha, table + i0 + a, ldz, h + a, ldh, 0.0,
-                         at(i0 + a, i0 + a), lds);
-    for (int j = 1; j < m; ++j) std::fill(at(i0 + a, i0 + a + j), at(i0 + a + j, i0 + a + j), 0.0);
+  const auto first_row_from = [&](int global) {
+    return static_cast<int>(std::lower_bound(rows.begin(), rows.end(), static_cast<std::size_t>(global)) -
+                            rows.begin());
+  };
+  const int tail = first_row_from(cols.back() + 1), local_rows = static_cast<int>(rows.size());
+  if (local_rows > tail)
+    parallel::local_gemm('N', 'T', local_rows - tail, w, V, alpha, z + tail, ldz, h, ldh, 0.0, at(tail, lc0), lds);
+  for (int a = 0; a < w;) {
+    int run_end = a + 1;
+    while (run_end < w && cols[static_cast<std::size_t>(run_end)] == cols[static_cast<std::size_t>(run_end - 1)] + 1)
+      ++run_end;
+    for (int b = a; b < run_end; b += diagonal_band) {
+      const int m = std::min(diagonal_band, run_end - b), top = first_row_from(cols[static_cast<std::size_t>(b)]);
+      if (tail <= top) continue;
+      parallel::local_gemm('N', 'T', tail - top, m, V, alpha, z + top, ldz, h + b, ldh, 0.0, at(top, lc0 + b), lds);
+      for (int c = 1; c < m; ++c)
+        std::fill(at(top, lc0 + b + c), at(first_row_from(cols[static_cast<std::size_t>(b + c)]), lc0 + b + c), 0.0);
+    }
+    a = run_end;
   }
 }
 
@@ -148,6 +168,16 @@ int h_block_rows(int d, std::int64_t vocabulary) {
       2.0 * static_cast<double>(d) * static_cast<double>(d) / (8.0 * static_cast<double>(vocabulary));
   const int rows = static_cast<int>(std::min<double>(row_block, fit)) / strip * strip;
   return std::min(d, rows);
+}
+
+/// Local columns of S per group on several processes: whole column blocks of `block` (so that no
+/// strip of 16 rows of H crosses a run of consecutive global columns), with H's rows and the
+/// table's rows drawn for them (2 x 8 w V bytes) within half of the local share of S, and at most
+/// 512; at least one block.
+int distributed_group_columns(int d, std::int64_t vocabulary, int processes, int block) {
+  const double fit = static_cast<double>(d) * static_cast<double>(d) /
+                     (4.0 * static_cast<double>(processes) * static_cast<double>(vocabulary));
+  return std::max(block, static_cast<int>(std::min<double>(row_block, fit)) / block * block);
 }
 
 /// The positions t with w_t != 0: the terms of every pooled vector.
@@ -174,8 +204,10 @@ struct SequenceIndex {
 }  // namespace
 
 bool PooledSequences::tokens_pay(std::int64_t N) const {
-  if (!single_process_ || params_.weighting.data_dependent()) return false;
-  if (h_block_rows(params_.d, table_->vocabulary()) < std::min(params_.d, min_row_block)) return false;
+  if (params_.weighting.data_dependent()) return false;
+  if (!single_process_ && !distributed_tokens_fit()) return false;
+  if (single_process_ && h_block_rows(params_.d, table_->vocabulary()) < std::min(params_.d, min_row_block))
+    return false;
   const auto terms = static_cast<std::int64_t>(term_positions(weights_).size());
   const double d = params_.d, V = static_cast<double>(table_->vocabulary());
   // The sequence index: tokens and occurrences (4 + 4 bytes per term), signal weight and label
@@ -183,7 +215,17 @@ bool PooledSequences::tokens_pay(std::int64_t N) const {
   const double chunks = std::ceil(static_cast<double>(N) / static_cast<double>(sequence_chunk));
   const double index_bytes =
       static_cast<double>(N) * (8.0 * static_cast<double>(terms) + 9.0) + chunks * 4.0 * (V + 1.0);
-  if (index_bytes > 2.0 * d * d) return false;
+  const double processes = static_cast<double>(grid_rows_) * static_cast<double>(grid_cols_);
+  if (index_bytes > 2.0 * d * d / processes) return false;  // every process holds the whole index
+  if (!single_process_) {
+    // Per process, in dgemm flops: panels pdsyrk_slowdown d^2 N / (P Q) + 34 N T d / (P Q) (its
+    // rows of its sequences); tokens d^2 V / (P Q) + 128 d V / (P Q) + 62 N T d / Q (H for its
+    // columns, from every sequence) + 850 d V / Q (the table's rows for its columns, drawn here).
+    // Times P Q / d:
+    const double n = static_cast<double>(N), nt = n * static_cast<double>(terms), p = grid_rows_;
+    return pdsyrk_slowdown * d * n + panel_pooling_cost * nt >
+           d * V + diagonal_band * V + tokens_pooling_cost * nt * p + draw_cost * V * p;
+  }
   // Cost in dgemm flops (0.01 ns each at ~100 GFLOP/s; the rest measured at d = 2000 on 2 cores):
   // panels d^2 N (dsyrk) + 34 N T d (pooling, 0.34 ns per multiply-add); tokens d^2 V + 128 d V
   // (the upper halves of the diagonal bands) + 2 x 31 N T d (pooling and H, 0.31 ns each). So
@@ -192,14 +234,27 @@ bool PooledSequences::tokens_pay(std::int64_t N) const {
          tokens_cost_ratio * static_cast<double>(N) * static_cast<double>(terms);
 }
 
+bool PooledSequences::distributed_tokens_fit() const {
+  const int processes = grid_rows_ * grid_cols_;
+  const double fit = static_cast<double>(params_.d) * static_cast<double>(params_.d) /
+                     (4.0 * static_cast<double>(processes) * static_cast<double>(table_->vocabulary()));
+  return row_block_ % strip == 0 && fit >= row_block_;
+}
+
 double PooledSequences::covariance_by_tokens(parallel::DistributedMatrix& s, std::int64_t N,
                                              SequenceStreams streams, std::span<double> sums) const {
   const int d = params_.d, T = params_.T;
   const std::int64_t V = table_->vocabulary();
-  if (!single_process_ || !parallel::single_process(s) || params_.weighting.data_dependent())
-    throw std::logic_error("covariance_by_tokens: needs a 1 x 1 grid and weights independent of the data");
+  if (params_.weighting.data_dependent())
+    throw std::logic_error("covariance_by_tokens: needs weights independent of the data");
   if (s.rows() != d || s.cols() != d || sums.size() != 2 * static_cast<std::size_t>(d) + 1)
     throw std::invalid_argument("covariance_by_tokens: S must be d x d and sums have 2 d + 1 entries");
+  const std::vector<std::size_t>& rows = table_->global_rows();  // S's local rows too (checked)
+  bool same_rows = static_cast<std::size_t>(s.local_rows()) == rows.size();
+  for (int lr = 0; same_rows && lr < s.local_rows(); ++lr)
+    same_rows = static_cast<std::size_t>(s.row_map().to_global(lr)) == rows[static_cast<std::size_t>(lr)];
+  if (!same_rows || (!single_process_ && s.col_map().block % strip != 0))
+    throw std::logic_error("covariance_by_tokens: S must have the table's rows and column blocks of 16k");
   const auto ud = static_cast<std::size_t>(d);
   const double signal = std::sqrt(params_.snr);
 
@@ -250,59 +305,83 @@ double PooledSequences::covariance_by_tokens(parallel::DistributedMatrix& s, std
     }
   }
 
-  // 2. Per block of rows of H (h_block_rows; strips of 16 rows split over the threads; each chunk of
-  // sequences pooled in the strip and added into H at once), then S's columns of the block by
-  // dgemm against Z (S = (1/N) Z H^T + the signal's term below).
-  const double* table = table_->column(0);
-  const std::size_t ld = ud;  // token-major table of d rows on a 1 x 1 grid
-  const int block_rows = std::max(std::min(d, strip), h_block_rows(d, V));
-  std::vector<double> h(static_cast<std::size_t>(block_rows) * uV);
+  // 2. Per group of S's local columns (on one process up to h_block_rows consecutive columns; on
+  // several, whole column blocks of S), the rows of H for those columns (strips of 16 rows split
+  // over the threads; each chunk of sequences pooled in the strip and added into H at once), then
+  // S's local columns of the group by dgemm against the local rows of Z (S = (1/N) Z H^T + the
+  // signal's term below). H's rows are pooled from Z's rows for the same columns: this process's
+  // table where it holds every row (a 1 x 1 or 1 x Q grid), else drawn here for the group (the
+  // same entries: they depend on (seed, trial, i, v) only). Each row's sums come from process row 0.
+  const bool all_rows = rows.size() == ud;
+  const int local_cols = s.local_cols();
+  std::vector<int> columns(static_cast<std::size_t>(local_cols));
+  for (int lc = 0; lc < local_cols; ++lc) columns[static_cast<std::size_t>(lc)] = s.col_map().to_global(lc);
+  const int group = single_process_ ? std::max(std::min(d, strip), h_block_rows(d, V))
+                                    : distributed_group_columns(d, V, grid_rows_ * grid_cols_, s.col_map().block);
+  std::vector<double> h(static_cast<std::size_t>(group) * uV);
   double h_signs_0 = 0.0;  // (H s)_0, s_v = +1 for v < V/2, -1 after
-  for (std::int64_t n = 0; n < N; ++n) sums[2 * ud] += index.labels[static_cast<std::size_t>(n)];
+  const bool sums_here = in_first_process_row_;
+  if (sums_here && my_col_ == 0) {
+    for (std::int64_t n = 0; n < N; ++n) sums[2 * ud] += index.labels[static_cast<std::size_t>(n)];
+  }
   double pooling_seconds = std::chrono::duration<double>(now() - began).count();
-  for (int i0 = 0; i0 < d; i0 += block_rows) {
-    const int rows_here = std::min(block_rows, d - i0);
+  for (int lc0 = 0; lc0 < local_cols; lc0 += group) {
+    const int width = std::min(group, local_cols - lc0);
+    const std::vector<int> cols(columns.begin() + lc0, columns.begin() + lc0 + width);
+    std::unique_ptr<const NoiseTable> drawn;
+    if (!all_rows) {
+      const auto mark = now();
+      drawn = std::make_unique<const NoiseTable>(params_, std::vector<std::size_t>(cols.begin(), cols.end()));
+      pooling_seconds += std::chrono::duration<double>(now() - mark).count();
+    }
+    const double* source = all_rows ? table_->column(0) : drawn->column(0);
+    const std::size_t source_ld = all_rows ? ud : static_cast<std::size_t>(width);
     std::fill(h.begin(), h.end(), 0.0);
-    const int strips = (rows_here + strip - 1) / strip;
+    const int strips = (width + strip - 1) / strip;
     detail::for_chunks(strips, threads_, [&](std::int64_t part, std::int64_t begin, std::int64_t end) {
       std::vector<double> pooled(static_cast<std::size_t>(std::min<std::int64_t>(N, sequence_chunk)) * strip);
       double pooling = 0.0;
       for (std::int64_t k = begin; k < end; ++k) {
-        const int r0 = i0 + static_cast<int>(k) * strip, rows = std::min(strip, d - r0);
+        const int r0 = static_cast<int>(k) * strip, rows_here = std::min(strip, width - r0);
+        const std::size_t from =
+            all_rows ? static_cast<std::size_t>(cols[static_cast<std::size_t>(r0)]) : static_cast<std::size_t>(r0);
+        const bool row_0 = cols[static_cast<std::size_t>(r0)] == 0;
         std::array<double, strip> sum{}, label_sum{};
-        double* h_strip = h.data() + static_cast<std::size_t>(k) * strip;
+        double* h_strip = h.data() + r0;
         for (std::int64_t chunk = 0; chunk < chunks; ++chunk) {
           const std::int64_t first = chunk * sequence_chunk,
                              count = std::min(N, first + sequence_chunk) - first;
           const auto mark = now();
           pool_strip(index.tokens.data() + static_cast<std::size_t>(first) * uterms, terms,
-                     index.weights.data(), count, table, ld, static_cast<std::size_t>(r0), rows,
-                     pooled.data());
+                     index.weights.data(), count, source, source_ld, from, rows_here, pooled.data());
           // The signal term on global row 0, then this strip's share of sum c and sum y c.
-          if (r0 == 0) {
+          if (row_0) {
             for (std::int64_t n = 0; n < count; ++n)
               pooled[static_cast<std::size_t>(n) * strip] +=
                   signal * index.signal_weight[static_cast<std::size_t>(first + n)];
           }
-          add_sums(pooled.data(), index.labels.data() + first, count, sum.data(), label_sum.data());
+          if (sums_here) add_sums(pooled.data(), index.labels.data() + first, count, sum.data(), label_sum.data());
           pooling += std::chrono::duration<double>(now() - mark).count();
           add_to_h(V, index.starts.data() + static_cast<std::size_t>(chunk) * (uV + 1),
                    index.entries.data() + static_cast<std::size_t>(first) * uterms, index.weights.data(),
-                   pooled.data(), h_strip, static_cast<std::size_t>(block_rows), rows);
+                   pooled.data(), h_strip, static_cast<std::size_t>(group), rows_here);
         }
-        for (int r = 0; r < rows; ++r) {
-          sums[static_cast<std::size_t>(r0 + r)] += sum[static_cast<std::size_t>(r)];
-          sums[ud + static_cast<std::size_t>(r0 + r)] += label_sum[static_cast<std::size_t>(r)];
+        for (int r = 0; sums_here && r < rows_here; ++r) {
+          const auto i = static_cast<std::size_t>(cols[static_cast<std::size_t>(r0 + r)]);
+          sums[i] += sum[static_cast<std::size_t>(r)];
+          sums[ud + i] += label_sum[static_cast<std::size_t>(r)];
         }
-        if (r0 == 0) h_signs_0 = signed_sum(h_strip, static_cast<std::size_t>(block_rows), V);
+        if (row_0) h_signs_0 = signed_sum(h_strip, static_cast<std::size_t>(group), V);
       }
       if (part == 0) pooling_seconds += pooling;
     });
-    add_block_columns(h.data(), block_rows, rows_here, i0, table, ld, V, 1.0 / static_cast<double>(N), s);
+    add_block_columns(h.data(), group, cols, lc0, table_->column(0), std::max(1, static_cast<int>(rows.size())), rows,
+                      V, 1.0 / static_cast<double>(N), s);
+    // S = (1/N) E H^T with E = Z + sqrt(snr) e_1 s^T; the dgemms used Z, which differs from E in
+    // row 0 only, and the lower triangle's row 0 is S(0, 0): add (sqrt(snr)/N) (H s)_0 there.
+    if (cols.front() == 0 && !rows.empty() && rows.front() == 0)
+      s.local(0, lc0) += signal / static_cast<double>(N) * h_signs_0;
   }
-  // S = (1/N) E H^T with E = Z + sqrt(snr) e_1 s^T; the dgemms used Z, which differs from E in
-  // row 0 only, and the lower triangle's row 0 is S(0, 0): add (sqrt(snr)/N) (H s)_0 there.
-  s.data()[0] += signal / static_cast<double>(N) * h_signs_0;
   return pooling_seconds;
 }
 

@@ -20,6 +20,10 @@ class NoiseTable {
   /// rank's BLAS threads; no MPI call.
   NoiseTable(const model::PointParams& params, const parallel::DistributedMatrix& like);
 
+  /// The same for the given global rows (increasing, each < params.d) of Z: the entries equal
+  /// those of any table that holds these rows.
+  NoiseTable(const model::PointParams& params, std::vector<std::size_t> global_rows);
+
   /// Whether NoiseTable(params, like) would draw exactly this table: the same seed, trial, d,
   /// V, table kind and local rows (snr, weighting, gamma, T do not enter Z).
   bool same_draws(const model::PointParams& params, const parallel::DistributedMatrix& like) const;

@@ -13,8 +13,8 @@
 namespace rmtsweep::simulate {
 
 /// How S is formed and decomposed: `panels` streams panels of pooled vectors through dsyrk into
-/// the d x d covariance, `tokens` forms the same S through the vocabulary (S = H E^T / N; 1 x 1
-/// grid and weights independent of the data only), `gram` uses the N x N Gram matrix.
+/// the d x d covariance, `tokens` forms the same S through the vocabulary (S = H E^T / N; weights
+/// independent of the data only), `gram` uses the N x N Gram matrix.
 /// `automatic` takes the Gram matrix when N < d, else `tokens` where PooledSequences::tokens_pay,
 /// else `panels`. Forcing one is for tests (all give the same spectrum on the same data).
 enum class CovariancePath { automatic, panels, tokens, gram };

@@ -38,9 +38,9 @@ void expect_same_measurements(const simulate::PointResult& a, const simulate::Po
 /// (S = H E^T / N), on this rank alone (the token path needs a 1 x 1 grid): the same S up to
 /// summation order, so the spectrum to 1e-10 of its top, the overlaps to 1e-9 and the same
 /// ridge classifications (the mean and sum y c come from the same pooled vectors).
-void expect_token_path_equal_to_panel_path(const model::PointParams& params) {
-  const auto panels = run(params, simulate::CovariancePath::panels, 0, MPI_COMM_SELF);
-  const auto tokens = run(params, simulate::CovariancePath::tokens, 0, MPI_COMM_SELF);
+void expect_token_path_equal_to_panel_path(const model::PointParams& params, MPI_Comm comm = MPI_COMM_SELF) {
+  const auto panels = run(params, simulate::CovariancePath::panels, 0, comm);
+  const auto tokens = run(params, simulate::CovariancePath::tokens, 0, comm);
   EXPECT_EQ(panels.path, simulate::CovariancePath::panels);
   EXPECT_EQ(tokens.path, simulate::CovariancePath::tokens);
   expect_same_measurements(panels, tokens);
@@ -75,6 +75,13 @@ TEST(PointPaths, TokenPathGivesTheSameSpectrumOverlapsAndRidgeAsPanelsAcrossBloc
 
 // `last` pooling has one nonzero weight (one term per sequence), the centred table another Z,
 // and d = 203 a single partial block.
+// On this test's 2 ranks (a 2 x 1 grid of 64-row blocks), where each process draws the table's
+// rows for its columns: d = 300 (5 blocks, the last of 44 rows), V = 300, N = 3000.
+TEST(PointPaths, TokenPathGivesTheSameResultsAsPanelsOnTwoRanks) {
+  expect_token_path_equal_to_panel_path(test::make_point(300, 1.0, 0.1, 4.0, "mean", "prefix:3", "iid"),
+                                        MPI_COMM_WORLD);
+}
+
 // Left to itself, the same point (V = 600 against N = 6000) forms S through the vocabulary.
 TEST(PointPaths, AutomaticTakesTheVocabularyWhereVIsWellBelowN) {
   const auto result = run(test::make_point(600, 1.0, 0.1, 4.0, "mean", "prefix:3", "iid"),

@@ -1,6 +1,7 @@
 // S through the vocabulary (PooledSequences::covariance_by_tokens) against the panels of pooled
-// vectors through dsyrk, entry by entry, on each rank alone (the vocabulary path needs a 1 x 1
-// grid), with 1 and 2 generation threads.
+// vectors through dsyrk, entry by entry: on each rank alone, with 1 and 2 generation threads, and
+// on the grid of all ranks (2 x 1, 3 x 1, 2 x 2), where each process draws the table's rows for
+// its columns of S.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -83,7 +84,64 @@ void expect_same_covariance_both_ways(const model::PointParams& params, int thre
   EXPECT_EQ(tokens.sums[2 * d], panels.sums[2 * d]);
 }
 
+/// Both ways on the grid of all ranks: every local entry of the lower triangle to 1e-12 of S's
+/// largest entry, zero above it, and the sums (added up over the ranks, as the point does) as
+/// above.
+void expect_same_distributed_covariance_both_ways(const model::PointParams& params) {
+  const auto grid = std::make_shared<const parallel::BlacsGrid>(MPI_COMM_WORLD);
+  const int d = params.d, N = static_cast<int>(params.sequences());
+  const parallel::DistributedMatrix layout(grid, d, 1);
+  const simulate::PooledSequences pooled(params, layout);
+  parallel::DistributedMatrix panels(grid, d, d), tokens(grid, d, d), panel(grid, d, 512);
+  std::vector<double> panel_sums(2 * static_cast<std::size_t>(d) + 1, 0.0), token_sums = panel_sums;
+  std::vector<int> labels;
+  for (int first = 0; first < N; first += panel.cols()) {
+    const int count = std::min(panel.cols(), N - first);
+    pooled.fill(panel, first, count, simulate::training_streams, labels, panel_sums);
+    parallel::syrk_lower('N', count, 1.0 / N, panel, 1.0, panels);
+  }
+  pooled.covariance_by_tokens(tokens, N, simulate::training_streams, token_sums);
+  for (auto* sums : {&panel_sums, &token_sums})
+    MPI_Allreduce(MPI_IN_PLACE, sums->data(), static_cast<int>(sums->size()), MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+
+  double scale = 0.0;
+  for (int lc = 0; lc < panels.local_cols(); ++lc)
+    for (int lr = 0; lr < panels.local_rows(); ++lr) scale = std::max(scale, std::abs(panels.local(lr, lc)));
+  MPI_Allreduce(MPI_IN_PLACE, &scale, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  ASSERT_GT(scale, 0.0);
+  for (int lc = 0; lc < panels.local_cols(); ++lc) {
+    const int j = panels.col_map().to_global(lc);
+    for (int lr = 0; lr < panels.local_rows(); ++lr) {
+      const int i = panels.row_map().to_global(lr);
+      if (i >= j) {
+        ASSERT_NEAR(tokens.local(lr, lc), panels.local(lr, lc), 1e-12 * scale) << "S(" << i << ", " << j << ")";
+      } else {
+        ASSERT_EQ(tokens.local(lr, lc), 0.0) << "above the diagonal: S(" << i << ", " << j << ")";
+      }
+    }
+  }
+  const auto ud = static_cast<std::size_t>(d);
+  for (std::size_t r = 0; r < 2 * ud; ++r) EXPECT_NEAR(token_sums[r], panel_sums[r], 1e-12 * N) << r;
+  EXPECT_EQ(token_sums[2 * ud], panel_sums[2 * ud]);
+}
+
 }  // namespace
+
+// On the grid of all ranks (64-row blocks): d = 530 with V = 132, so that a group of columns is
+// several blocks (4 on 2 ranks, 2 on a 2 x 2 grid: runs of columns apart), the last block has 18
+// rows; two full chunks of sequences, weights with zeros, the centred table (whose rows drawn for
+// a group must be centred alike) and an outlier.
+TEST(TokenCovariance, EqualsPanelsOnTheGridOfAllRanksWithGroupsOfSeveralBlocks) {
+  const auto params =
+      test::make_point(530, 530.0 / 132.0, 530.0 / 8192.0, 3.0, "custom:0,1,0,2,0,1,1,0,3,1", "prefix:3", "centered");
+  ASSERT_EQ(params.vocabulary(), 132);
+  expect_same_distributed_covariance_both_ways(params);
+}
+
+// d = 200, V = 200 (groups of one block), `mean` pooling, the iid table, snr 1.
+TEST(TokenCovariance, EqualsPanelsOnTheGridOfAllRanksWithOneBlockPerGroup) {
+  expect_same_distributed_covariance_both_ways(test::make_point(200, 1.0, 0.05, 1.0, "mean", "prefix:3", "iid"));
+}
 
 // d = 530 with V = 530: H in blocks of 128 rows (8 rows V bytes within a quarter of S), the last
 // of 18 rows and a last strip of 2; N = 8192, two full chunks of 4096 sequences; weights with

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <span>
+#include <stdexcept>
 #include <utility>
 
 #include "for_chunks.hpp"
@@ -50,6 +51,10 @@ NoiseTable::NoiseTable(const model::PointParams& params, std::vector<std::size_t
       kind_(params.table),
       vocabulary_(params.vocabulary()),
       global_rows_(std::move(global_rows)) {
+  for (std::size_t r = 0; r < global_rows_.size(); ++r) {
+    if (global_rows_[r] >= static_cast<std::size_t>(params.d) || (r > 0 && global_rows_[r] <= global_rows_[r - 1]))
+      throw std::invalid_argument("NoiseTable: the rows must be increasing and below d");
+  }
   const std::size_t lr = global_rows_.size();
   // Not zero-filled first (HugePageAllocator default-initialises): every entry is drawn below,
   // and the drawing threads touch the pages.

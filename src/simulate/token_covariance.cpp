@@ -220,11 +220,12 @@ bool PooledSequences::tokens_pay(std::int64_t N) const {
   if (!single_process_) {
     // Per process, in dgemm flops: panels pdsyrk_slowdown d^2 N / (P Q) + 34 N T d / (P Q) (its
     // rows of its sequences); tokens d^2 V / (P Q) + 128 d V / (P Q) + 62 N T d / Q (H for its
-    // columns, from every sequence) + 850 d V / Q (the table's rows for its columns, drawn here).
-    // Times P Q / d:
+    // columns, from every sequence) + 850 d V / Q (the table's rows for its columns, drawn here
+    // unless P = 1). Times P Q / d. The constants were measured on a 2 x 1 grid only.
     const double n = static_cast<double>(N), nt = n * static_cast<double>(terms), p = grid_rows_;
+    const double draws = grid_rows_ > 1 ? draw_cost * V * p : 0.0;
     return pdsyrk_slowdown * d * n + panel_pooling_cost * nt >
-           d * V + diagonal_band * V + tokens_pooling_cost * nt * p + draw_cost * V * p;
+           d * V + diagonal_band * V + tokens_pooling_cost * nt * p + draws;
   }
   // Cost in dgemm flops (0.01 ns each at ~100 GFLOP/s; the rest measured at d = 2000 on 2 cores):
   // panels d^2 N (dsyrk) + 34 N T d (pooling, 0.34 ns per multiply-add); tokens d^2 V + 128 d V
@@ -253,8 +254,12 @@ double PooledSequences::covariance_by_tokens(parallel::DistributedMatrix& s, std
   bool same_rows = static_cast<std::size_t>(s.local_rows()) == rows.size();
   for (int lr = 0; same_rows && lr < s.local_rows(); ++lr)
     same_rows = static_cast<std::size_t>(s.row_map().to_global(lr)) == rows[static_cast<std::size_t>(lr)];
-  if (!same_rows || (!single_process_ && s.col_map().block % strip != 0))
-    throw std::logic_error("covariance_by_tokens: S must have the table's rows and column blocks of 16k");
+  const bool same_grid = s.grid().rows() == grid_rows_ && s.grid().cols() == grid_cols_ && s.grid().my_col() == my_col_;
+  if (!same_rows || !same_grid || (grid_cols_ > 1 && s.col_map().block % strip != 0)) {
+    throw std::logic_error(
+        "covariance_by_tokens: S must be on the table's grid with its rows (and, on several process "
+        "columns, column blocks of 16k)");
+  }
   const auto ud = static_cast<std::size_t>(d);
   const double signal = std::sqrt(params_.snr);
 
@@ -325,7 +330,9 @@ double PooledSequences::covariance_by_tokens(parallel::DistributedMatrix& s, std
     for (std::int64_t n = 0; n < N; ++n) sums[2 * ud] += index.labels[static_cast<std::size_t>(n)];
   }
   double pooling_seconds = std::chrono::duration<double>(now() - began).count();
-  for (int lc0 = 0; lc0 < local_cols; lc0 += group) {
+  // A process without rows of S has nothing to compute; it adds sums only from process row 0.
+  const int groups_end = rows.empty() && !sums_here ? 0 : local_cols;
+  for (int lc0 = 0; lc0 < groups_end; lc0 += group) {
     const int width = std::min(group, local_cols - lc0);
     const std::vector<int> cols(columns.begin() + lc0, columns.begin() + lc0 + width);
     std::unique_ptr<const NoiseTable> drawn;

@@ -35,9 +35,9 @@ void expect_same_measurements(const simulate::PointResult& a, const simulate::Po
 }
 
 /// The same point with S from panels of pooled vectors (dsyrk) and through the vocabulary
-/// (S = H E^T / N), on this rank alone (the token path needs a 1 x 1 grid): the same S up to
-/// summation order, so the spectrum to 1e-10 of its top, the overlaps to 1e-9 and the same
-/// ridge classifications (the mean and sum y c come from the same pooled vectors).
+/// (S = H E^T / N), on this rank alone unless `comm` says otherwise: the same S up to summation
+/// order, so the spectrum to 1e-10 of its top, the overlaps to 1e-9 and the same ridge
+/// classifications (the mean and sum y c come from the same pooled vectors).
 void expect_token_path_equal_to_panel_path(const model::PointParams& params, MPI_Comm comm = MPI_COMM_SELF) {
   const auto panels = run(params, simulate::CovariancePath::panels, 0, comm);
   const auto tokens = run(params, simulate::CovariancePath::tokens, 0, comm);
@@ -73,8 +73,6 @@ TEST(PointPaths, TokenPathGivesTheSameSpectrumOverlapsAndRidgeAsPanelsAcrossBloc
   expect_token_path_equal_to_panel_path(test::make_point(600, 1.0, 0.1, 4.0, "mean", "prefix:3", "iid"));
 }
 
-// `last` pooling has one nonzero weight (one term per sequence), the centred table another Z,
-// and d = 203 a single partial block.
 // On this test's 2 ranks (a 2 x 1 grid of 64-row blocks), where each process draws the table's
 // rows for its columns: d = 300 (5 blocks, the last of 44 rows), V = 300, N = 3000.
 TEST(PointPaths, TokenPathGivesTheSameResultsAsPanelsOnTwoRanks) {
@@ -89,6 +87,8 @@ TEST(PointPaths, AutomaticTakesTheVocabularyWhereVIsWellBelowN) {
   EXPECT_EQ(result.path, simulate::CovariancePath::tokens);
 }
 
+// `last` pooling has one nonzero weight (one term per sequence), the centred table another Z,
+// and d = 203 a single partial block.
 TEST(PointPaths, TokenPathGivesTheSameResultsWithOneTermAndACentredTable) {
   expect_token_path_equal_to_panel_path(
       test::make_point(203, 0.5, 0.5, 2.0, "last", "markov:0.5", "centered"));

@@ -9,6 +9,7 @@
 #include <cfloat>
 #include <cmath>
 #include <memory>
+#include <stdexcept>
 #include <vector>
 
 #include "point_fixture.hpp"
@@ -164,4 +165,28 @@ TEST(TokenCovariance, EqualsPanelsWithAShortLastChunk) {
   const auto params = test::make_point(48, 0.5, 48.0 / 4100.0, 2.0, "harmonic", "iid", "iid");
   ASSERT_EQ(params.sequences(), 4100);
   for (const int threads : {1, 2}) expect_same_covariance_both_ways(params, threads);
+}
+
+// S on another grid than the table's (here the table on this rank alone, S on all ranks) would
+// count sum y on every process and skip the 16-row check: refused.
+TEST(TokenCovariance, RefusesAnSOnAnotherGridThanTheTables) {
+  int ranks = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  if (ranks == 1) GTEST_SKIP() << "needs a grid of several ranks";
+  const auto params = test::make_point(100, 1.0, 0.1, 1.0, "mean", "prefix:3", "iid");
+  const auto self = std::make_shared<const parallel::BlacsGrid>(MPI_COMM_SELF);
+  const simulate::PooledSequences pooled(params, parallel::DistributedMatrix(self, params.d, 1));
+  parallel::DistributedMatrix s(std::make_shared<const parallel::BlacsGrid>(MPI_COMM_WORLD), params.d, params.d);
+  std::vector<double> sums(2 * static_cast<std::size_t>(params.d) + 1, 0.0);
+  EXPECT_THROW(pooled.covariance_by_tokens(s, params.sequences(), simulate::training_streams, sums),
+               std::logic_error);
+}
+
+// The table's rows for a group of columns: increasing and below d, else refused (a row past d
+// would index past the draws of its chunk).
+TEST(TokenCovariance, TableRowsMustBeIncreasingAndBelowD) {
+  const auto params = test::make_point(100, 1.0, 0.1, 1.0, "mean", "prefix:3", "iid");
+  EXPECT_NO_THROW(simulate::NoiseTable(params, std::vector<std::size_t>{0, 5, 99}));
+  EXPECT_THROW(simulate::NoiseTable(params, std::vector<std::size_t>{5, 3}), std::invalid_argument);
+  EXPECT_THROW(simulate::NoiseTable(params, std::vector<std::size_t>{0, 100}), std::invalid_argument);
 }

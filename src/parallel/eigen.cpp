@@ -149,10 +149,7 @@ std::vector<double> rotated_rhs(DistributedMatrix& a, std::vector<double>& tau,
                                 const std::vector<double>& rhs) {
   const int n = a.rows();
   DistributedMatrix c(a.grid_ptr(), n, 1, a.row_map().block, a.col_map().block);
-  if (c.local_cols() > 0) {
-    for (int lr = 0; lr < c.local_rows(); ++lr)
-      c.local(lr, 0) = rhs[static_cast<std::size_t>(c.row_map().to_global(lr))];
-  }
+  c.set_column(0, rhs);
   apply_q(a, tau, "T", c);
   return c.gather_leading(n, 1);
 }

@@ -113,10 +113,7 @@ std::vector<double> cholesky_solution(const DistributedMatrix& a, const ShiftedS
       scratch.local(scratch.row_map().to_local(j), lc) += system.shift;
   }
   DistributedMatrix b(a.grid_ptr(), n, 1, a.row_map().block, a.col_map().block);
-  if (b.local_cols() > 0) {
-    for (int lr = 0; lr < b.local_rows(); ++lr)
-      b.local(lr, 0) = system.rhs[static_cast<std::size_t>(b.row_map().to_global(lr))];
-  }
+  b.set_column(0, system.rhs);
   cholesky_solve(scratch, b);
   return b.gather_leading(n, 1);
 }

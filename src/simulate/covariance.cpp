@@ -9,18 +9,8 @@
 #include "stages.hpp"
 
 namespace rmtsweep::simulate {
-namespace {
 
 using parallel::DistributedMatrix;
-
-/// Fills the distributed vector (n x 1) with f(i) at the entries this process holds.
-template <class F>
-void fill_vector(DistributedMatrix& v, F f) {
-  if (v.local_cols() == 0) return;
-  for (int lr = 0; lr < v.local_rows(); ++lr) v.local(lr, 0) = f(v.row_map().to_global(lr));
-}
-
-}  // namespace
 
 Measurements direct_path(PointContext& context, const PooledSequences& pooled) {
   const int d = context.params.d, N = context.N;
@@ -138,7 +128,7 @@ Measurements gram_path(PointContext& context, const PooledSequences& pooled) {
   out.elpa = eigen.elpa;
   {
     DistributedMatrix alpha(context.grid, N, 1), beta(context.grid, d, 1);
-    fill_vector(alpha, [&](int n) { return eigen.solution[static_cast<std::size_t>(n)]; });
+    alpha.set_column(0, eigen.solution);
     parallel::gemm('N', 'N', d, 1, N, 1.0 / N, c, alpha, 0.0, beta);
     out.beta = beta.gather_leading(d, 1);
   }

@@ -19,6 +19,7 @@
 #include "for_chunks.hpp"
 #include "rmtsweep/parallel/scalapack.hpp"
 #include "rmtsweep/simulate/pooled_sequences.hpp"
+#include "stages.hpp"
 
 // The two loops below are short fixed-length vector loops (16 rows): x86-64's baseline SSE2
 // runs them at half the speed of AVX2 + FMA. GCC/Clang compile a clone for x86-64-v3 and pick
@@ -251,9 +252,7 @@ double PooledSequences::covariance_by_tokens(parallel::DistributedMatrix& s, std
   if (s.rows() != d || s.cols() != d || sums.size() != 2 * static_cast<std::size_t>(d) + 1)
     throw std::invalid_argument("covariance_by_tokens: S must be d x d and sums have 2 d + 1 entries");
   const std::vector<std::size_t>& rows = table_->global_rows();  // S's local rows too (checked)
-  bool same_rows = static_cast<std::size_t>(s.local_rows()) == rows.size();
-  for (int lr = 0; same_rows && lr < s.local_rows(); ++lr)
-    same_rows = static_cast<std::size_t>(s.row_map().to_global(lr)) == rows[static_cast<std::size_t>(lr)];
+  const bool same_rows = global_rows(s) == rows;
   const bool same_grid = s.grid().rows() == grid_rows_ && s.grid().cols() == grid_cols_ && s.grid().my_col() == my_col_;
   if (!same_rows || !same_grid || (grid_cols_ > 1 && s.col_map().block % strip != 0)) {
     throw std::logic_error(

@@ -76,6 +76,10 @@ class DistributedMatrix {
   /// column-major rows_wanted x cols_wanted array (collective over the grid: one Allreduce).
   std::vector<double> gather_leading(int rows_wanted, int cols_wanted) const;
 
+  /// The entries this process holds of global column j from `values` (rows() entries, the same
+  /// on every rank); no communication.
+  void set_column(int j, const std::vector<double>& values);
+
  private:
   std::shared_ptr<const BlacsGrid> grid_;
   BlockCyclic row_map_, col_map_;

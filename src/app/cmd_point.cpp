@@ -16,6 +16,7 @@
 #include "rmtsweep/model/parse_number.hpp"
 #include "rmtsweep/parallel/blas_threads.hpp"
 #include "rmtsweep/simulate/point.hpp"
+#include "rmtsweep/sweep/config.hpp"
 #include "rmtsweep/theory/prediction.hpp"
 
 namespace rmtsweep::app {
@@ -44,13 +45,7 @@ simulate::SimulationOptions simulation_options(const po::variables_map& values,
     options.ntest = ntest;
   }
   options.spectrum = values.count("spectrum") > 0;
-  const std::string eigensolver = values["eigensolver"].as<std::string>();
-  if (eigensolver == "scalapack") {
-    options.eigensolver = parallel::EigenSolver::scalapack;
-  } else if (eigensolver != "auto") {
-    throw InvalidOption("eigensolver", eigensolver,
-                        "allowed: auto (ELPA on several ranks where it applies, else ScaLAPACK) or scalapack");
-  }
+  options.eigensolver = sweep::parse_eigensolver(values["eigensolver"].as<std::string>());
   return options;
 }
 

@@ -169,7 +169,7 @@ int command_run(int argc, char** argv) {
   run.started = broadcast(utc_now(), MPI_COMM_WORLD);
   run.mpi_ranks = size;
   run.ranks_per_point = config.ranks_per_point;
-  run.eigensolver = config.eigensolver == parallel::EigenSolver::scalapack ? "scalapack" : "auto";
+  run.eigensolver = sweep::eigensolver_setting(config.eigensolver);
   parallel::configure_blas_threads(MPI_COMM_WORLD);  // cores / ranks per node, unless set
   sweep::install_stop_handlers();
   const bool resuming = exists && args.resume;  // with --force an existing file is recreated

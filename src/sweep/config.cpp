@@ -219,14 +219,7 @@ SweepConfig parse_sweep_config(const std::map<std::string, std::string>& values)
   c.ranks_per_point =
       static_cast<int>(parse_bounded(get("ranks_per_point", "1"), "ranks_per_point", 1, int_max,
                                      "allowed: an integer >= 1 that divides the number of ranks"));
-  const std::string eigensolver = get("eigensolver", "auto");
-  if (eigensolver == "scalapack") {
-    c.eigensolver = parallel::EigenSolver::scalapack;
-  } else if (eigensolver != "auto") {
-    throw InvalidOption("eigensolver", eigensolver,
-                        "allowed: auto (ELPA for groups of several ranks where it applies, else ScaLAPACK) or "
-                        "scalapack (always pdsytrd: less memory)");
-  }
+  c.eigensolver = parse_eigensolver(get("eigensolver", "auto"));
   check_point_count(c, get);
   validate_points(c);
   // The resolved text is stored as the file's `config` attribute, and an attribute of the
@@ -254,6 +247,18 @@ SweepConfig parse_sweep_config(const std::map<std::string, std::string>& values)
     }
   }
   return c;
+}
+
+parallel::EigenSolver parse_eigensolver(const std::string& text) {
+  if (text == "auto") return parallel::EigenSolver::automatic;
+  if (text == "scalapack") return parallel::EigenSolver::scalapack;
+  throw InvalidOption("eigensolver", text,
+                      "allowed: auto (ELPA for groups of several ranks where it applies, else ScaLAPACK) or "
+                      "scalapack (always pdsytrd: less memory)");
+}
+
+const char* eigensolver_setting(parallel::EigenSolver solver) noexcept {
+  return solver == parallel::EigenSolver::scalapack ? "scalapack" : "auto";
 }
 
 std::string resolved_config_text(const SweepConfig& c) {

@@ -69,6 +69,13 @@ struct SweepConfig {
 /// and what is allowed.
 SweepConfig parse_sweep_config(const std::map<std::string, std::string>& values);
 
+/// The `eigensolver` setting (sweep key and `rmtsweep point` option): "auto" (automatic: ELPA on
+/// several ranks where it applies) or "scalapack"; anything else throws InvalidOption naming it.
+parallel::EigenSolver parse_eigensolver(const std::string& text);
+
+/// "auto" or "scalapack": the setting's text, as parse_eigensolver reads it.
+const char* eigensolver_setting(parallel::EigenSolver solver) noexcept;
+
 /// The most points a sweep may have: the point order is broadcast with an int count.
 inline constexpr std::int64_t max_sweep_points = 2147483647;
 

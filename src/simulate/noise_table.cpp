@@ -91,6 +91,46 @@ NoiseTable::NoiseTable(const model::PointParams& params, std::vector<std::size_t
   }
 }
 
+NoiseTable::NoiseTable(const model::PointParams& params, std::vector<std::size_t> global_rows,
+                       const NoiseTable& held)
+    : seed_(params.seed),
+      trial_(params.trial),
+      d_(params.d),
+      kind_(params.table),
+      vocabulary_(params.vocabulary()),
+      global_rows_(std::move(global_rows)) {
+  if (held.seed_ != seed_ || held.trial_ != trial_ || held.d_ != d_ || held.kind_ != kind_ ||
+      held.vocabulary_ != vocabulary_)
+    throw std::invalid_argument("NoiseTable: the held table has other draws (seed, trial, d, V or kind)");
+  // Where each row comes from: position in `held`, or the next row of `drawn`. A row's entries
+  // (centred or not) depend on that row alone, so copied and drawn rows are those of one draw.
+  const std::size_t lr = global_rows_.size();
+  const std::vector<std::size_t>& theirs = held.global_rows_;
+  constexpr std::size_t not_held = ~std::size_t{0};
+  std::vector<std::size_t> from(lr, not_held), missing;
+  for (std::size_t r = 0; r < lr; ++r) {
+    if (r > 0 && global_rows_[r] <= global_rows_[r - 1])
+      throw std::invalid_argument("NoiseTable: the rows must be increasing and below d");
+    const auto it = std::lower_bound(theirs.begin(), theirs.end(), global_rows_[r]);
+    if (it != theirs.end() && *it == global_rows_[r])
+      from[r] = static_cast<std::size_t>(it - theirs.begin());
+    else
+      missing.push_back(global_rows_[r]);
+  }
+  const NoiseTable drawn(params, missing);  // checks the rows below d
+  values_.resize(static_cast<std::size_t>(vocabulary_) * lr);
+  detail::for_chunks(vocabulary_, parallel::blas_threads(),
+                     [&](std::int64_t, std::int64_t begin, std::int64_t end) {
+                       for (std::int64_t v = begin; v < end; ++v) {
+                         const double* copied = held.column(v);
+                         const double* fresh = drawn.column(v);
+                         double* z = values_.data() + static_cast<std::size_t>(v) * lr;
+                         for (std::size_t r = 0, m = 0; r < lr; ++r)
+                           z[r] = from[r] != not_held ? copied[from[r]] : fresh[m++];
+                       }
+                     });
+}
+
 bool NoiseTable::same_draws(const model::PointParams& params, const parallel::DistributedMatrix& like) const {
   return params.seed == seed_ && params.trial == trial_ && params.d == d_ && params.table == kind_ &&
          params.vocabulary() == vocabulary_ && simulate::global_rows(like) == global_rows_;

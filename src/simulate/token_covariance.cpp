@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdint>
 #include <memory>
+#include <numeric>
 #include <stdexcept>
 #include <vector>
 
@@ -221,10 +222,15 @@ bool PooledSequences::tokens_pay(std::int64_t N) const {
   if (!single_process_) {
     // Per process, in dgemm flops: panels pdsyrk_slowdown d^2 N / (P Q) + 34 N T d / (P Q) (its
     // rows of its sequences); tokens d^2 V / (P Q) + 128 d V / (P Q) + 62 N T d / Q (H for its
-    // columns, from every sequence) + 850 d V / Q (the table's rows for its columns, drawn here
-    // unless P = 1). Times P Q / d. The constants were measured on a 2 x 1 grid only.
+    // columns, from every sequence) + 850 d V / Q x m (the table's rows for its columns that it
+    // does not hold, drawn here). Times P Q / d. The constants were measured on a 2 x 1 grid only.
+    // With row and column blocks alike, column block j is one of a process's row blocks when
+    // j = p_r mod P; among its column blocks (j = p_c mod Q) a fraction gcd(P, Q) / P are, if
+    // p_r = p_c mod gcd(P, Q), else none. So the busiest process misses m = 1 - 1/P of them
+    // when gcd(P, Q) = 1 (P x 1 grids among them), and all of them otherwise.
     const double n = static_cast<double>(N), nt = n * static_cast<double>(terms), p = grid_rows_;
-    const double draws = grid_rows_ > 1 ? draw_cost * V * p : 0.0;
+    const double missed = std::gcd(grid_rows_, grid_cols_) == 1 ? 1.0 - 1.0 / p : 1.0;
+    const double draws = draw_cost * V * p * missed;
     return pdsyrk_slowdown * d * n + panel_pooling_cost * nt >
            d * V + diagonal_band * V + tokens_pooling_cost * nt * p + draws;
   }
@@ -314,8 +320,9 @@ double PooledSequences::covariance_by_tokens(parallel::DistributedMatrix& s, std
   // over the threads; each chunk of sequences pooled in the strip and added into H at once), then
   // S's local columns of the group by dgemm against the local rows of Z (S = (1/N) Z H^T + the
   // signal's term below). H's rows are pooled from Z's rows for the same columns: this process's
-  // table where it holds every row (a 1 x 1 or 1 x Q grid), else drawn here for the group (the
-  // same entries: they depend on (seed, trial, i, v) only). Each row's sums come from process row 0.
+  // table where it holds every row (a 1 x 1 or 1 x Q grid), else a table for the group that
+  // copies the rows this process holds and draws the others (the same entries: they depend on
+  // (seed, trial, i, v) only). Each row's sums come from process row 0.
   const bool all_rows = rows.size() == ud;
   const int local_cols = s.local_cols();
   std::vector<int> columns(static_cast<std::size_t>(local_cols));
@@ -337,7 +344,7 @@ double PooledSequences::covariance_by_tokens(parallel::DistributedMatrix& s, std
     std::unique_ptr<const NoiseTable> drawn;
     if (!all_rows) {
       const auto mark = now();
-      drawn = std::make_unique<const NoiseTable>(params_, std::vector<std::size_t>(cols.begin(), cols.end()));
+      drawn = std::make_unique<const NoiseTable>(params_, std::vector<std::size_t>(cols.begin(), cols.end()), *table_);
       pooling_seconds += std::chrono::duration<double>(now() - mark).count();
     }
     const double* source = all_rows ? table_->column(0) : drawn->column(0);

@@ -24,6 +24,10 @@ class NoiseTable {
   /// those of any table that holds these rows.
   NoiseTable(const model::PointParams& params, std::vector<std::size_t> global_rows);
 
+  /// The same, copying the rows that `held` (a table of the same draws: seed, trial, d, V and
+  /// kind) holds and drawing only the others: the entries are those of the constructor above.
+  NoiseTable(const model::PointParams& params, std::vector<std::size_t> global_rows, const NoiseTable& held);
+
   /// Whether NoiseTable(params, like) would draw exactly this table: the same seed, trial, d,
   /// V, table kind and local rows (snr, weighting, gamma, T do not enter Z).
   bool same_draws(const model::PointParams& params, const parallel::DistributedMatrix& like) const;

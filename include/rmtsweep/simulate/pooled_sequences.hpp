@@ -55,7 +55,7 @@ class PooledSequences {
   /// E = Z + sqrt(snr) e_1 s^T, so S = (1/N) (Z H^T + sqrt(snr) e_1 (H s)^T), whose second term
   /// is S(0, 0)'s alone in the lower triangle. On several processes each one builds the rows of
   /// H for its columns of S from every sequence, pooling them from the table's rows for those
-  /// columns (drawn here where it does not hold them), and multiplies its local rows of Z: no
+  /// columns (copied where it holds them, drawn here where not), and multiplies its local rows of Z: no
   /// communication. `sums` as in fill (all 2 d + 1 entries; from process row 0, sum y from
   /// process (0, 0), so that their sum over the grid counts each term once).
   /// Returns the seconds spent drawing and indexing the sequences and, on the calling thread,

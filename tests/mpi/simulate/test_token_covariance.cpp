@@ -1,13 +1,14 @@
 // S through the vocabulary (PooledSequences::covariance_by_tokens) against the panels of pooled
 // vectors through dsyrk, entry by entry: on each rank alone, with 1 and 2 generation threads, and
-// on the grid of all ranks (2 x 1, 3 x 1, 2 x 2), where each process draws the table's rows for
-// its columns of S.
+// on the grid of all ranks (2 x 1, 3 x 1, 2 x 2), where each process copies or draws the table's
+// rows for its columns of S.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <cstdint>
 #include <memory>
 #include <stdexcept>
 #include <vector>
@@ -189,4 +190,36 @@ TEST(TokenCovariance, TableRowsMustBeIncreasingAndBelowD) {
   EXPECT_NO_THROW(simulate::NoiseTable(params, std::vector<std::size_t>{0, 5, 99}));
   EXPECT_THROW(simulate::NoiseTable(params, std::vector<std::size_t>{5, 3}), std::invalid_argument);
   EXPECT_THROW(simulate::NoiseTable(params, std::vector<std::size_t>{0, 100}), std::invalid_argument);
+}
+
+// A table for some rows that copies those another table of the same draws holds and draws the
+// rest has exactly the entries of one drawn whole: centred or not, with rows inside and outside
+// the held ones, in chunks of 64 and not.
+TEST(TokenCovariance, TableRowsCopiedFromAHeldTableEqualRowsDrawnAgain) {
+  for (const char* kind : {"iid", "centered"}) {
+    const auto params = test::make_point(200, 1.0, 0.5, 1.0, "mean", "prefix:3", kind);
+    std::vector<std::size_t> held_rows, wanted;
+    for (std::size_t i = 0; i < 200; ++i) {
+      if (i % 64 < 40) held_rows.push_back(i);       // part of every chunk of 64
+      if (i % 3 != 1 || i > 150) wanted.push_back(i);  // inside and outside them
+    }
+    const simulate::NoiseTable held(params, held_rows);
+    const simulate::NoiseTable drawn(params, wanted), copied(params, wanted, held);
+    ASSERT_EQ(copied.global_rows(), wanted);
+    for (std::int64_t v = 0; v < params.vocabulary(); ++v) {
+      for (std::size_t r = 0; r < wanted.size(); ++r)
+        ASSERT_EQ(copied.column(v)[r], drawn.column(v)[r]) << kind << " row " << wanted[r] << " token " << v;
+    }
+  }
+}
+
+TEST(TokenCovariance, TableRowsAreNotCopiedFromATableOfOtherDraws) {
+  const auto params = test::make_point(100, 1.0, 0.5, 1.0, "mean", "prefix:3", "iid");
+  auto other_trial = params;
+  other_trial.trial += 1;
+  const simulate::NoiseTable held(other_trial, std::vector<std::size_t>{0, 1, 2});
+  EXPECT_THROW(simulate::NoiseTable(params, std::vector<std::size_t>{1, 2, 3}, held), std::invalid_argument);
+  const simulate::NoiseTable same(params, std::vector<std::size_t>{0, 1, 2});
+  EXPECT_THROW(simulate::NoiseTable(params, std::vector<std::size_t>{3, 1}, same), std::invalid_argument);
+  EXPECT_THROW(simulate::NoiseTable(params, std::vector<std::size_t>{1, 100}, same), std::invalid_argument);
 }

@@ -208,8 +208,10 @@ SweepConfig parse_sweep_config(const std::map<std::string, std::string>& values)
       throw InvalidOption("weighting", weighting_text, "allowed: distinct weightings");
     }
   }
-  c.k = static_cast<int>(parse_bounded(get("k", std::to_string(std::min(4, c.d))), "k", 1, c.d,
-                                       "allowed: an integer 1 <= k <= d"));
+  // model.md 1.2 records at least the top 4 eigenvalues (all d of them when d < 4).
+  const int k_min = std::min(4, c.d);
+  c.k = static_cast<int>(parse_bounded(get("k", std::to_string(k_min)), "k", k_min, c.d,
+                                       "allowed: an integer min(4, d) <= k <= d = " + std::to_string(c.d)));
   c.ridge = model::parse_double(get("ridge", "0.1"), "ridge", "allowed: a finite ridge > 0");
   if (!(c.ridge > 0.0)) throw InvalidOption("ridge", get("ridge", ""), "allowed: a finite ridge > 0");
   c.ntest = parse_bounded(get("ntest", "0"), "ntest", 0, std::int64_t{1} << 40,

@@ -84,8 +84,10 @@ TEST_F(AssembleCli, EveryCellCountsAllItsTrials) {
 }
 
 TEST_F(AssembleCli, MeanOverlapFollowsTheTheoryWellAboveThreshold) {
-  // Tolerance 0.1: model.md 5.4 reports overlaps within 0.02-0.05 of theory at d = 1200; the
-  // d^(-1/2) rate gives ~0.09 at d = 400, with 4 trials averaged.
+  // Tolerance 0.05, the top of model.md 5.4's 0.02-0.05 (a single trial's agreement). The
+  // 12-trial means sit closer: measured (2026-11-30) at most 0.018 from the theory, at the cell
+  // nearest the threshold (mean weighting, snr 1.5), whose standard error is 0.016; 0.005 or
+  // less from snr 2.4 on.
   const auto mean = phase_doubles("overlap_mean");
   const auto theory = phase_doubles("theory_overlap");
   const auto threshold = phase_doubles("theory_sample_threshold_snr");
@@ -94,7 +96,7 @@ TEST_F(AssembleCli, MeanOverlapFollowsTheTheoryWellAboveThreshold) {
   for (std::size_t w = 0; w < 2; ++w) {
     for (std::size_t s = 0; s < snr.size(); ++s) {
       if (snr[s] < threshold[w] + 0.5) continue;
-      EXPECT_NEAR(mean[w * snr.size() + s], theory[w * snr.size() + s], 0.1) << "weighting " << w << " snr " << snr[s];
+      EXPECT_NEAR(mean[w * snr.size() + s], theory[w * snr.size() + s], 0.05) << "weighting " << w << " snr " << snr[s];
       ++compared;
     }
   }

@@ -79,6 +79,13 @@ TEST(CliPoint, ABadOptionExitsWithStatus2NamingTheOption) {
   EXPECT_NE(run.err.find("--k '51'"), std::string::npos) << run.err;
 }
 
+TEST(CliPoint, AKBelowFourIsRejectedNamingWhatIsAllowed) {
+  const auto run = run_point(1, {"--d", "50", "--k", "2"});
+  EXPECT_EQ(run.status, 2);
+  EXPECT_NE(run.err.find("--k '2'"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("min(4, d) <= k <= d = 50"), std::string::npos) << run.err;
+}
+
 // ridge = -10 makes S + lambda I indefinite: the ridge solve (dptsv) fails on every rank, the
 // program says so once and every rank exits with status 1 (no hang, no abort).
 TEST(CliPoint, AScalapackFailureEndsEveryRankWithTheRoutineAndCode) {

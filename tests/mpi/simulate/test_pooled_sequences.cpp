@@ -4,6 +4,7 @@
 #include <mpi.h>
 
 #include <cmath>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "rmtsweep/model/weighting.hpp"
 #include "rmtsweep/parallel/blacs_grid.hpp"
 #include "rmtsweep/parallel/distributed_matrix.hpp"
+#include "rmtsweep/simulate/noise_table.hpp"
 #include "rmtsweep/simulate/pooled_sequences.hpp"
 
 using namespace rmtsweep;
@@ -149,13 +151,42 @@ TEST(PooledSequences, TableEntriesFollowTheDrawMapForAnyRowBlocks) {
   }
 }
 
+// model.md 1.1: the centred table is the iid draw with, row by row, its projections on 1 and on
+// the class signs s removed (Z (I - 11^T/V - ss^T/V)): each row then sums to 0 over the
+// vocabulary and has no class-mean difference. Checked against the iid table of the same draws.
+TEST(PooledSequences, TheCenteredTableIsTheIidTableWithoutItsMeanAndClassMeanPerRow) {
+  const auto iid = test::make_point(150, 0.5, 1.0, 2.0, "mean", "prefix:3", "iid");
+  const auto centered = test::make_point(150, 0.5, 1.0, 2.0, "mean", "prefix:3", "centered");
+  std::vector<std::size_t> rows(150);
+  for (std::size_t i = 0; i < rows.size(); ++i) rows[i] = i;
+  const simulate::NoiseTable raw(iid, rows), table(centered, rows);
+  const std::int64_t V = iid.vocabulary(), half = V / 2;
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    double mean = 0.0, class_mean = 0.0, sum = 0.0, signed_sum = 0.0;
+    for (std::int64_t v = 0; v < V; ++v) {
+      const double s = v < half ? 1.0 : -1.0;
+      mean += raw.column(v)[r] / static_cast<double>(V);
+      class_mean += s * raw.column(v)[r] / static_cast<double>(V);
+      sum += table.column(v)[r];
+      signed_sum += s * table.column(v)[r];
+    }
+    EXPECT_NEAR(sum, 0.0, 1e-12) << "row " << r;
+    EXPECT_NEAR(signed_sum, 0.0, 1e-12) << "row " << r;
+    for (std::int64_t v = 0; v < V; ++v) {
+      const double s = v < half ? 1.0 : -1.0;
+      ASSERT_NEAR(table.column(v)[r], raw.column(v)[r] - mean - s * class_mean, 1e-14) << "entry (" << r << ", " << v << ")";
+    }
+  }
+}
+
 // The vocabulary path (S = H E^T / N) needs weights fixed in advance, and pays when V is well
 // below N: on one process at d = 2000 it is chosen for delta = 0.5, gamma = 0.25 (V = 4000,
 // N = 8000) but not for V = N (delta = gamma = 0.25), nor for causal weights. On this 2-rank grid
-// (2 x 1), where each process also draws the table's rows for its columns of S and builds their
-// H from every sequence, the cost model takes it at d = 2000 but not at d = 1000 (measured here,
-// gamma 0.25: generation and covariance 0.58-0.64 s against 0.66-0.70 s at d = 2000, 0.11 s both
-// ways at d = 1000).
+// (2 x 1), where each process also draws the table's rows for its columns of S that it does not
+// hold and builds their H from every sequence, the cost model takes it at d = 2000 but not at
+// d = 1000 (it switches near d = 1400; measured here, gamma 0.25: generation and covariance
+// 0.11 s both ways at d = 1000, and through the vocabulary 0.27-0.49 s against 0.44-0.71 s
+// through panels at d = 1500).
 TEST(PooledSequences, TheVocabularyPathIsChosenOnlyWhereItAppliesAndPays) {
   const auto self = std::make_shared<const parallel::BlacsGrid>(MPI_COMM_SELF);
   const auto all = std::make_shared<const parallel::BlacsGrid>(MPI_COMM_WORLD);

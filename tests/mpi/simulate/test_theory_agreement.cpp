@@ -1,4 +1,4 @@
-// Simulated points at d = 1000 against the theory of model.md section 5 (mean of 3 trials).
+// Simulated points at d = 1000 against the theory of model.md section 5 (mean of 8 trials).
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -25,20 +25,21 @@ struct Case {
 
 class TheoryAgreement : public testing::TestWithParam<Case> {};
 
-constexpr int trials = 3;
+constexpr int trials = 8;
 
 }  // namespace
 
-// Tolerances (issue 3, model.md section 5.4): the finite-d outlier sits within a few % of
-// lambda_S, and one trial scatters around it: measured here (12 trials each) 1.4 % per trial at
-// N = 4000 (centered table; iid tables add the table's own class-mean noise, ~4 %) and 3.7 %
-// at N = 500 (the Gram-path point), so the 3-trial mean is held to 5 % (for the N = 500 point
-// that is ~2.3 standard deviations of the mean: the tightest case). Overlaps agree to
-// 0.02-0.05, held to 0.07. The bulk's second moment (1/d) sum lambda^2 fluctuates by < 1 % and
-// is held to 3 %. The outlier is excluded from that moment when the theory says it is
-// detectable: it is not part of the bulk law, and its lambda_S^2 / d alone is 2-5 % of
-// kappa^2 (1 + delta + gamma). Below the threshold the top eigenvalue is compared with the
-// right bulk edge and the overlap with 0.
+// Tolerances (model.md section 5.4: the finite-d outlier within a few % of lambda_S, overlaps
+// within about 0.02-0.05; average several trials). Measured on these six points with 12 trials
+// each (2026-11-30): one trial's top eigenvalue / theory scatters by 0.8-3.9 % (standard
+// deviation; the most at N = 500, the Gram-path point), its overlap by 0.004-0.031 and its bulk
+// second moment (1/d) sum lambda^2 by 0.2-0.7 %; the 12-trial means were within 0.7 %, 0.007 and
+// 0.7 % of the theory. So the 8-trial mean is held to 4 % (the top of section 5.4's range;
+// 2.9 standard deviations of the mean at the Gram point, 4 or more elsewhere), the overlap to
+// 0.04 (3.6 standard deviations there) and the moment to 1.5 %. The outlier is excluded from
+// that moment when the theory says it is detectable: it is not part of the bulk law, and its
+// lambda_S^2 / d alone is 2-5 % of kappa^2 (1 + delta + gamma). Below the threshold the top
+// eigenvalue is compared with the right bulk edge and the overlap with 0.
 TEST_P(TheoryAgreement, TopEigenvalueOverlapAndBulkMomentMatchTheTheory) {
   const Case& c = GetParam();
   double top = 0.0, overlap = 0.0, bulk_moment = 0.0;
@@ -66,11 +67,11 @@ TEST_P(TheoryAgreement, TopEigenvalueOverlapAndBulkMomentMatchTheTheory) {
                 c.name, top, predicted.top_eigenvalue, overlap, predicted.overlap, bulk_moment,
                 expected_moment);
   }
-  EXPECT_NEAR(top / predicted.top_eigenvalue, 1.0, 0.05)
+  EXPECT_NEAR(top / predicted.top_eigenvalue, 1.0, 0.04)
       << "top " << top << " theory " << predicted.top_eigenvalue
       << (predicted.detectable ? " (outlier)" : " (right edge)");
-  EXPECT_NEAR(overlap, predicted.overlap, 0.07);
-  EXPECT_NEAR(bulk_moment / expected_moment, 1.0, 0.03)
+  EXPECT_NEAR(overlap, predicted.overlap, 0.04);
+  EXPECT_NEAR(bulk_moment / expected_moment, 1.0, 0.015)
       << "bulk moment " << bulk_moment << " theory " << expected_moment;
 }
 

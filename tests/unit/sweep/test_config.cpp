@@ -79,6 +79,15 @@ TEST(SweepConfig, TheDefaultKShrinksToDButAnExplicitKAboveDIsRejected) {
   EXPECT_EQ(rejection([] { (void)sweep::parse_sweep_config({{"d", "3"}, {"k", "4"}}); }).option(), "k");
 }
 
+// model.md 1.2: every point records at least its top 4 eigenvalues.
+TEST(SweepConfig, AKBelowFourIsRejectedUnlessDIsBelowFour) {
+  const InvalidOption e = rejection([] { (void)sweep::parse_sweep_config({{"d", "100"}, {"k", "3"}}); });
+  EXPECT_EQ(e.option(), "k");
+  EXPECT_NE(std::string(e.what()).find("min(4, d) <= k <= d = 100"), std::string::npos) << e.what();
+  EXPECT_EQ(sweep::parse_sweep_config({{"d", "100"}, {"k", "4"}}).k, 4);
+  EXPECT_EQ(sweep::parse_sweep_config({{"d", "2"}, {"delta", "0.5"}, {"gamma", "0.25"}, {"k", "2"}}).k, 2);
+}
+
 TEST(SweepConfig, EveryPointIsValidatedSoPrefixLongerThanTIsRejected) {
   const InvalidOption e = rejection([] {
     (void)sweep::parse_sweep_config({{"T", "4"}, {"correlation", "prefix:5"}});

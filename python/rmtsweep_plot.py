@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """PNG figures from an rmtsweep sweep file (after `rmtsweep assemble FILE.h5`).
 
-    rmtsweep plot FILE.h5 --out DIR [--point INDEX] [--dpi N]
+    rmtsweep plot FILE.h5 --out DIR [--point INDEX] [--dpi N] [--force]
     /usr/bin/python3 python/rmtsweep_plot.py FILE.h5 --out DIR
 
 Reads /phase (written by `rmtsweep assemble`), /points and /spectra, and writes:
@@ -12,6 +12,7 @@ Reads /phase (written by `rmtsweep assemble`), /points and /spectra, and writes:
   top_eigenvalue_vs_snr.png    top eigenvalue against snr, with lambda_S and the bulk edge
   ridge_accuracy_vs_snr.png    downstream ridge accuracy against snr per weighting
   spectrum.png                 eigenvalue histogram of one point against kappa (MP_delta [x] MP_gamma)
+It refuses (exit 2) to overwrite figures already in DIR unless --force is given.
 Needs Debian's python3-h5py, python3-matplotlib and python3-numpy.
 """
 import argparse
@@ -28,6 +29,18 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 MAX_PANELS = 6
+# Below 10 dpi text is unreadable; 1200 is past print resolution and the largest figures
+# (14 x 7 inches) already hold ~10^8 pixels there, and Agg refuses 2^16 pixels a side.
+DPI_MIN, DPI_MAX = 10, 1200
+CURVE_FIGURES = ("overlap_vs_snr.png", "top_eigenvalue_vs_snr.png", "ridge_accuracy_vs_snr.png")
+SPECTRUM_FIGURE = "spectrum.png"
+
+
+class InvalidOption(Exception):
+    """A bad option value; main prints it as rmtsweep's InvalidOption does and exits 2."""
+
+    def __init__(self, option, value, allowed):
+        super().__init__(f"invalid {option} '{value}': {allowed}")
 
 
 def strings(dataset):
@@ -146,8 +159,18 @@ def phase_diagrams(phase, out, dpi):
             axes[0].legend(loc="upper left", fontsize=7, framealpha=0.8)
             fig.suptitle(f"Phase diagram, weighting {name}\n{phase.fixed}", fontsize=10)
             fig.tight_layout()
-            paths.append(save(fig, out, f"phase_{axis_name}_{safe(name)}.png", dpi))
+            paths.append(save(fig, out, phase_figure(axis_name, name), dpi))
     return paths
+
+
+def phase_figure(axis_name, weighting):
+    return f"phase_{axis_name}_{safe(weighting)}.png"
+
+
+def phase_figures(phase):
+    """The file names phase_diagrams writes: one per weighting for each axis that varies."""
+    return [phase_figure(axis_name, name) for axis_name, axis in (("delta", phase.delta), ("gamma", phase.gamma))
+            if axis.size >= 2 for name in phase.weighting]
 
 
 def safe(name):
@@ -226,18 +249,39 @@ def choose_point(h5, phase):
     return int(candidates[np.argmax(snr[candidates])])
 
 
-def spectrum(h5, phase, out, dpi, index=None):
-    """Histogram of all eigenvalues of one point against the theoretical bulk density."""
-    if "spectra/eigenvalues" not in h5:
-        print("rmtsweep plot: no /spectra/eigenvalues in the file (store_spectra off): no spectrum.png",
-              file=sys.stderr)
-        return None
-    p = h5["points"]
-    if index is None:
+def spectrum_point(h5, phase, point_text):
+    """The point whose spectrum is drawn: --point checked (a done point of a file with spectra),
+    else one chosen; None, with a note on stderr, when there is nothing to draw."""
+    has_spectra = "spectra/eigenvalues" in h5
+    status = h5["points/status"][...]
+    if point_text is None:
+        if not has_spectra:
+            print(f"rmtsweep plot: no /spectra/eigenvalues in the file (store_spectra off): no {SPECTRUM_FIGURE}",
+                  file=sys.stderr)
+            return None
         index = choose_point(h5, phase)
-    if index is None or not 0 <= index < p["status"].shape[0] or p["status"][index] != 1:
-        print(f"rmtsweep plot: point {index} is not a done point: no spectrum.png", file=sys.stderr)
-        return None
+        if index is None:
+            print(f"rmtsweep plot: no point is done: no {SPECTRUM_FIGURE}", file=sys.stderr)
+        return index
+    allowed = f"allowed: the index of a done point, 0..{status.size - 1}"
+    try:
+        index = int(point_text)
+    except ValueError:
+        raise InvalidOption("--point", point_text, allowed) from None
+    if not 0 <= index < status.size:
+        raise InvalidOption("--point", point_text, allowed + f" (the file has {status.size} points)")
+    if status[index] != 1:
+        state = {0: "pending", 2: "failed"}.get(int(status[index]), f"status {int(status[index])}")
+        raise InvalidOption("--point", point_text, allowed + f"; point {index} is {state} (see rmtsweep status)")
+    if not has_spectra:
+        raise InvalidOption("--point", point_text,
+                            "the file has no /spectra/eigenvalues (store_spectra off): no spectrum to draw")
+    return index
+
+
+def spectrum(h5, phase, out, dpi, index):
+    """Histogram of all eigenvalues of point `index` against the theoretical bulk density."""
+    p = h5["points"]
     values = h5["spectra/eigenvalues"][index]
     name = strings(p["weighting"])[index]
     delta, gamma, snr = (float(p[k][index]) for k in ("delta", "gamma", "snr"))
@@ -272,30 +316,83 @@ def spectrum(h5, phase, out, dpi, index=None):
     ax.set_title(f"Spectrum of point {index}: weighting {name}, δ={delta:g}, γ={gamma:g}, snr={snr:g}, "
                  f"trial {int(p['trial'][index])}\n{phase.fixed}", fontsize=10)
     fig.tight_layout()
-    return save(fig, out, "spectrum.png", dpi)
+    return save(fig, out, SPECTRUM_FIGURE, dpi)
+
+
+def parse_dpi(text):
+    allowed = f"allowed: an integer from {DPI_MIN} to {DPI_MAX} (dots per inch)"
+    try:
+        dpi = int(text)
+    except ValueError:
+        raise InvalidOption("--dpi", text, allowed) from None
+    if not DPI_MIN <= dpi <= DPI_MAX:
+        raise InvalidOption("--dpi", text, allowed)
+    return dpi
+
+
+def check_out(out):
+    """--out must be a directory, or a path whose nearest existing ancestor is one (it is created)."""
+    allowed = "allowed: a directory, or a path that does not exist yet (it is created)"
+    if os.path.exists(out) and not os.path.isdir(out):
+        raise InvalidOption("--out", out, allowed + "; this is an existing file")
+    ancestor = os.path.dirname(os.path.abspath(out))
+    while not os.path.exists(ancestor):
+        ancestor = os.path.dirname(ancestor)
+    if not os.path.isdir(ancestor):
+        raise InvalidOption("--out", out, allowed + f"; {ancestor} is a file, not a directory")
+
+
+def check_overwrite(out, names, force):
+    """Figures from an earlier plot are not replaced unless --force says so."""
+    existing = [name for name in names if os.path.lexists(os.path.join(out, name))]
+    if existing and not force:
+        shown = ", ".join(existing[:3]) + (f" and {len(existing) - 3} more" if len(existing) > 3 else "")
+        raise InvalidOption("--out", out, f"a directory without the figures this draws: it already holds {shown}; "
+                                          "pass --force to overwrite them, or choose another --out")
+
+
+def check_file(path):
+    if not os.path.isfile(path):
+        raise InvalidOption("FILE", path, "no such file" if not os.path.exists(path) else "not a regular file")
+    if not h5py.is_hdf5(path):
+        raise InvalidOption("FILE", path, "not an HDF5 file: an rmtsweep sweep file is needed")
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="rmtsweep plot", description=__doc__.split("\n")[0])
     parser.add_argument("file", help="an assembled sweep file (rmtsweep assemble FILE.h5)")
     parser.add_argument("--out", default="figures", help="directory for the PNG files (created)")
-    parser.add_argument("--point", type=int, default=None, help="point index of the spectrum (default: chosen)")
-    parser.add_argument("--dpi", type=int, default=110, help="resolution of the PNG files")
+    parser.add_argument("--point", default=None, help="point index of the spectrum, a done point (default: chosen)")
+    parser.add_argument("--dpi", default="110", help=f"resolution of the PNG files, {DPI_MIN} to {DPI_MAX}")
+    parser.add_argument("--force", action="store_true", help="overwrite figures of the same names in --out")
     args = parser.parse_args(argv)
-    if not os.path.exists(args.file):
-        parser.exit(2, f"rmtsweep plot: invalid FILE '{args.file}': no such file\n")
-    os.makedirs(args.out, exist_ok=True)
-    with h5py.File(args.file, "r") as h5:
-        phase = Phase(h5)
-        paths = phase_diagrams(phase, args.out, args.dpi)
-        if not paths:
-            print("rmtsweep plot: delta and gamma each take one value: no phase diagram", file=sys.stderr)
-        curves_vs_snr(phase, args.out, args.dpi, "overlap", "overlap |ûᵀu|²", "overlap_vs_snr.png", theory="overlap")
-        curves_vs_snr(phase, args.out, args.dpi, "top_eigenvalue", "top eigenvalue λ₁ of S", "top_eigenvalue_vs_snr.png",
-                      theory="top_eigenvalue", edge=True)
-        curves_vs_snr(phase, args.out, args.dpi, "ridge_accuracy", "ridge test accuracy", "ridge_accuracy_vs_snr.png")
-        spectrum(h5, phase, args.out, args.dpi, args.point)
+    try:
+        # Everything is checked before the first file is written.
+        check_file(args.file)
+        dpi = parse_dpi(args.dpi)
+        check_out(args.out)
+        with h5py.File(args.file, "r") as h5:
+            phase = Phase(h5)
+            index = spectrum_point(h5, phase, args.point)
+            names = phase_figures(phase) + list(CURVE_FIGURES) + ([SPECTRUM_FIGURE] if index is not None else [])
+            check_overwrite(args.out, names, args.force)
+            os.makedirs(args.out, exist_ok=True)
+            draw(h5, phase, args.out, dpi, index)
+    except InvalidOption as e:
+        parser.exit(2, f"rmtsweep plot: {e}\n")
     return 0
+
+
+def draw(h5, phase, out, dpi, index):
+    if not phase_diagrams(phase, out, dpi):
+        print("rmtsweep plot: delta and gamma each take one value: no phase diagram", file=sys.stderr)
+    overlap, top, ridge = CURVE_FIGURES
+    curves_vs_snr(phase, out, dpi, "overlap", "overlap |ûᵀu|²", overlap, theory="overlap")
+    curves_vs_snr(phase, out, dpi, "top_eigenvalue", "top eigenvalue λ₁ of S", top, theory="top_eigenvalue",
+                  edge=True)
+    curves_vs_snr(phase, out, dpi, "ridge_accuracy", "ridge test accuracy", ridge)
+    if index is not None:
+        spectrum(h5, phase, out, dpi, index)
 
 
 if __name__ == "__main__":

@@ -16,20 +16,26 @@ double detection_threshold(double right_edge, int d, double c) {
 
 Crossing half_crossing(const std::vector<double>& snr, const std::vector<double>& fraction) {
   if (snr.size() != fraction.size()) throw std::invalid_argument("half_crossing: snr and fraction differ in length");
-  bool seen = false;
-  double previous_snr = 0.0, previous_fraction = 0.0;
+  // Every cell up to the first one at or above 1/2 decides the answer, so a missing one there
+  // leaves it undetermined; cells above the crossing do not matter.
   for (std::size_t s = 0; s < snr.size(); ++s) {
-    if (std::isnan(fraction[s])) continue;
+    if (std::isnan(fraction[s])) return {nan, bracket_no_data};
     if (fraction[s] >= 0.5) {
-      if (!seen) return {nan, -1};
-      const double t = (0.5 - previous_fraction) / (fraction[s] - previous_fraction);
-      return {previous_snr + t * (snr[s] - previous_snr), 0};
+      if (s == 0) return {nan, bracket_below_grid};
+      const double t = (0.5 - fraction[s - 1]) / (fraction[s] - fraction[s - 1]);
+      return {snr[s - 1] + t * (snr[s] - snr[s - 1]), bracket_found};
     }
-    seen = true;
-    previous_snr = snr[s];
-    previous_fraction = fraction[s];
   }
-  return {nan, 1};
+  return {nan, bracket_above_grid};
+}
+
+const char* bracket_label(std::int64_t bracket) {
+  switch (bracket) {
+    case bracket_found: return "";
+    case bracket_below_grid: return "< grid";
+    case bracket_above_grid: return "> grid";
+    default: return "no data";
+  }
 }
 
 Moments moments(const std::vector<double>& values) {

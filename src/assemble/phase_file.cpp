@@ -208,7 +208,8 @@ void write_phase(const std::string& path, const SweepData& data, const PhaseTabl
   out.put("empirical_threshold_snr", lines, table.empirical_threshold_snr,
           "snr where detected_fraction first crosses 1/2 (linear interpolation); NaN unless bracketed");
   out.put("empirical_threshold_bracket", lines, table.empirical_threshold_bracket,
-          "0 crossing found; -1 detected fraction >= 1/2 already at the smallest snr; +1 never reaches 1/2");
+          "0 crossing found; -1 detected fraction >= 1/2 already at the smallest snr; +1 never reaches 1/2 "
+          "(every cell has done trials); 2 undetermined: a cell the crossing depends on has no done trial");
 
   const io::Group theory_group = open_or_create_group(phase, "theory");
   {

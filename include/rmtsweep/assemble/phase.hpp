@@ -17,16 +17,30 @@ inline constexpr double default_detection_margin = 1.0;
 /// eigenvalue above this is an outlier with high probability.
 double detection_threshold(double right_edge, int d, double c);
 
+/// Values of Crossing::bracket (and of /phase/empirical_threshold_bracket).
+inline constexpr int bracket_found = 0;       ///< the crossing lies inside the grid
+inline constexpr int bracket_below_grid = -1;  ///< already >= 1/2 at the smallest snr
+inline constexpr int bracket_above_grid = 1;   ///< every cell has data and none reaches 1/2
+/// A cell without a done trial lies where the answer depends on it (at or below the first cell
+/// that reaches 1/2, or anywhere when none does): the crossing is undetermined.
+inline constexpr int bracket_no_data = 2;
+
 /// Where a detected fraction along snr first crosses 1/2.
 struct Crossing {
-  double snr = 0.0;     ///< interpolated snr of the crossing; NaN when bracket != 0
-  int bracket = 0;      ///< 0 crossing found; -1 already >= 1/2 at the smallest snr; +1 never reaches 1/2
+  double snr = 0.0;  ///< interpolated snr of the crossing; NaN when bracket != bracket_found
+  int bracket = bracket_found;
 };
 
 /// The first crossing of `fraction` (along ascending `snr`) from below 1/2 to at least 1/2,
-/// by linear interpolation between the two bracketing grid points. Cells without trials (NaN
-/// fraction) are skipped.
+/// by linear interpolation between the two bracketing grid points. A cell without trials (NaN
+/// fraction) at or below that crossing, or anywhere when no cell reaches 1/2, makes the result
+/// bracket_no_data: skipping it would interpolate across a cell nobody measured, or call a line
+/// "never detected" on the strength of cells that were never run.
 Crossing half_crossing(const std::vector<double>& snr, const std::vector<double>& fraction);
+
+/// How the threshold table of `rmtsweep assemble` shows a line without a crossing inside the
+/// grid: "< grid", "> grid" or "no data" (bracket_no_data); empty for bracket_found.
+const char* bracket_label(std::int64_t bracket);
 
 /// Trial mean and sample standard deviation (n - 1; 0 for a single value; NaN for none).
 struct Moments {
@@ -69,7 +83,7 @@ struct PhaseTable {
   std::vector<double> ridge_accuracy_mean, ridge_accuracy_std;
   std::vector<double> detected_fraction;        ///< fraction of trials with top eigenvalue > detection threshold
   std::vector<double> empirical_threshold_snr;  ///< per line; NaN unless bracketed
-  std::vector<std::int64_t> empirical_threshold_bracket;  ///< per line, as Crossing::bracket
+  std::vector<std::int64_t> empirical_threshold_bracket;  ///< per line, as Crossing::bracket (bracket_*)
 };
 
 /// Tabulates done points. `detection` holds the detection threshold of every cell (cell order);

@@ -41,10 +41,41 @@ TEST(HalfCrossing, ReportsAboveTheGridWhenNeverDetected) {
   EXPECT_TRUE(std::isnan(c.snr));
 }
 
-TEST(HalfCrossing, SkipsCellsWithoutTrials) {
+TEST(HalfCrossing, IsUndeterminedRatherThanInterpolatedAcrossACellWithoutTrials) {
   const Crossing c = half_crossing({0.0, 1.0, 2.0}, {0.0, std::nan(""), 1.0});
-  EXPECT_EQ(c.bracket, 0);
-  EXPECT_DOUBLE_EQ(c.snr, 1.0);
+  EXPECT_EQ(c.bracket, bracket_no_data);
+  EXPECT_TRUE(std::isnan(c.snr));
+}
+
+TEST(HalfCrossing, IsUndeterminedRatherThanAboveTheGridWhenACellBelowOneHalfLacksTrials) {
+  const Crossing c = half_crossing({0.0, 1.0, 2.0}, {0.0, 0.25, std::nan("")});
+  EXPECT_EQ(c.bracket, bracket_no_data);
+  EXPECT_TRUE(std::isnan(c.snr));
+}
+
+TEST(HalfCrossing, IsUndeterminedWhenTheSmallestSnrLacksTrials) {
+  // Had the smallest snr been measured, it might have been detected already (bracket -1).
+  const Crossing c = half_crossing({0.0, 1.0}, {std::nan(""), 1.0});
+  EXPECT_EQ(c.bracket, bracket_no_data);
+  EXPECT_TRUE(std::isnan(c.snr));
+}
+
+TEST(HalfCrossing, IsUndeterminedWhenNoCellHasTrials) {
+  const double none = std::nan("");
+  EXPECT_EQ(half_crossing({0.0, 1.0, 2.0}, {none, none, none}).bracket, bracket_no_data);
+}
+
+TEST(HalfCrossing, IgnoresCellsWithoutTrialsAboveTheCrossing) {
+  const Crossing c = half_crossing({0.0, 1.0, 2.0}, {0.0, 1.0, std::nan("")});
+  EXPECT_EQ(c.bracket, bracket_found);
+  EXPECT_DOUBLE_EQ(c.snr, 0.5);
+  EXPECT_EQ(half_crossing({0.0, 1.0}, {0.75, std::nan("")}).bracket, bracket_below_grid);
+}
+
+TEST(BracketLabel, NamesAnUndeterminedLineNoDataAndKeepsTheGridWords) {
+  EXPECT_STREQ(bracket_label(bracket_no_data), "no data");
+  EXPECT_STREQ(bracket_label(bracket_above_grid), "> grid");
+  EXPECT_STREQ(bracket_label(bracket_below_grid), "< grid");
 }
 
 TEST(Moments, AreTheMeanAndTheSampleStandardDeviation) {
@@ -88,6 +119,18 @@ TEST(Tabulate, LeavesCellsWithoutDonePointsEmpty) {
   EXPECT_TRUE(std::isnan(t.detected_fraction[0]));
   EXPECT_EQ(t.trials_done[1], 1);
   EXPECT_EQ(t.empirical_threshold_bracket[1], -1);
+}
+
+TEST(Tabulate, MarksALineWhoseCellsHaveNoDonePointAsNoDataNotNeverDetected) {
+  Axes axes;
+  axes.weighting = {"mean"};
+  axes.delta = {0.5};
+  axes.gamma = {0.25};
+  axes.snr = {0.0, 1.0, 2.0};
+  const PhaseTable t = tabulate(axes, {}, {1.0, 1.0, 1.0});
+  EXPECT_EQ(t.trials_done, (std::vector<std::int64_t>{0, 0, 0}));
+  EXPECT_EQ(t.empirical_threshold_bracket[0], bracket_no_data);
+  EXPECT_TRUE(std::isnan(t.empirical_threshold_snr[0]));
 }
 
 TEST(FineAxis, SpansTheAxisRangeInclusively) {

@@ -91,6 +91,72 @@ TEST_F(PlotCli, FileWithoutPhaseAsksForAssembleFirst) {
   EXPECT_NE(result.output.find("rmtsweep assemble"), std::string::npos) << result.output;
 }
 
+/// True when `result` is a refusal with status 2 naming --option and the value, without a traceback.
+::testing::AssertionResult refuses(const rmtsweep::test::CommandResult& result, const std::string& option,
+                                   const std::string& value) {
+  if (result.status != 2) return ::testing::AssertionFailure() << "status " << result.status << ": " << result.output;
+  for (const auto& word : {"invalid --" + option, "'" + value + "'"}) {
+    if (result.output.find(word) == std::string::npos) {
+      return ::testing::AssertionFailure() << "no \"" << word << "\" in: " << result.output;
+    }
+  }
+  if (result.output.find("Traceback") != std::string::npos) return ::testing::AssertionFailure() << result.output;
+  return ::testing::AssertionSuccess();
+}
+
+TEST_F(PlotCli, DpiOutsideTenToTwelveHundredIsRejectedNamingTheRange) {
+  for (const char* dpi : {"0", "-5", "100000", "many"}) {
+    const auto out = *scratch_ / "dpi";
+    const auto result = run_rmtsweep("plot " + file_ + " --out " + out.string() + " --dpi " + dpi);
+    EXPECT_TRUE(refuses(result, "dpi", dpi));
+    EXPECT_NE(result.output.find("10 to 1200"), std::string::npos) << result.output;
+    EXPECT_FALSE(std::filesystem::exists(out)) << "a refused plot created " << out;
+  }
+}
+
+TEST_F(PlotCli, OutThatIsAnExistingFileIsRejectedAndTheFileKept) {
+  const auto notes = *scratch_ / "notes.txt";
+  rmtsweep::test::write_text(notes, "my notes\n");
+  const auto result = run_rmtsweep("plot " + file_ + " --out " + notes.string());
+  EXPECT_TRUE(refuses(result, "out", notes.string()));
+  EXPECT_NE(result.output.find("a directory"), std::string::npos) << result.output;
+  EXPECT_EQ(read_bytes(notes), "my notes\n");
+}
+
+TEST_F(PlotCli, PointOutsideTheFileIsRejectedNamingTheRangeOfDonePoints) {
+  for (const char* point : {"999", "-1"}) {
+    const auto result = run_rmtsweep("plot " + file_ + " --point " + point + " --out " + (*scratch_ / "p").string());
+    EXPECT_TRUE(refuses(result, "point", point));
+    EXPECT_NE(result.output.find("a done point, 0..79"), std::string::npos) << result.output;
+  }
+}
+
+TEST_F(PlotCli, ExistingFiguresAreKeptAndNamedUnlessForceIsGiven) {
+  const auto out = *scratch_ / "kept";
+  std::filesystem::create_directory(out);
+  rmtsweep::test::write_text(out / "overlap_vs_snr.png", "an earlier figure");
+  const auto result = run_rmtsweep("plot " + file_ + " --out " + out.string());
+  EXPECT_TRUE(refuses(result, "out", out.string()));
+  EXPECT_NE(result.output.find("overlap_vs_snr.png"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("--force"), std::string::npos) << result.output;
+  EXPECT_EQ(read_bytes(out / "overlap_vs_snr.png"), "an earlier figure");
+  EXPECT_FALSE(std::filesystem::exists(out / "spectrum.png")) << "a refused plot wrote other figures";
+}
+
+TEST_F(PlotCli, PlottingAgainIntoTheSameDirectoryIsRefused) {
+  const auto again = run_rmtsweep("plot " + file_ + " --out " + figures_.string());
+  EXPECT_TRUE(refuses(again, "out", figures_.string()));
+}
+
+TEST_F(PlotCli, ForceOverwritesExistingFigures) {
+  const auto out = *scratch_ / "forced";
+  std::filesystem::create_directory(out);
+  rmtsweep::test::write_text(out / "overlap_vs_snr.png", "an earlier figure");
+  const auto result = run_rmtsweep("plot " + file_ + " --force --dpi 40 --out " + out.string());
+  ASSERT_EQ(result.status, 0) << result.output;
+  EXPECT_TRUE(is_png(out / "overlap_vs_snr.png", 200, 100));
+}
+
 TEST_F(PlotCli, MissingFileIsRejectedWithStatusTwo) {
   const auto result = run_rmtsweep("plot " + (*scratch_ / "missing.h5").string());
   EXPECT_EQ(result.status, 2);

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "option_errors.hpp"
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/model/parse_number.hpp"
 
@@ -129,19 +130,8 @@ po::variables_map parse_command_line(int argc, char** argv, const po::options_de
     po::store(po::command_line_parser(argc, argv).options(all).positional(positional).style(style).run(),
               values);
     po::notify(values);
-  } catch (const po::error_with_option_name& e) {
-    std::string name = e.get_option_name();
-    name.erase(0, std::min(name.find_first_not_of('-'), name.size()));
-    // The token as typed, so the message shows what was refused.
-    std::string token;
-    for (int i = 1; i < argc && token.empty(); ++i) {
-      const std::string arg = argv[i];
-      const std::string bare = arg.substr(std::min(arg.find_first_not_of('-'), arg.size()));
-      if (bare == name || bare.rfind(name + "=", 0) == 0) token = arg;
-    }
-    throw InvalidOption(name.empty() ? "?" : name, token, std::string(e.what()) + "; " + see_help);
   } catch (const po::error& e) {
-    throw InvalidOption("?", "", std::string(e.what()) + "; " + see_help);
+    throw command_line_error(e, argc, argv, all, see_help);
   }
   if (values.count("<positional>")) {
     throw InvalidOption("<positional>", values["<positional>"].as<std::vector<std::string>>().front(),

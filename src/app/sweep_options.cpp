@@ -1,11 +1,13 @@
 // Boost.Program_options for `rmtsweep run` (src/app/sweep_options.hpp).
 #include "sweep_options.hpp"
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "option_errors.hpp"
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/sweep/config.hpp"
 
@@ -88,13 +90,8 @@ RunArguments parse_run_arguments(int argc, char** argv, const ConfigReader& read
   try {
     po::store(po::command_line_parser(argc, argv).options(all).run(), vm);
     po::notify(vm);
-  } catch (const po::error_with_option_name& e) {
-    std::string name = e.get_option_name();
-    name.erase(0, name.find_first_not_of('-'));
-    throw InvalidOption(name.empty() ? "run" : name, "",
-                        std::string(e.what()) + " (see rmtsweep run --help)");
   } catch (const po::error& e) {
-    throw InvalidOption("run", args.command_line, std::string(e.what()) + " (see rmtsweep run --help)");
+    throw command_line_error(e, argc, argv, all, "see rmtsweep run --help");
   }
   if (!args.config_path.empty() && !args.help) {
     const std::optional<std::string> text = read(args.config_path);
@@ -102,6 +99,12 @@ RunArguments parse_run_arguments(int argc, char** argv, const ConfigReader& read
     std::istringstream file(*text);
     try {
       po::store(po::parse_config_file(file, keys, false), vm);  // stored second: the command line wins
+    } catch (const po::multiple_occurrences& e) {
+      std::string key = e.get_option_name();
+      key.erase(0, std::min(key.find_first_not_of('-'), key.size()));
+      throw InvalidOption::described(key, args.config_path,
+                                     "key " + key + " given more than once in --config " + args.config_path +
+                                         ": give it once");
     } catch (const po::error& e) {
       throw InvalidOption("config", args.config_path,
                           std::string(e.what()) +

@@ -16,11 +16,20 @@ class InvalidOption : public std::invalid_argument {
         option_(std::move(option)),
         value_(std::move(value)),
         allowed_(std::move(allowed)) {}
+  /// An option refused as a whole rather than for its value (an unknown option, one given twice,
+  /// one missing its value): `message` is the whole text, e.g. "unknown option '--foo'; allowed: ...";
+  /// allowed() is that message too. Exit status 2 as for any InvalidOption.
+  static InvalidOption described(std::string option, std::string value, const std::string& message) {
+    return InvalidOption(Described{}, std::move(option), std::move(value), message);
+  }
   const std::string& option() const noexcept { return option_; }
   const std::string& value() const noexcept { return value_; }
   const std::string& allowed() const noexcept { return allowed_; }
 
  private:
+  struct Described {};
+  InvalidOption(Described, std::string option, std::string value, const std::string& message)
+      : std::invalid_argument(message), option_(std::move(option)), value_(std::move(value)), allowed_(message) {}
   std::string option_, value_, allowed_;
 };
 

@@ -124,6 +124,22 @@ TEST_F(AssembleCli, NegativeMarginIsRejectedNamingTheOption) {
   EXPECT_NE(result.output.find("--margin"), std::string::npos) << result.output;
 }
 
+// Checked before the file is read: no sweep needed.
+TEST(AssembleOptions, ABadMarginIsEchoedAsTyped) {
+  for (const std::string margin : {"-1", "-0.5e0", "abc"}) {
+    const auto result = run_rmtsweep("assemble no_such_file.h5 --margin " + margin);
+    EXPECT_EQ(result.status, 2) << result.output;
+    EXPECT_NE(result.output.find("invalid --margin '" + margin + "'"), std::string::npos) << result.output;
+  }
+}
+
+TEST(AssembleOptions, AMarginGivenTwiceIsReportedAsSuchWithBothValues) {
+  const auto result = run_rmtsweep("assemble f.h5 --margin 1 --margin 2");
+  EXPECT_EQ(result.status, 2) << result.output;
+  EXPECT_NE(result.output.find("--margin given twice ('1' and '2')"), std::string::npos) << result.output;
+  EXPECT_EQ(result.output.find("'--margin'"), std::string::npos) << result.output;
+}
+
 TEST_F(AssembleCli, FileThatIsNotASweepIsRejectedNamingTheFile) {
   const auto not_hdf5 = (*scratch_ / "not_a_sweep.h5").string();
   rmtsweep::test::write_text(not_hdf5, "plain text\n");

@@ -1,6 +1,9 @@
 // The shared point options of src/app (compiled into this test), used by `theory`, `point` and sweeps.
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <string>
+
 #include "point_options.hpp"
 #include "rmtsweep/common/error.hpp"
 
@@ -99,7 +102,40 @@ TEST(PointOptions, IntegersBeyondThirtyTwoBitsAreRefusedWithTheBoundInTheMessage
 TEST(PointOptions, CommandLineErrorsBecomeInvalidOptions) {
   expect_invalid([] { parse({"--foo", "1"}); }, "foo", "--foo");
   expect_invalid([] { parse({"--del", "0.3"}); }, "del", "--del");  // no prefix guessing
-  expect_invalid([] { parse({"--snr"}); }, "snr", "--snr");
-  expect_invalid([] { parse({"--d", "3", "--d", "4"}); }, "d", "--d");
+  expect_invalid([] { parse({"--snr"}); }, "snr", "");
+  expect_invalid([] { parse({"--d", "3", "--d", "4"}); }, "d", "4");
   expect_invalid([] { parse({"--d", "3", "extra"}); }, "<positional>", "extra");
+}
+
+namespace {
+
+/// The message of the InvalidOption `call` throws.
+std::string message_of(const std::function<void()>& call) {
+  try {
+    call();
+  } catch (const InvalidOption& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no InvalidOption";
+  return {};
+}
+
+}  // namespace
+
+TEST(PointOptions, AnUnknownOptionIsCalledUnknownAndTheAllowedOnesAreListed) {
+  EXPECT_EQ(message_of([] { parse({"--foo", "1"}); }).rfind("unknown option '--foo'; allowed: --d, --T, --delta", 0), 0u)
+      << message_of([] { parse({"--foo", "1"}); });
+  EXPECT_EQ(message_of([] { parse({"--foo=1"}); }).rfind("unknown option '--foo=1'", 0), 0u);
+}
+
+TEST(PointOptions, ARepeatedOptionIsCalledRepeatedWithTheValuesAsTyped) {
+  EXPECT_EQ(message_of([] { parse({"--snr", "1e0", "--snr=2"}); }),
+            "--snr given twice ('1e0' and '2'): give it once (see rmtsweep test --help)");
+  EXPECT_EQ(message_of([] { parse({"--d", "3", "--d", "4", "--d", "5"}); }).rfind(
+                "--d given 3 times ('3', '4' and '5')", 0),
+            0u);
+}
+
+TEST(PointOptions, AMissingValueIsCalledMissing) {
+  EXPECT_EQ(message_of([] { parse({"--snr"}); }), "--snr needs a value (see rmtsweep test --help)");
 }

@@ -1,0 +1,23 @@
+#pragma once
+/// One translation of Boost.Program_options errors into InvalidOption, for every subcommand's
+/// command line: the message says what happened and echoes what the user typed.
+#include <boost/program_options.hpp>
+#include <string>
+
+#include "rmtsweep/common/error.hpp"
+
+namespace rmtsweep::app {
+
+/// The InvalidOption for error `e`, raised while parsing argv (argv[0] = the subcommand) against
+/// `options`; `see_help` ends the message (e.g. "see rmtsweep run --help"). The forms:
+///   unknown option '--foo'; allowed: --a, --b, ...            (value(): the token as typed)
+///   --margin given twice ('1' and '2'): give it once          (value(): the repeated value)
+///   --snr needs a value
+///   --force takes no value: '--force=1'
+///   option '--s' is ambiguous and matches '--seed', and '--snr': write the option in full
+/// and for any other error "--name: <Boost's message>". option() is the option's name without dashes.
+InvalidOption command_line_error(const boost::program_options::error& e, int argc, char** argv,
+                                 const boost::program_options::options_description& options,
+                                 const std::string& see_help);
+
+}  // namespace rmtsweep::app

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -136,10 +137,14 @@ std::vector<double> parse_axis(const std::string& raw, const std::string& option
     if (count < 1 || count > 1000000 || (count == 1 && start != stop))
       throw InvalidOption(option, raw, axis_allowed);
     if (logarithmic && !(start > 0.0 && stop > 0.0)) throw InvalidOption(option, raw, axis_allowed);
+    // A log range steps the decimal exponent: 10^(log10 start + (log10 stop - log10 start) i / (count - 1)),
+    // the product taken before the division, so that exact decades come out exact (log:1:100:3 is
+    // 1,10,100, where exp/log gave 10.000000000000002). Both ends are always exactly as given.
+    const double steps = static_cast<double>(std::max<std::int64_t>(count - 1, 1));
+    const double first = logarithmic ? std::log10(start) : 0.0, last = logarithmic ? std::log10(stop) : 0.0;
     for (std::int64_t i = 0; i < count; ++i) {
-      const double t = count == 1 ? 0.0 : static_cast<double>(i) / static_cast<double>(count - 1);
-      double v = logarithmic ? std::exp(std::log(start) + t * (std::log(stop) - std::log(start)))
-                             : start + t * (stop - start);
+      const double k = static_cast<double>(i);
+      double v = logarithmic ? std::pow(10.0, first + (last - first) * k / steps) : start + k / steps * (stop - start);
       if (i == 0) v = start;
       if (i == count - 1) v = stop;
       values.push_back(v);
@@ -284,20 +289,77 @@ std::string resolved_config_text(const SweepConfig& c) {
   return out.str();
 }
 
+namespace {
+
+const std::vector<std::string> axis_keys{"delta", "gamma", "snr"};
+
+/// The key and the numbers of a resolved text's axis line ("snr = 1,10,100"); nullopt for another line.
+std::optional<std::pair<std::string, std::vector<double>>> axis_line(const std::string& line) {
+  const auto equals = line.find(" = ");
+  if (equals == std::string::npos) return std::nullopt;
+  const std::string key = line.substr(0, equals);
+  if (std::find(axis_keys.begin(), axis_keys.end(), key) == axis_keys.end()) return std::nullopt;
+  std::vector<double> values;
+  for (const std::string& item : split(line.substr(equals + 3), ',')) {
+    double value = 0.0;
+    const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), value);
+    if (ec != std::errc{} || end != item.data() + item.size()) return std::nullopt;
+    values.push_back(value);
+  }
+  return std::make_pair(key, values);
+}
+
+/// Equal lines, or the same axis with values equal up to rounding (relative 1e-12).
+bool same_line(const std::string& a, const std::string& b) {
+  if (a == b) return true;
+  const auto axis_a = axis_line(a), axis_b = axis_line(b);
+  if (!axis_a || !axis_b || axis_a->first != axis_b->first || axis_a->second.size() != axis_b->second.size())
+    return false;
+  for (std::size_t i = 0; i < axis_a->second.size(); ++i) {
+    const double x = axis_a->second[i], y = axis_b->second[i];
+    if (std::abs(x - y) > 1e-12 * std::max(std::abs(x), std::abs(y))) return false;
+  }
+  return true;
+}
+
+/// The lines of `a` with no same_line in `b`, each prefixed with `mark`.
+void lines_missing(const std::vector<std::string>& a, const std::vector<std::string>& b, const char* mark,
+                   std::vector<std::string>& out) {
+  for (const auto& line : a) {
+    if (line.empty()) continue;
+    if (std::none_of(b.begin(), b.end(), [&](const std::string& other) { return same_line(line, other); }))
+      out.push_back(mark + line);
+  }
+}
+
+}  // namespace
+
 std::vector<std::string> config_differences(const std::string& a, const std::string& b) {
   const std::vector<std::string> lines_a = split(a, '\n'), lines_b = split(b, '\n');
   std::vector<std::string> differences;
-  for (const auto& line : lines_a) {
-    if (!line.empty() && std::find(lines_b.begin(), lines_b.end(), line) == lines_b.end()) {
-      differences.push_back("- " + line);
-    }
-  }
-  for (const auto& line : lines_b) {
-    if (!line.empty() && std::find(lines_a.begin(), lines_a.end(), line) == lines_a.end()) {
-      differences.push_back("+ " + line);
-    }
-  }
+  lines_missing(lines_a, lines_b, "- ", differences);
+  lines_missing(lines_b, lines_a, "+ ", differences);
   return differences;
+}
+
+bool same_sweep(const std::string& stored, const std::string& given) {
+  const std::vector<std::string> lines_a = split(stored, '\n'), lines_b = split(given, '\n');
+  if (lines_a.size() != lines_b.size()) return false;
+  for (std::size_t i = 0; i < lines_a.size(); ++i) {
+    if (!same_line(lines_a[i], lines_b[i])) return false;
+  }
+  return true;
+}
+
+SweepConfig with_stored_axes(SweepConfig config, const std::string& stored) {
+  for (const std::string& line : split(stored, '\n')) {
+    const auto axis = axis_line(line);
+    if (!axis) continue;
+    if (axis->first == "delta") config.delta = axis->second;
+    if (axis->first == "gamma") config.gamma = axis->second;
+    if (axis->first == "snr") config.snr = axis->second;
+  }
+  return config;
 }
 
 }  // namespace rmtsweep::sweep

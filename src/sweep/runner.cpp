@@ -6,11 +6,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <thread>
 
 #include "rmtsweep/common/error.hpp"
+#include "rmtsweep/model/parse_number.hpp"
 #include "rmtsweep/parallel/communicator.hpp"
 #include "rmtsweep/simulate/point.hpp"
 #include "rmtsweep/sweep/work_counter.hpp"
@@ -116,7 +118,37 @@ bool dynamic_schedule(MPI_Comm comm, int rank) {
   return dynamic != 0;
 }
 
+/// "298 GiB", "3.05 MiB": a byte count to three digits.
+std::string memory_text(double bytes) {
+  const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  int unit = 0;
+  while (bytes >= 1024.0 && unit < 5) {
+    bytes /= 1024.0;
+    ++unit;
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g %s", bytes, units[unit]);
+  return text;
+}
+
 }  // namespace
+
+std::string point_failure_text(const std::exception& e, const model::PointParams& point, int ranks_per_point) {
+  if (dynamic_cast<const std::bad_alloc*>(&e) == nullptr) {
+    const std::string what = e.what();
+    return what.empty() ? "unknown error" : what;
+  }
+  const double d = point.d;
+  const double per_rank = d * d * 8.0 / static_cast<double>(std::max(ranks_per_point, 1));
+  return "out of memory (" + std::string(e.what()) + ") computing the point d=" + std::to_string(point.d) +
+         " T=" + std::to_string(point.T) + " delta=" + model::format_double(point.delta) +
+         " gamma=" + model::format_double(point.gamma) + " snr=" + model::format_double(point.snr) +
+         " weighting=" + model::to_string(point.weighting) + " correlation=" + model::to_string(point.correlation) +
+         " table=" + model::to_string(point.table) + " trial=" + std::to_string(point.trial) +
+         ": the d x d matrix S alone takes about " + memory_text(per_rank) + " per rank (d^2 x 8 bytes / " +
+         std::to_string(ranks_per_point) + " ranks_per_point); give each point more ranks (a larger ranks_per_point, "
+         "with as many more MPI ranks) or more memory per rank";
+}
 
 RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE* progress_out) {
   const auto start = Clock::now();
@@ -166,8 +198,12 @@ RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE
     std::int64_t next = 0, run_end = 0;  // the leader's current task: positions [next, run_end) of order
     while (true) {
       std::int64_t position = -1;
+      // A signal may reach any rank of a group (a scheduler signals every rank on a node): the
+      // group agrees on it before its leader takes the next point.
+      int group_stop = stop_signal();
+      if (per_group > 1) RMTSWEEP_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &group_stop, 1, MPI_INT, MPI_MAX, group));
       if (leader) {
-        if (stop_signal() != 0) {
+        if (group_stop != 0) {
           counter.close(tasks);
           run_end = next;  // a stop also ends the current run
         } else if (next == run_end) {
@@ -208,12 +244,12 @@ RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE
                        "rmtsweep run: rank %d: point %lld failed on this rank (%s); the other ranks of its "
                        "group cannot know, so the job ends here (MPI_Abort); the file is resumable with "
                        "--resume\n",
-                       rank, static_cast<long long>(index), e.what());
+                       rank, static_cast<long long>(index),
+                       point_failure_text(e, grid.params(index), per_group).c_str());
           std::fflush(stderr);
           MPI_Abort(comm, 1);
         }
-        failure = e.what();
-        if (failure.empty()) failure = "unknown error";
+        failure = point_failure_text(e, grid.params(index), per_group);
       }
       const double seconds = seconds_since(point_start);
       busy += seconds;

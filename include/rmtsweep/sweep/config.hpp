@@ -6,7 +6,9 @@
 /// Axis syntax (keys delta, gamma, snr):
 ///   a,b,c                 an explicit list
 ///   start:stop:count      count values evenly spaced from start to stop (both included)
-///   log:start:stop:count  count values evenly spaced in log from start to stop (start, stop > 0)
+///   log:start:stop:count  count values evenly spaced in log from start to stop (start, stop > 0):
+///                         10^(log10 start + i (log10 stop - log10 start) / (count - 1)), so
+///                         both ends are exactly as given and exact decades come out exact
 /// The weighting axis is a comma-separated list of weightings (model.md section 3). Because
 /// `custom:w1,...,wT` itself contains commas, the rule is: a token that is a plain number
 /// continues the `custom:` item before it. So `mean,custom:1,0,0,optimal` is the three
@@ -89,8 +91,20 @@ inline constexpr std::size_t max_resolved_config_bytes = 64000;
 /// the same points exactly when their texts are equal (what --resume compares).
 std::string resolved_config_text(const SweepConfig& config);
 
-/// Lines of `a` and `b` that differ, as "- line" (only in a) and "+ line" (only in b).
+/// Lines of `a` and `b` that differ, as "- line" (only in a) and "+ line" (only in b); axis lines
+/// that same_sweep takes as equal are not listed.
 std::vector<std::string> config_differences(const std::string& a, const std::string& b);
+
+/// Whether the resolved config text stored in a sweep file and the given one describe the same
+/// sweep (what --resume checks): every line equal, except that values of an axis (delta, gamma,
+/// snr) may differ by rounding, at most 1e-12 relative. So a file written while log ranges were
+/// computed with exp/log (log:1:100:3 gave 1,10.000000000000002,100; now 1,10,100) resumes with
+/// its config; resume it with with_stored_axes, so that its points are computed as stored.
+bool same_sweep(const std::string& stored, const std::string& given);
+
+/// `config` with the axis values (delta, gamma, snr) of the resolved config text `stored`, which
+/// same_sweep found to describe the same sweep: a resumed run computes exactly the file's points.
+SweepConfig with_stored_axes(SweepConfig config, const std::string& stored);
 
 /// Parses one numeric axis (syntax above); `option` names it in errors.
 std::vector<double> parse_axis(const std::string& text, const std::string& option);

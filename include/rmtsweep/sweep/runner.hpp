@@ -5,7 +5,10 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <exception>
+#include <string>
 
+#include "rmtsweep/model/params.hpp"
 #include "rmtsweep/sweep/grid.hpp"
 #include "rmtsweep/sweep/sweep_file.hpp"
 
@@ -31,6 +34,12 @@ struct RunOutcome {
 /// goes on. After SIGTERM/SIGINT (see stop_signal.hpp) no new point is handed out. Progress
 /// lines go to `progress` on rank 0 (nullptr: silent). The outcome is the same on every rank.
 RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE* progress);
+
+/// What a sweep records for a point whose engine call threw `e`. An out-of-memory error
+/// (std::bad_alloc, whose what() says only "std::bad_alloc") becomes a sentence naming the point's
+/// parameters and roughly the memory the d x d matrix S takes per rank, d^2 8 bytes / ranks_per_point,
+/// so that the remedy (more ranks per point) is plain; any other error keeps its own message.
+std::string point_failure_text(const std::exception& e, const model::PointParams& point, int ranks_per_point);
 
 /// Installs handlers that make SIGTERM and SIGINT request a stop instead of killing.
 void install_stop_handlers();

@@ -2,8 +2,11 @@
 // the resolved text --resume compares, and command line over INI file.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <string>
+#include <vector>
 
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/sweep/config.hpp"
@@ -39,8 +42,25 @@ TEST(SweepAxis, ALogRangeIsGeometricWithExactEnds) {
   const std::vector<double> values = sweep::parse_axis("log:0.01:1:3", "gamma");
   ASSERT_EQ(values.size(), 3u);
   EXPECT_EQ(values[0], 0.01);
-  EXPECT_NEAR(values[1], 0.1, 1e-15);  // exp/log round trip: a few ulp
+  EXPECT_EQ(values[1], 0.1);
   EXPECT_EQ(values[2], 1.0);
+  const std::vector<double> halves = sweep::parse_axis("log:1:100:5", "snr");
+  EXPECT_NEAR(halves[1], std::sqrt(10.0), 1e-15 * std::sqrt(10.0));
+  EXPECT_NEAR(halves[3], 10.0 * std::sqrt(10.0), 1e-14 * std::sqrt(10.0));
+}
+
+TEST(SweepAxis, ALogRangePutsExactDecadesExactly) {
+  EXPECT_EQ(sweep::parse_axis("log:1:100:3", "snr"), (std::vector<double>{1, 10, 100}));
+  EXPECT_EQ(sweep::parse_axis("log:100:1:3", "snr"), (std::vector<double>{100, 10, 1}));
+  EXPECT_EQ(sweep::parse_axis("log:1e-3:1e3:7", "snr"), (std::vector<double>{1e-3, 1e-2, 1e-1, 1, 1e1, 1e2, 1e3}));
+  const std::vector<double> decades = sweep::parse_axis("log:1:1e12:13", "snr");
+  for (int k = 0; k <= 12; ++k) EXPECT_EQ(decades[k], std::stod("1e" + std::to_string(k))) << k;
+  const std::vector<double> thirds = sweep::parse_axis("log:0.1:100:10", "snr");  // 3 points per decade
+  EXPECT_EQ(thirds[3], 1.0);
+  EXPECT_EQ(thirds[6], 10.0);
+  // The same sweep as the list of its values, which --resume compares.
+  EXPECT_EQ(sweep::resolved_config_text(sweep::parse_sweep_config({{"snr", "log:1:100:3"}})),
+            sweep::resolved_config_text(sweep::parse_sweep_config({{"snr", "1,10,100"}})));
 }
 
 TEST(SweepAxis, MalformedAxesAreRejectedNamingTheKey) {
@@ -194,6 +214,29 @@ TEST(SweepConfig, DifferencesListOnlyTheChangedLines) {
             (std::vector<std::string>{"- T = 2", "+ T = 3"}));
 }
 
+TEST(SweepConfig, AFileWrittenWhileLogRangesMissedDecadesIsTheSameSweepAndResumesWithItsOwnValues) {
+  // exp/log gave log:1:100:3 as 1,10.000000000000002,100: such a file's stored config.
+  const std::string stored = sweep::resolved_config_text(sweep::parse_sweep_config({{"snr", "1,10.000000000000002,100"}}));
+  const sweep::SweepConfig given = sweep::parse_sweep_config({{"snr", "log:1:100:3"}});
+  const std::string resolved = sweep::resolved_config_text(given);
+  ASSERT_NE(stored, resolved);
+  EXPECT_TRUE(sweep::same_sweep(stored, resolved));
+  EXPECT_TRUE(sweep::config_differences(stored, resolved).empty());
+  EXPECT_EQ(sweep::with_stored_axes(given, stored).snr, (std::vector<double>{1, 10.000000000000002, 100}));
+  EXPECT_EQ(sweep::resolved_config_text(sweep::with_stored_axes(given, stored)), stored);
+}
+
+TEST(SweepConfig, AxisValuesThatReallyDifferAreNotTheSameSweep) {
+  const std::string stored = sweep::resolved_config_text(sweep::parse_sweep_config({{"snr", "1,10,100"}}));
+  for (const char* other : {"1,10.00001,100", "1,10", "1,10,100,1000", "1,100,10"}) {
+    const std::string given = sweep::resolved_config_text(sweep::parse_sweep_config({{"snr", other}}));
+    EXPECT_FALSE(sweep::same_sweep(stored, given)) << other;
+    EXPECT_FALSE(sweep::config_differences(stored, given).empty()) << other;
+  }
+  const std::string other_d = sweep::resolved_config_text(sweep::parse_sweep_config({{"snr", "1,10,100"}, {"d", "201"}}));
+  EXPECT_FALSE(sweep::same_sweep(stored, other_d));
+}
+
 TEST(RunArguments, TheCommandLineWinsOverTheConfigFile) {
   const std::string path = testing::TempDir() + "rmtsweep_run_arguments.ini";
   std::ofstream(path) << "# comment\nd = 120\nsnr = 0,1\nseed = 4\n";
@@ -208,6 +251,46 @@ TEST(RunArguments, TheCommandLineWinsOverTheConfigFile) {
   EXPECT_TRUE(args.resume);
   EXPECT_FALSE(args.force);
   EXPECT_EQ(args.output, "x.h5");
+  std::remove(path.c_str());
+}
+
+/// The InvalidOption parse_run_arguments throws for `words` (argv without "run").
+InvalidOption run_rejection(std::vector<std::string> words) {
+  words.insert(words.begin(), "run");
+  std::vector<char*> argv;
+  for (auto& w : words) argv.push_back(w.data());
+  return rejection([&] { (void)rmtsweep::app::parse_run_arguments(static_cast<int>(argv.size()), argv.data()); });
+}
+
+TEST(RunArguments, AnUnknownOptionIsCalledUnknownNotInvalid) {
+  const InvalidOption e = run_rejection({"--foo", "1", "--output", "x.h5"});
+  EXPECT_EQ(e.option(), "foo");
+  EXPECT_EQ(std::string(e.what()).rfind("unknown option '--foo'; allowed: --config, --output, --resume", 0), 0u)
+      << e.what();
+  EXPECT_EQ(std::string(e.what()).find("invalid"), std::string::npos) << e.what();
+}
+
+TEST(RunArguments, AnOptionGivenTwiceIsCalledSoWithBothValuesAsTyped) {
+  const InvalidOption e = run_rejection({"--snr", "0:1:3", "--output", "x.h5", "--snr", "log:1:10:2"});
+  EXPECT_EQ(e.option(), "snr");
+  EXPECT_EQ(e.value(), "log:1:10:2");
+  EXPECT_EQ(std::string(e.what()), "--snr given twice ('0:1:3' and 'log:1:10:2'): give it once (see rmtsweep run --help)");
+  EXPECT_EQ(std::string(run_rejection({"--force", "--force"}).what()),
+            "--force given twice: give it once (see rmtsweep run --help)");
+}
+
+TEST(RunArguments, AMissingValueIsCalledMissing) {
+  EXPECT_EQ(std::string(run_rejection({"--resume", "--output"}).what()),
+            "--output needs a value (see rmtsweep run --help)");
+}
+
+TEST(RunArguments, AKeyGivenTwiceInTheConfigFileIsCalledSo) {
+  const std::string path = testing::TempDir() + "rmtsweep_run_arguments_twice.ini";
+  std::ofstream(path) << "d = 120\nd = 140\n";
+  const InvalidOption e = run_rejection({"--config", path});
+  EXPECT_EQ(e.option(), "d");
+  EXPECT_NE(std::string(e.what()).find("key d given more than once in --config " + path), std::string::npos)
+      << e.what();
   std::remove(path.c_str());
 }
 

@@ -1,0 +1,47 @@
+// The writability check of `rmtsweep run --output` (src/app/output_path.hpp).
+#include "output_path.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <system_error>
+
+namespace rmtsweep::app {
+
+std::string output_write_problem(const std::string& path, bool exists) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::file_status link = fs::symlink_status(path, ec);
+  if (fs::is_symlink(link) && !fs::exists(fs::status(path, ec))) {
+    std::error_code read_ec;
+    const fs::path target = fs::read_symlink(path, read_ec);
+    return "a regular file or a link to one; this is a dangling symbolic link (to '" + target.string() +
+           "', which does not exist)";
+  }
+  if (exists) {
+    const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);  // no O_TRUNC: the file is left as it is
+    if (fd < 0) {
+      return "a file this process can read and write; opening it for writing failed (" +
+             std::string(std::strerror(errno)) + ")";
+    }
+    ::close(fd);
+    return {};
+  }
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    const int error = errno;
+    if (error == EEXIST) return {};  // created meanwhile by someone else: the later checks see it
+    const fs::path directory = fs::absolute(path, ec).parent_path();
+    return "a new file in a writable directory; the directory " + directory.string() +
+           " is not writable (creating the file failed: " + std::strerror(error) + ")";
+  }
+  ::close(fd);
+  ::unlink(path.c_str());
+  return {};
+}
+
+}  // namespace rmtsweep::app

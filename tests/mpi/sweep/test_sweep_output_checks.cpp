@@ -1,0 +1,80 @@
+// `rmtsweep run --output` where no sweep file can be written (a directory that cannot be written in,
+// a dangling symbolic link, a file that cannot be opened) is refused on rank 0 before any collective
+// create: one line naming --output, the path and why, exit status 2 on every rank; and a file
+// written while log ranges were computed with exp/log resumes with its log config.
+#include <unistd.h>
+
+#include <fstream>
+
+#include "rmtsweep/sweep/sweep_file.hpp"
+#include "sweep_test_support.hpp"
+
+namespace rmtsweep::test {
+namespace {
+
+using sweep::status_done;
+
+std::vector<std::string> small_run(const std::string& output) {
+  return {"run", "--d", "20", "--snr", "0,1", "--output", output};
+}
+
+/// Exit 2 with rmtsweep's one line about --output, and no HDF5 error stack or MPI_Abort.
+void expect_refused(const Finished& done, const std::string& path, const std::string& why) {
+  EXPECT_EQ(done.exit_code, 2) << done.output;
+  EXPECT_NE(done.output.find("rmtsweep run: invalid --output '" + path + "'"), std::string::npos) << done.output;
+  EXPECT_NE(done.output.find(why), std::string::npos) << done.output;
+  EXPECT_EQ(done.output.find("HDF5"), std::string::npos) << done.output;
+  EXPECT_EQ(done.output.find("MPI_ABORT"), std::string::npos) << done.output;
+}
+
+TEST(SweepOutputChecks, AnOutputInADirectoryWhereNoFileCanBeCreatedIsRefusedWithOneLineAndExitTwo) {
+  const TempDir dir;
+  // /proc takes no new files, for root too (which a mode-555 directory would not stop).
+  expect_refused(run(mpi_command(2, small_run("/proc/rmtsweep_sweep.h5")), dir / "proc.log"),
+                 "/proc/rmtsweep_sweep.h5", "the directory /proc is not writable");
+  if (geteuid() != 0) {
+    std::filesystem::create_directory(dir / "ro");
+    std::filesystem::permissions(dir / "ro", std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
+    expect_refused(run(mpi_command(2, small_run(dir / "ro/x.h5")), dir / "ro.log"), dir / "ro/x.h5",
+                   "is not writable (creating the file failed: Permission denied)");
+    std::filesystem::permissions(dir / "ro", std::filesystem::perms::owner_all);
+  }
+}
+
+TEST(SweepOutputChecks, ADanglingSymbolicLinkIsRefusedEvenWithForceAndNothingIsCreatedThroughIt) {
+  const TempDir dir;
+  for (const std::string target : {dir / "missing_dir/x.h5", dir / "x.h5"}) {
+    std::filesystem::remove(dir / "link.h5");
+    std::filesystem::create_symlink(target, dir / "link.h5");
+    std::vector<std::string> args = small_run(dir / "link.h5");
+    args.push_back("--force");
+    expect_refused(run(mpi_command(2, args), dir / "link.log"), dir / "link.h5", "dangling symbolic link");
+    EXPECT_FALSE(std::filesystem::exists(target)) << target;
+  }
+}
+
+TEST(SweepOutputChecks, AWritableNewPathIsLeftToTheRunWhichCreatesIt) {
+  const TempDir dir;
+  const Finished done = run(mpi_command(2, small_run(dir / "new.h5")), dir / "new.log");
+  EXPECT_EQ(done.exit_code, 0) << done.output;
+  EXPECT_EQ(read_status(dir / "new.h5"), (std::vector<std::int64_t>{status_done, status_done}));
+}
+
+TEST(SweepOutputChecks, AFileWrittenWhileLogRangesMissedDecadesResumesWithItsLogConfigAndItsOwnValues) {
+  const TempDir dir;
+  const std::string file = dir / "old.h5";
+  // exp/log gave log:1:100:3 as 1,10.000000000000002,100; the middle point is left failed.
+  const Finished old = run(mpi_command(1, {"run", "--d", "20", "--snr", "1,10.000000000000002,100", "--fail_points",
+                                           "1", "--output", file}),
+                           dir / "old.log");
+  ASSERT_EQ(old.exit_code, 3) << old.output;
+  const Finished resumed =
+      run(mpi_command(1, {"run", "--d", "20", "--snr", "log:1:100:3", "--resume", "--output", file}), dir / "r.log");
+  EXPECT_EQ(resumed.exit_code, 0) << resumed.output;
+  EXPECT_EQ(read_status(file), (std::vector<std::int64_t>{status_done, status_done, status_done}));
+  const io::File h5 = io::open_file(file, io::Access::read_only);
+  EXPECT_EQ(io::read_doubles(io::open_dataset(h5, "grid/snr")), (std::vector<double>{1, 10.000000000000002, 100}));
+}
+
+}  // namespace
+}  // namespace rmtsweep::test

@@ -2,8 +2,9 @@
 #include <mpi.h>
 
 #include <boost/program_options.hpp>
-#include <cmath>
 #include <cstdio>
+#include <filesystem>
+#include <system_error>
 #include <string>
 
 #include "commands.hpp"
@@ -12,6 +13,8 @@
 #include "rmtsweep/assemble/phase_file.hpp"
 #include "rmtsweep/assemble/theory_tables.hpp"
 #include "rmtsweep/common/error.hpp"
+#include "rmtsweep/model/parse_number.hpp"
+#include "rmtsweep/io/file_lock.hpp"
 
 namespace po = boost::program_options;
 
@@ -36,10 +39,10 @@ void print_thresholds(const assemble::SweepData& data, const assemble::PhaseTabl
         const std::size_t line = a.line(w, i, j);
         const auto bracket = table.empirical_threshold_bracket[line];
         char empirical[32];
-        if (bracket == 0) {
+        if (bracket == assemble::bracket_found) {
           std::snprintf(empirical, sizeof empirical, "%12.4g", table.empirical_threshold_snr[line]);
         } else {
-          std::snprintf(empirical, sizeof empirical, "%12s", bracket < 0 ? "< grid" : "> grid");
+          std::snprintf(empirical, sizeof empirical, "%12s", assemble::bracket_label(bracket));
         }
         std::printf("%-18s %9.4g %9.4g %12.4g %12.4g %s\n", a.weighting[w].c_str(), a.delta[i], a.gamma[j],
                     theory.pop_threshold_snr[line], theory.sample_threshold_snr[line], empirical);
@@ -48,22 +51,38 @@ void print_thresholds(const assemble::SweepData& data, const assemble::PhaseTabl
   }
 }
 
+/// A running sweep holds its file's lock (io::FileLock, taken by `rmtsweep run`): /phase written
+/// through serial HDF5 beside its MPI-IO writes would be left unreadable. (HDF5's own exclusive
+/// lock then covers this process's write, unless HDF5_USE_FILE_LOCKING turns it off.)
+void refuse_if_being_written(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return;  // read_sweep says what is wrong with it
+  if (io::FileLock::try_exclusive(path).outcome() == io::FileLock::Outcome::held_elsewhere) {
+    throw InvalidOption("file", path,
+                        "a sweep file no other process is writing: a running `rmtsweep run` (or assemble) holds "
+                        "its lock; assemble it when that ends (`rmtsweep status` reads it meanwhile)");
+  }
+}
+
 }  // namespace
 
 int command_assemble(int argc, char** argv) {
   std::string path;
-  double margin = assemble::default_detection_margin;
+  std::string margin_text = model::format_double(assemble::default_detection_margin);  // parsed below, as typed
   bool help = false, quiet = false;
   po::options_description options("Usage: rmtsweep assemble FILE.h5 [options]\n\nWrites /phase into the sweep file");
   options.add_options()("file", po::value<std::string>(&path), "the sweep file")(
-      "margin", po::value<double>(&margin)->default_value(margin),
+      "margin", po::value<std::string>(&margin_text)->default_value(margin_text),
       "c of the detection rule: top eigenvalue > right_edge (1 + c d^(-2/3))")(
       "quiet,q", po::bool_switch(&quiet), "print no threshold table")("help,h", po::bool_switch(&help), "this help");
   if (!parse_file_command(argc, argv, options, "assemble", help, path)) return 0;
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  if (!std::isfinite(margin) || margin < 0) throw InvalidOption("margin", std::to_string(margin), "a number >= 0");
+  const std::string margin_allowed = "allowed: a number margin >= 0";
+  const double margin = model::parse_double(margin_text, "margin", margin_allowed);
+  if (margin < 0) throw InvalidOption("margin", margin_text, margin_allowed);
   if (rank != 0) return 0;  // serial HDF5: rank 0 alone reads and writes the file
+  refuse_if_being_written(path);
 
   const assemble::SweepData data = assemble::read_sweep(path);
   model::PointParams base;

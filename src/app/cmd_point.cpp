@@ -140,8 +140,21 @@ int command_point(int argc, char** argv) {
   try {
     result = simulate::simulate_point(params, sim_options, MPI_COMM_WORLD);
   } catch (const ScalapackError& e) {
-    // check_info agrees on the code over the grid, so every rank is here: exit cleanly.
-    if (rank == 0) std::fprintf(stderr, "rmtsweep point: error: %s\n", e.what());
+    // check_info agrees on the code over the grid, so every rank is here: exit cleanly. A ridge
+    // solve (dptsv, dposv, pdposv) fails with info > 0 only where S + lambda I is not positive
+    // definite, which a ridge <= 0 allows: say so in the option's terms.
+    const bool ridge_solve = e.routine() == "dptsv" || e.routine() == "dposv" || e.routine() == "pdposv";
+    if (rank == 0) {
+      if (ridge_solve && e.info() > 0 && sim_options.ridge <= 0.0) {
+        std::fprintf(stderr,
+                     "rmtsweep point: error: --ridge '%s': S + lambda I is not positive definite "
+                     "(lambda = ridge * kappa = %g; %s)\nallowed: a ridge that keeps S + lambda I "
+                     "positive definite; any ridge > 0 does\n",
+                     values["ridge"].as<std::string>().c_str(), sim_options.ridge * prediction.kappa, e.what());
+      } else {
+        std::fprintf(stderr, "rmtsweep point: error: %s\n", e.what());
+      }
+    }
     return 1;
   }
   if (rank != 0) return 0;

@@ -14,7 +14,9 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "output_path.hpp"
 #include "rmtsweep/common/error.hpp"
+#include "rmtsweep/io/file_lock.hpp"
 #include "rmtsweep/io/hdf5.hpp"
 #include "rmtsweep/parallel/blas_threads.hpp"
 #include "rmtsweep/parallel/communicator.hpp"
@@ -79,6 +81,32 @@ OutputPath inspect_output(const std::string& path, MPI_Comm comm, int rank) {
   return static_cast<OutputPath>(state);
 }
 
+/// The lock of a sweep file this run writes (io::FileLock), taken on rank 0: refused on every
+/// rank when another process (a run or an assemble) holds it; held shared until the file is
+/// closed. Where the file system cannot lock, the run goes on and says so.
+io::FileLock lock_for_writing(const std::string& path, MPI_Comm comm, int rank) {
+  io::FileLock lock;
+  int outcome = static_cast<int>(io::FileLock::Outcome::unsupported);
+  if (rank == 0) {
+    lock = io::FileLock::try_exclusive(path);
+    if (lock.locked()) lock.share();
+    outcome = static_cast<int>(lock.outcome());
+    if (lock.outcome() == io::FileLock::Outcome::unsupported) {
+      std::fprintf(stderr,
+                   "rmtsweep run: note: %s cannot be locked here (flock: %s): do not run `rmtsweep "
+                   "assemble` or another run on it until this run ends\n",
+                   path.c_str(), lock.reason().c_str());
+    }
+  }
+  RMTSWEEP_MPI_CHECK(MPI_Bcast(&outcome, 1, MPI_INT, 0, comm));
+  if (static_cast<io::FileLock::Outcome>(outcome) == io::FileLock::Outcome::held_elsewhere) {
+    throw InvalidOption("output", path,
+                        "a file no other process is writing: a running `rmtsweep run` or `rmtsweep assemble` "
+                        "holds its lock; wait for it to end (`rmtsweep status` reads it meanwhile)");
+  }
+  return lock;
+}
+
 void print_summary(const sweep::RunOutcome& outcome, const std::string& output) {
   std::fprintf(stderr,
                "rmtsweep run: %lld of %lld points computed in this run (%lld failed); %lld/%lld done in %s; "
@@ -115,7 +143,7 @@ int command_run(int argc, char** argv) {
     return 0;
   }
   // Everything is validated, on every rank alike, before any file is touched.
-  const sweep::Grid grid(sweep::parse_sweep_config(args.values));
+  sweep::Grid grid(sweep::parse_sweep_config(args.values));  // with --resume, takes the file's axis values
   const sweep::SweepConfig& config = grid.config();
   if (size % config.ranks_per_point != 0) {
     throw InvalidOption(
@@ -141,6 +169,13 @@ int command_run(int argc, char** argv) {
     throw InvalidOption("output", args.output,
                         "exists; pass --resume to continue it or --force to overwrite it");
   }
+  // Rank 0 tries the path as this run will write it (a dangling link, a directory it cannot write in,
+  // a file it cannot open), before any collective create or open; every rank refuses alike.
+  const std::string unwritable =
+      broadcast(rank == 0 ? output_write_problem(args.output, exists) : std::string(), MPI_COMM_WORLD);
+  if (!unwritable.empty()) throw InvalidOption("output", args.output, unwritable);
+  // An existing file is locked before anything reads or truncates it; a new one once created.
+  io::FileLock lock = exists ? lock_for_writing(args.output, MPI_COMM_WORLD, rank) : io::FileLock();
   const parallel::Communicator io_comm = parallel::Communicator::duplicate(MPI_COMM_WORLD);
   const std::string resolved = sweep::resolved_config_text(config);
   if (exists && args.resume) {
@@ -148,7 +183,7 @@ int command_run(int argc, char** argv) {
     RMTSWEEP_MPI_CHECK(MPI_Bcast(&is_hdf5, 1, MPI_INT, 0, MPI_COMM_WORLD));
     if (!is_hdf5) throw InvalidOption("resume", args.output, "an existing rmtsweep HDF5 sweep file");
     const std::string stored = sweep::SweepFile::stored_config(args.output, io_comm);
-    if (stored != resolved) {
+    if (!sweep::same_sweep(stored, resolved)) {
       if (rank == 0) {
         std::fprintf(stderr,
                      "rmtsweep run: the config differs from the one stored in %s (- stored, + given):\n",
@@ -159,6 +194,9 @@ int command_run(int argc, char** argv) {
       throw InvalidOption("resume", args.output,
                           "only with the same config as stored in the file (differences above)");
     }
+    // Axis values equal up to rounding (a file from before log ranges were exact at decades): the
+    // points are computed with the values the file holds.
+    if (stored != resolved) grid = sweep::Grid(sweep::with_stored_axes(config, stored));
   }
   if (!exists && args.resume && rank == 0) {
     std::fprintf(stderr, "rmtsweep run: %s does not exist yet: starting a new sweep\n", args.output.c_str());
@@ -175,6 +213,7 @@ int command_run(int argc, char** argv) {
   const bool resuming = exists && args.resume;  // with --force an existing file is recreated
   sweep::SweepFile file = resuming ? sweep::SweepFile::open_for_resume(args.output, io_comm, run)
                                    : sweep::SweepFile::create(args.output, io_comm, grid, predictions, run);
+  if (!exists) lock = lock_for_writing(args.output, MPI_COMM_WORLD, rank);
   if (rank == 0) {
     std::fprintf(stderr, "rmtsweep run: %s: %lld points (run %d) on %d ranks in groups of %d\n",
                  args.output.c_str(), static_cast<long long>(grid.size()), file.run_index(), size,
@@ -190,6 +229,7 @@ int command_run(int argc, char** argv) {
   }
   const sweep::RunOutcome outcome = sweep::run_sweep(grid, file, MPI_COMM_WORLD, stderr);
   file.close();
+  lock.release();
   if (rank == 0) print_summary(outcome, args.output);
   if (outcome.stop_signal != 0) return 128 + outcome.stop_signal;
   return outcome.failed > 0 ? 3 : 0;

@@ -87,10 +87,20 @@ TEST(CliPoint, AKBelowFourIsRejectedNamingWhatIsAllowed) {
 }
 
 // ridge = -10 makes S + lambda I indefinite: the ridge solve (dptsv) fails on every rank, the
-// program says so once and every rank exits with status 1 (no hang, no abort).
+// program says so once, in the option's terms, and every rank exits with status 1 (no hang, no
+// abort).
 TEST(CliPoint, AScalapackFailureEndsEveryRankWithTheRoutineAndCode) {
   const auto run = run_point(2, {"--d", "60", "--ridge", "-10"});
   EXPECT_EQ(run.status, 1);
   EXPECT_NE(run.err.find("dptsv failed with info = "), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("--ridge '-10': S + lambda I is not positive definite"), std::string::npos) << run.err;
   EXPECT_EQ(run.out, "");
+}
+
+// The same on a group of two ranks whose ridge system is solved by pdposv (d = 200: ELPA's path).
+TEST(CliPoint, ANegativeRidgeThatBreaksTheSolveIsNamedOnAGroupOfTwo) {
+  const auto run = run_point(2, {"--d", "200", "--ridge", "-0.5"});
+  EXPECT_EQ(run.status, 1);
+  EXPECT_NE(run.err.find("--ridge '-0.5': S + lambda I is not positive definite"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("pdposv failed with info = "), std::string::npos) << run.err;
 }

@@ -2,6 +2,10 @@
 // file on 1, 2, 3 ranks and with ranks_per_point = 2; existing output and changed config
 // refused; a failing point recorded while the others finish; bad values rejected before
 // any file exists.
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <fstream>
 
 #include "sweep_test_support.hpp"
@@ -101,6 +105,38 @@ TEST(SweepEndToEnd, AnExistingOutputIsRefusedWithoutForceAndLeftByteIdentical) {
   EXPECT_EQ(forced.exit_code, 0) << forced.output;
   const io::File file = io::open_file(dir / "a.h5", io::Access::read_only);
   EXPECT_NE(io::read_string_attribute(file, "config").find("seed = 8\n"), std::string::npos);
+}
+
+// A running sweep holds its file's lock shared (io::FileLock); held so here, as if a run were
+// writing the file, a second run (--resume or --force) and an assemble are refused with exit 2
+// and leave the file byte-identical; released, both go ahead.
+TEST(SweepEndToEnd, AFileAnotherProcessIsWritingIsRefusedByRunAndAssembleAndLeftByteIdentical) {
+  const TempDir dir;
+  const std::string config = write_small_config(dir);
+  ASSERT_EQ(
+      run(mpi_command(2, {"run", "--config", config, "--output", dir / "a.h5"}), dir / "a.log").exit_code, 0);
+  const std::string before = read_text(dir / "a.h5");
+  const int writer = ::open((dir / "a.h5").c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(writer, 0);
+  ASSERT_EQ(::flock(writer, LOCK_SH | LOCK_NB), 0);
+  for (const char* mode : {"--resume", "--force"}) {
+    const Finished second =
+        run(mpi_command(2, {"run", "--config", config, "--output", dir / "a.h5", mode}), dir / "b.log");
+    EXPECT_EQ(second.exit_code, 2) << mode << ": " << second.output;
+    EXPECT_NE(second.output.find("holds its lock"), std::string::npos) << second.output;
+  }
+  const Finished assembled = run(mpi_command(1, {"assemble", dir / "a.h5"}), dir / "c.log");
+  EXPECT_EQ(assembled.exit_code, 2) << assembled.output;
+  EXPECT_NE(assembled.output.find("holds its lock"), std::string::npos) << assembled.output;
+  EXPECT_EQ(read_text(dir / "a.h5"), before);
+  const Finished status = run(mpi_command(1, {"status", dir / "a.h5"}), dir / "d.log");
+  EXPECT_EQ(status.exit_code, 0) << "a reader is let in: " << status.output;
+
+  ::close(writer);
+  EXPECT_EQ(run(mpi_command(1, {"assemble", dir / "a.h5"}), dir / "e.log").exit_code, 0);
+  const Finished resumed =
+      run(mpi_command(2, {"run", "--config", config, "--output", dir / "a.h5", "--resume"}), dir / "f.log");
+  EXPECT_EQ(resumed.exit_code, 0) << resumed.output;
 }
 
 TEST(SweepEndToEnd, ResumeWithADifferentConfigIsRefusedShowingTheDifference) {

@@ -1,6 +1,7 @@
 // A killed sweep (kill -9 of every rank) leaves a file that HDF5 and h5py open; --resume then
 // computes exactly the points not done, and the final file equals an uninterrupted run's.
-// SIGTERM stops handing out points and leaves a resumable file, exiting 128 + 15.
+// SIGTERM stops handing out points and leaves a resumable file, exiting 128 + 15, also when it
+// reaches a rank that is not its group's leader.
 #include <fstream>
 
 #include "sweep_test_support.hpp"
@@ -101,6 +102,35 @@ TEST(SweepResume, SigtermStopsTheSweepWithAResumableFileAndExitStatus143) {
       run(mpi_command(2, with_keys({"run", "--output", dir / "t.h5", "--resume"})), dir / "r.log");
   EXPECT_EQ(resumed.exit_code, 0) << resumed.output;
   EXPECT_EQ(count_done(read_status(dir / "t.h5")), 80);
+}
+
+/// The MPI_COMM_WORLD rank of an Open MPI process (OMPI_COMM_WORLD_RANK in its environment), or -1.
+int world_rank_of(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/environ", std::ios::binary);
+  const std::string key = "OMPI_COMM_WORLD_RANK=";
+  for (std::string entry; std::getline(in, entry, '\0');) {
+    if (entry.rfind(key, 0) == 0) return std::stoi(entry.substr(key.size()));
+  }
+  return -1;
+}
+
+// A group of two ranks whose second rank alone gets SIGTERM stops as a whole: the group agrees
+// on the signal before each point, so the sweep ends early with a resumable file and 143.
+TEST(SweepResume, SigtermToTheSecondRankOfAGroupStopsTheSweepToo) {
+  const TempDir dir;
+  const pid_t mpirun =
+      start(mpi_command(2, with_keys({"run", "--output", dir / "g.h5", "--ranks_per_point", "2"})), dir / "g.log");
+  ASSERT_FALSE(wait_until_done(dir / "g.h5", mpirun, 4).empty()) << read_text(dir / "g.log");
+  pid_t second = -1;
+  for (const pid_t rank : children_of(mpirun)) {
+    if (world_rank_of(rank) == 1) second = rank;
+  }
+  ASSERT_GT(second, 0) << "rank 1 not found among mpirun's children";
+  kill(second, SIGTERM);
+  const Finished stopped = wait_for(mpirun, dir / "g.log");
+  EXPECT_EQ(stopped.exit_code, 128 + SIGTERM) << stopped.output;
+  EXPECT_NE(stopped.output.find("stopped by signal 15"), std::string::npos) << stopped.output;
+  EXPECT_LT(count_done(read_status(dir / "g.h5")), 80) << "the signal to rank 1 did not stop the sweep";
 }
 
 }  // namespace

@@ -44,7 +44,7 @@ void draw_column(const random::CounterRng& rng, std::uint64_t v, const std::vect
 NoiseTable::NoiseTable(const model::PointParams& params, const parallel::DistributedMatrix& like)
     : NoiseTable(params, simulate::global_rows(like)) {}
 
-NoiseTable::NoiseTable(const model::PointParams& params, std::vector<std::size_t> global_rows)
+NoiseTable::NoiseTable(const model::PointParams& params, std::vector<std::size_t> global_rows, Empty)
     : seed_(params.seed),
       trial_(params.trial),
       d_(params.d),
@@ -55,6 +55,10 @@ NoiseTable::NoiseTable(const model::PointParams& params, std::vector<std::size_t
     if (global_rows_[r] >= static_cast<std::size_t>(params.d) || (r > 0 && global_rows_[r] <= global_rows_[r - 1]))
       throw std::invalid_argument("NoiseTable: the rows must be increasing and below d");
   }
+}
+
+NoiseTable::NoiseTable(const model::PointParams& params, std::vector<std::size_t> global_rows)
+    : NoiseTable(params, std::move(global_rows), Empty{}) {
   const std::size_t lr = global_rows_.size();
   // Not zero-filled first (HugePageAllocator default-initialises): every entry is drawn below,
   // and the drawing threads touch the pages.
@@ -93,12 +97,7 @@ NoiseTable::NoiseTable(const model::PointParams& params, std::vector<std::size_t
 
 NoiseTable::NoiseTable(const model::PointParams& params, std::vector<std::size_t> global_rows,
                        const NoiseTable& held)
-    : seed_(params.seed),
-      trial_(params.trial),
-      d_(params.d),
-      kind_(params.table),
-      vocabulary_(params.vocabulary()),
-      global_rows_(std::move(global_rows)) {
+    : NoiseTable(params, std::move(global_rows), Empty{}) {
   if (held.seed_ != seed_ || held.trial_ != trial_ || held.d_ != d_ || held.kind_ != kind_ ||
       held.vocabulary_ != vocabulary_)
     throw std::invalid_argument("NoiseTable: the held table has other draws (seed, trial, d, V or kind)");
@@ -109,15 +108,13 @@ NoiseTable::NoiseTable(const model::PointParams& params, std::vector<std::size_t
   constexpr std::size_t not_held = ~std::size_t{0};
   std::vector<std::size_t> from(lr, not_held), missing;
   for (std::size_t r = 0; r < lr; ++r) {
-    if (r > 0 && global_rows_[r] <= global_rows_[r - 1])
-      throw std::invalid_argument("NoiseTable: the rows must be increasing and below d");
     const auto it = std::lower_bound(theirs.begin(), theirs.end(), global_rows_[r]);
     if (it != theirs.end() && *it == global_rows_[r])
       from[r] = static_cast<std::size_t>(it - theirs.begin());
     else
       missing.push_back(global_rows_[r]);
   }
-  const NoiseTable drawn(params, missing);  // checks the rows below d
+  const NoiseTable drawn(params, missing);
   values_.resize(static_cast<std::size_t>(vocabulary_) * lr);
   detail::for_chunks(vocabulary_, parallel::blas_threads(),
                      [&](std::int64_t, std::int64_t begin, std::int64_t end) {

@@ -41,6 +41,10 @@ class NoiseTable {
   const std::vector<std::size_t>& global_rows() const noexcept { return global_rows_; }
 
  private:
+  struct Empty {};
+  /// The identity of the draws and the checked rows (increasing, below d), no entries yet.
+  NoiseTable(const model::PointParams& params, std::vector<std::size_t> global_rows, Empty);
+
   std::uint64_t seed_ = 0;
   int trial_ = 0, d_ = 0;
   model::Table kind_ = model::Table::iid;

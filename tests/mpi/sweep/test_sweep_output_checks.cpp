@@ -43,7 +43,7 @@ TEST(SweepOutputChecks, AnOutputInADirectoryWhereNoFileCanBeCreatedIsRefusedWith
 
 TEST(SweepOutputChecks, ADanglingSymbolicLinkIsRefusedEvenWithForceAndNothingIsCreatedThroughIt) {
   const TempDir dir;
-  for (const std::string target : {dir / "missing_dir/x.h5", dir / "x.h5"}) {
+  for (const std::string& target : {dir / "missing_dir/x.h5", dir / "x.h5"}) {
     std::filesystem::remove(dir / "link.h5");
     std::filesystem::create_symlink(target, dir / "link.h5");
     std::vector<std::string> args = small_run(dir / "link.h5");

@@ -88,7 +88,17 @@ RunArguments parse_run_arguments(int argc, char** argv, const ConfigReader& read
 
   po::variables_map vm;
   try {
-    po::store(po::command_line_parser(argc, argv).options(all).run(), vm);
+    const po::parsed_options parsed = po::command_line_parser(argc, argv).options(all).run();
+    // Without a positional description Boost keeps a bare word (`run x.h5`) and store() drops
+    // it: the run would go on without what the user meant it to use.
+    const std::vector<std::string> bare = po::collect_unrecognized(parsed.options, po::include_positional);
+    if (!bare.empty()) {
+      throw InvalidOption::described("output", bare.front(),
+                                     "unexpected argument '" + bare.front() +
+                                         "': rmtsweep run takes options only (--output FILE.h5, --config FILE; "
+                                         "see rmtsweep run --help)");
+    }
+    po::store(parsed, vm);
     po::notify(vm);
   } catch (const po::error& e) {
     throw command_line_error(e, argc, argv, all, "see rmtsweep run --help");

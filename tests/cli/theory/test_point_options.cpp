@@ -122,6 +122,11 @@ std::string message_of(const std::function<void()>& call) {
 
 }  // namespace
 
+TEST(PointOptions, AStrayWordIsCalledAnUnexpectedArgument) {
+  EXPECT_EQ(message_of([] { parse({"--d", "3", "extra"}); }).rfind("unexpected argument 'extra': rmtsweep ", 0), 0u)
+      << message_of([] { parse({"--d", "3", "extra"}); });
+}
+
 TEST(PointOptions, AnUnknownOptionIsCalledUnknownAndTheAllowedOnesAreListed) {
   EXPECT_EQ(message_of([] { parse({"--foo", "1"}); }).rfind("unknown option '--foo'; allowed: --d, --T, --delta", 0), 0u)
       << message_of([] { parse({"--foo", "1"}); });

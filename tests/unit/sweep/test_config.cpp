@@ -279,6 +279,13 @@ TEST(RunArguments, AnOptionGivenTwiceIsCalledSoWithBothValuesAsTyped) {
             "--force given twice: give it once (see rmtsweep run --help)");
 }
 
+TEST(RunArguments, ABareWordIsRefusedInsteadOfIgnored) {
+  const InvalidOption e = run_rejection({"x.h5", "--d", "20"});
+  EXPECT_EQ(e.value(), "x.h5");
+  EXPECT_EQ(std::string(e.what()).rfind("unexpected argument 'x.h5': rmtsweep run takes options only", 0), 0u)
+      << e.what();
+}
+
 TEST(RunArguments, AMissingValueIsCalledMissing) {
   EXPECT_EQ(std::string(run_rejection({"--resume", "--output"}).what()),
             "--output needs a value (see rmtsweep run --help)");

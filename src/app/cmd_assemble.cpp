@@ -51,17 +51,20 @@ void print_thresholds(const assemble::SweepData& data, const assemble::PhaseTabl
   }
 }
 
-/// A running sweep holds its file's lock (io::FileLock, taken by `rmtsweep run`): /phase written
-/// through serial HDF5 beside its MPI-IO writes would be left unreadable. (HDF5's own exclusive
-/// lock then covers this process's write, unless HDF5_USE_FILE_LOCKING turns it off.)
-void refuse_if_being_written(const std::string& path) {
+/// Takes the sweep file's lock (io::FileLock, the one `rmtsweep run` holds while it writes) for
+/// as long as this assemble reads and writes the file: /phase written through serial HDF5 beside
+/// a sweep's MPI-IO writes would be left unreadable, and a run must not start meanwhile.
+io::FileLock lock_for_assembly(const std::string& path) {
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) return;  // read_sweep says what is wrong with it
-  if (io::FileLock::try_exclusive(path).outcome() == io::FileLock::Outcome::held_elsewhere) {
+  if (!std::filesystem::is_regular_file(path, ec)) return {};  // read_sweep says what is wrong with it
+  io::FileLock lock = io::FileLock::try_exclusive(io::lock_path(path));
+  if (lock.outcome() == io::FileLock::Outcome::held_elsewhere) {
     throw InvalidOption("file", path,
                         "a sweep file no other process is writing: a running `rmtsweep run` (or assemble) holds "
-                        "its lock; assemble it when that ends (`rmtsweep status` reads it meanwhile)");
+                        "its lock (" + io::lock_path(path) + "); assemble it when that ends (`rmtsweep status` "
+                        "reads it meanwhile)");
   }
+  return lock;  // locked, or unsupported here (then nothing is locked, as before locks existed)
 }
 
 }  // namespace
@@ -82,7 +85,7 @@ int command_assemble(int argc, char** argv) {
   const double margin = model::parse_double(margin_text, "margin", margin_allowed);
   if (margin < 0) throw InvalidOption("margin", margin_text, margin_allowed);
   if (rank != 0) return 0;  // serial HDF5: rank 0 alone reads and writes the file
-  refuse_if_being_written(path);
+  const io::FileLock lock = lock_for_assembly(path);
 
   const assemble::SweepData data = assemble::read_sweep(path);
   model::PointParams base;

@@ -81,28 +81,28 @@ OutputPath inspect_output(const std::string& path, MPI_Comm comm, int rank) {
   return static_cast<OutputPath>(state);
 }
 
-/// The lock of a sweep file this run writes (io::FileLock), taken on rank 0: refused on every
-/// rank when another process (a run or an assemble) holds it; held shared until the file is
-/// closed. Where the file system cannot lock, the run goes on and says so.
+/// The lock of the sweep file this run writes (io::FileLock, on FILE.h5.lock), taken on rank 0:
+/// refused on every rank when another process (a run or an assemble) holds it; held until the
+/// file is closed. Where nothing can be locked, the run goes on and says so.
 io::FileLock lock_for_writing(const std::string& path, MPI_Comm comm, int rank) {
   io::FileLock lock;
   int outcome = static_cast<int>(io::FileLock::Outcome::unsupported);
   if (rank == 0) {
-    lock = io::FileLock::try_exclusive(path);
-    if (lock.locked()) lock.share();
+    lock = io::FileLock::try_exclusive(io::lock_path(path));
     outcome = static_cast<int>(lock.outcome());
     if (lock.outcome() == io::FileLock::Outcome::unsupported) {
       std::fprintf(stderr,
-                   "rmtsweep run: note: %s cannot be locked here (flock: %s): do not run `rmtsweep "
-                   "assemble` or another run on it until this run ends\n",
-                   path.c_str(), lock.reason().c_str());
+                   "rmtsweep run: note: cannot lock %s (%s): do not run `rmtsweep assemble` or another run "
+                   "on %s until this run ends\n",
+                   io::lock_path(path).c_str(), lock.reason().c_str(), path.c_str());
     }
   }
   RMTSWEEP_MPI_CHECK(MPI_Bcast(&outcome, 1, MPI_INT, 0, comm));
   if (static_cast<io::FileLock::Outcome>(outcome) == io::FileLock::Outcome::held_elsewhere) {
     throw InvalidOption("output", path,
                         "a file no other process is writing: a running `rmtsweep run` or `rmtsweep assemble` "
-                        "holds its lock; wait for it to end (`rmtsweep status` reads it meanwhile)");
+                        "holds its lock (" + io::lock_path(path) + "); wait for it to end (`rmtsweep status` "
+                        "reads the file meanwhile)");
   }
   return lock;
 }
@@ -165,6 +165,7 @@ int command_run(int argc, char** argv) {
   for (std::int64_t i = 0; i < grid.size(); ++i) predictions.push_back(theory::predict(grid.params(i)));
 
   const bool exists = output == OutputPath::regular_file;
+  if (!(exists && args.resume)) sweep::require_top_four(config);  // a resumed file keeps its own k
   if (exists && !args.resume && !args.force) {
     throw InvalidOption("output", args.output,
                         "exists; pass --resume to continue it or --force to overwrite it");
@@ -174,8 +175,8 @@ int command_run(int argc, char** argv) {
   const std::string unwritable =
       broadcast(rank == 0 ? output_write_problem(args.output, exists) : std::string(), MPI_COMM_WORLD);
   if (!unwritable.empty()) throw InvalidOption("output", args.output, unwritable);
-  // An existing file is locked before anything reads or truncates it; a new one once created.
-  io::FileLock lock = exists ? lock_for_writing(args.output, MPI_COMM_WORLD, rank) : io::FileLock();
+  // Locked before anything reads, truncates or creates the file.
+  io::FileLock lock = lock_for_writing(args.output, MPI_COMM_WORLD, rank);
   const parallel::Communicator io_comm = parallel::Communicator::duplicate(MPI_COMM_WORLD);
   const std::string resolved = sweep::resolved_config_text(config);
   if (exists && args.resume) {
@@ -213,7 +214,6 @@ int command_run(int argc, char** argv) {
   const bool resuming = exists && args.resume;  // with --force an existing file is recreated
   sweep::SweepFile file = resuming ? sweep::SweepFile::open_for_resume(args.output, io_comm, run)
                                    : sweep::SweepFile::create(args.output, io_comm, grid, predictions, run);
-  if (!exists) lock = lock_for_writing(args.output, MPI_COMM_WORLD, rank);
   if (rank == 0) {
     std::fprintf(stderr, "rmtsweep run: %s: %lld points (run %d) on %d ranks in groups of %d\n",
                  args.output.c_str(), static_cast<long long>(grid.size()), file.run_index(), size,

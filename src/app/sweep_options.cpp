@@ -88,7 +88,9 @@ RunArguments parse_run_arguments(int argc, char** argv, const ConfigReader& read
 
   po::variables_map vm;
   try {
-    const po::parsed_options parsed = po::command_line_parser(argc, argv).options(all).run();
+    // No prefix guessing (as for the other commands): --out must not quietly mean --output.
+    const auto style = po::command_line_style::default_style & ~po::command_line_style::allow_guessing;
+    const po::parsed_options parsed = po::command_line_parser(argc, argv).options(all).style(style).run();
     // Without a positional description Boost keeps a bare word (`run x.h5`) and store() drops
     // it: the run would go on without what the user meant it to use.
     const std::vector<std::string> bare = po::collect_unrecognized(parsed.options, po::include_positional);

@@ -1,4 +1,4 @@
-// The advisory lock on a sweep file (include/rmtsweep/io/file_lock.hpp).
+// The advisory lock of a sweep file (include/rmtsweep/io/file_lock.hpp).
 #include "rmtsweep/io/file_lock.hpp"
 
 #include <fcntl.h>
@@ -7,24 +7,30 @@
 
 #include <cerrno>
 #include <cstring>
-#include <system_error>
 #include <utility>
 
 namespace rmtsweep::io {
 
+std::string lock_path(const std::string& sweep_path) { return sweep_path + ".lock"; }
+
 FileLock FileLock::try_exclusive(const std::string& path) {
   FileLock lock;
-  lock.fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (lock.fd_ < 0) throw std::system_error(errno, std::generic_category(), "open(" + path + ") to lock it");
+  // Read-write: where flock is emulated by fcntl locks (NFS) an exclusive lock needs it.
+  lock.fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (lock.fd_ < 0) {
+    lock.reason_ = std::string("open: ") + std::strerror(errno);
+    return lock;
+  }
   if (::flock(lock.fd_, LOCK_EX | LOCK_NB) == 0) {
     lock.outcome_ = Outcome::locked;
-  } else if (errno == EWOULDBLOCK) {
+    return lock;
+  }
+  const int error = errno;
+  lock.release();
+  if (error == EWOULDBLOCK) {
     lock.outcome_ = Outcome::held_elsewhere;
-    lock.release();
   } else {
-    lock.outcome_ = Outcome::unsupported;  // ENOLCK, EOPNOTSUPP, EINVAL on some network file systems
-    lock.reason_ = std::strerror(errno);
-    lock.release();
+    lock.reason_ = std::string("flock: ") + std::strerror(error);  // ENOLCK, EOPNOTSUPP, ENOSYS, ...
   }
   return lock;
 }
@@ -43,11 +49,6 @@ FileLock& FileLock::operator=(FileLock&& other) noexcept {
 }
 
 FileLock::~FileLock() { release(); }
-
-void FileLock::share() {
-  if (fd_ < 0 || ::flock(fd_, LOCK_SH | LOCK_NB) != 0)
-    throw std::system_error(fd_ < 0 ? EBADF : errno, std::generic_category(), "flock(LOCK_SH)");
-}
 
 void FileLock::release() noexcept {
   if (fd_ >= 0) ::close(fd_);  // closing the descriptor releases its flock

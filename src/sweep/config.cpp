@@ -181,6 +181,14 @@ std::vector<std::string> split_weighting_list(const std::string& text) {
   return items;
 }
 
+void require_top_four(const SweepConfig& c) {
+  if (c.k < std::min(4, c.d)) {
+    throw InvalidOption("k", std::to_string(c.k),
+                        "allowed: an integer min(4, d) <= k <= d = " + std::to_string(c.d) +
+                            " (model.md 1.2 records at least the top 4 eigenvalues)");
+  }
+}
+
 SweepConfig parse_sweep_config(const std::map<std::string, std::string>& values) {
   const auto& keys = config_keys();
   for (const auto& [key, value] : values) {
@@ -213,9 +221,8 @@ SweepConfig parse_sweep_config(const std::map<std::string, std::string>& values)
       throw InvalidOption("weighting", weighting_text, "allowed: distinct weightings");
     }
   }
-  // model.md 1.2 records at least the top 4 eigenvalues (all d of them when d < 4).
-  const int k_min = std::min(4, c.d);
-  c.k = static_cast<int>(parse_bounded(get("k", std::to_string(k_min)), "k", k_min, c.d,
+  // Any k from 1 reads back (a stored config may predate require_top_four); the default is 4.
+  c.k = static_cast<int>(parse_bounded(get("k", std::to_string(std::min(4, c.d))), "k", 1, c.d,
                                        "allowed: an integer min(4, d) <= k <= d = " + std::to_string(c.d)));
   c.ridge = model::parse_double(get("ridge", "0.1"), "ridge", "allowed: a finite ridge > 0");
   if (!(c.ridge > 0.0)) throw InvalidOption("ridge", get("ridge", ""), "allowed: a finite ridge > 0");

@@ -1,26 +1,31 @@
 #pragma once
-/// An advisory lock (flock(2)) on a sweep file, so that one process at a time writes it.
+/// An advisory lock (flock(2)) that lets one process at a time write a sweep file.
 ///
 /// The sweep writes through MPI-IO, which takes no lock, while `assemble` writes /phase through
-/// serial HDF5: the two at once leave /phase unreadable. So `rmtsweep run` (on rank 0) takes the
-/// file's lock exclusively, which fails if another run or an assemble holds it, then holds it
-/// shared for as long as it writes. Shared holders do not stop readers: HDF5's own lock for a
-/// read-only open (`status`, h5py) is shared too. `assemble` checks that it can take the lock
-/// exclusively before it writes (HDF5's own exclusive lock then covers its write).
+/// serial HDF5: the two at once leave /phase unreadable. So `rmtsweep run` (on rank 0) and
+/// `rmtsweep assemble` each hold the sweep's lock while they write it, and refuse to start while
+/// another process holds it. The lock is taken on a file of its own beside the sweep file
+/// (lock_path: "FILE.h5.lock", created empty and left in place), never on the HDF5 file: HDF5
+/// takes flock on the files it opens (shared for a reader, such as h5py in a notebook), and MPI-IO
+/// may take byte-range locks on it (on NFS), so a lock there would stop a resume behind a reader
+/// or interfere with the sweep's own writes.
 ///
-/// The lock lives with the open descriptor: a killed process leaves no stale lock. Where the
-/// file system does not support flock (some NFS and Lustre mounts), the outcome says so and
-/// nothing is locked.
+/// The lock lives with the open descriptor: a killed process leaves no stale lock. Where the lock
+/// file cannot be created or the file system has no flock (some NFS and Lustre mounts), the
+/// outcome says so and nothing is locked.
 #include <string>
 
 namespace rmtsweep::io {
+
+/// The lock file of the sweep file `sweep_path`: the same path with ".lock" appended.
+std::string lock_path(const std::string& sweep_path);
 
 class FileLock {
  public:
   enum class Outcome { locked, held_elsewhere, unsupported };
 
-  /// Opens the existing file `path` and tries to lock it exclusively, without waiting.
-  /// Throws std::system_error when the file cannot be opened.
+  /// Opens the lock file `path` (creating it empty when missing) and tries to lock it
+  /// exclusively, without waiting. Never throws for a lock it cannot take: see outcome().
   static FileLock try_exclusive(const std::string& path);
 
   FileLock() = default;
@@ -33,11 +38,8 @@ class FileLock {
 
   Outcome outcome() const noexcept { return outcome_; }
   bool locked() const noexcept { return outcome_ == Outcome::locked; }
-  /// Why the file system refused to lock (unsupported), e.g. "Operation not supported".
+  /// Why nothing was locked (unsupported), e.g. "open: Permission denied" or "flock: No locks available".
   const std::string& reason() const noexcept { return reason_; }
-  /// Turns the exclusive lock into a shared one, so that readers may open the file while it is
-  /// held. Throws std::system_error if that fails.
-  void share();
   /// Releases the lock now.
   void release() noexcept;
 

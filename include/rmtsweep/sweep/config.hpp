@@ -71,6 +71,11 @@ struct SweepConfig {
 /// and what is allowed.
 SweepConfig parse_sweep_config(const std::map<std::string, std::string>& values);
 
+/// A new sweep records at least the top min(4, d) eigenvalues (model.md 1.2); parse_sweep_config
+/// reads k >= 1, so that a file written before this rule still assembles and resumes. Throws
+/// InvalidOption("k", ...) otherwise.
+void require_top_four(const SweepConfig& config);
+
 /// The `eigensolver` setting (sweep key and `rmtsweep point` option): "auto" (automatic: ELPA on
 /// several ranks where it applies) or "scalapack"; anything else throws InvalidOption naming it.
 parallel::EigenSolver parse_eigensolver(const std::string& text);

@@ -107,18 +107,19 @@ TEST(SweepEndToEnd, AnExistingOutputIsRefusedWithoutForceAndLeftByteIdentical) {
   EXPECT_NE(io::read_string_attribute(file, "config").find("seed = 8\n"), std::string::npos);
 }
 
-// A running sweep holds its file's lock shared (io::FileLock); held so here, as if a run were
-// writing the file, a second run (--resume or --force) and an assemble are refused with exit 2
-// and leave the file byte-identical; released, both go ahead.
-TEST(SweepEndToEnd, AFileAnotherProcessIsWritingIsRefusedByRunAndAssembleAndLeftByteIdentical) {
+// A running sweep holds its file's lock (FILE.h5.lock); held so here, as if a run were writing
+// the file, a second run (--resume or --force) and an assemble are refused with exit 2 and leave
+// the file byte-identical; released, both go ahead. A reader holding the file itself open (HDF5
+// keeps a shared flock on it, as h5py in a notebook does) stops neither.
+TEST(SweepEndToEnd, AFileAnotherProcessIsWritingIsRefusedByRunAndAssembleButAReaderStopsNeither) {
   const TempDir dir;
   const std::string config = write_small_config(dir);
   ASSERT_EQ(
       run(mpi_command(2, {"run", "--config", config, "--output", dir / "a.h5"}), dir / "a.log").exit_code, 0);
   const std::string before = read_text(dir / "a.h5");
-  const int writer = ::open((dir / "a.h5").c_str(), O_RDONLY | O_CLOEXEC);
-  ASSERT_GE(writer, 0);
-  ASSERT_EQ(::flock(writer, LOCK_SH | LOCK_NB), 0);
+  const int writer = ::open((dir / "a.h5.lock").c_str(), O_RDWR | O_CLOEXEC);
+  ASSERT_GE(writer, 0) << "run leaves its lock file beside the sweep file";
+  ASSERT_EQ(::flock(writer, LOCK_EX | LOCK_NB), 0) << "the finished run released its lock";
   for (const char* mode : {"--resume", "--force"}) {
     const Finished second =
         run(mpi_command(2, {"run", "--config", config, "--output", dir / "a.h5", mode}), dir / "b.log");
@@ -131,12 +132,15 @@ TEST(SweepEndToEnd, AFileAnotherProcessIsWritingIsRefusedByRunAndAssembleAndLeft
   EXPECT_EQ(read_text(dir / "a.h5"), before);
   const Finished status = run(mpi_command(1, {"status", dir / "a.h5"}), dir / "d.log");
   EXPECT_EQ(status.exit_code, 0) << "a reader is let in: " << status.output;
-
   ::close(writer);
-  EXPECT_EQ(run(mpi_command(1, {"assemble", dir / "a.h5"}), dir / "e.log").exit_code, 0);
+
+  const int reader = ::open((dir / "a.h5").c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_EQ(::flock(reader, LOCK_SH | LOCK_NB), 0);
   const Finished resumed =
-      run(mpi_command(2, {"run", "--config", config, "--output", dir / "a.h5", "--resume"}), dir / "f.log");
+      run(mpi_command(2, {"run", "--config", config, "--output", dir / "a.h5", "--resume"}), dir / "e.log");
   EXPECT_EQ(resumed.exit_code, 0) << resumed.output;
+  ::close(reader);
+  EXPECT_EQ(run(mpi_command(1, {"assemble", dir / "a.h5"}), dir / "f.log").exit_code, 0);
 }
 
 TEST(SweepEndToEnd, ResumeWithADifferentConfigIsRefusedShowingTheDifference) {
@@ -275,6 +279,7 @@ TEST(SweepEndToEnd, BadValuesAreRejectedWithExitTwoBeforeAnyFileIsCreated) {
       {{"--snr", "1:0"}, "invalid --snr '1:0'"},
       {{"--weighting", "mean,2"}, "invalid --weighting 'mean,2'"},
       {{"--delta", "1e9"}, "invalid --delta"},
+      {{"--k", "3"}, "invalid --k '3'"},
   };
   for (const auto& [extra, message] : cases) {
     std::vector<std::string> args{"run", "--config", config, "--output", dir / "bad.h5"};
@@ -283,6 +288,7 @@ TEST(SweepEndToEnd, BadValuesAreRejectedWithExitTwoBeforeAnyFileIsCreated) {
     EXPECT_EQ(bad.exit_code, 2) << bad.output;
     EXPECT_NE(bad.output.find(message), std::string::npos) << bad.output;
     EXPECT_FALSE(std::filesystem::exists(dir / "bad.h5")) << extra[0];
+    EXPECT_FALSE(std::filesystem::exists(dir / "bad.h5.lock")) << extra[0];
   }
 }
 

@@ -60,7 +60,10 @@ TEST(SweepOutputChecks, AWritableNewPathIsLeftToTheRunWhichCreatesIt) {
   EXPECT_EQ(read_status(dir / "new.h5"), (std::vector<std::int64_t>{status_done, status_done}));
 }
 
-TEST(SweepOutputChecks, AFileWrittenWhileLogRangesMissedDecadesResumesWithItsLogConfigAndItsOwnValues) {
+// The resume is accepted (the axis values agree to rounding), finishes the file and keeps its
+// grid. That the points are then computed with the file's own values is with_stored_axes's unit
+// test (test_config): here, at d = 20, snr 10 and 10.000000000000002 give the same bits anyway.
+TEST(SweepOutputChecks, AFileWrittenWhileLogRangesMissedDecadesResumesWithItsLogConfigAndKeepsItsGrid) {
   const TempDir dir;
   const std::string file = dir / "old.h5";
   // exp/log gave log:1:100:3 as 1,10.000000000000002,100; the middle point is left failed.

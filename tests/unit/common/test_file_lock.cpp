@@ -1,16 +1,14 @@
-// The advisory lock a sweep file is written under (io::FileLock): a run takes it exclusively,
-// then holds it shared, so that readers still open the file but no second writer does.
+// The advisory lock a sweep file is written under (io::FileLock on FILE.h5.lock): one holder at a
+// time, released with its descriptor, and blind to the locks HDF5 readers take on the file itself.
 #include <fcntl.h>
 #include <sys/file.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
 
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
-#include <system_error>
 
 #include "rmtsweep/io/file_lock.hpp"
 
@@ -18,14 +16,19 @@ using rmtsweep::io::FileLock;
 
 namespace {
 
-/// A scratch file, removed at the end.
-struct ScratchFile {
-  std::string path = (std::filesystem::temp_directory_path() / ("rmtsweep-lock-" + std::to_string(::getpid()))).string();
-  ScratchFile() { std::ofstream(path) << "sweep"; }
-  ~ScratchFile() { std::remove(path.c_str()); }
+/// A scratch directory with a stand-in sweep file, removed at the end.
+struct Scratch {
+  std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("rmtsweep-lock-" + std::to_string(::getpid()));
+  std::string sweep = (dir / "sweep.h5").string();
+  Scratch() {
+    std::filesystem::create_directories(dir);
+    std::ofstream(sweep) << "sweep";
+  }
+  ~Scratch() { std::filesystem::remove_all(dir); }
 };
 
-/// Whether another open of the file (as another process's would be) gets a lock of this kind now.
+/// Whether another open of `path` (as another process's would be) gets a lock of this kind now.
 bool another_open_can_lock(const std::string& path, int kind) {
   const int fd = ::open(path.c_str(), O_RDONLY);
   const bool taken = fd >= 0 && ::flock(fd, kind | LOCK_NB) == 0;
@@ -35,40 +38,42 @@ bool another_open_can_lock(const std::string& path, int kind) {
 
 }  // namespace
 
-TEST(FileLock, AFreeFileIsLockedExclusivelyAndNobodyElseGetsIt) {
-  const ScratchFile file;
-  const FileLock lock = FileLock::try_exclusive(file.path);
+TEST(FileLock, TheLockFileSitsBesideTheSweepFile) {
+  EXPECT_EQ(rmtsweep::io::lock_path("out/sweep.h5"), "out/sweep.h5.lock");
+}
+
+TEST(FileLock, AFreeLockIsTakenAndNobodyElseGetsIt) {
+  const Scratch scratch;
+  const std::string path = rmtsweep::io::lock_path(scratch.sweep);
+  const FileLock lock = FileLock::try_exclusive(path);
   EXPECT_EQ(lock.outcome(), FileLock::Outcome::locked);
-  EXPECT_FALSE(another_open_can_lock(file.path, LOCK_SH));
-  EXPECT_FALSE(another_open_can_lock(file.path, LOCK_EX));
+  EXPECT_TRUE(std::filesystem::exists(path));
+  EXPECT_FALSE(another_open_can_lock(path, LOCK_SH));
+  EXPECT_EQ(FileLock::try_exclusive(path).outcome(), FileLock::Outcome::held_elsewhere);
 }
 
-TEST(FileLock, HeldSharedItLetsReadersInButNotAWriter) {
-  const ScratchFile file;
-  FileLock lock = FileLock::try_exclusive(file.path);
-  ASSERT_TRUE(lock.locked());
-  lock.share();
-  EXPECT_TRUE(another_open_can_lock(file.path, LOCK_SH));
-  EXPECT_EQ(FileLock::try_exclusive(file.path).outcome(), FileLock::Outcome::held_elsewhere);
+TEST(FileLock, ReadersOfTheSweepFileDoNotStopIt) {
+  const Scratch scratch;
+  const int reader = ::open(scratch.sweep.c_str(), O_RDONLY);  // as HDF5 holds a file open read-only
+  ASSERT_EQ(::flock(reader, LOCK_SH | LOCK_NB), 0);
+  const FileLock lock = FileLock::try_exclusive(rmtsweep::io::lock_path(scratch.sweep));
+  EXPECT_TRUE(lock.locked());
+  EXPECT_TRUE(another_open_can_lock(scratch.sweep, LOCK_SH)) << "the sweep file itself is not locked";
+  ::close(reader);
 }
 
-TEST(FileLock, ReleasedOrDestroyedItFreesTheFile) {
-  const ScratchFile file;
-  {
-    const FileLock lock = FileLock::try_exclusive(file.path);
-    ASSERT_TRUE(lock.locked());
-  }
-  FileLock again = FileLock::try_exclusive(file.path);
+TEST(FileLock, ReleasedOrDestroyedItFreesTheLock) {
+  const Scratch scratch;
+  const std::string path = rmtsweep::io::lock_path(scratch.sweep);
+  { ASSERT_TRUE(FileLock::try_exclusive(path).locked()); }
+  FileLock again = FileLock::try_exclusive(path);
   EXPECT_TRUE(again.locked());
   again.release();
-  EXPECT_TRUE(another_open_can_lock(file.path, LOCK_EX));
+  EXPECT_TRUE(another_open_can_lock(path, LOCK_EX));
 }
 
-TEST(FileLock, AMissingFileIsAnErrorNamingIt) {
-  try {
-    (void)FileLock::try_exclusive("/nonexistent-dir/sweep.h5");
-    FAIL() << "no error";
-  } catch (const std::system_error& e) {
-    EXPECT_NE(std::string(e.what()).find("/nonexistent-dir/sweep.h5"), std::string::npos) << e.what();
-  }
+TEST(FileLock, ALockFileThatCannotBeCreatedLocksNothingAndSaysWhy) {
+  const FileLock lock = FileLock::try_exclusive("/nonexistent-dir/sweep.h5.lock");
+  EXPECT_EQ(lock.outcome(), FileLock::Outcome::unsupported);
+  EXPECT_NE(lock.reason().find("open: "), std::string::npos) << lock.reason();
 }

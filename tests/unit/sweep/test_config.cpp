@@ -99,13 +99,17 @@ TEST(SweepConfig, TheDefaultKShrinksToDButAnExplicitKAboveDIsRejected) {
   EXPECT_EQ(rejection([] { (void)sweep::parse_sweep_config({{"d", "3"}, {"k", "4"}}); }).option(), "k");
 }
 
-// model.md 1.2: every point records at least its top 4 eigenvalues.
-TEST(SweepConfig, AKBelowFourIsRejectedUnlessDIsBelowFour) {
-  const InvalidOption e = rejection([] { (void)sweep::parse_sweep_config({{"d", "100"}, {"k", "3"}}); });
+// model.md 1.2: every point of a new sweep records at least its top 4 eigenvalues; a stored
+// config from before that rule (k from 1) still reads back, so its file assembles and resumes.
+TEST(SweepConfig, ANewSweepWithKBelowFourIsRejectedUnlessDIsBelowFour) {
+  const sweep::SweepConfig three = sweep::parse_sweep_config({{"d", "100"}, {"k", "3"}});
+  EXPECT_EQ(three.k, 3) << "a stored k = 3 reads back";
+  const InvalidOption e = rejection([&] { sweep::require_top_four(three); });
   EXPECT_EQ(e.option(), "k");
   EXPECT_NE(std::string(e.what()).find("min(4, d) <= k <= d = 100"), std::string::npos) << e.what();
-  EXPECT_EQ(sweep::parse_sweep_config({{"d", "100"}, {"k", "4"}}).k, 4);
-  EXPECT_EQ(sweep::parse_sweep_config({{"d", "2"}, {"delta", "0.5"}, {"gamma", "0.25"}, {"k", "2"}}).k, 2);
+  EXPECT_NO_THROW(sweep::require_top_four(sweep::parse_sweep_config({{"d", "100"}, {"k", "4"}})));
+  EXPECT_NO_THROW(sweep::require_top_four(
+      sweep::parse_sweep_config({{"d", "2"}, {"delta", "0.5"}, {"gamma", "0.25"}, {"k", "2"}})));
 }
 
 TEST(SweepConfig, EveryPointIsValidatedSoPrefixLongerThanTIsRejected) {
@@ -277,6 +281,12 @@ TEST(RunArguments, AnOptionGivenTwiceIsCalledSoWithBothValuesAsTyped) {
   EXPECT_EQ(std::string(e.what()), "--snr given twice ('0:1:3' and 'log:1:10:2'): give it once (see rmtsweep run --help)");
   EXPECT_EQ(std::string(run_rejection({"--force", "--force"}).what()),
             "--force given twice: give it once (see rmtsweep run --help)");
+}
+
+TEST(RunArguments, AnAbbreviatedOptionIsNotGuessed) {
+  const InvalidOption e = run_rejection({"--out", "x.h5", "--output", "y.h5"});
+  EXPECT_EQ(e.option(), "out");
+  EXPECT_EQ(std::string(e.what()).rfind("unknown option '--out'", 0), 0u) << e.what();
 }
 
 TEST(RunArguments, ABareWordIsRefusedInsteadOfIgnored) {

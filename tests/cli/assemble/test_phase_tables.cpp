@@ -87,12 +87,18 @@ TEST(Moments, AreTheMeanAndTheSampleStandardDeviation) {
   EXPECT_TRUE(std::isnan(moments({}).mean));
 }
 
-TEST(Tabulate, CountsDetectionsAgainstEachCellsThresholdAndFindsTheCrossing) {
+/// One weighting, delta and gamma, along snr 0, 1, 2.
+Axes one_line_of_three_snr() {
   Axes axes;
   axes.weighting = {"mean"};
   axes.delta = {0.5};
   axes.gamma = {0.25};
   axes.snr = {0.0, 1.0, 2.0};
+  return axes;
+}
+
+TEST(Tabulate, CountsDetectionsAgainstEachCellsThresholdAndFindsTheCrossing) {
+  const Axes axes = one_line_of_three_snr();
   const std::vector<double> detection{1.0, 1.0, 1.0};
   // snr 0: no trial above 1; snr 1: one of two; snr 2: both.
   const std::vector<PointRecord> points{{0, 0, 0, 0, 0.9, 0.0, 0.5}, {0, 0, 0, 0, 0.95, 0.1, 0.5},
@@ -122,11 +128,7 @@ TEST(Tabulate, LeavesCellsWithoutDonePointsEmpty) {
 }
 
 TEST(Tabulate, MarksALineWhoseCellsHaveNoDonePointAsNoDataNotNeverDetected) {
-  Axes axes;
-  axes.weighting = {"mean"};
-  axes.delta = {0.5};
-  axes.gamma = {0.25};
-  axes.snr = {0.0, 1.0, 2.0};
+  const Axes axes = one_line_of_three_snr();
   const PhaseTable t = tabulate(axes, {}, {1.0, 1.0, 1.0});
   EXPECT_EQ(t.trials_done, (std::vector<std::int64_t>{0, 0, 0}));
   EXPECT_EQ(t.empirical_threshold_bracket[0], bracket_no_data);

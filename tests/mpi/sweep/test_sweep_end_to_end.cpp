@@ -87,11 +87,16 @@ TEST(SweepEndToEnd, TheStaticScheduleFallbackGivesTheSameFileAsTheDynamicOne) {
   expect_same_values(dir / "dyn.h5", dir / "st.h5");
 }
 
+/// The small sweep run to the end on 2 ranks into dir/a.h5; returns its config's path.
+std::string finished_small_sweep(const TempDir& dir) {
+  const std::string config = write_small_config(dir);
+  EXPECT_EQ(run(mpi_command(2, {"run", "--config", config, "--output", dir / "a.h5"}), dir / "a.log").exit_code, 0);
+  return config;
+}
+
 TEST(SweepEndToEnd, AnExistingOutputIsRefusedWithoutForceAndLeftByteIdentical) {
   const TempDir dir;
-  const std::string config = write_small_config(dir);
-  ASSERT_EQ(
-      run(mpi_command(2, {"run", "--config", config, "--output", dir / "a.h5"}), dir / "a.log").exit_code, 0);
+  const std::string config = finished_small_sweep(dir);
   const std::string before = read_text(dir / "a.h5");
   const Finished again =
       run(mpi_command(2, {"run", "--config", config, "--output", dir / "a.h5"}), dir / "b.log");
@@ -113,9 +118,7 @@ TEST(SweepEndToEnd, AnExistingOutputIsRefusedWithoutForceAndLeftByteIdentical) {
 // keeps a shared flock on it, as h5py in a notebook does) stops neither.
 TEST(SweepEndToEnd, AFileAnotherProcessIsWritingIsRefusedByRunAndAssembleButAReaderStopsNeither) {
   const TempDir dir;
-  const std::string config = write_small_config(dir);
-  ASSERT_EQ(
-      run(mpi_command(2, {"run", "--config", config, "--output", dir / "a.h5"}), dir / "a.log").exit_code, 0);
+  const std::string config = finished_small_sweep(dir);
   const std::string before = read_text(dir / "a.h5");
   const int writer = ::open((dir / "a.h5.lock").c_str(), O_RDWR | O_CLOEXEC);
   ASSERT_GE(writer, 0) << "run leaves its lock file beside the sweep file";

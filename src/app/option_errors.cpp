@@ -9,10 +9,6 @@ namespace po = boost::program_options;
 
 namespace {
 
-std::string without_dashes(const std::string& name) {
-  return name.substr(std::min(name.find_first_not_of('-'), name.size()));
-}
-
 /// "'a'", "'a' and 'b'", "'a', 'b' and 'c'".
 std::string quoted_list(const std::vector<std::string>& items) {
   std::string text;
@@ -59,6 +55,14 @@ std::vector<std::string> occurrences(const std::string& name, int argc, char** a
 }
 
 }  // namespace
+
+std::string without_dashes(const std::string& name) {
+  return name.substr(std::min(name.find_first_not_of('-'), name.size()));
+}
+
+InvalidOption unexpected_argument(const std::string& option, const std::string& word, const std::string& takes) {
+  return InvalidOption::described(option, word, "unexpected argument '" + word + "': " + takes);
+}
 
 InvalidOption command_line_error(const po::error& e, int argc, char** argv, const po::options_description& options,
                                  const std::string& see_help) {

@@ -20,4 +20,11 @@ InvalidOption command_line_error(const boost::program_options::error& e, int arg
                                  const boost::program_options::options_description& options,
                                  const std::string& see_help);
 
+/// The InvalidOption for a bare word on a command line that takes none there:
+/// "unexpected argument 'word': <takes>", e.g. takes = "rmtsweep run takes options only (...)".
+InvalidOption unexpected_argument(const std::string& option, const std::string& word, const std::string& takes);
+
+/// An option's name as Boost reports it ("--seed", "seed"), without its leading dashes.
+std::string without_dashes(const std::string& name);
+
 }  // namespace rmtsweep::app

@@ -134,13 +134,11 @@ po::variables_map parse_command_line(int argc, char** argv, const po::options_de
     throw command_line_error(e, argc, argv, all, see_help);
   }
   if (values.count("<positional>")) {
-    const std::string word = values["<positional>"].as<std::vector<std::string>>().front();
-    throw InvalidOption::described(
-        "<positional>", word,
-        "unexpected argument '" + word + "': " +
-            (positional_option.empty() ? "rmtsweep " + command + " takes only --name value options; " + see_help
-                                       : "rmtsweep " + command + " takes one " + positional_option + " argument; " +
-                                             see_help));
+    throw unexpected_argument("<positional>", values["<positional>"].as<std::vector<std::string>>().front(),
+                              positional_option.empty()
+                                  ? "rmtsweep " + command + " takes only --name value options; " + see_help
+                                  : "rmtsweep " + command + " takes one " + positional_option + " argument; " +
+                                        see_help);
   }
   return values;
 }

@@ -1,7 +1,6 @@
 // Boost.Program_options for `rmtsweep run` (src/app/sweep_options.hpp).
 #include "sweep_options.hpp"
 
-#include <algorithm>
 #include <boost/program_options.hpp>
 #include <filesystem>
 #include <fstream>
@@ -95,10 +94,9 @@ RunArguments parse_run_arguments(int argc, char** argv, const ConfigReader& read
     // it: the run would go on without what the user meant it to use.
     const std::vector<std::string> bare = po::collect_unrecognized(parsed.options, po::include_positional);
     if (!bare.empty()) {
-      throw InvalidOption::described("output", bare.front(),
-                                     "unexpected argument '" + bare.front() +
-                                         "': rmtsweep run takes options only (--output FILE.h5, --config FILE; "
-                                         "see rmtsweep run --help)");
+      throw unexpected_argument("output", bare.front(),
+                                "rmtsweep run takes options only (--output FILE.h5, --config FILE; see rmtsweep "
+                                "run --help)");
     }
     po::store(parsed, vm);
     po::notify(vm);
@@ -112,8 +110,7 @@ RunArguments parse_run_arguments(int argc, char** argv, const ConfigReader& read
     try {
       po::store(po::parse_config_file(file, keys, false), vm);  // stored second: the command line wins
     } catch (const po::multiple_occurrences& e) {
-      std::string key = e.get_option_name();
-      key.erase(0, std::min(key.find_first_not_of('-'), key.size()));
+      const std::string key = without_dashes(e.get_option_name());
       throw InvalidOption::described(key, args.config_path,
                                      "key " + key + " given more than once in --config " + args.config_path +
                                          ": give it once");

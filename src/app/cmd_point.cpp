@@ -30,7 +30,7 @@ simulate::SimulationOptions simulation_options(const po::variables_map& values,
   // model.md 1.2 records at least the top 4 eigenvalues. The default 4 shrinks to d for tiny d;
   // an explicit k must fit.
   const int k_min = std::min(4, params.d);
-  const std::string k_allowed = "allowed: an integer min(4, d) <= k <= d = " + std::to_string(params.d);
+  const std::string k_allowed = sweep::k_allowed(params.d);
   const std::string k_text = values["k"].as<std::string>();
   const auto k = model::parse_integer(k_text, "k", k_allowed);
   if (k < k_min || (k > params.d && !values["k"].defaulted())) throw InvalidOption("k", k_text, k_allowed);

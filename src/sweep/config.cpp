@@ -181,11 +181,12 @@ std::vector<std::string> split_weighting_list(const std::string& text) {
   return items;
 }
 
+std::string k_allowed(int d) { return "allowed: an integer min(4, d) <= k <= d = " + std::to_string(d); }
+
 void require_top_four(const SweepConfig& c) {
   if (c.k < std::min(4, c.d)) {
     throw InvalidOption("k", std::to_string(c.k),
-                        "allowed: an integer min(4, d) <= k <= d = " + std::to_string(c.d) +
-                            " (model.md 1.2 records at least the top 4 eigenvalues)");
+                        k_allowed(c.d) + " (model.md 1.2 records at least the top 4 eigenvalues)");
   }
 }
 
@@ -223,7 +224,7 @@ SweepConfig parse_sweep_config(const std::map<std::string, std::string>& values)
   }
   // Any k from 1 reads back (a stored config may predate require_top_four); the default is 4.
   c.k = static_cast<int>(parse_bounded(get("k", std::to_string(std::min(4, c.d))), "k", 1, c.d,
-                                       "allowed: an integer min(4, d) <= k <= d = " + std::to_string(c.d)));
+                                       k_allowed(c.d)));
   c.ridge = model::parse_double(get("ridge", "0.1"), "ridge", "allowed: a finite ridge > 0");
   if (!(c.ridge > 0.0)) throw InvalidOption("ridge", get("ridge", ""), "allowed: a finite ridge > 0");
   c.ntest = parse_bounded(get("ntest", "0"), "ntest", 0, std::int64_t{1} << 40,

@@ -71,6 +71,10 @@ struct SweepConfig {
 /// and what is allowed.
 SweepConfig parse_sweep_config(const std::map<std::string, std::string>& values);
 
+/// What k may be for dimension d, as an InvalidOption's "allowed" text (model.md 1.2: at least
+/// the top 4 eigenvalues, all d of them when d < 4); `rmtsweep point` says the same.
+std::string k_allowed(int d);
+
 /// A new sweep records at least the top min(4, d) eigenvalues (model.md 1.2); parse_sweep_config
 /// reads k >= 1, so that a file written before this rule still assembles and resumes. Throws
 /// InvalidOption("k", ...) otherwise.

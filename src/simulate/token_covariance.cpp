@@ -172,13 +172,18 @@ int h_block_rows(int d, std::int64_t vocabulary) {
   return std::min(d, rows);
 }
 
+/// On several processes, the most columns w of S per group whose rows of H and of the table drawn
+/// for them (2 x 8 w V bytes) fit within half of a process's share of S (8 d^2 / processes bytes).
+double distributed_fit(int d, std::int64_t vocabulary, int processes) {
+  return static_cast<double>(d) * static_cast<double>(d) /
+         (4.0 * static_cast<double>(processes) * static_cast<double>(vocabulary));
+}
+
 /// Local columns of S per group on several processes: whole column blocks of `block` (so that no
-/// strip of 16 rows of H crosses a run of consecutive global columns), with H's rows and the
-/// table's rows drawn for them (2 x 8 w V bytes) within half of the local share of S, and at most
-/// 512; at least one block.
+/// strip of 16 rows of H crosses a run of consecutive global columns), within distributed_fit and
+/// at most 512; at least one block.
 int distributed_group_columns(int d, std::int64_t vocabulary, int processes, int block) {
-  const double fit = static_cast<double>(d) * static_cast<double>(d) /
-                     (4.0 * static_cast<double>(processes) * static_cast<double>(vocabulary));
+  const double fit = distributed_fit(d, vocabulary, processes);
   return std::max(block, static_cast<int>(std::min<double>(row_block, fit)) / block * block);
 }
 
@@ -243,10 +248,8 @@ bool PooledSequences::tokens_pay(std::int64_t N) const {
 }
 
 bool PooledSequences::distributed_tokens_fit() const {
-  const int processes = grid_rows_ * grid_cols_;
-  const double fit = static_cast<double>(params_.d) * static_cast<double>(params_.d) /
-                     (4.0 * static_cast<double>(processes) * static_cast<double>(table_->vocabulary()));
-  return row_block_ % strip == 0 && fit >= row_block_;
+  return row_block_ % strip == 0 &&
+         distributed_fit(params_.d, table_->vocabulary(), grid_rows_ * grid_cols_) >= row_block_;
 }
 
 double PooledSequences::covariance_by_tokens(parallel::DistributedMatrix& s, std::int64_t N,

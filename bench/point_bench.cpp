@@ -122,7 +122,7 @@ int main(int argc, char** argv) {
           {"T", params.T}, {"N", params.sequences()}, {"V", params.vocabulary()}, {"ranks", ranks},
           {"blas_threads", openblas_get_num_threads()}, {"blas_core", openblas_get_corename()},
           {"covariance_path", rmtsweep::simulate::to_string(best.path)}, {"path_option", path_option},
-          {"eigensolver", best.eigensolver}, {"eigensolver_option", eigensolver_option},
+          {"eigensolver", rmtsweep::parallel::to_string(best.eigensolver)}, {"eigensolver_option", eigensolver_option},
           {"seconds", {{"generate", s.generate}, {"covariance", s.covariance}, {"eigen", s.eigen},
                        {"ridge", s.ridge}, {"total", s.total}}},
           {"peak_rss_mb", peak_mb}, {"top_eigenvalues", best.top_eigenvalues}, {"overlaps", best.overlaps},

@@ -66,7 +66,7 @@ nlohmann::json result_json(const model::PointParams& params, const simulate::Sim
   e["ridge_accuracy"] = r.ridge_accuracy;
   if (r.weights_deviation) e["weights_deviation"] = *r.weights_deviation;
   e["covariance_path"] = simulate::to_string(r.path);
-  e["eigensolver"] = r.eigensolver;
+  e["eigensolver"] = parallel::to_string(r.eigensolver);
   e["seconds"] = {{"generate", r.seconds.generate},
                   {"covariance", r.seconds.covariance},
                   {"eigen", r.seconds.eigen},
@@ -86,7 +86,7 @@ void print_human(const model::PointParams& params, const simulate::PointResult& 
       static_cast<unsigned long long>(params.seed), params.trial);
   std::printf("sizes          V=%lld tokens, N=%lld sequences, %d rank(s); S from %s, reduced by %s\n",
               static_cast<long long>(params.vocabulary()), static_cast<long long>(params.sequences()), ranks,
-              simulate::to_string(r.path), r.eigensolver.c_str());
+              simulate::to_string(r.path), parallel::to_string(r.eigensolver));
   std::printf("%-14s %12s %12s\n", "", "measured", "theory");
   std::printf("%-14s %12.6g %12.6g  (%s)\n", "top eigenvalue", r.top_eigenvalues.at(0), p.top_eigenvalue,
               p.detectable ? "outlier lambda_S" : "not detectable: right bulk edge");

@@ -19,6 +19,7 @@
 #include "rmtsweep/io/file_lock.hpp"
 #include "rmtsweep/io/hdf5.hpp"
 #include "rmtsweep/parallel/blas_threads.hpp"
+#include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/parallel/communicator.hpp"
 #include "rmtsweep/sweep/config.hpp"
 #include "rmtsweep/sweep/grid.hpp"
@@ -39,66 +40,49 @@ std::string utc_now() {
   return text;
 }
 
-/// Rank 0's string on every rank.
-std::string broadcast(std::string text, MPI_Comm comm) {
-  auto length = static_cast<long long>(text.size());
-  RMTSWEEP_MPI_CHECK(MPI_Bcast(&length, 1, MPI_LONG_LONG, 0, comm));
-  text.resize(static_cast<std::size_t>(length));
-  if (length > 0) RMTSWEEP_MPI_CHECK(MPI_Bcast(text.data(), static_cast<int>(length), MPI_CHAR, 0, comm));
-  return text;
-}
-
 /// Rank 0 reads the config file and broadcasts its text: every rank parses the same text, and
 /// a file that only some ranks could read cannot send them down different branches (a hang).
-std::optional<std::string> read_on_rank_zero(const std::string& path, MPI_Comm comm, int rank) {
+std::optional<std::string> read_on_rank_zero(const std::string& path, MPI_Comm comm) {
   std::optional<std::string> text;
-  int readable = 0;
-  if (rank == 0) {
+  const bool readable = parallel::decided_on_root(comm, [&] {
     text = read_local_file(path);
-    readable = text ? 1 : 0;
-  }
-  RMTSWEEP_MPI_CHECK(MPI_Bcast(&readable, 1, MPI_INT, 0, comm));
+    return text.has_value();
+  });
   if (!readable) return std::nullopt;
-  return broadcast(text.value_or(""), comm);
+  return parallel::broadcast(text.value_or(""), comm);
 }
 
 enum class OutputPath : int { missing = 0, regular_file = 1, not_a_file = 2, no_directory = 3 };
 
 /// What rank 0 sees at the output path, broadcast so that every rank takes the same branch.
-OutputPath inspect_output(const std::string& path, MPI_Comm comm, int rank) {
-  auto state = static_cast<int>(OutputPath::missing);
-  if (rank == 0) {
+OutputPath inspect_output(const std::string& path, MPI_Comm comm) {
+  return parallel::decided_on_root(comm, [&] {
     std::error_code ec;
     const std::filesystem::file_status status = std::filesystem::status(path, ec);
-    if (std::filesystem::exists(status)) {
-      state = static_cast<int>(std::filesystem::is_regular_file(status) ? OutputPath::regular_file
-                                                                        : OutputPath::not_a_file);
-    } else if (!std::filesystem::is_directory(std::filesystem::absolute(path).parent_path(), ec)) {
-      state = static_cast<int>(OutputPath::no_directory);
-    }
-  }
-  RMTSWEEP_MPI_CHECK(MPI_Bcast(&state, 1, MPI_INT, 0, comm));
-  return static_cast<OutputPath>(state);
+    if (std::filesystem::exists(status))
+      return std::filesystem::is_regular_file(status) ? OutputPath::regular_file : OutputPath::not_a_file;
+    if (!std::filesystem::is_directory(std::filesystem::absolute(path).parent_path(), ec))
+      return OutputPath::no_directory;
+    return OutputPath::missing;
+  });
 }
 
 /// The lock of the sweep file this run writes (io::FileLock, on FILE.h5.lock), taken on rank 0:
 /// refused on every rank when another process (a run or an assemble) holds it; held until the
 /// file is closed. Where nothing can be locked, the run goes on and says so.
-io::FileLock lock_for_writing(const std::string& path, MPI_Comm comm, int rank) {
+io::FileLock lock_for_writing(const std::string& path, MPI_Comm comm) {
   io::FileLock lock;
-  int outcome = static_cast<int>(io::FileLock::Outcome::unsupported);
-  if (rank == 0) {
+  const auto outcome = parallel::decided_on_root(comm, [&] {
     lock = io::FileLock::try_exclusive(io::lock_path(path));
-    outcome = static_cast<int>(lock.outcome());
     if (lock.outcome() == io::FileLock::Outcome::unsupported) {
       std::fprintf(stderr,
                    "rmtsweep run: note: cannot lock %s (%s): do not run `rmtsweep assemble` or another run "
                    "on %s until this run ends\n",
                    io::lock_path(path).c_str(), lock.reason().c_str(), path.c_str());
     }
-  }
-  RMTSWEEP_MPI_CHECK(MPI_Bcast(&outcome, 1, MPI_INT, 0, comm));
-  if (static_cast<io::FileLock::Outcome>(outcome) == io::FileLock::Outcome::held_elsewhere) {
+    return lock.outcome();
+  });
+  if (outcome == io::FileLock::Outcome::held_elsewhere) {
     throw InvalidOption("output", path,
                         "a file no other process is writing: a running `rmtsweep run` or `rmtsweep assemble` "
                         "holds its lock (" + io::lock_path(path) + "); wait for it to end (`rmtsweep status` "
@@ -137,7 +121,7 @@ int command_run(int argc, char** argv) {
   RMTSWEEP_MPI_CHECK(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
   RMTSWEEP_MPI_CHECK(MPI_Comm_size(MPI_COMM_WORLD, &size));
   const RunArguments args = parse_run_arguments(
-      argc, argv, [&](const std::string& path) { return read_on_rank_zero(path, MPI_COMM_WORLD, rank); });
+      argc, argv, [&](const std::string& path) { return read_on_rank_zero(path, MPI_COMM_WORLD); });
   if (args.help) {
     if (rank == 0) std::printf("%s", args.usage.c_str());
     return 0;
@@ -153,7 +137,7 @@ int command_run(int argc, char** argv) {
   if (args.output.empty()) throw InvalidOption("output", "", "required: the HDF5 file of the sweep");
   if (args.resume && args.force)
     throw InvalidOption("force", "with --resume", "either --resume or --force, not both");
-  const OutputPath output = inspect_output(args.output, MPI_COMM_WORLD, rank);
+  const OutputPath output = inspect_output(args.output, MPI_COMM_WORLD);
   if (output == OutputPath::no_directory) {
     throw InvalidOption("output", args.output, "a file in an existing directory");
   }
@@ -173,15 +157,14 @@ int command_run(int argc, char** argv) {
   // Rank 0 tries the path as this run will write it (a dangling link, a directory it cannot write in,
   // a file it cannot open), before any collective create or open; every rank refuses alike.
   const std::string unwritable =
-      broadcast(rank == 0 ? output_write_problem(args.output, exists) : std::string(), MPI_COMM_WORLD);
+      parallel::decided_on_root(MPI_COMM_WORLD, [&] { return output_write_problem(args.output, exists); });
   if (!unwritable.empty()) throw InvalidOption("output", args.output, unwritable);
   // Locked before anything reads, truncates or creates the file.
-  io::FileLock lock = lock_for_writing(args.output, MPI_COMM_WORLD, rank);
+  io::FileLock lock = lock_for_writing(args.output, MPI_COMM_WORLD);
   const parallel::Communicator io_comm = parallel::Communicator::duplicate(MPI_COMM_WORLD);
   const std::string resolved = sweep::resolved_config_text(config);
   if (exists && args.resume) {
-    int is_hdf5 = rank == 0 && io::is_hdf5_file(args.output) ? 1 : 0;
-    RMTSWEEP_MPI_CHECK(MPI_Bcast(&is_hdf5, 1, MPI_INT, 0, MPI_COMM_WORLD));
+    const bool is_hdf5 = parallel::decided_on_root(MPI_COMM_WORLD, [&] { return io::is_hdf5_file(args.output); });
     if (!is_hdf5) throw InvalidOption("resume", args.output, "an existing rmtsweep HDF5 sweep file");
     const std::string stored = sweep::SweepFile::stored_config(args.output, io_comm);
     if (!sweep::same_sweep(stored, resolved)) {
@@ -204,11 +187,11 @@ int command_run(int argc, char** argv) {
   }
 
   sweep::RunInfo run;
-  run.command_line = broadcast(args.command_line, MPI_COMM_WORLD);
-  run.started = broadcast(utc_now(), MPI_COMM_WORLD);
+  run.command_line = parallel::broadcast(args.command_line, MPI_COMM_WORLD);
+  run.started = parallel::broadcast(utc_now(), MPI_COMM_WORLD);
   run.mpi_ranks = size;
   run.ranks_per_point = config.ranks_per_point;
-  run.eigensolver = sweep::eigensolver_setting(config.eigensolver);
+  run.eigensolver = config.eigensolver;
   parallel::configure_blas_threads(MPI_COMM_WORLD);  // cores / ranks per node, unless set
   sweep::install_stop_handlers();
   const bool resuming = exists && args.resume;  // with --force an existing file is recreated

@@ -44,6 +44,10 @@ int run_subcommand(const Subcommand& sub, int argc, char** argv) {
   } catch (const rmtsweep::InvalidOption& e) {
     if (rmtsweep::parallel::world_rank() == 0) std::fprintf(stderr, "rmtsweep %s: %s\n", argv[1], e.what());
     return 2;
+  } catch (const rmtsweep::InvalidFile& e) {
+    // Raised on every rank that reads the file, or by a serial command on rank 0 alone.
+    std::fprintf(stderr, "rmtsweep %s: %s\n", argv[1], e.what());
+    return 2;
   }
 }
 

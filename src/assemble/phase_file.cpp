@@ -10,31 +10,12 @@
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/io/hdf5.hpp"
 #include "rmtsweep/model/weighting.hpp"
+#include "rmtsweep/sweep/sweep_reader.hpp"
 #include "rmtsweep/version.hpp"
 
 namespace rmtsweep::assemble {
 
 namespace {
-
-/// key = value lines of the resolved config text (what the sweep stores in `config`).
-std::map<std::string, std::string> config_lines(const std::string& text) {
-  std::map<std::string, std::string> values;
-  std::istringstream in(text);
-  std::string line;
-  const auto trim = [](std::string s) {
-    const auto first = s.find_first_not_of(" \t\r");
-    const auto last = s.find_last_not_of(" \t\r");
-    return first == std::string::npos ? std::string() : s.substr(first, last - first + 1);
-  };
-  while (std::getline(in, line)) {
-    const auto hash = line.find_first_of("#;");
-    if (hash != std::string::npos) line.resize(hash);
-    const auto equals = line.find('=');
-    if (equals == std::string::npos) continue;
-    values[trim(line.substr(0, equals))] = trim(line.substr(equals + 1));
-  }
-  return values;
-}
 
 /// Ascending copy of an axis and, for each grid position, its position in that copy.
 std::pair<std::vector<double>, std::vector<std::size_t>> ascending(const std::vector<double>& values) {
@@ -48,14 +29,6 @@ std::pair<std::vector<double>, std::vector<std::size_t>> ascending(const std::ve
     position[order[k]] = k;
   }
   return {sorted, position};
-}
-
-std::vector<double> read_column(hid_t points, const std::string& name) {
-  return io::read_doubles(io::open_dataset(points, name));
-}
-
-std::vector<std::int64_t> read_int_column(hid_t points, const std::string& name) {
-  return io::read_ints(io::open_dataset(points, name));
 }
 
 /// Writes a scalar attribute unless it already holds this value. HDF5 rewrites an object header
@@ -132,13 +105,10 @@ io::Group open_or_create_group(hid_t loc, const std::string& name) {
 }  // namespace
 
 SweepData read_sweep(const std::string& path) {
-  if (!io::is_hdf5_file(path)) throw InvalidOption("file", path, "an existing rmtsweep sweep file (HDF5)");
-  const io::File file = io::open_file(path, io::Access::read_only);
-  if (!io::has_attribute(file, "schema_version") || !io::has_attribute(file, "config") || !io::exists(file, "points")) {
-    throw InvalidOption("file", path, "a complete rmtsweep sweep file (schema_version, config, /points)");
-  }
+  const sweep::SweepReader reader(path);
+  namespace column = sweep::column;
   SweepData data;
-  data.config = sweep::parse_sweep_config(config_lines(io::read_string_attribute(file, "config")));
+  data.config = reader.config();
   const auto& c = data.config;
   for (const auto& w : c.weighting) data.axes.weighting.push_back(model::to_string(w));
   const auto [delta, delta_position] = ascending(c.delta);
@@ -148,21 +118,21 @@ SweepData read_sweep(const std::string& path) {
   data.axes.gamma = gamma;
   data.axes.snr = snr;
 
-  const io::Group points = io::open_group(file, "points");
-  const auto status = read_int_column(points, "status");
-  const auto di = read_int_column(points, "delta_index"), gi = read_int_column(points, "gamma_index");
-  const auto si = read_int_column(points, "snr_index"), wi = read_int_column(points, "weighting_index");
-  const auto top = read_column(points, "top_eigenvalue"), overlap = read_column(points, "overlap");
-  const auto ridge = read_column(points, "ridge_accuracy");
+  const auto status = reader.status();
+  const auto di = reader.integers(column::delta_index), gi = reader.integers(column::gamma_index);
+  const auto si = reader.integers(column::snr_index), wi = reader.integers(column::weighting_index);
+  const auto top = reader.reals(column::top_eigenvalue), overlap = reader.reals(column::overlap);
+  const auto ridge = reader.reals(column::ridge_accuracy);
   data.total = static_cast<std::int64_t>(status.size());
   if (data.total != c.point_count()) {
-    throw InvalidOption("file", path, "a sweep file whose /points match its config (" +
-                                          std::to_string(c.point_count()) + " points)");
+    throw InvalidFile(path, "its /points hold " + std::to_string(data.total) + " points where its config has " +
+                                std::to_string(c.point_count()));
   }
+  const sweep::StatusCounts counts = sweep::count_status(status);
+  data.done = counts.done;
+  data.failed = counts.failed;
   for (std::size_t p = 0; p < status.size(); ++p) {
-    if (status[p] == 2) ++data.failed;
-    if (status[p] != 1) continue;
-    ++data.done;
+    if (status[p] != static_cast<std::int64_t>(sweep::PointStatus::done)) continue;
     data.points.push_back({static_cast<std::size_t>(wi[p]), delta_position.at(static_cast<std::size_t>(di[p])),
                            gamma_position.at(static_cast<std::size_t>(gi[p])),
                            snr_position.at(static_cast<std::size_t>(si[p])), top[p], overlap[p], ridge[p]});

@@ -250,6 +250,15 @@ EigenResult eigen_and_solve(DistributedMatrix& a, int k, const ShiftedSystem* sy
 
 }  // namespace
 
+const char* to_string(Reducer reducer) noexcept {
+  switch (reducer) {
+    case Reducer::lapack: return "lapack";
+    case Reducer::scalapack: return "scalapack";
+    case Reducer::elpa: return "elpa";
+  }
+  return "unknown";
+}
+
 bool elpa_applies(const DistributedMatrix& a) noexcept {
   const int block = a.row_map().block;
   return !single_process(a) && a.rows() == a.cols() && a.col_map().block == block &&

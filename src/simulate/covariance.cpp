@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "rmtsweep/common/error.hpp"
+#include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/parallel/eigen.hpp"
 #include "rmtsweep/parallel/scalapack.hpp"
 #include "stages.hpp"
@@ -41,8 +42,7 @@ Measurements direct_path(PointContext& context, const PooledSequences& pooled) {
     }
   }
   double mark = MPI_Wtime();
-  RMTSWEEP_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, sums.data(), static_cast<int>(sums.size()), MPI_DOUBLE,
-                                   MPI_SUM, context.grid->comm()));
+  parallel::all_sum(std::span<double>(sums), context.grid->comm());
   out.mean.assign(sums.begin(), sums.begin() + d);
   for (double& m : out.mean) m /= N;
   const double label_mean = sums[2 * ud] / N;
@@ -97,8 +97,7 @@ Measurements gram_path(PointContext& context, const PooledSequences& pooled) {
   context.seconds.generate += MPI_Wtime() - mark;
 
   mark = MPI_Wtime();
-  RMTSWEEP_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, sums.data(), static_cast<int>(ud), MPI_DOUBLE, MPI_SUM,
-                                   context.grid->comm()));
+  parallel::all_sum(std::span<double>(sums.data(), ud), context.grid->comm());
   out.mean.assign(sums.begin(), sums.begin() + d);
   for (double& m : out.mean) m /= N;
   const auto rows = global_rows(c);

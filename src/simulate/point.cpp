@@ -8,6 +8,7 @@
 #include <string>
 
 #include "rmtsweep/common/error.hpp"
+#include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/model/correlation.hpp"
 #include "rmtsweep/model/scalars.hpp"
 #include "rmtsweep/parallel/blacs_grid.hpp"
@@ -77,7 +78,9 @@ PointResult simulate_point(const model::PointParams& params, const SimulationOpt
   for (int j = 0; j < k; ++j)
     result.top_eigenvalues.push_back(values[values.size() - 1 - static_cast<std::size_t>(j)]);
   result.path = measured.path;
-  result.eigensolver = measured.elpa ? "elpa" : grid->rows() * grid->cols() > 1 ? "scalapack" : "lapack";
+  result.eigensolver = measured.elpa                         ? parallel::Reducer::elpa
+                       : grid->rows() * grid->cols() > 1 ? parallel::Reducer::scalapack
+                                                         : parallel::Reducer::lapack;
   result.overlaps = measured.overlaps;
   result.overlaps.resize(static_cast<std::size_t>(k), 0.0);
   result.overlap = result.overlaps.empty() ? 0.0 : result.overlaps[0];
@@ -88,16 +91,14 @@ PointResult simulate_point(const model::PointParams& params, const SimulationOpt
   context.seconds.ridge += MPI_Wtime() - mark;
 
   if (params.weighting.data_dependent()) {
-    double deviation = measured.deviation_sum;
-    RMTSWEEP_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &deviation, 1, MPI_DOUBLE, MPI_SUM, comm));
-    result.weights_deviation = deviation / N;
+    result.weights_deviation = parallel::all_sum(measured.deviation_sum, comm) / N;
   }
   if (options.spectrum) result.eigenvalues = values;
   context.seconds.total = MPI_Wtime() - start;
   // The slowest rank's times, so every rank reports the same.
   double seconds[5] = {context.seconds.generate, context.seconds.covariance, context.seconds.eigen,
                        context.seconds.ridge, context.seconds.total};
-  RMTSWEEP_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, seconds, 5, MPI_DOUBLE, MPI_MAX, comm));
+  parallel::all_max(std::span<double>(seconds), comm);
   result.seconds = {seconds[0], seconds[1], seconds[2], seconds[3], seconds[4]};
   return result;
 }

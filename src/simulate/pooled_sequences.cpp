@@ -7,6 +7,7 @@
 
 #include "for_chunks.hpp"
 #include "rmtsweep/common/error.hpp"
+#include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/model/weighting.hpp"
 #include "rmtsweep/parallel/blas_threads.hpp"
 #include "rmtsweep/parallel/scalapack.hpp"
@@ -152,8 +153,7 @@ double PooledSequences::fill(parallel::DistributedMatrix& panel, std::int64_t fi
         }
       }
     });
-    RMTSWEEP_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, gram.data(), static_cast<int>(gram.size()), MPI_DOUBLE,
-                                     MPI_SUM, column_comm_));
+    parallel::all_sum(std::span<double>(gram), column_comm_);
   }
 
   std::vector<double> column_deviation(static_cast<std::size_t>(cols), 0.0);
@@ -225,8 +225,7 @@ std::vector<double> PooledSequences::token_projections(const std::vector<double>
       projections[static_cast<std::size_t>(v)] = sum;
     }
   });
-  RMTSWEEP_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, projections.data(), static_cast<int>(projections.size()),
-                                   MPI_DOUBLE, MPI_SUM, column_comm_));
+  parallel::all_sum(std::span<double>(projections), column_comm_);
   return projections;
 }
 

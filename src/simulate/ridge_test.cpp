@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "rmtsweep/common/error.hpp"
+#include "rmtsweep/parallel/collectives.hpp"
 #include "stages.hpp"
 
 namespace rmtsweep::simulate {
@@ -78,8 +79,7 @@ double test_accuracy(PointContext& context, const PooledSequences& pooled, const
       for (std::size_t lr = 0; lr < local_beta.size(); ++lr) score += local_beta[lr] * c[lr];
       scores[static_cast<std::size_t>(j)] = score;
     }
-    RMTSWEEP_MPI_CHECK(
-        MPI_Allreduce(MPI_IN_PLACE, scores.data(), count, MPI_DOUBLE, MPI_SUM, context.grid->comm()));
+    parallel::all_sum(std::span<double>(scores.data(), static_cast<std::size_t>(count)), context.grid->comm());
     for (int j = 0; j < count; ++j) {
       draw_signs(rng, test_streams.sign, context.params.correlation, first + j, xi);
       const double score = scores[static_cast<std::size_t>(j)];

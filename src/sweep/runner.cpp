@@ -13,6 +13,7 @@
 
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/model/parse_number.hpp"
+#include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/parallel/communicator.hpp"
 #include "rmtsweep/simulate/point.hpp"
 #include "rmtsweep/sweep/work_counter.hpp"
@@ -56,22 +57,15 @@ class Progress {
 };
 
 /// The points not done, most expensive first, decided on rank 0 and broadcast.
-std::vector<std::int64_t> pending_order(const Grid& grid, const SweepFile& file, MPI_Comm comm, int rank) {
-  std::vector<std::int64_t> order;
-  std::int64_t count = 0;
-  if (rank == 0) {
+std::vector<std::int64_t> pending_order(const Grid& grid, const SweepFile& file, MPI_Comm comm) {
+  return parallel::decided_on_root(comm, [&] {
     const std::vector<std::int64_t> status = file.read_status();
     std::vector<std::int64_t> todo;
     for (std::int64_t i = 0; i < grid.size(); ++i) {
-      if (status[static_cast<std::size_t>(i)] != status_done) todo.push_back(i);
+      if (status[static_cast<std::size_t>(i)] != static_cast<std::int64_t>(PointStatus::done)) todo.push_back(i);
     }
-    order = order_by_cost(grid, std::move(todo));
-    count = static_cast<std::int64_t>(order.size());
-  }
-  RMTSWEEP_MPI_CHECK(MPI_Bcast(&count, 1, MPI_INT64_T, 0, comm));
-  order.resize(static_cast<std::size_t>(count));
-  if (count > 0) RMTSWEEP_MPI_CHECK(MPI_Bcast(order.data(), static_cast<int>(count), MPI_INT64_T, 0, comm));
-  return order;
+    return order_by_cost(grid, std::move(todo));
+  });
 }
 
 /// Where a group leader's next task number comes from: the shared RMA counter (dynamic, the
@@ -108,14 +102,11 @@ class TaskSource {
 };
 
 /// RMTSWEEP_SCHEDULE as rank 0 sees it: false when it says "static".
-bool dynamic_schedule(MPI_Comm comm, int rank) {
-  int dynamic = 1;
-  if (rank == 0) {
+bool dynamic_schedule(MPI_Comm comm) {
+  return parallel::decided_on_root(comm, [] {
     const char* schedule = std::getenv("RMTSWEEP_SCHEDULE");
-    dynamic = schedule && std::string(schedule) == "static" ? 0 : 1;
-  }
-  RMTSWEEP_MPI_CHECK(MPI_Bcast(&dynamic, 1, MPI_INT, 0, comm));
-  return dynamic != 0;
+    return !(schedule && std::string(schedule) == "static");
+  });
 }
 
 /// "298 GiB", "3.05 MiB": a byte count to three digits.
@@ -134,20 +125,22 @@ std::string memory_text(double bytes) {
 }  // namespace
 
 std::string point_failure_text(const std::exception& e, const model::PointParams& point, int ranks_per_point) {
-  if (dynamic_cast<const std::bad_alloc*>(&e) == nullptr) {
-    const std::string what = e.what();
-    return what.empty() ? "unknown error" : what;
-  }
+  if (const auto* memory = dynamic_cast<const std::bad_alloc*>(&e)) return out_of_memory(*memory, point, ranks_per_point).what();
+  const std::string what = e.what();
+  return what.empty() ? "unknown error" : what;
+}
+
+OutOfMemory out_of_memory(const std::bad_alloc& e, const model::PointParams& point, int ranks_per_point) {
   const double d = point.d;
   const double per_rank = d * d * 8.0 / static_cast<double>(std::max(ranks_per_point, 1));
-  return "out of memory (" + std::string(e.what()) + ") computing the point d=" + std::to_string(point.d) +
+  return OutOfMemory("out of memory (" + std::string(e.what()) + ") computing the point d=" + std::to_string(point.d) +
          " T=" + std::to_string(point.T) + " delta=" + model::format_double(point.delta) +
          " gamma=" + model::format_double(point.gamma) + " snr=" + model::format_double(point.snr) +
          " weighting=" + model::to_string(point.weighting) + " correlation=" + model::to_string(point.correlation) +
          " table=" + model::to_string(point.table) + " trial=" + std::to_string(point.trial) +
          ": the d x d matrix S alone takes about " + memory_text(per_rank) + " per rank (d^2 x 8 bytes / " +
          std::to_string(ranks_per_point) + " ranks_per_point); give each point more ranks (a larger ranks_per_point, "
-         "with as many more MPI ranks) or more memory per rank";
+         "with as many more MPI ranks) or more memory per rank");
 }
 
 RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE* progress_out) {
@@ -163,7 +156,7 @@ RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE
 
   RunOutcome outcome;
   outcome.total = grid.size();
-  const std::vector<std::int64_t> order = pending_order(grid, file, comm, rank);
+  const std::vector<std::int64_t> order = pending_order(grid, file, comm);
   outcome.todo = static_cast<std::int64_t>(order.size());
   // A task is a run of points sharing their noise table, computed by one group, which draws the
   // table once; runs shrink towards the end of the order, so that the last tasks are single
@@ -188,7 +181,7 @@ RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE
   double busy = 0.0;
   std::int64_t computed = 0, failed = 0, elpa = 0;
   {
-    const bool dynamic = dynamic_schedule(comm, rank);
+    const bool dynamic = dynamic_schedule(comm);
     if (rank == 0 && !dynamic && progress_out) {
       std::fprintf(
           progress_out,
@@ -200,8 +193,7 @@ RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE
       std::int64_t position = -1;
       // A signal may reach any rank of a group (a scheduler signals every rank on a node): the
       // group agrees on it before its leader takes the next point.
-      int group_stop = stop_signal();
-      if (per_group > 1) RMTSWEEP_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &group_stop, 1, MPI_INT, MPI_MAX, group));
+      const int group_stop = per_group > 1 ? parallel::all_max(stop_signal(), group) : stop_signal();
       if (leader) {
         if (group_stop != 0) {
           counter.close(tasks);
@@ -217,12 +209,32 @@ RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE
         }
         if (next < run_end) position = next++;
       }
-      RMTSWEEP_MPI_CHECK(MPI_Bcast(&position, 1, MPI_INT64_T, 0, group));
+      position = parallel::broadcast(position, group);
       if (position < 0) break;
       const std::int64_t index = order[static_cast<std::size_t>(position)];
       const auto point_start = Clock::now();
       std::string failure;
       simulate::PointResult result;
+      // A group of one rank records any error and goes on. In a larger group only the errors every
+      // rank raises together can be recorded: a NumericalFailure (a ScaLAPACK info agreed across
+      // the grid) or a refused parameter (InvalidOption). Any other error, an out-of-memory one
+      // among them, may have hit some ranks only while the others wait in a collective call, so it
+      // ends the job instead of hanging it. Here, not by a throw to main: unwinding would run
+      // collective destructors (the file's H5Fclose, the counter's MPI_Win_free) that the waiting
+      // ranks never join.
+      const auto local_failure = [&](const std::exception& e) {
+        const std::string text = point_failure_text(e, grid.params(index), per_group);
+        if (per_group > 1) {
+          std::fprintf(stderr,
+                       "rmtsweep run: rank %d: point %lld failed on this rank (%s); the other ranks of its "
+                       "group cannot know, so the job ends here (MPI_Abort); the file is resumable with "
+                       "--resume\n",
+                       rank, static_cast<long long>(index), text.c_str());
+          std::fflush(stderr);
+          MPI_Abort(comm, 1);
+        }
+        return text;
+      };
       try {
         // The injected fault, like an out-of-memory error, hits one rank: the group's last.
         if (group.rank() == group.size() - 1 &&
@@ -231,31 +243,18 @@ RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE
           throw std::runtime_error("fault injected by the test-only fail_points key");
         }
         result = simulate::simulate_point(grid.params(index), options, group);
-      } catch (const std::exception& e) {
-        // A group of one rank records any error and goes on. In a larger group only the engine's
-        // collective errors (every rank raises them together: a ScaLAPACK info agreed across the
-        // grid, a refused parameter) can be recorded; any other error may have hit some ranks
-        // only while the others wait in a collective call, so it ends the job instead of hanging
-        // it. Here, not by a throw to main: unwinding would run collective destructors (the
-        // file's H5Fclose, the counter's MPI_Win_free) that the waiting ranks never join.
-        if (per_group > 1 && dynamic_cast<const ScalapackError*>(&e) == nullptr &&
-            dynamic_cast<const InvalidOption*>(&e) == nullptr) {
-          std::fprintf(stderr,
-                       "rmtsweep run: rank %d: point %lld failed on this rank (%s); the other ranks of its "
-                       "group cannot know, so the job ends here (MPI_Abort); the file is resumable with "
-                       "--resume\n",
-                       rank, static_cast<long long>(index),
-                       point_failure_text(e, grid.params(index), per_group).c_str());
-          std::fflush(stderr);
-          MPI_Abort(comm, 1);
-        }
+      } catch (const NumericalFailure& e) {
         failure = point_failure_text(e, grid.params(index), per_group);
+      } catch (const InvalidOption& e) {
+        failure = point_failure_text(e, grid.params(index), per_group);
+      } catch (const std::exception& e) {
+        failure = local_failure(e);
       }
       const double seconds = seconds_since(point_start);
       busy += seconds;
       ++computed;
       if (!failure.empty()) ++failed;
-      if (failure.empty() && result.eigensolver == "elpa") ++elpa;
+      if (failure.empty() && result.eigensolver == parallel::Reducer::elpa) ++elpa;
       if (leader) {
         if (failure.empty()) {
           file.write_done(index, result, seconds);
@@ -281,18 +280,14 @@ RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE
   }
 
   // Counts per group from its leader; the signal from any rank stops every rank's exit status.
-  std::int64_t mine[3] = {leader ? computed : 0, leader ? failed : 0, leader ? elpa : 0}, sums[3] = {0, 0, 0};
-  RMTSWEEP_MPI_CHECK(MPI_Allreduce(mine, sums, 3, MPI_INT64_T, MPI_SUM, comm));
+  std::int64_t sums[3] = {leader ? computed : 0, leader ? failed : 0, leader ? elpa : 0};
+  parallel::all_sum(std::span<std::int64_t>(sums), comm);
   outcome.computed = sums[0];
   outcome.failed = sums[1];
   outcome.elpa = sums[2];
-  int signal = stop_signal(), any_signal = 0;
-  RMTSWEEP_MPI_CHECK(MPI_Allreduce(&signal, &any_signal, 1, MPI_INT, MPI_MAX, comm));
-  outcome.stop_signal = any_signal;
-  double busy_max = 0.0, busy_sum = 0.0;
-  RMTSWEEP_MPI_CHECK(MPI_Allreduce(&busy, &busy_max, 1, MPI_DOUBLE, MPI_MAX, comm));
-  const double group_busy = leader ? busy : 0.0;
-  RMTSWEEP_MPI_CHECK(MPI_Allreduce(&group_busy, &busy_sum, 1, MPI_DOUBLE, MPI_SUM, comm));
+  outcome.stop_signal = parallel::all_max(stop_signal(), comm);
+  const double busy_max = parallel::all_max(busy, comm);
+  const double busy_sum = parallel::all_sum(leader ? busy : 0.0, comm);
   const double busy_mean = busy_sum / static_cast<double>(size / per_group);
   outcome.load_imbalance = busy_mean > 0 ? busy_max / busy_mean : 1.0;
   outcome.done_total = (grid.size() - outcome.todo) + (outcome.computed - outcome.failed);

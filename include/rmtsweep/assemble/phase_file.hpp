@@ -24,7 +24,7 @@ struct SweepData {
   std::int64_t total = 0, done = 0, failed = 0, pending = 0;
 };
 
-/// Reads the config, grid and done points of `path`. Throws InvalidOption("file", path, ...)
+/// Reads the config, grid and done points of `path` (sweep::SweepReader). Throws InvalidFile
 /// when it is not a complete rmtsweep sweep file.
 SweepData read_sweep(const std::string& path);
 

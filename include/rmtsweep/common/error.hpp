@@ -1,18 +1,34 @@
 #pragma once
-/// Exceptions of rmtsweep. Every error carries its context: the option and value, the
-/// routine and code. `main` turns them into one line on stderr and an exit status.
+/// Exceptions of rmtsweep: one hierarchy under rmtsweep::Error (as Ginkgo's gko::Error), so that
+/// code which must tell failures apart (the sweep's runner, `main`'s exit status) does so by type,
+/// never by comparing message strings. Every error carries its context: the option and value, the
+/// file and what is wrong with it, the routine and code.
+///
+///   Error                      what() is one line fit for the user
+///   ├─ InvalidOption           a user-supplied value that is not allowed (exit status 2)
+///   ├─ InvalidFile             a file that is not what a command needs (exit status 2)
+///   ├─ NumericalFailure        a computation that cannot go on (every rank of a group alike)
+///   │  └─ ScalapackError       a LAPACK/ScaLAPACK/ELPA routine returned info != 0
+///   ├─ OutOfMemory             an allocation failed, with what was being computed
+///   ├─ MpiError                an MPI call failed
+///   └─ Hdf5Error               an HDF5 call failed (with HDF5's error stack)
 #include <stdexcept>
 #include <string>
-#include <system_error>
 
 namespace rmtsweep {
 
+/// The base of every rmtsweep error.
+class Error : public std::runtime_error {
+ public:
+  explicit Error(const std::string& message) : std::runtime_error(message) {}
+};
+
 /// A user-supplied value that is not allowed. The program prints
-/// "rmtsweep: invalid --<option> '<value>': <allowed>" and exits with status 2.
-class InvalidOption : public std::invalid_argument {
+/// "rmtsweep <command>: invalid --<option> '<value>': <allowed>" and exits with status 2.
+class InvalidOption : public Error {
  public:
   InvalidOption(std::string option, std::string value, std::string allowed)
-      : std::invalid_argument("invalid --" + option + " '" + value + "': " + allowed),
+      : Error("invalid --" + option + " '" + value + "': " + allowed),
         option_(std::move(option)),
         value_(std::move(value)),
         allowed_(std::move(allowed)) {}
@@ -29,15 +45,34 @@ class InvalidOption : public std::invalid_argument {
  private:
   struct Described {};
   InvalidOption(Described, std::string option, std::string value, const std::string& message)
-      : std::invalid_argument(message), option_(std::move(option)), value_(std::move(value)), allowed_(message) {}
+      : Error(message), option_(std::move(option)), value_(std::move(value)), allowed_(message) {}
   std::string option_, value_, allowed_;
 };
 
-/// A ScaLAPACK or LAPACK routine returned info != 0.
-class ScalapackError : public std::runtime_error {
+/// A file that is not what a command needs: "<path>: <problem>" (exit status 2).
+class InvalidFile : public Error {
+ public:
+  InvalidFile(std::string path, const std::string& problem)
+      : Error(path + ": " + problem), path_(std::move(path)) {}
+  const std::string& path() const noexcept { return path_; }
+
+ private:
+  std::string path_;
+};
+
+/// A computation that cannot go on. Raised by every rank of a group alike (an info agreed over
+/// the grid, a budget every rank counted the same), so a sweep records it as the point's failure
+/// and goes on, however many ranks the point has.
+class NumericalFailure : public Error {
+ public:
+  using Error::Error;
+};
+
+/// A ScaLAPACK or LAPACK (or ELPA) routine returned info != 0.
+class ScalapackError : public NumericalFailure {
  public:
   ScalapackError(std::string routine, int info)
-      : std::runtime_error(routine + " failed with info = " + std::to_string(info)),
+      : NumericalFailure(routine + " failed with info = " + std::to_string(info)),
         routine_(std::move(routine)),
         info_(info) {}
   const std::string& routine() const noexcept { return routine_; }
@@ -48,25 +83,33 @@ class ScalapackError : public std::runtime_error {
   int info_;
 };
 
-/// The category of MPI error codes, so MpiError is a std::system_error (as in Arbor).
-const std::error_category& mpi_error_category() noexcept;
-
-/// An MPI call returned an error code.
-class MpiError : public std::system_error {
+/// An allocation failed (std::bad_alloc, whose what() says only "std::bad_alloc"), with a sentence
+/// on what was being computed and how much memory it needs.
+class OutOfMemory : public Error {
  public:
-  MpiError(int code, const std::string& call) : std::system_error(code, mpi_error_category(), call) {}
+  using Error::Error;
+};
+
+/// An MPI call returned an error code: "<call>: <MPI_Error_string of code>".
+class MpiError : public Error {
+ public:
+  MpiError(int code, const std::string& call);
+  int code() const noexcept { return code_; }
+
+ private:
+  int code_;
 };
 
 /// An HDF5 call failed; the message holds the call and HDF5's error stack.
-class Hdf5Error : public std::runtime_error {
+class Hdf5Error : public Error {
  public:
-  using std::runtime_error::runtime_error;
+  using Error::Error;
 };
 
 /// Throws MpiError when an MPI call did not return MPI_SUCCESS.
-#define RMTSWEEP_MPI_CHECK(call)                                             \
-  do {                                                                       \
-    const int rmtsweep_mpi_rc_ = (call);                                     \
+#define RMTSWEEP_MPI_CHECK(call)                                                    \
+  do {                                                                              \
+    const int rmtsweep_mpi_rc_ = (call);                                            \
     if (rmtsweep_mpi_rc_ != 0) throw ::rmtsweep::MpiError(rmtsweep_mpi_rc_, #call); \
   } while (false)
 

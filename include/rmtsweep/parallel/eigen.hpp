@@ -46,6 +46,16 @@ enum class EigenSolver {
   elpa,       ///< ELPA's two-stage solver (std::invalid_argument where elpa_applies is false)
 };
 
+/// What reduced a matrix: the library the result came from.
+enum class Reducer {
+  lapack,     ///< LAPACK's dsytrd on one process
+  scalapack,  ///< ScaLAPACK's pdsytrd on a grid of several processes
+  elpa,       ///< ELPA's two-stage solver
+};
+
+/// "lapack", "scalapack", "elpa": as `rmtsweep point` and its JSON say it.
+const char* to_string(Reducer reducer) noexcept;
+
 /// Whether ELPA can take A: a grid of more than one process, square blocks, and at least one
 /// block of rows and of columns on every process (ELPA refuses a process without any).
 bool elpa_applies(const DistributedMatrix& a) noexcept;

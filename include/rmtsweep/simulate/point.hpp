@@ -56,7 +56,7 @@ struct PointResult {
   std::optional<double> weights_deviation;   ///< causal:tau only: mean_n ||w_n - w(tau)||_1
   StageSeconds seconds;
   CovariancePath path = CovariancePath::automatic;  ///< how S was formed: panels, tokens or gram
-  std::string eigensolver;                   ///< what reduced S (or K): "lapack", "scalapack" or "elpa"
+  parallel::Reducer eigensolver = parallel::Reducer::lapack;  ///< what reduced S (or K)
   std::vector<double> eigenvalues;           ///< all d eigenvalues ascending, with options.spectrum
 };
 

@@ -6,8 +6,10 @@
 #include <cstdint>
 #include <cstdio>
 #include <exception>
+#include <new>
 #include <string>
 
+#include "rmtsweep/common/error.hpp"
 #include "rmtsweep/model/params.hpp"
 #include "rmtsweep/sweep/grid.hpp"
 #include "rmtsweep/sweep/sweep_file.hpp"
@@ -40,6 +42,9 @@ RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE
 /// parameters and roughly the memory the d x d matrix S takes per rank, d^2 8 bytes / ranks_per_point,
 /// so that the remedy (more ranks per point) is plain; any other error keeps its own message.
 std::string point_failure_text(const std::exception& e, const model::PointParams& point, int ranks_per_point);
+
+/// The OutOfMemory error of a point whose allocation failed (the sentence above).
+OutOfMemory out_of_memory(const std::bad_alloc& e, const model::PointParams& point, int ranks_per_point);
 
 /// Installs handlers that make SIGTERM and SIGINT request a stop instead of killing.
 void install_stop_handlers();

@@ -1,12 +1,10 @@
 #pragma once
-/// The shared HDF5 file of a sweep (issue 3's schema; names are a contract).
-///
-/// Layout: root attributes (schema_version, rmtsweep_version, draws_version, draws_library,
-/// created, config, command_line, mpi_ranks, ranks_per_point, mpi_library_version,
-/// hdf5_version, blas_version, scalapack_library, runs, run_<i>_{started,command_line,
-/// mpi_ranks}); /grid/{delta, gamma, snr, weighting, trial}; /points/<name> one row per point (flattened order of grid.hpp);
-/// /points/top_eigenvalues and /points/overlaps (points x k); /points/error;
-/// /spectra/eigenvalues (points x d) when store_spectra. Every dataset has a `description`.
+/// The shared HDF5 file of a sweep, written in parallel: its layout is the schema table
+/// (schema.hpp), its root attributes are schema_version, rmtsweep_version, draws_version,
+/// draws_library, created, config, command_line, mpi_ranks, ranks_per_point, eigensolver,
+/// mpi_library_version, hdf5_version, blas_version, scalapack_library, runs and
+/// run_<i>_{started,command_line,mpi_ranks,ranks_per_point,eigensolver}. Every dataset has a
+/// `description`.
 ///
 /// Crash safety: every dataset is created (early allocation, contiguous, no filters) and the
 /// parameter and theory columns are written before any point runs, then the file is flushed
@@ -21,23 +19,12 @@
 
 #include "rmtsweep/io/hdf5.hpp"
 #include "rmtsweep/simulate/point.hpp"
+#include "rmtsweep/parallel/eigen.hpp"
 #include "rmtsweep/sweep/grid.hpp"
+#include "rmtsweep/sweep/schema.hpp"
 #include "rmtsweep/theory/prediction.hpp"
 
 namespace rmtsweep::sweep {
-
-inline constexpr std::int64_t schema_version = 1;
-
-/// The random draws a sweep file's points were made with (root attributes draws_version and
-/// draws_library; files written before they were recorded drew version 1, library unrecorded).
-struct StoredDraws {
-  std::int64_t version = 1;
-  std::string library;  ///< empty when unrecorded
-};
-StoredDraws stored_draws(const io::File& file);
-inline constexpr std::int64_t status_pending = 0, status_done = 1, status_failed = 2;
-/// Width of the fixed-length /points/error strings (longer messages are truncated).
-inline constexpr std::size_t error_width = 256;
 
 /// Who runs this invocation; identical on every rank (rank 0's values are broadcast).
 struct RunInfo {
@@ -45,7 +32,7 @@ struct RunInfo {
   std::string started;  ///< ISO 8601 UTC
   int mpi_ranks = 1;
   int ranks_per_point = 1;
-  std::string eigensolver = "auto";  ///< the run's eigensolver setting: auto or scalapack
+  parallel::EigenSolver eigensolver = parallel::EigenSolver::automatic;  ///< the run's eigensolver setting
 };
 
 /// Library versions recorded in the root attributes.
@@ -65,10 +52,12 @@ class SweepFile {
                           const std::vector<theory::Prediction>& predictions, const RunInfo& run);
   /// Opens an existing complete sweep file collectively for a resumed run: records the run's
   /// attributes (collective, then flushed) and returns it with run_index() = previous runs.
-  /// Throws InvalidOption("resume", path, ...) when the file is not a complete sweep file.
+  /// Check it with stored_config first.
   static SweepFile open_for_resume(const std::string& path, MPI_Comm comm, const RunInfo& run);
 
-  /// The resolved config text stored at creation (the `config` root attribute).
+  /// The resolved config text stored at creation (the `config` root attribute), read on rank 0
+  /// of `comm` and broadcast. Throws InvalidOption("resume", path, ...) on every rank when the
+  /// file is not a complete sweep file of this schema whose draws this rmtsweep reproduces.
   static std::string stored_config(const std::string& path, MPI_Comm comm);
 
   SweepFile(SweepFile&&) noexcept = default;
@@ -95,9 +84,11 @@ class SweepFile {
   io::File file_;
   int run_index_ = 0;
   int k_ = 0;
-  std::vector<std::pair<std::string, io::Dataset>> columns_;  // measurement columns by name
-  io::Dataset top_eigenvalues_, overlaps_, error_, status_, run_, eigenvalues_;
-  io::Dataset& column(const std::string& name);
+  void write_outcome(std::int64_t index, const PointOutcome& outcome, const std::vector<double>* spectrum);
+
+  /// The measurement columns in schema order, each with its open dataset.
+  std::vector<std::pair<const Column*, io::Dataset>> measurements_;
+  io::Dataset status_, eigenvalues_;
 };
 
 }  // namespace rmtsweep::sweep

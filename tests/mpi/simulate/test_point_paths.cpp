@@ -164,7 +164,7 @@ TEST(PointPaths, ElpaAndScalapackGiveTheSameSpectrumOverlapsAndRidgeOnTwoRanks) 
   const auto scalapack = simulate::simulate_point(params, options, MPI_COMM_WORLD);
   int ranks = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  EXPECT_EQ(automatic.eigensolver, ranks > 1 ? "elpa" : "lapack");
-  EXPECT_EQ(scalapack.eigensolver, ranks > 1 ? "scalapack" : "lapack");
+  EXPECT_EQ(automatic.eigensolver, ranks > 1 ? parallel::Reducer::elpa : parallel::Reducer::lapack);
+  EXPECT_EQ(scalapack.eigensolver, ranks > 1 ? parallel::Reducer::scalapack : parallel::Reducer::lapack);
   expect_same_measurements(scalapack, automatic);
 }

@@ -12,7 +12,7 @@
 namespace rmtsweep::test {
 namespace {
 
-using sweep::status_done;
+constexpr auto status_done = static_cast<std::int64_t>(sweep::PointStatus::done);
 
 std::vector<std::string> small_run(const std::string& output) {
   return {"run", "--d", "20", "--snr", "0,1", "--output", output};

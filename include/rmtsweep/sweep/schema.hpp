@@ -1,0 +1,114 @@
+#pragma once
+/// The sweep file's schema: every /points column once, with its name, type, shape, description and
+/// the function that extracts its value from a point (HighFive's "one compound type per struct, for
+/// reading and writing"). The writer (SweepFile), the reader (SweepReader), `status`, `assemble`, the
+/// h5py schema test and the README's schema table all derive from this table; adding a column is
+/// one entry in the table of schema.cpp. The names are a contract with users' h5py
+/// scripts: never rename one.
+///
+/// Layout of a file (schema_version 1):
+///   /grid/<axis>        the sweep's axes in config order (grid_axes)
+///   /points/<column>    one row per point in the flattened order of grid.hpp (point_columns)
+///   /spectra/eigenvalues  points x d, all eigenvalues ascending, when store_spectra
+///   /phase/...          written by `rmtsweep assemble` (README)
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "rmtsweep/model/params.hpp"
+#include "rmtsweep/simulate/point.hpp"
+#include "rmtsweep/sweep/grid.hpp"
+#include "rmtsweep/theory/prediction.hpp"
+
+namespace rmtsweep::sweep {
+
+/// The schema_version this rmtsweep writes.
+inline constexpr std::int64_t schema_version = 1;
+
+/// A point's state in /points/status. The values are stored: never renumber them.
+enum class PointStatus : std::int64_t { pending = 0, done = 1, failed = 2 };
+
+/// "pending", "done", "failed".
+const char* to_string(PointStatus status) noexcept;
+
+enum class ColumnType { real, integer, text };
+enum class ColumnShape {
+  scalar,  ///< one value per point
+  top_k,   ///< k values per point (the sweep's k): points x k
+};
+/// When a column is written: at creation, from the grid and the theory, or when the point ends.
+enum class ColumnPhase { parameter, measurement };
+
+/// What a parameter column is computed from (known before any point runs).
+struct PointFacts {
+  const model::PointParams& params;
+  const GridCoordinates& at;
+  const theory::Prediction& prediction;
+};
+
+/// What a measurement column is computed from (when the point has ended).
+struct PointOutcome {
+  const simulate::PointResult* result;  ///< null for a failed point
+  PointStatus status;
+  double seconds;           ///< wall-clock seconds the point took on its group
+  std::int64_t run;         ///< which invocation computed it (0 = first run)
+  std::string_view error;   ///< a failed point's message, else empty
+  int k;                    ///< values per top_k column
+};
+
+/// One cell of a column: a real, an integer, a text or the k values of a top_k column.
+using Cell = std::variant<double, std::int64_t, std::string, std::vector<double>>;
+
+struct Column {
+  std::string_view name;
+  ColumnType type;
+  ColumnShape shape;
+  ColumnPhase phase;
+  std::string_view description;
+  Cell (*parameter)(const PointFacts&) = nullptr;    ///< for ColumnPhase::parameter
+  Cell (*measurement)(const PointOutcome&) = nullptr;  ///< for ColumnPhase::measurement
+  std::int64_t integer_fill = 0;                   ///< value of an integer cell not written yet
+  std::size_t text_width = 0;  ///< fixed width of a text column; 0: the longest value at creation
+};
+
+/// Every /points column, in the order the file creates them.
+std::span<const Column* const> point_columns();
+
+/// The column called `name`, or nullptr.
+const Column* find_column(std::string_view name) noexcept;
+
+/// The columns that code outside the table reads by name: references into point_columns().
+namespace column {
+extern const Column &delta, &gamma, &snr, &weighting, &trial;
+extern const Column &delta_index, &gamma_index, &snr_index, &weighting_index;
+extern const Column &top_eigenvalue, &overlap, &ridge_accuracy, &seconds, &run, &status;
+extern const Column &top_eigenvalues, &overlaps, &error;
+}  // namespace column
+
+/// Width of the fixed-length /points/error strings (longer messages are truncated).
+inline constexpr std::size_t error_width = 256;
+
+/// A dataset of the file outside /points: its path and description.
+struct DatasetEntry {
+  std::string_view path;
+  std::string_view description;
+};
+
+/// The /grid datasets, in the order the file creates them (delta, gamma, snr: doubles in config
+/// order; weighting: texts; trial: integers 0..trials-1).
+namespace grid_axis {
+extern const DatasetEntry delta, gamma, snr, weighting, trial;
+}
+/// /spectra/eigenvalues: points x d, ascending.
+extern const DatasetEntry spectra_eigenvalues;
+
+/// Group names.
+inline constexpr std::string_view points_group = "points", grid_group = "grid", spectra_group = "spectra";
+
+/// "points/<name>": a column's path from the file's root.
+std::string path_of(const Column& column);
+
+}  // namespace rmtsweep::sweep

@@ -1,0 +1,49 @@
+// The untyped calls behind include/rmtsweep/parallel/collectives.hpp.
+#include "rmtsweep/parallel/collectives.hpp"
+
+#include <limits>
+#include <stdexcept>
+
+namespace rmtsweep::parallel {
+
+int rank_of(MPI_Comm comm) {
+  int rank = 0;
+  RMTSWEEP_MPI_CHECK(MPI_Comm_rank(comm, &rank));
+  return rank;
+}
+
+int size_of(MPI_Comm comm) {
+  int size = 0;
+  RMTSWEEP_MPI_CHECK(MPI_Comm_size(comm, &size));
+  return size;
+}
+
+std::string broadcast(std::string text, MPI_Comm comm, int root) {
+  const auto length = broadcast(static_cast<long long>(text.size()), comm, root);
+  text.resize(static_cast<std::size_t>(length));
+  broadcast(std::span<char>(text.data(), text.size()), comm, root);
+  return text;
+}
+
+namespace detail {
+
+int checked_count(std::size_t count) {
+  if (count > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+    throw std::length_error("collective of " + std::to_string(count) + " elements: MPI counts are int");
+  return static_cast<int>(count);
+}
+
+void broadcast_bytes(void* data, int count, MPI_Datatype type, int root, MPI_Comm comm) {
+  RMTSWEEP_MPI_CHECK(MPI_Bcast(data, count, type, root, comm));
+}
+
+void all_reduce(const void* in, void* out, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+  RMTSWEEP_MPI_CHECK(MPI_Allreduce(in, out, count, type, op, comm));
+}
+
+void reduce(const void* in, void* out, int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm) {
+  RMTSWEEP_MPI_CHECK(MPI_Reduce(in, out, count, type, op, root, comm));
+}
+
+}  // namespace detail
+}  // namespace rmtsweep::parallel

@@ -1,0 +1,181 @@
+// The sweep file's schema table (include/rmtsweep/sweep/schema.hpp): each /points column once,
+// with its meaning (units in brackets) and where its value comes from.
+#include "rmtsweep/sweep/schema.hpp"
+
+#include <limits>
+#include <stdexcept>
+
+#include "rmtsweep/model/weighting.hpp"
+
+namespace rmtsweep::sweep {
+namespace {
+
+using enum ColumnType;
+using enum ColumnShape;
+using enum ColumnPhase;
+constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+
+using F = const PointFacts&;
+using O = const PointOutcome&;
+
+/// A measured scalar, NaN for a failed point.
+template <class Get>
+Cell measured(O o, Get get) {
+  return o.result ? Cell(get(*o.result)) : Cell(nan);
+}
+
+/// k values, NaN-padded (fewer were measured when d < k) and NaN for a failed point.
+Cell k_values(O o, const std::vector<double>* values) {
+  std::vector<double> row = values ? *values : std::vector<double>{};
+  row.resize(static_cast<std::size_t>(o.k), nan);
+  return row;
+}
+
+constexpr Column table[] = {
+    // parameters of the point (model.md section 1), written at creation
+    {"delta", real, scalar, parameter, "delta = d/V of the point (model.md section 1)",
+     [](F f) -> Cell { return f.params.delta; }},
+    {"gamma", real, scalar, parameter, "gamma = d/N of the point (model.md section 1)",
+     [](F f) -> Cell { return f.params.gamma; }},
+    {"snr", real, scalar, parameter, "snr = ||mu||^2, raw signal strength of the embedding table",
+     [](F f) -> Cell { return f.params.snr; }},
+    {"weighting", text, scalar, parameter, "pooling weighting of the point, canonical text (model.md section 3)",
+     [](F f) -> Cell { return model::to_string(f.params.weighting); }},
+    {"trial", integer, scalar, parameter, "trial number: which independent draw (0-based)",
+     [](F f) -> Cell { return std::int64_t{f.params.trial}; }},
+    {"delta_index", integer, scalar, parameter, "position of delta in /grid/delta",
+     [](F f) -> Cell { return static_cast<std::int64_t>(f.at.delta); }},
+    {"gamma_index", integer, scalar, parameter, "position of gamma in /grid/gamma",
+     [](F f) -> Cell { return static_cast<std::int64_t>(f.at.gamma); }},
+    {"snr_index", integer, scalar, parameter, "position of snr in /grid/snr",
+     [](F f) -> Cell { return static_cast<std::int64_t>(f.at.snr); }},
+    {"weighting_index", integer, scalar, parameter, "position of the weighting in /grid/weighting",
+     [](F f) -> Cell { return static_cast<std::int64_t>(f.at.weighting); }},
+    {"d", integer, scalar, parameter, "embedding dimension", [](F f) -> Cell { return std::int64_t{f.params.d}; }},
+    {"V", integer, scalar, parameter, "vocabulary size V = 2 round(d/(2 delta))",
+     [](F f) -> Cell { return f.params.vocabulary(); }},
+    {"N", integer, scalar, parameter, "number of sequences N = round(d/gamma)",
+     [](F f) -> Cell { return f.params.sequences(); }},
+    {"T", integer, scalar, parameter, "sequence length", [](F f) -> Cell { return std::int64_t{f.params.T}; }},
+    // the theory's predictions (model.md sections 4-5), written at creation
+    {"alpha", real, scalar, parameter, "alpha = w^T R w, signal kept by pooling (model.md section 4)",
+     [](F f) -> Cell { return f.prediction.alpha; }},
+    {"kappa", real, scalar, parameter, "kappa = ||w||^2, noise kept by pooling (model.md section 4)",
+     [](F f) -> Cell { return f.prediction.kappa; }},
+    {"theta", real, scalar, parameter, "theta = g (snr + delta) (iid table) or g snr (centered table) (model.md 5.2)",
+     [](F f) -> Cell { return f.prediction.theta; }},
+    {"theory_bulk_edge_left", real, scalar, parameter,
+     "left edge of the continuous bulk of kappa (MP_delta [x] MP_gamma) (5.1)",
+     [](F f) -> Cell { return f.prediction.bulk_edge_left; }},
+    {"theory_bulk_edge_right", real, scalar, parameter,
+     "right edge of the bulk kappa (MP_delta [x] MP_gamma) (model.md 5.1)",
+     [](F f) -> Cell { return f.prediction.bulk_edge_right; }},
+    {"theory_pop_threshold_snr", real, scalar, parameter,
+     "snr above which the population covariance has an outlier, clipped at 0",
+     [](F f) -> Cell { return f.prediction.pop_threshold_snr; }},
+    {"theory_sample_threshold_snr", real, scalar, parameter,
+     "snr above which S has an outlier (detectable), clipped at 0",
+     [](F f) -> Cell { return f.prediction.sample_threshold_snr; }},
+    {"theory_pop_outlier", real, scalar, parameter,
+     "population outlier lambda_pop; NaN below the population threshold",
+     [](F f) -> Cell { return f.prediction.pop_outlier.value_or(nan); }},
+    {"theory_pop_overlap", real, scalar, parameter,
+     "population overlap cap (1 - delta/s^2); 0 below the population threshold",
+     [](F f) -> Cell { return f.prediction.pop_overlap; }},
+    {"theory_top_eigenvalue", real, scalar, parameter,
+     "predicted top eigenvalue of S: lambda_S when detectable, else right edge",
+     [](F f) -> Cell { return f.prediction.top_eigenvalue; }},
+    {"theory_overlap", real, scalar, parameter,
+     "predicted |u_hat^T u|^2 of the top eigenvector; 0 when not detectable",
+     [](F f) -> Cell { return f.prediction.overlap; }},
+    {"theory_detectable", integer, scalar, parameter,
+     "1 when F(s) > 0: the sample outlier exists (model.md 5.2), else 0",
+     [](F f) -> Cell { return std::int64_t{f.prediction.detectable ? 1 : 0}; }},
+    // measurements, written when the point ends; status last of all
+    {"top_eigenvalue", real, scalar, measurement, "measured largest eigenvalue of the centered sample covariance S",
+     nullptr, [](O o) { return measured(o, [](const simulate::PointResult& r) {
+       return r.top_eigenvalues.empty() ? nan : r.top_eigenvalues.front();
+     }); }},
+    {"overlap", real, scalar, measurement,
+     "measured |u_hat^T u|^2 of the top eigenvector of S with the signal direction u", nullptr,
+     [](O o) { return measured(o, [](const simulate::PointResult& r) { return r.overlap; }); }},
+    {"ridge_accuracy", real, scalar, measurement,
+     "fraction of test sequences classified right by ridge (model.md section 6)", nullptr,
+     [](O o) { return measured(o, [](const simulate::PointResult& r) { return r.ridge_accuracy; }); }},
+    {"weights_deviation", real, scalar, measurement,
+     "causal:tau only: mean over sequences of ||w_n - w(tau)||_1; NaN otherwise", nullptr,
+     [](O o) { return measured(o, [](const simulate::PointResult& r) { return r.weights_deviation.value_or(nan); }); }},
+    {"seconds", real, scalar, measurement, "wall-clock seconds the point took on its group [s]", nullptr,
+     [](O o) -> Cell { return o.seconds; }},
+    {"run", integer, scalar, measurement,
+     "which invocation computed the point (0 = first run, 1 = first resume, ...); -1 pending", nullptr,
+     [](O o) -> Cell { return o.run; }, -1},
+    {"status", integer, scalar, measurement, "0 pending, 1 done, 2 failed; written after the point's data", nullptr,
+     [](O o) -> Cell { return static_cast<std::int64_t>(o.status); },
+     static_cast<std::int64_t>(PointStatus::pending)},
+    {"top_eigenvalues", real, top_k, measurement, "the k largest eigenvalues of S per point, descending (points x k)",
+     nullptr, [](O o) { return k_values(o, o.result ? &o.result->top_eigenvalues : nullptr); }},
+    {"overlaps", real, top_k, measurement,
+     "|u_j^T u|^2 of the eigenvectors of the top_eigenvalues with the signal direction u (points x k)", nullptr,
+     [](O o) { return k_values(o, o.result ? &o.result->overlaps : nullptr); }},
+    {"error", text, scalar, measurement,
+     "message of a failed point (status 2), empty otherwise; truncated to 256 characters", nullptr,
+     [](O o) -> Cell { return std::string(o.error); }, 0, error_width},
+};
+
+constexpr auto pointers = [] {
+  std::array<const Column*, std::size(table)> all{};
+  for (std::size_t i = 0; i < all.size(); ++i) all[i] = &table[i];
+  return all;
+}();
+
+const Column& named(std::string_view name) {
+  if (const Column* found = find_column(name)) return *found;
+  throw std::logic_error("schema: no /points column " + std::string(name));
+}
+
+}  // namespace
+
+const char* to_string(PointStatus status) noexcept {
+  switch (status) {
+    case PointStatus::pending: return "pending";
+    case PointStatus::done: return "done";
+    case PointStatus::failed: return "failed";
+  }
+  return "unknown";
+}
+
+std::span<const Column* const> point_columns() { return pointers; }
+
+const Column* find_column(std::string_view name) noexcept {
+  for (const Column& c : table) {
+    if (c.name == name) return &c;
+  }
+  return nullptr;
+}
+
+std::string path_of(const Column& c) { return std::string(points_group) + "/" + std::string(c.name); }
+
+namespace column {
+const Column &delta = named("delta"), &gamma = named("gamma"), &snr = named("snr"), &weighting = named("weighting"),
+             &trial = named("trial");
+const Column &delta_index = named("delta_index"), &gamma_index = named("gamma_index"),
+             &snr_index = named("snr_index"), &weighting_index = named("weighting_index");
+const Column &top_eigenvalue = named("top_eigenvalue"), &overlap = named("overlap"),
+             &ridge_accuracy = named("ridge_accuracy"), &seconds = named("seconds"), &run = named("run"),
+             &status = named("status");
+const Column &top_eigenvalues = named("top_eigenvalues"), &overlaps = named("overlaps"), &error = named("error");
+}  // namespace column
+
+namespace grid_axis {
+const DatasetEntry delta{"grid/delta", "values of the delta axis (d/V), in grid order"};
+const DatasetEntry gamma{"grid/gamma", "values of the gamma axis (d/N), in grid order"};
+const DatasetEntry snr{"grid/snr", "values of the snr axis (||mu||^2), in grid order"};
+const DatasetEntry weighting{"grid/weighting", "the weightings of the sweep (canonical text), in grid order"};
+const DatasetEntry trial{"grid/trial",
+                         "trial numbers 0..trials-1 (independent draws; trial varies fastest in /points)"};
+}  // namespace grid_axis
+
+const DatasetEntry spectra_eigenvalues{"spectra/eigenvalues", "all d eigenvalues of S per point, ascending (points x d)"};
+
+}  // namespace rmtsweep::sweep

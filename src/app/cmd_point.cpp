@@ -17,6 +17,7 @@
 #include "rmtsweep/parallel/blas_threads.hpp"
 #include "rmtsweep/simulate/point.hpp"
 #include "rmtsweep/sweep/config.hpp"
+#include "rmtsweep/sweep/option_table.hpp"
 #include "rmtsweep/theory/prediction.hpp"
 
 namespace rmtsweep::app {
@@ -26,28 +27,14 @@ namespace {
 
 simulate::SimulationOptions simulation_options(const po::variables_map& values,
                                                const model::PointParams& params) {
+  const auto text = [&](const char* name) { return values[name].as<std::string>(); };
   simulate::SimulationOptions options;
-  // model.md 1.2 records at least the top 4 eigenvalues. The default 4 shrinks to d for tiny d;
-  // an explicit k must fit.
-  const int k_min = std::min(4, params.d);
-  const std::string k_allowed = sweep::k_allowed(params.d);
-  const std::string k_text = values["k"].as<std::string>();
-  const auto k = model::parse_integer(k_text, "k", k_allowed);
-  if (k < k_min || (k > params.d && !values["k"].defaulted())) throw InvalidOption("k", k_text, k_allowed);
-  options.k = static_cast<int>(std::min<std::int64_t>(k, params.d));
-  options.ridge =
-      model::parse_double(values["ridge"].as<std::string>(), "ridge",
-                          "allowed: a finite number (lambda = ridge * kappa; S + lambda I must be "
-                          "positive definite)");
-  if (values.count("ntest")) {
-    const std::string text = values["ntest"].as<std::string>();
-    const std::string allowed = "allowed: an integer 1 <= ntest < 2^31";
-    const auto ntest = model::parse_integer(text, "ntest", allowed);
-    if (ntest < 1 || ntest > 2147483647) throw InvalidOption("ntest", text, allowed);
-    options.ntest = ntest;
-  }
+  options.k = sweep::parse_k(text("k"), params.d, values["k"].defaulted());
+  sweep::require_top_four(options.k, params.d);  // model.md 1.2 records at least the top 4
+  options.ridge = sweep::parse_ridge(text("ridge"));
+  options.ntest = sweep::parse_ntest(text("ntest"));
   options.spectrum = values.count("spectrum") > 0;
-  options.eigensolver = sweep::parse_eigensolver(values["eigensolver"].as<std::string>());
+  options.eigensolver = sweep::parse_eigensolver(text("eigensolver"));
   return options;
 }
 
@@ -112,13 +99,10 @@ void print_human(const model::PointParams& params, const simulate::PointResult& 
 int command_point(int argc, char** argv) {
   po::options_description options("rmtsweep point [options]: simulate one point on all ranks (model.md 1-7)");
   options.add_options()("help,h", "print this help")("json", "print one JSON object (rank 0)")(
-      "spectrum", "also give all d eigenvalues of S")(
-      "k", po::value<std::string>()->default_value("4"),
-      "top eigenvalues/eigenvectors measured (1 <= k <= d; default min(4, d))")(
-      "ridge", po::value<std::string>()->default_value("0.1"), "ridge lambda in units of kappa (model.md 6)")(
-      "ntest", po::value<std::string>(), "ridge test sequences (default N)")(
-      "eigensolver", po::value<std::string>()->default_value("auto"),
-      "auto (ELPA on several ranks where it applies; a second d x d matrix) or scalapack");
+      "spectrum", "also give all d eigenvalues of S");
+  for (const sweep::OptionSpec& spec : sweep::option_table()) {
+    if ((spec.use & sweep::in_point) && !(spec.use & sweep::in_theory)) add_option(options, spec.name);
+  }
   po::options_description point("point");
   add_point_options(point);
   options.add(point);

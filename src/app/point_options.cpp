@@ -10,57 +10,23 @@
 #include "option_errors.hpp"
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/model/parse_number.hpp"
+#include "rmtsweep/sweep/option_table.hpp"
+#include "rmtsweep/sweep/option_values.hpp"
 
 namespace rmtsweep::app {
 namespace po = boost::program_options;
 
 namespace {
 
-struct PointOption {
-  const char* name;
-  const char* default_text;
-  const char* help;
-};
-
-constexpr std::array<PointOption, 10> point_options{{
-    {"d", "400", "embedding dimension d (integer >= 1)"},
-    {"T", "10", "sequence length T (integer, 1 <= T <= 4096)"},
-    {"delta", "0.5", "delta = d/V > 0 (vocabulary V = 2 round(d/(2 delta)))"},
-    {"gamma", "0.25", "gamma = d/N > 0 (sequences N = round(d/gamma))"},
-    {"snr", "1", "signal strength ||mu||^2, 0 <= snr <= 1e12"},
-    {"weighting", "mean", "mean | last | optimal | harmonic | causal:tau | custom:w1,...,wT"},
-    {"correlation", "prefix:3", "iid | prefix:L (1 <= L <= T) | markov:phi (-1 < phi < 1)"},
-    {"table", "iid", "embedding table: iid | centered"},
-    {"seed", "0", "random seed (integer >= 0)"},
-    {"trial", "0", "independent draw index (integer >= 0)"},
-}};
-
-const PointOption& find_option(const std::string& name) {
-  for (const auto& option : point_options) {
-    if (name == option.name) return option;
-  }
-  throw InvalidOption(name, "", "not a point option");
-}
-
-int parse_int_option(const std::string& name, const std::string& text, std::int64_t minimum,
-                     std::string allowed = {}) {
-  if (allowed.empty()) {
-    allowed =
-        "allowed: an integer " + name + " with " + std::to_string(minimum) + " <= " + name + " <= 2147483647";
-  }
-  const std::int64_t value = model::parse_integer(text, name, allowed);
-  if (value < minimum || value > 2147483647) throw InvalidOption(name, text, allowed);
-  return static_cast<int>(value);
-}
+/// The options that define a point: those of the option table that `rmtsweep theory` takes.
+bool defines_a_point(const sweep::OptionSpec& spec) { return (spec.use & sweep::in_theory) != 0; }
 
 /// Builds the point from a lookup returning the text of each option (its default when not given).
 template <typename Lookup>
 model::PointParams point_params_from_lookup(Lookup&& text_of) {
   model::PointParams params;
-  params.d = parse_int_option("d", text_of("d"), 1);
-  params.T =
-      parse_int_option("T", text_of("T"), 1,
-                       "allowed: an integer T with 1 <= T <= " + std::to_string(model::max_sequence_length));
+  params.d = sweep::parse_d(text_of("d"));
+  params.T = sweep::parse_T(text_of("T"));
   params.delta = model::parse_double(text_of("delta"), "delta", "allowed: a number delta > 0");
   params.gamma = model::parse_double(text_of("gamma"), "gamma", "allowed: a number gamma > 0");
   params.snr =
@@ -69,8 +35,8 @@ model::PointParams point_params_from_lookup(Lookup&& text_of) {
   params.weighting = model::parse_weighting(text_of("weighting"), params.T);
   params.correlation = model::parse_correlation(text_of("correlation"), params.T);
   params.table = model::parse_table(text_of("table"));
-  params.seed = model::parse_unsigned(text_of("seed"), "seed", "allowed: an integer 0 <= seed < 2^64");
-  params.trial = parse_int_option("trial", text_of("trial"), 0);
+  params.seed = sweep::parse_seed(text_of("seed"));
+  params.trial = sweep::parse_trial(text_of("trial"));
   model::validate(params);
   return params;
 }
@@ -78,16 +44,24 @@ model::PointParams point_params_from_lookup(Lookup&& text_of) {
 }  // namespace
 
 void add_point_options(po::options_description& options) {
-  for (const auto& option : point_options) {
-    options.add_options()(option.name, po::value<std::string>()->default_value(option.default_text),
-                          option.help);
+  for (const sweep::OptionSpec& spec : sweep::option_table()) {
+    if (defines_a_point(spec)) add_option(options, spec.name);
   }
+}
+
+void add_option(po::options_description& options, std::string_view name) {
+  const sweep::OptionSpec& spec = sweep::option_spec(name);
+  options.add_options()(std::string(spec.name).c_str(),
+                        po::value<std::string>()->default_value(std::string(spec.default_value)),
+                        std::string(spec.help).c_str());
 }
 
 const std::vector<std::string>& point_option_names() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> list;
-    for (const auto& option : point_options) list.emplace_back(option.name);
+    for (const sweep::OptionSpec& spec : sweep::option_table()) {
+      if (defines_a_point(spec)) list.emplace_back(spec.name);
+    }
     return list;
   }();
   return names;
@@ -95,7 +69,7 @@ const std::vector<std::string>& point_option_names() {
 
 model::PointParams point_params_from(const po::variables_map& values) {
   return point_params_from_lookup([&](const char* name) -> std::string {
-    return values.count(name) ? values[name].as<std::string>() : find_option(name).default_text;
+    return values.count(name) ? values[name].as<std::string>() : sweep::default_of(name);
   });
 }
 
@@ -103,15 +77,14 @@ model::PointParams point_params_from(const std::map<std::string, std::string>& t
   for (const auto& [name, value] : text) {
     const auto& names = point_option_names();
     if (std::find(names.begin(), names.end(), name) == names.end()) {
-      throw InvalidOption(
-          name, value,
-          "not a point option; allowed: d, T, delta, gamma, snr, weighting, correlation, table, seed, "
-          "trial");
+      std::string allowed;
+      for (const auto& known : names) allowed += (allowed.empty() ? "" : ", ") + known;
+      throw InvalidOption(name, value, "not a point option; allowed: " + allowed);
     }
   }
   return point_params_from_lookup([&](const char* name) -> std::string {
     const auto found = text.find(name);
-    return found != text.end() ? found->second : find_option(name).default_text;
+    return found != text.end() ? found->second : sweep::default_of(name);
   });
 }
 

@@ -6,16 +6,19 @@
 #include <boost/program_options.hpp>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "rmtsweep/model/params.hpp"
 
 namespace rmtsweep::app {
 
-/// Registers --d --T --delta --gamma --snr --weighting --correlation --table --seed --trial with the
-/// defaults d=400, T=10, delta=0.5, gamma=0.25, snr=1, weighting=mean, correlation=prefix:3, table=iid,
-/// seed=0, trial=0.
+/// Registers the options that define a point (--d --T --correlation --table --seed --trial --delta
+/// --gamma --snr --weighting) with their defaults and help from sweep::option_table().
 void add_point_options(boost::program_options::options_description& options);
+
+/// Registers one option of sweep::option_table() (text value, its default and help).
+void add_option(boost::program_options::options_description& options, std::string_view name);
 
 /// The validated point given by the options registered by add_point_options (absent ones take their
 /// defaults). Throws InvalidOption naming the first bad option.

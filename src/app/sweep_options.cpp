@@ -9,41 +9,29 @@
 #include "option_errors.hpp"
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/sweep/config.hpp"
+#include "rmtsweep/sweep/option_table.hpp"
 
 namespace po = boost::program_options;
 
 namespace rmtsweep::app {
 namespace {
 
-const char* key_help(const std::string& key) {
-  static const std::map<std::string, const char*> help{
-      {"d", "embedding dimension (default 200)"},
-      {"T", "sequence length (default 10)"},
-      {"correlation", "iid, prefix:L or markov:phi (default prefix:3)"},
-      {"table", "iid or centered (default iid)"},
-      {"seed", "random seed (default 0)"},
-      {"trials", "independent draws per parameter combination (default 1)"},
-      {"delta", "axis of d/V: a,b,c | start:stop:count | log:start:stop:count (default 0.5)"},
-      {"gamma", "axis of d/N, same syntax (default 0.25)"},
-      {"snr", "axis of ||mu||^2, same syntax (default 1)"},
-      {"weighting", "list of weightings; numbers continue a custom: item (default mean)"},
-      {"k", "top eigenvalues/overlaps stored per point (default 4)"},
-      {"ridge", "ridge lambda in units of kappa (default 0.1)"},
-      {"ntest", "ridge test sequences, 0 = N (default 0)"},
-      {"store_spectra", "store all d eigenvalues per point: true, false or auto = d <= 4096 (default auto)"},
-      {"ranks_per_point", "ranks computing one point together; divides the ranks (default 1)"},
-      {"eigensolver", "auto = ELPA for groups of several ranks where it applies, or scalapack (default auto)"},
-      {"fail_points", "TEST ONLY fault injection: point indices whose engine call throws"},
-  };
-  return help.at(key);
-}
-
 po::options_description key_options() {
   po::options_description keys("Sweep keys (INI file or command line; the command line wins)");
   for (const std::string& key : sweep::config_keys()) {
-    keys.add_options()(key.c_str(), po::value<std::string>()->value_name("V"), key_help(key));
+    const sweep::OptionSpec& spec = sweep::option_spec(key);
+    std::string help(spec.help);
+    if (!spec.default_value.empty()) help += " (default " + std::string(spec.default_value) + ")";
+    keys.add_options()(key.c_str(), po::value<std::string>()->value_name("V"), help.c_str());
   }
   return keys;
+}
+
+/// The sweep keys, space-separated.
+std::string keys_text() {
+  std::string text;
+  for (const std::string& key : sweep::config_keys()) text += (text.empty() ? "" : " ") + key;
+  return text;
 }
 
 std::string quoted(const std::string& word) {
@@ -116,10 +104,7 @@ RunArguments parse_run_arguments(int argc, char** argv, const ConfigReader& read
                                          ": give it once");
     } catch (const po::error& e) {
       throw InvalidOption("config", args.config_path,
-                          std::string(e.what()) +
-                              "; allowed keys: d T correlation table "
-                              "seed trials delta gamma snr weighting k ridge ntest "
-                              "store_spectra ranks_per_point eigensolver fail_points");
+                          std::string(e.what()) + "; allowed keys: " + keys_text());
     }
   }
   for (const std::string& key : sweep::config_keys()) {

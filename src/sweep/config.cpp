@@ -10,6 +10,7 @@
 
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/model/parse_number.hpp"
+#include "rmtsweep/sweep/option_table.hpp"
 
 namespace rmtsweep::sweep {
 namespace {
@@ -45,6 +46,7 @@ std::int64_t parse_bounded(const std::string& text, const std::string& key, std:
   if (value < low || value > high) throw InvalidOption(key, text, allowed);
   return value;
 }
+
 
 bool parse_bool(const std::string& text, const std::string& key) {
   if (text == "true" || text == "1" || text == "yes" || text == "on") return true;
@@ -119,6 +121,17 @@ void check_point_count(const SweepConfig& c, const Get& get) {
 
 }  // namespace
 
+const std::vector<std::string>& config_keys() {
+  static const std::vector<std::string> keys = [] {
+    std::vector<std::string> names;
+    for (const OptionSpec& spec : option_table()) {
+      if (spec.use & in_sweep) names.emplace_back(spec.name);
+    }
+    return names;
+  }();
+  return keys;
+}
+
 std::int64_t SweepConfig::point_count() const {
   return static_cast<std::int64_t>(delta.size() * gamma.size() * snr.size() * weighting.size()) * trials;
 }
@@ -181,12 +194,11 @@ std::vector<std::string> split_weighting_list(const std::string& text) {
   return items;
 }
 
-std::string k_allowed(int d) { return "allowed: an integer min(4, d) <= k <= d = " + std::to_string(d); }
+void require_top_four(const SweepConfig& c) { require_top_four(c.k, c.d); }
 
-void require_top_four(const SweepConfig& c) {
-  if (c.k < std::min(4, c.d)) {
-    throw InvalidOption("k", std::to_string(c.k),
-                        k_allowed(c.d) + " (model.md 1.2 records at least the top 4 eigenvalues)");
+void require_top_four(int k, int d) {
+  if (k < std::min(4, d)) {
+    throw InvalidOption("k", std::to_string(k), k_allowed(d) + " (model.md 1.2 records at least the top 4 eigenvalues)");
   }
 }
 
@@ -197,44 +209,40 @@ SweepConfig parse_sweep_config(const std::map<std::string, std::string>& values)
       throw InvalidOption(key, value, "unknown key; allowed keys: " + join(keys));
     }
   }
+  // The value given, else the option's one default (option_table.hpp).
   auto get = [&](const std::string& key, const std::string& fallback) {
     const auto it = values.find(key);
     return it == values.end() ? fallback : trim(it->second);
   };
-  constexpr std::int64_t int_max = 2147483647;
+  const auto value = [&](const std::string& key) { return get(key, default_of(key)); };
   SweepConfig c;
-  c.d = static_cast<int>(parse_bounded(get("d", "200"), "d", 1, int_max, "allowed: an integer d >= 1"));
-  c.T = static_cast<int>(parse_bounded(get("T", "10"), "T", 1, int_max, "allowed: an integer T >= 1"));
-  c.correlation = model::parse_correlation(get("correlation", "prefix:3"), c.T, "correlation");
-  c.table = model::parse_table(get("table", "iid"), "table");
-  c.seed = model::parse_unsigned(get("seed", "0"), "seed", "allowed: an integer 0 <= seed < 2^64");
-  c.trials = static_cast<int>(
-      parse_bounded(get("trials", "1"), "trials", 1, 1000000, "allowed: an integer 1 <= trials <= 1000000"));
-  c.delta = parse_axis(get("delta", "0.5"), "delta");
-  c.gamma = parse_axis(get("gamma", "0.25"), "gamma");
-  c.snr = parse_axis(get("snr", "1"), "snr");
+  c.d = parse_d(value("d"));
+  c.T = parse_T(value("T"));
+  c.correlation = model::parse_correlation(value("correlation"), c.T, "correlation");
+  c.table = model::parse_table(value("table"), "table");
+  c.seed = parse_seed(value("seed"));
+  c.trials = parse_trials(value("trials"));
+  c.delta = parse_axis(value("delta"), "delta");
+  c.gamma = parse_axis(value("gamma"), "gamma");
+  c.snr = parse_axis(value("snr"), "snr");
   c.weighting.clear();
   std::set<std::string> seen;
-  const std::string weighting_text = get("weighting", "mean");
+  const std::string weighting_text = value("weighting");
   for (const std::string& item : split_weighting_list(weighting_text)) {
     c.weighting.push_back(model::parse_weighting(item, c.T, "weighting"));
     if (!seen.insert(model::to_string(c.weighting.back())).second) {
       throw InvalidOption("weighting", weighting_text, "allowed: distinct weightings");
     }
   }
-  // Any k from 1 reads back (a stored config may predate require_top_four); the default is 4.
-  c.k = static_cast<int>(parse_bounded(get("k", std::to_string(std::min(4, c.d))), "k", 1, c.d,
-                                       k_allowed(c.d)));
-  c.ridge = model::parse_double(get("ridge", "0.1"), "ridge", "allowed: a finite ridge > 0");
-  if (!(c.ridge > 0.0)) throw InvalidOption("ridge", get("ridge", ""), "allowed: a finite ridge > 0");
-  c.ntest = parse_bounded(get("ntest", "0"), "ntest", 0, std::int64_t{1} << 40,
-                          "allowed: an integer ntest >= 0 (0 means N)");
-  const std::string spectra = get("store_spectra", "auto");
+  // Any k from 1 reads back (a stored config may predate require_top_four); the default 4 shrinks to d.
+  c.k = parse_k(value("k"), c.d, values.find("k") == values.end());
+  c.ridge = parse_sweep_ridge(value("ridge"));
+  c.ntest = parse_ntest(value("ntest"));
+  const std::string spectra = value("store_spectra");
   c.store_spectra = spectra == "auto" ? c.d <= 4096 : parse_bool(spectra, "store_spectra");
-  c.ranks_per_point =
-      static_cast<int>(parse_bounded(get("ranks_per_point", "1"), "ranks_per_point", 1, int_max,
-                                     "allowed: an integer >= 1 that divides the number of ranks"));
-  c.eigensolver = parse_eigensolver(get("eigensolver", "auto"));
+  c.ranks_per_point = static_cast<int>(parse_bounded(value("ranks_per_point"), "ranks_per_point", 1, 2147483647,
+                                                     "allowed: an integer >= 1 that divides the number of ranks"));
+  c.eigensolver = parse_eigensolver(value("eigensolver"));
   check_point_count(c, get);
   validate_points(c);
   // The resolved text is stored as the file's `config` attribute, and an attribute of the
@@ -262,18 +270,6 @@ SweepConfig parse_sweep_config(const std::map<std::string, std::string>& values)
     }
   }
   return c;
-}
-
-parallel::EigenSolver parse_eigensolver(const std::string& text) {
-  if (text == "auto") return parallel::EigenSolver::automatic;
-  if (text == "scalapack") return parallel::EigenSolver::scalapack;
-  throw InvalidOption("eigensolver", text,
-                      "allowed: auto (ELPA for groups of several ranks where it applies, else ScaLAPACK) or "
-                      "scalapack (always pdsytrd: less memory)");
-}
-
-const char* eigensolver_setting(parallel::EigenSolver solver) noexcept {
-  return solver == parallel::EigenSolver::scalapack ? "scalapack" : "auto";
 }
 
 std::string resolved_config_text(const SweepConfig& c) {

@@ -24,21 +24,17 @@
 #include "rmtsweep/model/params.hpp"
 #include "rmtsweep/model/weighting.hpp"
 #include "rmtsweep/parallel/eigen.hpp"
+#include "rmtsweep/sweep/option_values.hpp"
 
 namespace rmtsweep::sweep {
 
-/// Every key of a sweep config, in the order the resolved config text lists them.
-/// `ranks_per_point`, `eigensolver` and `fail_points` are execution settings: they are not part of the
-/// resolved config text that --resume compares.
-inline const std::vector<std::string>& config_keys() {
-  static const std::vector<std::string> keys{
-      "d",   "T",         "correlation", "table", "seed",  "trials",        "delta",           "gamma",
-      "snr", "weighting", "k",           "ridge", "ntest", "store_spectra", "ranks_per_point", "eigensolver", "fail_points"};
-  return keys;
-}
+/// Every key of a sweep config (the options of option_table() used in_sweep), in the order the
+/// resolved config text lists them. The execution settings among them (`ranks_per_point`,
+/// `eigensolver`, `fail_points`) are not part of the resolved config text that --resume compares.
+const std::vector<std::string>& config_keys();
 
 struct SweepConfig {
-  int d = 200;
+  int d = 400;
   int T = 10;
   model::Correlation correlation{};
   model::Table table = model::Table::iid;
@@ -71,21 +67,12 @@ struct SweepConfig {
 /// and what is allowed.
 SweepConfig parse_sweep_config(const std::map<std::string, std::string>& values);
 
-/// What k may be for dimension d, as an InvalidOption's "allowed" text (model.md 1.2: at least
-/// the top 4 eigenvalues, all d of them when d < 4); `rmtsweep point` says the same.
-std::string k_allowed(int d);
-
 /// A new sweep records at least the top min(4, d) eigenvalues (model.md 1.2); parse_sweep_config
 /// reads k >= 1, so that a file written before this rule still assembles and resumes. Throws
 /// InvalidOption("k", ...) otherwise.
 void require_top_four(const SweepConfig& config);
-
-/// The `eigensolver` setting (sweep key and `rmtsweep point` option): "auto" (automatic: ELPA on
-/// several ranks where it applies) or "scalapack"; anything else throws InvalidOption naming it.
-parallel::EigenSolver parse_eigensolver(const std::string& text);
-
-/// "auto" or "scalapack": the setting's text, as parse_eigensolver reads it.
-const char* eigensolver_setting(parallel::EigenSolver solver) noexcept;
+/// The same for k eigenvalues of a d-dimensional point (`rmtsweep point`).
+void require_top_four(int k, int d);
 
 /// The most points a sweep may have: the point order is broadcast with an int count.
 inline constexpr std::int64_t max_sweep_points = 2147483647;

@@ -9,6 +9,7 @@
 #include "rmtsweep/model/correlation.hpp"
 #include "rmtsweep/model/params.hpp"
 #include "rmtsweep/model/weighting.hpp"
+#include "rmtsweep/sweep/config.hpp"
 #include "rmtsweep/theory/prediction.hpp"
 #include "run_command.hpp"
 
@@ -103,4 +104,28 @@ TEST(CliPoint, ANegativeRidgeThatBreaksTheSolveIsNamedOnAGroupOfTwo) {
   EXPECT_EQ(run.status, 1);
   EXPECT_NE(run.err.find("--ridge '-0.5': S + lambda I is not positive definite"), std::string::npos) << run.err;
   EXPECT_NE(run.err.find("pdposv failed with info = "), std::string::npos) << run.err;
+}
+
+// One declaration per option (sweep::option_table): a point run with no options is the point a
+// sweep with no keys computes, measured the same way.
+TEST(CliPoint, WithNoOptionsComputesThePointOfASweepWithNoKeys) {
+  const auto run = run_point(1, {"--json"});
+  ASSERT_EQ(run.status, 0) << run.err;
+  const json params = json::parse(run.out)["params"];
+  const rmtsweep::sweep::SweepConfig sweep = rmtsweep::sweep::parse_sweep_config({});
+  ASSERT_EQ(sweep.point_count(), 1);
+  EXPECT_EQ(params["d"], sweep.d);
+  EXPECT_EQ(params["T"], sweep.T);
+  EXPECT_EQ(params["delta"], sweep.delta.front());
+  EXPECT_EQ(params["gamma"], sweep.gamma.front());
+  EXPECT_EQ(params["snr"], sweep.snr.front());
+  EXPECT_EQ(params["weighting"], rmtsweep::model::to_string(sweep.weighting.front()));
+  EXPECT_EQ(params["correlation"], rmtsweep::model::to_string(sweep.correlation));
+  EXPECT_EQ(params["table"], rmtsweep::model::to_string(sweep.table));
+  EXPECT_EQ(params["seed"], sweep.seed);
+  EXPECT_EQ(params["trial"], 0);  // a sweep's first trial
+  EXPECT_EQ(params["k"], sweep.k);
+  EXPECT_EQ(params["ridge"], sweep.ridge);
+  EXPECT_EQ(params["ntest"], sweep.ntest > 0 ? sweep.ntest : params["N"].get<long long>());
+  EXPECT_EQ(json::parse(run.out)["empirical"]["eigensolver"], "lapack");  // one rank
 }

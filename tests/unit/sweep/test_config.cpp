@@ -89,7 +89,7 @@ TEST(SweepWeightingList, ANumberAfterANonCustomItemIsRejected) {
 TEST(SweepConfig, DefaultsDescribeOnePoint) {
   const sweep::SweepConfig c = sweep::parse_sweep_config({});
   EXPECT_EQ(c.point_count(), 1);
-  EXPECT_EQ(c.d, 200);
+  EXPECT_EQ(c.d, 400);  // the one default of option_table, rmtsweep point's too
   EXPECT_TRUE(c.store_spectra);  // auto: d <= 4096
   EXPECT_FALSE(sweep::parse_sweep_config({{"d", "5000"}, {"k", "4"}}).store_spectra);
 }
@@ -131,7 +131,7 @@ TEST(SweepConfig, BadScalarsAreRejectedNamingKeyAndValue) {
   const std::vector<std::pair<std::string, std::string>> cases{{"d", "0"},
                                                                {"T", "x"},
                                                                {"trials", "0"},
-                                                               {"k", "300"},
+                                                               {"k", "500"},  // above the default d = 400
                                                                {"ridge", "0"},
                                                                {"ntest", "-1"},
                                                                {"seed", "-1"},

@@ -1,0 +1,38 @@
+#pragma once
+/// The parsers of the options' values (option_table.hpp), shared by `rmtsweep run` (its config
+/// keys), `rmtsweep point` and `rmtsweep theory`: one definition of what each option allows. Each
+/// throws InvalidOption naming the option, the value and what is allowed.
+#include <cstdint>
+#include <string>
+
+#include "rmtsweep/parallel/eigen.hpp"
+
+namespace rmtsweep::sweep {
+
+/// d: an integer 1 <= d <= 2^31 - 1.
+int parse_d(const std::string& text);
+/// T: an integer 1 <= T <= model::max_sequence_length.
+int parse_T(const std::string& text);
+/// seed: an integer 0 <= seed < 2^64.
+std::uint64_t parse_seed(const std::string& text);
+/// trial (one point): an integer 0 <= trial <= 2^31 - 1.
+int parse_trial(const std::string& text);
+/// trials (a sweep): an integer 1 <= trials <= 1000000.
+int parse_trials(const std::string& text);
+/// k for dimension d: an integer 1 <= k <= d (a new sweep or a point then needs k >= min(4, d):
+/// require_top_four). The default, 4, shrinks to d when d < 4.
+int parse_k(const std::string& text, int d, bool is_default);
+/// ridge: a finite number (lambda = ridge kappa; a sweep needs ridge > 0: parse_sweep_ridge).
+double parse_ridge(const std::string& text);
+/// ridge of a sweep: a finite number > 0 (every point's S + lambda I is then positive definite).
+double parse_sweep_ridge(const std::string& text);
+/// ntest: an integer 0 <= ntest <= 2^40, 0 meaning N.
+long long parse_ntest(const std::string& text);
+/// eigensolver: "auto" (automatic: ELPA on several ranks where it applies) or "scalapack".
+parallel::EigenSolver parse_eigensolver(const std::string& text);
+/// "auto" or "scalapack": the setting's text, as parse_eigensolver reads it.
+const char* eigensolver_setting(parallel::EigenSolver solver) noexcept;
+/// What k may be for dimension d, as an InvalidOption's "allowed" text.
+std::string k_allowed(int d);
+
+}  // namespace rmtsweep::sweep

@@ -29,6 +29,7 @@ constexpr Subcommand subcommands[] = {
     {"status", rmtsweep::app::command_status, true, "summarise a sweep file: done, pending, failed points"},
     {"assemble", rmtsweep::app::command_assemble, true, "write phase diagrams (/phase) into a sweep file"},
     {"plot", rmtsweep::app::command_plot, false, "draw PNG figures from a sweep file"},
+    {"schema", rmtsweep::app::command_schema, false, "print the /points columns of a sweep file (Markdown or JSON)"},
 };
 
 void print_usage(std::FILE* out) {
@@ -67,7 +68,7 @@ int main(int argc, char** argv) {
     if (sub.name == argv[1]) chosen = &sub;
   }
   if (!chosen) {
-    std::fprintf(stderr, "rmtsweep: unknown command '%s': allowed are theory, point, run, status, assemble, plot\n",
+    std::fprintf(stderr, "rmtsweep: unknown command '%s': allowed are theory, point, run, status, assemble, plot, schema\n",
                  argv[1]);
     return 2;
   }

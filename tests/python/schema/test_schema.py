@@ -5,6 +5,7 @@ shape, its type, its `description` attribute and the root attributes, plus a few
 must hold by construction (grid order, status, theory columns finite, measurements in range).
 """
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -16,10 +17,12 @@ import numpy as np
 
 ARGS = None
 
-POINT_COLUMNS = ("delta gamma snr weighting trial d V N T alpha kappa theta theory_bulk_edge_left "
-                 "theory_bulk_edge_right theory_pop_threshold_snr theory_sample_threshold_snr "
-                 "theory_pop_outlier theory_top_eigenvalue theory_overlap theory_detectable top_eigenvalue "
-                 "overlap ridge_accuracy seconds status").split()
+# Columns every file of this schema has, whatever the table says (users' scripts rely on them).
+CONTRACT_COLUMNS = ("delta gamma snr weighting trial d V N T alpha kappa theta theory_bulk_edge_left "
+                    "theory_bulk_edge_right theory_pop_threshold_snr theory_sample_threshold_snr "
+                    "theory_pop_outlier theory_top_eigenvalue theory_overlap theory_detectable top_eigenvalue "
+                    "overlap ridge_accuracy seconds status error top_eigenvalues overlaps run weights_deviation").split()
+DTYPE_KIND = {"float64": "f", "int64": "i", "string": "S"}
 ROOT_ATTRIBUTES = ("schema_version rmtsweep_version draws_version draws_library created config command_line mpi_ranks ranks_per_point "
                    "eigensolver mpi_library_version hdf5_version blas_version scalapack_library").split()
 D, K = 64, 5
@@ -40,6 +43,8 @@ class SweepFileSchema(unittest.TestCase):
         if done.returncode != 0:
             raise RuntimeError("sweep failed: " + done.stderr)
         cls.file = h5py.File(cls.path, "r")
+        schema = subprocess.run([ARGS.binary, "schema", "--json"], capture_output=True, text=True, check=True)
+        cls.schema = json.loads(schema.stdout)
 
     @classmethod
     def tearDownClass(cls):
@@ -68,9 +73,28 @@ class SweepFileSchema(unittest.TestCase):
         self.assertEqual([w.decode() for w in grid["weighting"][:]], WEIGHTINGS)
         np.testing.assert_array_equal(grid["trial"][:], np.arange(TRIALS))
 
+    def test_the_schema_table_holds_every_contracted_column(self):
+        names = [c["name"] for c in self.schema["points"]]
+        for name in CONTRACT_COLUMNS:
+            self.assertIn(name, names)
+        self.assertEqual(self.schema["schema_version"], self.file.attrs["schema_version"])
+
+    def test_every_column_of_the_schema_table_reaches_the_file_as_described(self):
+        points = self.file["points"]
+        self.assertEqual(sorted(points), sorted(c["name"] for c in self.schema["points"]))
+        for column in self.schema["points"]:
+            name = column["name"]
+            self.assertIn(name, points, name)
+            shape = (POINTS, K) if column["shape"] == "top_k" else (POINTS,)
+            self.assertEqual(points[name].shape, shape, name)
+            self.assertEqual(points[name].dtype.kind, DTYPE_KIND[column["type"]], name)
+            self.assertEqual(points[name].attrs["description"].decode(), column["description"], name)
+            if column["type"] == "string" and column["text_width"] > 0:
+                self.assertEqual(points[name].dtype.itemsize, column["text_width"], name)
+
     def test_every_point_column_exists_with_one_value_per_point_and_a_description(self):
         points = self.file["points"]
-        for name in POINT_COLUMNS + ["error", "top_eigenvalues", "overlaps", "run", "weights_deviation"]:
+        for name in CONTRACT_COLUMNS:
             self.assertIn(name, points, name)
             self.assertEqual(points[name].shape[0], POINTS, name)
             self.assertTrue(len(points[name].attrs["description"]) > 0, name)

@@ -1,0 +1,85 @@
+// SweepReader on a file kept from the first schema (tests/data/sweep_schema1.h5, written by
+// rmtsweep 0.1.0 before the schema table existed: d = 16, 8 points, point 1 failed by fault
+// injection): files of earlier versions must keep reading, and assemble must keep working on them.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+
+#include "rmtsweep/assemble/phase_file.hpp"
+#include "rmtsweep/common/error.hpp"
+#include "rmtsweep/sweep/sweep_reader.hpp"
+
+namespace sweep = rmtsweep::sweep;
+namespace column = rmtsweep::sweep::column;
+
+namespace {
+
+const std::string kept = std::string(RMTSWEEP_SOURCE_DIR) + "/tests/data/sweep_schema1.h5";
+
+TEST(SweepReader, AFileOfTheFirstSchemaOpensWithItsConfig) {
+  const sweep::SweepReader reader(kept);
+  EXPECT_EQ(reader.schema_version(), 1);
+  EXPECT_EQ(reader.points(), 8);
+  const sweep::SweepConfig config = reader.config();
+  EXPECT_EQ(config.d, 16);
+  EXPECT_EQ(config.point_count(), 8);
+  EXPECT_EQ(reader.draws().version, 2);
+}
+
+TEST(SweepReader, EveryColumnOfTheTableReadsFromTheFirstSchema) {
+  const sweep::SweepReader reader(kept);
+  for (const sweep::Column* c : sweep::point_columns()) {
+    ASSERT_TRUE(reader.has(*c)) << c->name;
+    const std::size_t per_point = c->shape == sweep::ColumnShape::top_k ? 4 : 1;
+    const std::size_t rows = c->type == sweep::ColumnType::text      ? reader.texts(*c).size()
+                             : c->type == sweep::ColumnType::integer ? reader.integers(*c).size()
+                                                                     : reader.reals(*c).size();
+    EXPECT_EQ(rows, 8 * per_point) << c->name;
+  }
+}
+
+TEST(SweepReader, StatusAndMeasurementsAreWhatTheRunRecorded) {
+  const sweep::SweepReader reader(kept);
+  const sweep::StatusCounts counts = sweep::count_status(reader.status());
+  EXPECT_EQ(counts.done, 7);
+  EXPECT_EQ(counts.failed, 1);
+  EXPECT_EQ(counts.pending + counts.other, 0);
+  const auto top = reader.reals(column::top_eigenvalue);
+  EXPECT_TRUE(std::isnan(top[1])) << "the failed point holds no measurement";
+  EXPECT_GT(top[0], 0.0);
+  EXPECT_NE(reader.texts(column::error)[1].find("fault injected"), std::string::npos);
+  EXPECT_EQ(reader.texts(column::weighting)[2], "last");
+}
+
+TEST(SweepReader, AFileOfTheFirstSchemaStillAssembles) {
+  const auto dir = std::filesystem::temp_directory_path() / ("rmtsweep_reader_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto copy = dir / "old.h5";
+  std::filesystem::copy_file(kept, copy, std::filesystem::copy_options::overwrite_existing);
+  const rmtsweep::assemble::SweepData data = rmtsweep::assemble::read_sweep(copy);
+  EXPECT_EQ(data.total, 8);
+  EXPECT_EQ(data.done, 7);
+  EXPECT_EQ(data.failed, 1);
+  EXPECT_EQ(data.points.size(), 7u);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(SweepReader, AFileThatIsNotASweepIsAnInvalidFileNamingIt) {
+  const auto dir = std::filesystem::temp_directory_path();
+  const auto text = dir / ("rmtsweep_not_a_sweep_" + std::to_string(::getpid()) + ".h5");
+  { std::FILE* f = std::fopen(text.c_str(), "w"); std::fputs("not hdf5\n", f); std::fclose(f); }
+  try {
+    const sweep::SweepReader reader(text);
+    ADD_FAILURE() << "no InvalidFile";
+  } catch (const rmtsweep::InvalidFile& e) {
+    EXPECT_EQ(e.path(), text.string());
+    EXPECT_NE(std::string(e.what()).find("not an HDF5 file"), std::string::npos) << e.what();
+  }
+  std::filesystem::remove(text);
+}
+
+}  // namespace

@@ -85,7 +85,8 @@ void MpiListener::OnTestEnd(const ::testing::TestInfo& test) {
   if (ranks.empty()) {
     std::fprintf(stdout, "[       OK ] %s (%lld ms)\n", test_name(test).c_str(), ms);
   } else {
-    const std::string label = test_name(test) + (ranks.find(',') == std::string::npos ? " (rank " : " (ranks ") + ranks + ")";
+    const std::string label =
+        test_name(test) + (ranks.find(',') == std::string::npos ? " (rank " : " (ranks ") + ranks + ")";
     std::fprintf(stdout, "[  FAILED  ] %s (%lld ms)\n", label.c_str(), ms);
     failed_tests_.push_back(label);
   }

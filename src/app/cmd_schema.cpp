@@ -18,9 +18,12 @@ namespace {
 
 const char* type_text(sweep::ColumnType type) {
   switch (type) {
-    case sweep::ColumnType::real: return "float64";
-    case sweep::ColumnType::integer: return "int64";
-    case sweep::ColumnType::text: return "string";
+    case sweep::ColumnType::real:
+      return "float64";
+    case sweep::ColumnType::integer:
+      return "int64";
+    case sweep::ColumnType::text:
+      return "string";
   }
   return "?";
 }
@@ -52,8 +55,8 @@ int command_schema(int argc, char** argv) {
   po::options_description options(
       "Usage: rmtsweep schema [--json]\n\nThe /points columns of a sweep file (schema_version " +
       std::to_string(sweep::schema_version) + "): a Markdown table, or JSON");
-  options.add_options()("json", po::bool_switch(&json), "print one JSON array")("help,h", po::bool_switch(&help),
-                                                                                  "this help");
+  options.add_options()("json", po::bool_switch(&json), "print one JSON array")(
+      "help,h", po::bool_switch(&help), "this help");
   parse_command_line(argc, argv, options, "schema");
   if (help) {
     std::cout << options << "\n";
@@ -69,7 +72,8 @@ int command_schema(int argc, char** argv) {
                          {"description", c->description},
                          {"text_width", c->text_width}});
     }
-    std::cout << nlohmann::json{{"schema_version", sweep::schema_version}, {"points", columns}}.dump() << "\n";
+    std::cout << nlohmann::json{{"schema_version", sweep::schema_version}, {"points", columns}}.dump()
+              << "\n";
     return 0;
   }
   std::printf("| column | type | shape | written | description |\n|---|---|---|---|---|\n");

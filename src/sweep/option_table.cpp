@@ -17,29 +17,34 @@ constexpr OptionSpec table[] = {
      "delta = d/V > 0 (vocabulary V = 2 round(d/(2 delta))); in a sweep an axis: a,b,c | start:stop:count | "
      "log:start:stop:count",
      everywhere},
-    {"gamma", "0.25", "gamma = d/N > 0 (sequences N = round(d/gamma)); in a sweep an axis, same syntax", everywhere},
+    {"gamma", "0.25", "gamma = d/N > 0 (sequences N = round(d/gamma)); in a sweep an axis, same syntax",
+     everywhere},
     {"snr", "1", "signal strength ||mu||^2, 0 <= snr <= 1e12; in a sweep an axis, same syntax", everywhere},
     {"weighting", "mean",
-     "pooling: mean | last | optimal | harmonic | causal:tau | custom:w1,...,wT; in a sweep a list, where plain "
+     "pooling: mean | last | optimal | harmonic | causal:tau | custom:w1,...,wT; in a sweep a list, where "
+     "plain "
      "numbers continue a custom: item",
      everywhere},
-    {"correlation", "prefix:3", "positional sign correlation R: iid | prefix:L (1 <= L <= T) | markov:phi (-1 < phi < 1)",
+    {"correlation", "prefix:3",
+     "positional sign correlation R: iid | prefix:L (1 <= L <= T) | markov:phi (-1 < phi < 1)", everywhere},
+    {"table", "iid", "embedding table: iid | centered (noise mean and class-mean difference removed)",
      everywhere},
-    {"table", "iid", "embedding table: iid | centered (noise mean and class-mean difference removed)", everywhere},
     {"seed", "0", "random seed: an integer 0 <= seed < 2^64; every draw derives from (seed, trial, ...)",
      everywhere},
     {"trial", "0", "which independent draw: an integer >= 0", in_point | in_theory},
     {"trials", "1", "independent draws per (delta, gamma, snr, weighting): an integer 1 <= trials <= 1000000",
      in_sweep},
     // what is measured
-    {"k", "4", "top eigenvalues/overlaps measured per point: an integer min(4, d) <= k <= d (default min(4, d))",
+    {"k", "4",
+     "top eigenvalues/overlaps measured per point: an integer min(4, d) <= k <= d (default min(4, d))",
      simulated},
-    {"ridge", "0.1", "ridge lambda in units of kappa (model.md section 6); a sweep needs ridge > 0", simulated},
+    {"ridge", "0.1", "ridge lambda in units of kappa (model.md section 6); a sweep needs ridge > 0",
+     simulated},
     {"ntest", "0", "ridge test sequences: an integer 0 <= ntest <= 2^40, 0 means N", simulated},
     {"store_spectra", "auto", "store all d eigenvalues per point: true, false or auto = d <= 4096", in_sweep},
     // how it is computed (not part of the resolved config)
-    {"ranks_per_point", "1", "ranks computing one point together: an integer >= 1 that divides the ranks", in_sweep,
-     true},
+    {"ranks_per_point", "1", "ranks computing one point together: an integer >= 1 that divides the ranks",
+     in_sweep, true},
     {"eigensolver", "auto",
      "what reduces S on a group of several ranks: auto (ELPA where it applies, else ScaLAPACK) or scalapack "
      "(always pdsytrd: less memory)",

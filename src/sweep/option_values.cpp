@@ -21,8 +21,8 @@ std::int64_t bounded(const std::string& text, const std::string& name, std::int6
 }
 
 std::string integer_range(const std::string& name, std::int64_t low, std::int64_t high) {
-  return "allowed: an integer " + name + " with " + std::to_string(low) + " <= " + name + " <= " +
-         std::to_string(high);
+  return "allowed: an integer " + name + " with " + std::to_string(low) + " <= " + name +
+         " <= " + std::to_string(high);
 }
 
 }  // namespace
@@ -45,8 +45,7 @@ int parse_trial(const std::string& text) {
 }
 
 int parse_trials(const std::string& text) {
-  return static_cast<int>(
-      bounded(text, "trials", 1, 1000000, "allowed: an integer 1 <= trials <= 1000000"));
+  return static_cast<int>(bounded(text, "trials", 1, 1000000, "allowed: an integer 1 <= trials <= 1000000"));
 }
 
 std::string k_allowed(int d) { return "allowed: an integer min(4, d) <= k <= d = " + std::to_string(d); }
@@ -59,9 +58,10 @@ int parse_k(const std::string& text, int d, bool is_default) {
 }
 
 double parse_ridge(const std::string& text) {
-  return model::parse_double(text, "ridge",
-                             "allowed: a finite number (lambda = ridge * kappa; S + lambda I must be positive "
-                             "definite)");
+  return model::parse_double(
+      text, "ridge",
+      "allowed: a finite number (lambda = ridge * kappa; S + lambda I must be positive "
+      "definite)");
 }
 
 double parse_sweep_ridge(const std::string& text) {
@@ -72,7 +72,8 @@ double parse_sweep_ridge(const std::string& text) {
 }
 
 long long parse_ntest(const std::string& text) {
-  return bounded(text, "ntest", 0, std::int64_t{1} << 40, "allowed: an integer 0 <= ntest <= 2^40 (0 means N)");
+  return bounded(text, "ntest", 0, std::int64_t{1} << 40,
+                 "allowed: an integer 0 <= ntest <= 2^40 (0 means N)");
 }
 
 parallel::EigenSolver parse_eigensolver(const std::string& text) {

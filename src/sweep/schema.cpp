@@ -39,7 +39,8 @@ constexpr Column table[] = {
      [](F f) -> Cell { return f.params.gamma; }},
     {"snr", real, scalar, parameter, "snr = ||mu||^2, raw signal strength of the embedding table",
      [](F f) -> Cell { return f.params.snr; }},
-    {"weighting", text, scalar, parameter, "pooling weighting of the point, canonical text (model.md section 3)",
+    {"weighting", text, scalar, parameter,
+     "pooling weighting of the point, canonical text (model.md section 3)",
      [](F f) -> Cell { return model::to_string(f.params.weighting); }},
     {"trial", integer, scalar, parameter, "trial number: which independent draw (0-based)",
      [](F f) -> Cell { return std::int64_t{f.params.trial}; }},
@@ -51,18 +52,21 @@ constexpr Column table[] = {
      [](F f) -> Cell { return static_cast<std::int64_t>(f.at.snr); }},
     {"weighting_index", integer, scalar, parameter, "position of the weighting in /grid/weighting",
      [](F f) -> Cell { return static_cast<std::int64_t>(f.at.weighting); }},
-    {"d", integer, scalar, parameter, "embedding dimension", [](F f) -> Cell { return std::int64_t{f.params.d}; }},
+    {"d", integer, scalar, parameter, "embedding dimension",
+     [](F f) -> Cell { return std::int64_t{f.params.d}; }},
     {"V", integer, scalar, parameter, "vocabulary size V = 2 round(d/(2 delta))",
      [](F f) -> Cell { return f.params.vocabulary(); }},
     {"N", integer, scalar, parameter, "number of sequences N = round(d/gamma)",
      [](F f) -> Cell { return f.params.sequences(); }},
-    {"T", integer, scalar, parameter, "sequence length", [](F f) -> Cell { return std::int64_t{f.params.T}; }},
+    {"T", integer, scalar, parameter, "sequence length",
+     [](F f) -> Cell { return std::int64_t{f.params.T}; }},
     // the theory's predictions (model.md sections 4-5), written at creation
     {"alpha", real, scalar, parameter, "alpha = w^T R w, signal kept by pooling (model.md section 4)",
      [](F f) -> Cell { return f.prediction.alpha; }},
     {"kappa", real, scalar, parameter, "kappa = ||w||^2, noise kept by pooling (model.md section 4)",
      [](F f) -> Cell { return f.prediction.kappa; }},
-    {"theta", real, scalar, parameter, "theta = g (snr + delta) (iid table) or g snr (centered table) (model.md 5.2)",
+    {"theta", real, scalar, parameter,
+     "theta = g (snr + delta) (iid table) or g snr (centered table) (model.md 5.2)",
      [](F f) -> Cell { return f.prediction.theta; }},
     {"theory_bulk_edge_left", real, scalar, parameter,
      "left edge of the continuous bulk of kappa (MP_delta [x] MP_gamma) (5.1)",
@@ -92,10 +96,13 @@ constexpr Column table[] = {
      "1 when F(s) > 0: the sample outlier exists (model.md 5.2), else 0",
      [](F f) -> Cell { return std::int64_t{f.prediction.detectable ? 1 : 0}; }},
     // measurements, written when the point ends; status last of all
-    {"top_eigenvalue", real, scalar, measurement, "measured largest eigenvalue of the centered sample covariance S",
-     nullptr, [](O o) { return measured(o, [](const simulate::PointResult& r) {
-       return r.top_eigenvalues.empty() ? nan : r.top_eigenvalues.front();
-     }); }},
+    {"top_eigenvalue", real, scalar, measurement,
+     "measured largest eigenvalue of the centered sample covariance S", nullptr,
+     [](O o) {
+       return measured(o, [](const simulate::PointResult& r) {
+         return r.top_eigenvalues.empty() ? nan : r.top_eigenvalues.front();
+       });
+     }},
     {"overlap", real, scalar, measurement,
      "measured |u_hat^T u|^2 of the top eigenvector of S with the signal direction u", nullptr,
      [](O o) { return measured(o, [](const simulate::PointResult& r) { return r.overlap; }); }},
@@ -104,20 +111,23 @@ constexpr Column table[] = {
      [](O o) { return measured(o, [](const simulate::PointResult& r) { return r.ridge_accuracy; }); }},
     {"weights_deviation", real, scalar, measurement,
      "causal:tau only: mean over sequences of ||w_n - w(tau)||_1; NaN otherwise", nullptr,
-     [](O o) { return measured(o, [](const simulate::PointResult& r) { return r.weights_deviation.value_or(nan); }); }},
+     [](O o) {
+       return measured(o, [](const simulate::PointResult& r) { return r.weights_deviation.value_or(nan); });
+     }},
     {"seconds", real, scalar, measurement, "wall-clock seconds the point took on its group [s]", nullptr,
      [](O o) -> Cell { return o.seconds; }},
     {"run", integer, scalar, measurement,
      "which invocation computed the point (0 = first run, 1 = first resume, ...); -1 pending", nullptr,
      [](O o) -> Cell { return o.run; }, -1},
-    {"status", integer, scalar, measurement, "0 pending, 1 done, 2 failed; written after the point's data", nullptr,
-     [](O o) -> Cell { return static_cast<std::int64_t>(o.status); },
+    {"status", integer, scalar, measurement, "0 pending, 1 done, 2 failed; written after the point's data",
+     nullptr, [](O o) -> Cell { return static_cast<std::int64_t>(o.status); },
      static_cast<std::int64_t>(PointStatus::pending)},
-    {"top_eigenvalues", real, top_k, measurement, "the k largest eigenvalues of S per point, descending (points x k)",
-     nullptr, [](O o) { return k_values(o, o.result ? &o.result->top_eigenvalues : nullptr); }},
+    {"top_eigenvalues", real, top_k, measurement,
+     "the k largest eigenvalues of S per point, descending (points x k)", nullptr,
+     [](O o) { return k_values(o, o.result ? &o.result->top_eigenvalues : nullptr); }},
     {"overlaps", real, top_k, measurement,
-     "|u_j^T u|^2 of the eigenvectors of the top_eigenvalues with the signal direction u (points x k)", nullptr,
-     [](O o) { return k_values(o, o.result ? &o.result->overlaps : nullptr); }},
+     "|u_j^T u|^2 of the eigenvectors of the top_eigenvalues with the signal direction u (points x k)",
+     nullptr, [](O o) { return k_values(o, o.result ? &o.result->overlaps : nullptr); }},
     {"error", text, scalar, measurement,
      "message of a failed point (status 2), empty otherwise; truncated to 256 characters", nullptr,
      [](O o) -> Cell { return std::string(o.error); }, 0, error_width},
@@ -138,9 +148,12 @@ const Column& named(std::string_view name) {
 
 const char* to_string(PointStatus status) noexcept {
   switch (status) {
-    case PointStatus::pending: return "pending";
-    case PointStatus::done: return "done";
-    case PointStatus::failed: return "failed";
+    case PointStatus::pending:
+      return "pending";
+    case PointStatus::done:
+      return "done";
+    case PointStatus::failed:
+      return "failed";
   }
   return "unknown";
 }
@@ -157,14 +170,15 @@ const Column* find_column(std::string_view name) noexcept {
 std::string path_of(const Column& c) { return std::string(points_group) + "/" + std::string(c.name); }
 
 namespace column {
-const Column &delta = named("delta"), &gamma = named("gamma"), &snr = named("snr"), &weighting = named("weighting"),
-             &trial = named("trial");
+const Column &delta = named("delta"), &gamma = named("gamma"), &snr = named("snr"),
+             &weighting = named("weighting"), &trial = named("trial");
 const Column &delta_index = named("delta_index"), &gamma_index = named("gamma_index"),
              &snr_index = named("snr_index"), &weighting_index = named("weighting_index");
 const Column &top_eigenvalue = named("top_eigenvalue"), &overlap = named("overlap"),
              &ridge_accuracy = named("ridge_accuracy"), &seconds = named("seconds"), &run = named("run"),
              &status = named("status");
-const Column &top_eigenvalues = named("top_eigenvalues"), &overlaps = named("overlaps"), &error = named("error");
+const Column &top_eigenvalues = named("top_eigenvalues"), &overlaps = named("overlaps"),
+             &error = named("error");
 }  // namespace column
 
 namespace grid_axis {
@@ -176,6 +190,7 @@ const DatasetEntry trial{"grid/trial",
                          "trial numbers 0..trials-1 (independent draws; trial varies fastest in /points)"};
 }  // namespace grid_axis
 
-const DatasetEntry spectra_eigenvalues{"spectra/eigenvalues", "all d eigenvalues of S per point, ascending (points x d)"};
+const DatasetEntry spectra_eigenvalues{"spectra/eigenvalues",
+                                       "all d eigenvalues of S per point, ascending (points x d)"};
 
 }  // namespace rmtsweep::sweep

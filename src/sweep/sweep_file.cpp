@@ -8,15 +8,17 @@
 
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/model/weighting.hpp"
-#include "rmtsweep/random/counter_rng.hpp"
-#include "rmtsweep/version.hpp"
 #include "rmtsweep/parallel/collectives.hpp"
+#include "rmtsweep/random/counter_rng.hpp"
 #include "rmtsweep/sweep/sweep_reader.hpp"
+#include "rmtsweep/version.hpp"
 
 namespace rmtsweep::sweep {
 namespace {
 
-void describe(hid_t object, std::string_view text) { io::write_attribute(object, "description", std::string(text)); }
+void describe(hid_t object, std::string_view text) {
+  io::write_attribute(object, "description", std::string(text));
+}
 
 /// Creates the dataset of one /points column (rows = points) with its fill value.
 io::Dataset create_column(hid_t points, const Column& column, hsize_t rows, int k, std::size_t text_width) {
@@ -25,7 +27,8 @@ io::Dataset create_column(hid_t points, const Column& column, hsize_t rows, int 
   const std::string name(column.name);
   io::Dataset set;
   if (column.type == ColumnType::text) {
-    set = io::create_string_dataset(points, name, rows, column.text_width > 0 ? column.text_width : text_width, options);
+    set = io::create_string_dataset(points, name, rows,
+                                    column.text_width > 0 ? column.text_width : text_width, options);
   } else {
     std::vector<hsize_t> dims{rows};
     if (column.shape == ColumnShape::top_k) dims.push_back(static_cast<hsize_t>(k));
@@ -47,11 +50,13 @@ void write_parameter_column(const io::Dataset& set, const Column& column, const 
   const auto points = static_cast<std::size_t>(grid.size());
   if (column.type == ColumnType::text) {
     std::vector<std::string> values(points);
-    for (std::size_t i = 0; i < points; ++i) values[i] = std::get<std::string>(cell(static_cast<std::int64_t>(i)));
+    for (std::size_t i = 0; i < points; ++i)
+      values[i] = std::get<std::string>(cell(static_cast<std::int64_t>(i)));
     io::write(set, values);
   } else if (column.type == ColumnType::integer) {
     std::vector<std::int64_t> values(points);
-    for (std::size_t i = 0; i < points; ++i) values[i] = std::get<std::int64_t>(cell(static_cast<std::int64_t>(i)));
+    for (std::size_t i = 0; i < points; ++i)
+      values[i] = std::get<std::int64_t>(cell(static_cast<std::int64_t>(i)));
     io::write(set, values);
   } else {
     std::vector<double> values(points);
@@ -127,7 +132,8 @@ SweepFile SweepFile::create(const std::string& path, MPI_Comm comm, const Grid& 
   for (const auto& w : weightings) weighting_width = std::max(weighting_width, w.size());
   for (const Column* column : point_columns()) {
     const io::Dataset set = create_column(group, *column, points, c.k, weighting_width);
-    if (writer && column->phase == ColumnPhase::parameter) write_parameter_column(set, *column, grid, predictions);
+    if (writer && column->phase == ColumnPhase::parameter)
+      write_parameter_column(set, *column, grid, predictions);
   }
   if (c.store_spectra) {
     const io::Group spectra = io::create_group(sweep.file_, std::string(spectra_group));
@@ -177,12 +183,13 @@ std::string resume_problem(const std::string& path, std::string& config) {
   try {
     const SweepReader reader(path);
     if (reader.schema_version() != schema_version) {
-      return "written with schema_version " + std::to_string(reader.schema_version()) + ", this rmtsweep resumes " +
-             std::to_string(schema_version);
+      return "written with schema_version " + std::to_string(reader.schema_version()) +
+             ", this rmtsweep resumes " + std::to_string(schema_version);
     }
     const StoredDraws draws = reader.draws();
     const std::string mixing =
-        ": resuming would mix the two; finish it with the rmtsweep that started it, or start again with --force";
+        ": resuming would mix the two; finish it with the rmtsweep that started it, or start again with "
+        "--force";
     if (draws.version != random::draws_version) {
       return "its points were drawn with draws_version " + std::to_string(draws.version) +
              " and this rmtsweep draws version " + std::to_string(random::draws_version) +
@@ -190,7 +197,8 @@ std::string resume_problem(const std::string& path, std::string& config) {
     }
     if (draws.library != random::draws_library()) {
       return "its Gaussian draws came from " + (draws.library.empty() ? "(unrecorded)" : draws.library) +
-             " and this rmtsweep's from " + random::draws_library() + " (they may differ for the same seed)" + mixing;
+             " and this rmtsweep's from " + random::draws_library() + " (they may differ for the same seed)" +
+             mixing;
     }
     config = reader.config_text();
     return {};
@@ -198,7 +206,8 @@ std::string resume_problem(const std::string& path, std::string& config) {
     return "not a complete rmtsweep sweep file (was its creation interrupted?); start again with --force";
   } catch (const Hdf5Error& e) {
     const std::string what = e.what();
-    return "cannot be read as a sweep file (" + what.substr(0, what.find('\n')) + "); start again with --force";
+    return "cannot be read as a sweep file (" + what.substr(0, what.find('\n')) +
+           "); start again with --force";
   }
 }
 
@@ -246,7 +255,8 @@ SweepFile::~SweepFile() {
 
 std::vector<std::int64_t> SweepFile::read_status() const { return io::read_ints(status_); }
 
-void SweepFile::write_outcome(std::int64_t index, const PointOutcome& outcome, const std::vector<double>* spectrum) {
+void SweepFile::write_outcome(std::int64_t index, const PointOutcome& outcome,
+                              const std::vector<double>* spectrum) {
   const auto row = static_cast<hsize_t>(index);
   for (const auto& [column, set] : measurements_) write_cell(set, row, column->measurement(outcome));
   if (eigenvalues_.valid()) {
@@ -259,13 +269,15 @@ void SweepFile::write_outcome(std::int64_t index, const PointOutcome& outcome, c
 }
 
 void SweepFile::write_done(std::int64_t index, const simulate::PointResult& result, double seconds) {
-  write_outcome(index, PointOutcome{&result, PointStatus::done, seconds, run_index_, "", k_}, &result.eigenvalues);
+  write_outcome(index, PointOutcome{&result, PointStatus::done, seconds, run_index_, "", k_},
+                &result.eigenvalues);
 }
 
 void SweepFile::write_failed(std::int64_t index, const std::string& message, double seconds) {
   // Every measurement is written (NaN), so a failed row holds nothing an interrupted earlier attempt left.
-  write_outcome(index, PointOutcome{nullptr, PointStatus::failed, seconds, run_index_,
-                                    message.empty() ? std::string_view("failed") : std::string_view(message), k_},
+  write_outcome(index,
+                PointOutcome{nullptr, PointStatus::failed, seconds, run_index_,
+                             message.empty() ? std::string_view("failed") : std::string_view(message), k_},
                 nullptr);
 }
 

@@ -35,10 +35,17 @@ StatusCounts count_status(const std::vector<std::int64_t>& status) noexcept {
   StatusCounts counts;
   for (const std::int64_t s : status) {
     switch (s) {
-      case static_cast<std::int64_t>(PointStatus::pending): ++counts.pending; break;
-      case static_cast<std::int64_t>(PointStatus::done): ++counts.done; break;
-      case static_cast<std::int64_t>(PointStatus::failed): ++counts.failed; break;
-      default: ++counts.other;
+      case static_cast<std::int64_t>(PointStatus::pending):
+        ++counts.pending;
+        break;
+      case static_cast<std::int64_t>(PointStatus::done):
+        ++counts.done;
+        break;
+      case static_cast<std::int64_t>(PointStatus::failed):
+        ++counts.failed;
+        break;
+      default:
+        ++counts.other;
     }
   }
   return counts;
@@ -89,9 +96,13 @@ io::Dataset SweepReader::open(const Column& column) const {
 
 std::vector<double> SweepReader::reals(const Column& column) const { return io::read_doubles(open(column)); }
 
-std::vector<std::int64_t> SweepReader::integers(const Column& column) const { return io::read_ints(open(column)); }
+std::vector<std::int64_t> SweepReader::integers(const Column& column) const {
+  return io::read_ints(open(column));
+}
 
-std::vector<std::string> SweepReader::texts(const Column& column) const { return io::read_strings(open(column)); }
+std::vector<std::string> SweepReader::texts(const Column& column) const {
+  return io::read_strings(open(column));
+}
 
 std::optional<std::string> SweepReader::text_attribute(const std::string& name) const {
   if (!io::has_attribute(file_, name)) return std::nullopt;

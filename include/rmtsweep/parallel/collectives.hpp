@@ -25,17 +25,28 @@ namespace rmtsweep::parallel {
 template <class T>
 MPI_Datatype mpi_type() noexcept {
   using U = std::remove_cv_t<T>;
-  if constexpr (std::is_same_v<U, double>) return MPI_DOUBLE;
-  else if constexpr (std::is_same_v<U, float>) return MPI_FLOAT;
-  else if constexpr (std::is_same_v<U, int>) return MPI_INT;
-  else if constexpr (std::is_same_v<U, long>) return MPI_LONG;
-  else if constexpr (std::is_same_v<U, long long>) return MPI_LONG_LONG;
-  else if constexpr (std::is_same_v<U, unsigned long>) return MPI_UNSIGNED_LONG;
-  else if constexpr (std::is_same_v<U, unsigned long long>) return MPI_UNSIGNED_LONG_LONG;
-  else if constexpr (std::is_same_v<U, char>) return MPI_CHAR;
-  else if constexpr (std::is_same_v<U, signed char>) return MPI_SIGNED_CHAR;
-  else if constexpr (std::is_same_v<U, unsigned char>) return MPI_UNSIGNED_CHAR;
-  else static_assert(!sizeof(U), "no MPI datatype for this type");
+  if constexpr (std::is_same_v<U, double>)
+    return MPI_DOUBLE;
+  else if constexpr (std::is_same_v<U, float>)
+    return MPI_FLOAT;
+  else if constexpr (std::is_same_v<U, int>)
+    return MPI_INT;
+  else if constexpr (std::is_same_v<U, long>)
+    return MPI_LONG;
+  else if constexpr (std::is_same_v<U, long long>)
+    return MPI_LONG_LONG;
+  else if constexpr (std::is_same_v<U, unsigned long>)
+    return MPI_UNSIGNED_LONG;
+  else if constexpr (std::is_same_v<U, unsigned long long>)
+    return MPI_UNSIGNED_LONG_LONG;
+  else if constexpr (std::is_same_v<U, char>)
+    return MPI_CHAR;
+  else if constexpr (std::is_same_v<U, signed char>)
+    return MPI_SIGNED_CHAR;
+  else if constexpr (std::is_same_v<U, unsigned char>)
+    return MPI_UNSIGNED_CHAR;
+  else
+    static_assert(!sizeof(U), "no MPI datatype for this type");
 }
 
 /// The rank of this process in `comm`.
@@ -60,16 +71,15 @@ void broadcast(std::span<T> values, MPI_Comm comm, int root = 0) {
 
 /// Rank `root`'s value on every rank.
 template <class T>
-  requires(std::is_arithmetic_v<T> && !std::is_same_v<T, bool>)
-T broadcast(T value, MPI_Comm comm, int root = 0) {
+requires(std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) T
+    broadcast(T value, MPI_Comm comm, int root = 0) {
   broadcast(std::span<T>(&value, 1), comm, root);
   return value;
 }
 
 /// An enum's value from `root` (as its underlying integer).
 template <class E>
-  requires std::is_enum_v<E>
-E broadcast(E value, MPI_Comm comm, int root = 0) {
+requires std::is_enum_v<E> E broadcast(E value, MPI_Comm comm, int root = 0) {
   return static_cast<E>(broadcast(static_cast<long long>(value), comm, root));
 }
 
@@ -104,30 +114,28 @@ auto decided_on_root(MPI_Comm comm, Decide&& decide, int root = 0) {
 template <class T>
 void all_sum(std::span<T> values, MPI_Comm comm) {
   if (!values.empty())
-    detail::all_reduce(MPI_IN_PLACE, values.data(), detail::checked_count(values.size()), mpi_type<T>(), MPI_SUM,
-                       comm);
+    detail::all_reduce(MPI_IN_PLACE, values.data(), detail::checked_count(values.size()), mpi_type<T>(),
+                       MPI_SUM, comm);
 }
 
 /// Elementwise maximum over the ranks, in place.
 template <class T>
 void all_max(std::span<T> values, MPI_Comm comm) {
   if (!values.empty())
-    detail::all_reduce(MPI_IN_PLACE, values.data(), detail::checked_count(values.size()), mpi_type<T>(), MPI_MAX,
-                       comm);
+    detail::all_reduce(MPI_IN_PLACE, values.data(), detail::checked_count(values.size()), mpi_type<T>(),
+                       MPI_MAX, comm);
 }
 
 /// The sum of one value over the ranks.
 template <class T>
-  requires std::is_arithmetic_v<T>
-T all_sum(T value, MPI_Comm comm) {
+requires std::is_arithmetic_v<T> T all_sum(T value, MPI_Comm comm) {
   all_sum(std::span<T>(&value, 1), comm);
   return value;
 }
 
 /// The maximum of one value over the ranks.
 template <class T>
-  requires std::is_arithmetic_v<T>
-T all_max(T value, MPI_Comm comm) {
+requires std::is_arithmetic_v<T> T all_max(T value, MPI_Comm comm) {
   all_max(std::span<T>(&value, 1), comm);
   return value;
 }

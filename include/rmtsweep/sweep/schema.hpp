@@ -53,10 +53,10 @@ struct PointFacts {
 struct PointOutcome {
   const simulate::PointResult* result;  ///< null for a failed point
   PointStatus status;
-  double seconds;           ///< wall-clock seconds the point took on its group
-  std::int64_t run;         ///< which invocation computed it (0 = first run)
-  std::string_view error;   ///< a failed point's message, else empty
-  int k;                    ///< values per top_k column
+  double seconds;          ///< wall-clock seconds the point took on its group
+  std::int64_t run;        ///< which invocation computed it (0 = first run)
+  std::string_view error;  ///< a failed point's message, else empty
+  int k;                   ///< values per top_k column
 };
 
 /// One cell of a column: a real, an integer, a text or the k values of a top_k column.
@@ -68,9 +68,9 @@ struct Column {
   ColumnShape shape;
   ColumnPhase phase;
   std::string_view description;
-  Cell (*parameter)(const PointFacts&) = nullptr;    ///< for ColumnPhase::parameter
+  Cell (*parameter)(const PointFacts&) = nullptr;      ///< for ColumnPhase::parameter
   Cell (*measurement)(const PointOutcome&) = nullptr;  ///< for ColumnPhase::measurement
-  std::int64_t integer_fill = 0;                   ///< value of an integer cell not written yet
+  std::int64_t integer_fill = 0;                       ///< value of an integer cell not written yet
   std::size_t text_width = 0;  ///< fixed width of a text column; 0: the longest value at creation
 };
 

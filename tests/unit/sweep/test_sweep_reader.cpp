@@ -2,10 +2,9 @@
 // rmtsweep 0.1.0 before the schema table existed: d = 16, 8 points, point 1 failed by fault
 // injection): files of earlier versions must keep reading, and assemble must keep working on them.
 #include <gtest/gtest.h>
-
-#include <cmath>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 
@@ -71,7 +70,11 @@ TEST(SweepReader, AFileOfTheFirstSchemaStillAssembles) {
 TEST(SweepReader, AFileThatIsNotASweepIsAnInvalidFileNamingIt) {
   const auto dir = std::filesystem::temp_directory_path();
   const auto text = dir / ("rmtsweep_not_a_sweep_" + std::to_string(::getpid()) + ".h5");
-  { std::FILE* f = std::fopen(text.c_str(), "w"); std::fputs("not hdf5\n", f); std::fclose(f); }
+  {
+    std::FILE* f = std::fopen(text.c_str(), "w");
+    std::fputs("not hdf5\n", f);
+    std::fclose(f);
+  }
   try {
     const sweep::SweepReader reader(text);
     ADD_FAILURE() << "no InvalidFile";

@@ -1,0 +1,90 @@
+#pragma once
+/// The datasets of /phase (written by `rmtsweep assemble`) and of /phase/theory: each name once, with
+/// its description. The writer (phase_file.cpp) and every reader take them from here; the names are a
+/// contract with users' h5py scripts (README, "HDF5 schema").
+#include <string_view>
+
+namespace rmtsweep::assemble {
+
+/// One dataset of /phase: its name inside the group and its description attribute.
+struct PhaseEntry {
+  std::string_view name;
+  std::string_view description;
+};
+
+/// The group /phase and its subgroup of fine theory curves.
+inline constexpr std::string_view phase_group = "phase", phase_theory_group = "theory";
+
+namespace phase {  // /phase
+inline constexpr PhaseEntry weighting{
+    "weighting", "weightings (canonical text), in grid order: axis 0 of the phase arrays"};
+inline constexpr PhaseEntry delta{"delta", "delta = d/V, ascending: axis 1"};
+inline constexpr PhaseEntry gamma{"gamma", "gamma = d/N, ascending: axis 2"};
+inline constexpr PhaseEntry snr{"snr", "snr = ||mu||^2, ascending: axis 3"};
+inline constexpr PhaseEntry trials_done{"trials_done",
+                                        "done trials in the cell (weighting, delta, gamma, snr)"};
+inline constexpr PhaseEntry overlap_mean{"overlap_mean", "trial mean of the measured overlap |u_hat^T u|^2"};
+inline constexpr PhaseEntry overlap_std{"overlap_std", "trial standard deviation (n - 1) of the overlap"};
+inline constexpr PhaseEntry top_eigenvalue_mean{"top_eigenvalue_mean",
+                                                "trial mean of the top eigenvalue of S"};
+inline constexpr PhaseEntry top_eigenvalue_std{"top_eigenvalue_std",
+                                               "trial standard deviation of the top eigenvalue"};
+inline constexpr PhaseEntry ridge_accuracy_mean{"ridge_accuracy_mean",
+                                                "trial mean of the ridge test accuracy"};
+inline constexpr PhaseEntry ridge_accuracy_std{"ridge_accuracy_std",
+                                               "trial standard deviation of the ridge accuracy"};
+inline constexpr PhaseEntry detected_fraction{
+    "detected_fraction",
+    "fraction of done trials whose top eigenvalue exceeds detection_threshold (empirical detection)"};
+inline constexpr PhaseEntry detection_threshold{
+    "detection_threshold",
+    "right bulk edge (1 + c d^(-2/3)), c = attribute detection_margin_c: the empirical detection level"};
+inline constexpr PhaseEntry theory_overlap{"theory_overlap",
+                                           "predicted overlap (model.md 5.2); 0 when not detectable"};
+inline constexpr PhaseEntry theory_top_eigenvalue{"theory_top_eigenvalue",
+                                                  "predicted top eigenvalue: lambda_S or the right edge"};
+inline constexpr PhaseEntry theory_detectable{"theory_detectable",
+                                              "1 when theory predicts the sample outlier (F(s) > 0)"};
+inline constexpr PhaseEntry alpha{"alpha", "alpha = w^T R w of the weighting (model.md 4)"};
+inline constexpr PhaseEntry kappa{"kappa", "kappa = ||w||^2 of the weighting (model.md 4)"};
+inline constexpr PhaseEntry g{"g", "g = alpha/kappa of the weighting (model.md 4)"};
+inline constexpr PhaseEntry theory_bulk_edge_left{"theory_bulk_edge_left",
+                                                  "left edge of the continuous bulk (model.md 5.1)"};
+inline constexpr PhaseEntry theory_bulk_edge_right{"theory_bulk_edge_right",
+                                                   "right edge of the bulk (model.md 5.1)"};
+inline constexpr PhaseEntry theory_pop_threshold_snr{"theory_pop_threshold_snr",
+                                                     "population threshold in snr, clipped at 0"};
+inline constexpr PhaseEntry theory_sample_threshold_snr{"theory_sample_threshold_snr",
+                                                        "sample threshold in snr, clipped at 0"};
+inline constexpr PhaseEntry empirical_threshold_snr{
+    "empirical_threshold_snr",
+    "snr where detected_fraction first crosses 1/2 (linear interpolation); NaN unless bracketed"};
+inline constexpr PhaseEntry empirical_threshold_bracket{
+    "empirical_threshold_bracket",
+    "0 crossing found; -1 detected fraction >= 1/2 already at the smallest snr; +1 never reaches 1/2 "
+    "(every cell has done trials); 2 undetermined: a cell the crossing depends on has no done trial"};
+inline constexpr PhaseEntry detection_margin_c{"detection_margin_c",
+                                               "c of the detection rule (see detection_threshold)"};
+inline constexpr PhaseEntry points{"points", "points of the sweep when assembled: total, done, failed"};
+}  // namespace phase
+
+namespace phase_theory {  // /phase/theory
+inline constexpr PhaseEntry snr{"snr", "fine snr axis of the theory curves"};
+inline constexpr PhaseEntry overlap{"overlap", "predicted overlap along the fine snr axis"};
+inline constexpr PhaseEntry top_eigenvalue{"top_eigenvalue", "predicted top eigenvalue along fine snr"};
+inline constexpr PhaseEntry delta{"delta", "fine delta axis of the threshold curves"};
+inline constexpr PhaseEntry pop_threshold_snr_vs_delta{
+    "pop_threshold_snr_vs_delta", "population threshold snr along fine delta, per (weighting, gamma)"};
+inline constexpr PhaseEntry sample_threshold_snr_vs_delta{
+    "sample_threshold_snr_vs_delta", "sample threshold snr along fine delta, per (weighting, gamma)"};
+inline constexpr PhaseEntry gamma{"gamma", "fine gamma axis of the threshold curves"};
+inline constexpr PhaseEntry pop_threshold_snr_vs_gamma{
+    "pop_threshold_snr_vs_gamma", "population threshold snr along fine gamma, per (weighting, delta)"};
+inline constexpr PhaseEntry sample_threshold_snr_vs_gamma{
+    "sample_threshold_snr_vs_gamma", "sample threshold snr along fine gamma, per (weighting, delta)"};
+inline constexpr PhaseEntry density_x{"density_x", "eigenvalue x where the bulk density is given"};
+inline constexpr PhaseEntry density{
+    "density", "density f(x) of the continuous bulk kappa (MP_delta [x] MP_gamma) of S (model.md 5.1)"};
+}  // namespace phase_theory
+
+}  // namespace rmtsweep::assemble

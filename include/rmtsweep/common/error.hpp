@@ -17,6 +17,12 @@
 
 namespace rmtsweep {
 
+/// `text` fit to echo on one terminal line: bytes outside printable ASCII (a NUL, an escape, a
+/// newline, binary garbage from a wrong file) as \xNN, and at most `limit` bytes of it, marked
+/// "..." when cut. Messages quote what the user typed through this, so an error never carries
+/// control bytes to the terminal.
+std::string printable(const std::string& text, std::size_t limit = 200);
+
 /// The base of every rmtsweep error.
 class Error : public std::runtime_error {
  public:
@@ -28,7 +34,7 @@ class Error : public std::runtime_error {
 class InvalidOption : public Error {
  public:
   InvalidOption(std::string option, std::string value, std::string allowed)
-      : Error("invalid --" + option + " '" + value + "': " + allowed),
+      : Error("invalid --" + option + " '" + printable(value) + "': " + printable(allowed, 4000)),
         option_(std::move(option)),
         value_(std::move(value)),
         allowed_(std::move(allowed)) {}
@@ -45,7 +51,7 @@ class InvalidOption : public Error {
  private:
   struct Described {};
   InvalidOption(Described, std::string option, std::string value, const std::string& message)
-      : Error(message), option_(std::move(option)), value_(std::move(value)), allowed_(message) {}
+      : Error(printable(message, 4000)), option_(std::move(option)), value_(std::move(value)), allowed_(message) {}
   std::string option_, value_, allowed_;
 };
 
@@ -53,7 +59,7 @@ class InvalidOption : public Error {
 class InvalidFile : public Error {
  public:
   InvalidFile(std::string path, const std::string& problem)
-      : Error(path + ": " + problem), path_(std::move(path)) {}
+      : Error(printable(path) + ": " + printable(problem, 4000)), path_(std::move(path)) {}
   const std::string& path() const noexcept { return path_; }
 
  private:

@@ -49,7 +49,8 @@ struct SimulationOptions {
   /// (addition) Krylov: the most products of S (each vector of a block counts) before the point
   /// is recomputed densely (PointResult::fell_back); 0 means a default of 2000 + 100 k.
   long long krylov_budget = 0;
-  /// (addition) Krylov: vectors per block product; 1 is single-vector Lanczos; 0 means 8.
+  /// (addition) Krylov: vectors per block product: 1 is Lanczos (Spectra::SymEigsSolver), more is
+  /// block Davidson (Spectra::DavidsonSymEigsSolver); 0 means 1.
   int krylov_block = 0;
 };
 

@@ -86,7 +86,10 @@ KrylovOutcome krylov_point(const model::PointParams& params, const SimulationOpt
   const int block = options.krylov_block > 0 ? options.krylov_block : default_block;
   const long long budget = options.krylov_budget > 0 ? options.krylov_budget : default_budget(k);
   RidgeCg ridge(std::move(rhs), context.lambda, ridge_tolerance);
-  TopEigenpairs eigen = top_eigenpairs(s, k, block, budget, eigen_tolerance, kappa, &ridge);
+  // CG rides along the block solver's products (one more column of a dgemm that reads the table
+  // anyway). Not along Lanczos: there the second column turns a dgemv into a dgemm that packs
+  // the table, and eigen + CG riding took 4.6-5.5 s at d = 2000 against 3.2-4.3 s one after the other.
+  TopEigenpairs eigen = top_eigenpairs(s, k, block, budget, eigen_tolerance, kappa, block > 1 ? &ridge : nullptr);
   context.seconds.eigen += MPI_Wtime() - mark;
   mark = MPI_Wtime();
   ridge.finish(s, std::max(0LL, budget - s.products()));
@@ -143,8 +146,18 @@ bool dense_fits(const model::PointParams& params, int ranks) {
 
 bool krylov_pays(const model::PointParams& params, const SimulationOptions& options, int ranks) {
   if (options.spectrum) return false;
-  (void)ranks;
-  return params.d >= 1000;
+  if (!dense_fits(params, ranks)) return true;
+  // Seconds in units of a dgemm flop of the dense path's covariance, measured on 1 rank x 2 BLAS
+  // threads at d = 2000 and 4000 (delta 0.5, gamma 0.25; shared cores): dense = d^2 min(N, V)
+  // (dsyrk or the vocabulary's dgemm; d N^2 on the Gram path) + 3 m^3 (the reduction of the
+  // m x m matrix, m = min(d, N): 2.0-2.6 s at d = 2000, 20 s at 4000); Krylov = 20 P d V (P
+  // products of dgemv-bound cost 4 d V each, about 50 k of them with the ridge's CG: 3.2-4.3 s
+  // at d = 2000). The ranks divide both alike.
+  const double d = params.d, N = static_cast<double>(params.sequences()), V = static_cast<double>(params.vocabulary());
+  const double m = std::min(d, N);
+  const double dense = (N < d ? d * N * N : d * d * std::min(N, V)) + 3.0 * m * m * m;
+  const double products = 50.0 * std::min(options.k, params.d);
+  return 20.0 * products * d * V < dense;
 }
 
 }  // namespace rmtsweep::simulate

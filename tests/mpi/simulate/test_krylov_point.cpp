@@ -145,3 +145,15 @@ TEST(KrylovPoint, EveryRankHoldsTheSameResultAndOneRankAgrees) {
   }
   EXPECT_EQ(group.ridge_accuracy, alone.ridge_accuracy);
 }
+
+// The cost model of Engine::automatic: Krylov from about d = 2000 at delta 0.5, gamma 0.25 (where
+// it was measured to break even), dense below, dense for N < d Gram points of that size, and
+// never when the spectrum is asked.
+TEST(KrylovPoint, AutomaticChoosesKrylovForLargePointsOnly) {
+  simulate::SimulationOptions options;
+  EXPECT_TRUE(simulate::krylov_pays(test::make_point(4000, 0.5, 0.25, 1.0, "mean", "prefix:3", "iid"), options, 1));
+  EXPECT_FALSE(simulate::krylov_pays(test::make_point(1000, 0.5, 0.25, 1.0, "mean", "prefix:3", "iid"), options, 1));
+  EXPECT_FALSE(simulate::krylov_pays(test::make_point(2000, 1.0, 2.0, 1.0, "mean", "prefix:3", "iid"), options, 1));
+  options.spectrum = true;
+  EXPECT_FALSE(simulate::krylov_pays(test::make_point(4000, 0.5, 0.25, 1.0, "mean", "prefix:3", "iid"), options, 1));
+}

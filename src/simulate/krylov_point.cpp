@@ -147,16 +147,17 @@ bool dense_fits(const model::PointParams& params, int ranks) {
 bool krylov_pays(const model::PointParams& params, const SimulationOptions& options, int ranks) {
   if (options.spectrum) return false;
   if (!dense_fits(params, ranks)) return true;
-  // Seconds in units of a dgemm flop of the dense path's covariance, measured on 1 rank x 2 BLAS
-  // threads at d = 2000 and 4000 (delta 0.5, gamma 0.25; shared cores): dense = d^2 min(N, V)
-  // (dsyrk or the vocabulary's dgemm; d N^2 on the Gram path) + 3 m^3 (the reduction of the
-  // m x m matrix, m = min(d, N): 2.0-2.6 s at d = 2000, 20 s at 4000); Krylov = 20 P d V (P
-  // products of dgemv-bound cost 4 d V each, about 50 k of them with the ridge's CG: 3.2-4.3 s
-  // at d = 2000). The ranks divide both alike.
+  // Seconds in units of a dgemm flop of the dense path's covariance, fitted on 1 rank x 2 BLAS
+  // threads (delta 0.5, gamma 0.25, k 4; shared cores) at d = 2000, 4000, 8000: dense = d^2 min(N, V)
+  // (dsyrk or the vocabulary's dgemm; d N^2 on the Gram path) + 3 m^3 (the reduction of the m x m
+  // matrix, m = min(d, N)); Krylov = 20 P d V, P products of dgemv-bound cost 4 d V each, eigen and
+  // CG: 200, 246, 305 of them at d = 2000, 4000, 8000, i.e. 50 k (d / 2000)^0.3 (the bulk edge's
+  // eigenvalues crowd as d grows). Measured: Krylov/dense time 0.64-0.80 at d = 2000, 0.51-0.60 at
+  // 4000, 0.37 at 8000. The ranks divide both alike.
   const double d = params.d, N = static_cast<double>(params.sequences()), V = static_cast<double>(params.vocabulary());
   const double m = std::min(d, N);
   const double dense = (N < d ? d * N * N : d * d * std::min(N, V)) + 3.0 * m * m * m;
-  const double products = 50.0 * std::min(options.k, params.d);
+  const double products = 50.0 * std::min(options.k, params.d) * std::pow(d / 2000.0, 0.3);
   return 20.0 * products * d * V < dense;
 }
 

@@ -27,9 +27,12 @@ constexpr double ridge_tolerance = 1e-11;
 /// A returned pair is accepted when its measured residual is within 100x of the tolerance
 /// (Spectra tests its own, recurrence-based residuals).
 constexpr double accepted_residual = 100 * eigen_tolerance;
-/// Single-vector Lanczos by default: at d = 2000 (delta 0.5, gamma 0.25, k 4) it took 100 passes
-/// over the table (200 products with the riding CG) where block Davidson with blocks of 8 took 56
-/// passes but 503 products; with the cores shared (compute-bound) Lanczos was 2x faster.
+/// Single-vector Lanczos by default. Measured on 1 rank x 2 BLAS threads (delta 0.5, gamma 0.25,
+/// k 4, shared cores): at d = 2000 Lanczos took 100 table passes where block Davidson (blocks of
+/// 8) took 56 but 503 products; at d = 4000 Lanczos 246 products in 14.0-17.7 s, Davidson 616
+/// (blocks of 8, 68 passes) in 27.9-29.9 s and 880 (16, 52 passes) in 22.0-29.8 s. OpenBLAS's
+/// dgemm on 8 columns cost 5.6 dgemv products at d = 4000 (15 % of its d x 512 x d rate), so
+/// fewer passes did not pay for more products.
 constexpr int default_block = 1;
 
 long long default_budget(int k) { return 2000 + 100LL * k; }

@@ -130,18 +130,24 @@ void FactoredCovariance::gather_rows(const double* y_local, double* y, int b) co
 }
 
 std::vector<double> FactoredCovariance::table_times(const std::vector<double>& w, int b) const {
+  return columns_times(table_.column(0), V_, w, b, true);
+}
+
+std::vector<double> FactoredCovariance::columns_times(const double* columns, std::int64_t m,
+                                                      const std::vector<double>& w, int b, bool signal) const {
   const auto ub = static_cast<std::size_t>(b), ud = static_cast<std::size_t>(d_);
   const auto lr = table_.global_rows().size();
   const int ld = static_cast<int>(std::max<std::size_t>(1, lr));
   y_local_.assign(std::max<std::size_t>(1, lr * ub), 0.0);
   if (lr > 0 && b == 1) {
-    local_gemv('N', static_cast<int>(lr), static_cast<int>(V_), table_.column(0), ld, w.data(), y_local_.data());
+    local_gemv('N', static_cast<int>(lr), static_cast<int>(m), columns, ld, w.data(), y_local_.data());
   } else if (lr > 0) {
-    parallel::local_gemm('N', 'T', static_cast<int>(lr), b, static_cast<int>(V_), 1.0, table_.column(0), ld,
-                         w.data(), b, 0.0, y_local_.data(), static_cast<int>(lr));
+    parallel::local_gemm('N', 'T', static_cast<int>(lr), b, static_cast<int>(m), 1.0, columns, ld, w.data(), b, 0.0,
+                         y_local_.data(), static_cast<int>(lr));
   }
   std::vector<double> y(ud * ub);
   gather_rows(y_local_.data(), y.data(), b);
+  if (!signal) return y;
   // + sqrt(snr) e_1 (s^T w): the signal row, the same arithmetic on every rank.
   for (std::size_t j = 0; j < ub; ++j) {
     double sum = 0.0;
@@ -153,21 +159,25 @@ std::vector<double> FactoredCovariance::table_times(const std::vector<double>& w
 
 void FactoredCovariance::apply(const double* x, double* y, int b) const {
   const auto ub = static_cast<std::size_t>(b), ud = static_cast<std::size_t>(d_);
-  const auto uV = static_cast<std::size_t>(V_);
   const auto& mine = table_.global_rows();
   const auto lr = mine.size();
   const int ld = static_cast<int>(std::max<std::size_t>(1, lr));
-  // u^T = x^T E (b x V): this rank's rows of Z, summed over the ranks on rank 0 and broadcast.
+  // The columns multiplied: the table's V (E = Z + signal, the signal added on the token side) or
+  // the pooled vectors' N (C = E A, the signal inside).
+  const double* columns = compressed() ? pooled_.data() : table_.column(0);
+  const std::int64_t m = compressed() ? N_ : V_;
+  const auto um = static_cast<std::size_t>(m);
+  // u^T = x^T E (b x m): this rank's rows, summed over the ranks on rank 0 and broadcast.
   x_local_.resize(std::max<std::size_t>(1, lr * ub));
   for (std::size_t j = 0; j < ub; ++j) {
     for (std::size_t i = 0; i < lr; ++i) x_local_[j * lr + i] = x[j * ud + mine[i]];
   }
-  u_.assign(uV * ub, 0.0);
+  u_.assign(um * ub, 0.0);
   if (lr > 0 && b == 1) {
-    local_gemv('T', static_cast<int>(lr), static_cast<int>(V_), table_.column(0), ld, x_local_.data(), u_.data());
+    local_gemv('T', static_cast<int>(lr), static_cast<int>(m), columns, ld, x_local_.data(), u_.data());
   } else if (lr > 0) {
-    parallel::local_gemm('T', 'N', b, static_cast<int>(V_), static_cast<int>(lr), 1.0, x_local_.data(), ld,
-                         table_.column(0), ld, 0.0, u_.data(), b);
+    parallel::local_gemm('T', 'N', b, static_cast<int>(m), static_cast<int>(lr), 1.0, x_local_.data(), ld, columns,
+                         ld, 0.0, u_.data(), b);
   }
   if (ranks_ > 1) {
     const int count = static_cast<int>(u_.size());
@@ -175,15 +185,51 @@ void FactoredCovariance::apply(const double* x, double* y, int b) const {
         MPI_Reduce(rank_ == 0 ? MPI_IN_PLACE : u_.data(), u_.data(), count, MPI_DOUBLE, MPI_SUM, 0, comm_));
     RMTSWEEP_MPI_CHECK(MPI_Bcast(u_.data(), count, MPI_DOUBLE, 0, comm_));
   }
-  for (std::size_t v = 0; v < uV; ++v) {
-    const double s = signal_ * token_class(static_cast<std::int64_t>(v), V_);
-    for (std::size_t j = 0; j < ub; ++j) u_[v * ub + j] += s * x[j * ud];
+  w_.resize(um * ub);
+  if (compressed()) {
+    // w = (1/N) (I - 11^T / N) u: the centred covariance of the N columns.
+    const double inv_n = 1.0 / static_cast<double>(N_);
+    std::vector<double> mean(ub, 0.0);
+    for (std::size_t n = 0; n < um; ++n) {
+      for (std::size_t j = 0; j < ub; ++j) mean[j] += u_[n * ub + j];
+    }
+    for (std::size_t n = 0; n < um; ++n) {
+      for (std::size_t j = 0; j < ub; ++j) w_[n * ub + j] = (u_[n * ub + j] - mean[j] * inv_n) * inv_n;
+    }
+  } else {
+    for (std::size_t v = 0; v < um; ++v) {
+      const double s = signal_ * token_class(static_cast<std::int64_t>(v), V_);
+      for (std::size_t j = 0; j < ub; ++j) u_[v * ub + j] += s * x[j * ud];
+    }
+    apply_sparse(u_.data(), w_.data(), b);
   }
-  w_.resize(uV * ub);
-  apply_sparse(u_.data(), w_.data(), b);
-  const std::vector<double> result = table_times(w_, b);
+  const std::vector<double> result = columns_times(columns, m, w_, b, !compressed());
   std::copy(result.begin(), result.end(), y);
   products_ += b;
+}
+
+void FactoredCovariance::compress(double max_fraction) {
+  const auto uN = static_cast<std::size_t>(N_);
+  if (static_cast<double>(N_) > max_fraction * static_cast<double>(V_)) return;
+  const auto& mine = table_.global_rows();
+  const auto lr = mine.size(), terms = static_cast<std::size_t>(seqs_.terms);
+  std::size_t signal_row = lr;
+  for (std::size_t i = 0; i < lr; ++i) {
+    if (mine[i] == 0) signal_row = i;
+  }
+  pooled_.assign(std::max<std::size_t>(1, lr * uN), 0.0);
+  for (std::size_t n = 0; n < uN; ++n) {
+    double* c = pooled_.data() + n * lr;
+    double signal_weight = 0.0;
+    for (std::size_t t = 0; t < terms; ++t) {
+      const std::int32_t v = seqs_.tokens[n * terms + t];
+      const double a = seqs_.weights[n * terms + t];
+      const double* z = table_.column(v);
+      for (std::size_t r = 0; r < lr; ++r) c[r] += a * z[r];
+      signal_weight += a * token_class(v, V_);
+    }
+    if (signal_row < lr) c[signal_row] += signal_ * signal_weight;
+  }
 }
 
 }  // namespace rmtsweep::simulate

@@ -38,12 +38,22 @@ class FactoredCovariance {
   /// (1/N) sum_n y_n a_n - a-bar y-bar (so the ridge's b = (1/N) sum (c_n - c-bar) y_n = E of it).
   const std::vector<double>& label_weights() const noexcept { return label_weights_; }
 
+  /// Where N <= max_fraction V: forms this rank's rows of C = E A (d x N, the pooled vectors) once,
+  /// and later products use S X = C (I - 11^T/N) C^T X / N: 4 d N flops instead of 4 d V. C is
+  /// held beside the table, so max_fraction bounds the extra memory (a fraction of the table's).
+  void compress(double max_fraction);
+  bool compressed() const noexcept { return !pooled_.empty(); }
+
   /// Vectors multiplied by S so far (each column of a block counts one).
   long long products() const noexcept { return products_; }
 
  private:
   /// w = M u on the token side, both b x V.
   void apply_sparse(const double* u, double* w, int b) const;
+  /// The d x b replicated result of columns (local rows x m, leading dimension the local rows) times
+  /// w (b x m, entry (j, i) at w[i b + j]), plus the signal row's sqrt(snr) s^T w when `signal`.
+  std::vector<double> columns_times(const double* columns, std::int64_t m, const std::vector<double>& w, int b,
+                                    bool signal) const;
   /// The d x b replicated result from each rank's local rows y_local (lr x b): an all-gather.
   void gather_rows(const double* y_local, double* y, int b) const;
 
@@ -56,6 +66,7 @@ class FactoredCovariance {
   int rank_ = 0, ranks_ = 1;
   std::vector<std::vector<std::size_t>> rows_of_;  ///< the global rows each rank holds
   std::vector<double> mean_weights_, label_weights_;
+  std::vector<double> pooled_;  ///< compress(): this rank's rows of C = E A (local rows x N), else empty
   mutable long long products_ = 0;
   mutable std::vector<double> x_local_, u_, w_, y_local_, gathered_;
 };

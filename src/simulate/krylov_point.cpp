@@ -35,6 +35,10 @@ constexpr double accepted_residual = 100 * eigen_tolerance;
 /// fewer passes did not pay for more products.
 constexpr int default_block = 1;
 
+/// Products go through the pooled vectors C = E A (4 d N flops) instead of the table (4 d V) where
+/// N <= 0.3 V: C (8 d N bytes) then adds at most 0.3 of the table's memory (target: 1.3 x the table).
+constexpr double compress_fraction = 0.3;
+
 long long default_budget(int k) { return 2000 + 100LL * k; }
 
 }  // namespace
@@ -70,7 +74,8 @@ KrylovOutcome krylov_point(const model::PointParams& params, const SimulationOpt
   context.lambda = options.ridge * kappa;
 
   mark = MPI_Wtime();
-  const FactoredCovariance s(pooled.table(), seqs, params.d, row_layout.row_map().block, params.snr, comm);
+  FactoredCovariance s(pooled.table(), seqs, params.d, row_layout.row_map().block, params.snr, comm);
+  s.compress(compress_fraction);
   // c-bar = E a-bar and the ridge's b = E (label weights): one product of the table with two columns.
   const auto uV = static_cast<std::size_t>(s.mean_weights().size());
   std::vector<double> sides(2 * uV);
@@ -161,7 +166,8 @@ bool krylov_pays(const model::PointParams& params, const SimulationOptions& opti
   const double m = std::min(d, N);
   const double dense = (N < d ? d * N * N : d * d * std::min(N, V)) + 3.0 * m * m * m;
   const double products = 50.0 * std::min(options.k, params.d) * std::pow(d / 2000.0, 0.3);
-  return 20.0 * products * d * V < dense;
+  const double columns = N <= compress_fraction * V ? N : V;  // FactoredCovariance::compress
+  return 20.0 * products * d * columns < dense;
 }
 
 }  // namespace rmtsweep::simulate

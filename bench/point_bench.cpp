@@ -3,7 +3,8 @@
 ///
 ///   mpirun -np R rmtsweep_bench_point --d 2000 --delta 0.5 --gamma 0.25 --T 10
 ///       [--correlation prefix:3] [--weighting mean] [--snr 1] [--k 4] [--reps 1] [--limits 1]
-///       [--path auto|panels|tokens] [--eigensolver auto|scalapack|elpa]
+///       [--path auto|panels|tokens] [--eigensolver auto|scalapack|elpa] [--table iid|centered]
+///       [--engine auto|dense|krylov] [--krylov-block B] [--krylov-budget P]
 ///
 /// With --reps > 1 the point is simulated that many times and the fastest total is reported
 /// (peak memory is the process's, so it covers every repetition). With --limits 1 on one rank,
@@ -79,7 +80,7 @@ int main(int argc, char** argv) {
     rmtsweep::simulate::SimulationOptions options;
     std::string correlation = "prefix:3", weighting = "mean";
     int reps = 1;
-    std::string path_option = "auto", eigensolver_option = "auto";
+    std::string path_option = "auto", eigensolver_option = "auto", engine_option = "auto";
     bool limits_too = false;
     for (int i = 1; i + 1 < argc; i += 2) {
       const std::string key = argv[i], value = argv[i + 1];
@@ -93,6 +94,13 @@ int main(int argc, char** argv) {
       else if (key == "--k") options.k = std::stoi(value);
       else if (key == "--reps") reps = std::stoi(value);
       else if (key == "--limits") limits_too = value == "1";
+      else if (key == "--table") params.table = rmtsweep::model::parse_table(value);
+      else if (key == "--krylov-block") options.krylov_block = std::stoi(value);
+      else if (key == "--krylov-budget") options.krylov_budget = std::stoll(value);
+      else if (key == "--engine") engine_option = value, options.engine = value == "dense"  ? rmtsweep::simulate::Engine::dense
+                                                    : value == "krylov" ? rmtsweep::simulate::Engine::krylov
+                                                    : value == "auto"   ? rmtsweep::simulate::Engine::automatic
+                                                                        : throw std::invalid_argument("--engine: auto, dense or krylov");
       else if (key == "--path") path_option = value, options.path = value == "panels"   ? rmtsweep::simulate::CovariancePath::panels
                                                : value == "tokens" ? rmtsweep::simulate::CovariancePath::tokens
                                                : value == "auto"   ? rmtsweep::simulate::CovariancePath::automatic
@@ -126,7 +134,8 @@ int main(int argc, char** argv) {
           {"seconds", {{"generate", s.generate}, {"covariance", s.covariance}, {"eigen", s.eigen},
                        {"ridge", s.ridge}, {"total", s.total}}},
           {"peak_rss_mb", peak_mb}, {"top_eigenvalues", best.top_eigenvalues}, {"overlaps", best.overlaps},
-          {"ridge_accuracy", best.ridge_accuracy}};
+          {"ridge_accuracy", best.ridge_accuracy}, {"solver", best.solver}, {"engine_option", engine_option},
+          {"products", best.products}, {"residual", best.residual}, {"fell_back", best.fell_back}};
       if (!limits.is_null()) record["same_moment"] = limits;
       std::cout << record.dump() << std::endl;
     }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 #include "rmtsweep/common/error.hpp"
@@ -52,10 +53,10 @@ const char* to_string(CovariancePath path) noexcept {
   return "automatic";
 }
 
-PointResult simulate_point(const model::PointParams& params, const SimulationOptions& options,
-                           MPI_Comm comm) {
+namespace {
+
+PointResult dense_point(const model::PointParams& params, const SimulationOptions& options, MPI_Comm comm) {
   const double start = MPI_Wtime();
-  check_options(params, options);
   const auto grid = std::make_shared<const parallel::BlacsGrid>(comm);
   const auto N = static_cast<int>(params.sequences());
   const bool gram =
@@ -100,6 +101,34 @@ PointResult simulate_point(const model::PointParams& params, const SimulationOpt
                        context.seconds.ridge, context.seconds.total};
   parallel::all_max(std::span<double>(seconds), comm);
   result.seconds = {seconds[0], seconds[1], seconds[2], seconds[3], seconds[4]};
+  return result;
+}
+
+}  // namespace
+
+PointResult simulate_point(const model::PointParams& params, const SimulationOptions& options,
+                           MPI_Comm comm) {
+  check_options(params, options);
+  int ranks = 1;
+  RMTSWEEP_MPI_CHECK(MPI_Comm_size(comm, &ranks));
+  const bool krylov = options.engine == Engine::krylov ||
+                      (options.engine == Engine::automatic && krylov_pays(params, options, ranks));
+  if (!krylov) return dense_point(params, options, comm);
+  if (options.spectrum) {
+    throw InvalidOption("engine", "krylov", "the Krylov engine gives the top k eigenvalues only, not the spectrum");
+  }
+  KrylovOutcome outcome = krylov_point(params, options, comm);
+  if (outcome.converged) return std::move(outcome.result);
+  if (!dense_fits(params, ranks)) {
+    throw std::runtime_error("simulate_point: the Krylov engine did not converge within " +
+                             std::to_string(outcome.result.products) +
+                             " products of S (residual " + std::to_string(outcome.result.residual) +
+                             ") and the dense path does not fit in memory; raise krylov_budget");
+  }
+  PointResult result = dense_point(params, options, comm);
+  result.fell_back = true;
+  result.products = outcome.result.products;
+  result.residual = outcome.result.residual;
   return result;
 }
 

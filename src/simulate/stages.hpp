@@ -54,6 +54,17 @@ Measurements direct_path(PointContext& context, const PooledSequences& pooled);
 /// identity beta = C~ (K + lambda I)^{-1} y / N.
 Measurements gram_path(PointContext& context, const PooledSequences& pooled);
 
+/// The Krylov engine's point (krylov_point.cpp) and whether it converged within the budget; when
+/// not, only the solver fields (products, residual, top eigenvalues so far) are meaningful.
+struct KrylovOutcome {
+  PointResult result;
+  bool converged = false;
+};
+KrylovOutcome krylov_point(const model::PointParams& params, const SimulationOptions& options, MPI_Comm comm);
+
+/// Whether the dense path's S (or K) and its workspace fit in this node's available memory.
+bool dense_fits(const model::PointParams& params, int ranks);
+
 /// Fraction of ntest fresh sequences (test streams, same table) with
 /// sign(beta^T (c - c-bar)) = y (model.md section 6).
 double test_accuracy(PointContext& context, const PooledSequences& pooled, const std::vector<double>& beta,

@@ -22,6 +22,15 @@ enum class CovariancePath { automatic, panels, tokens, gram };
 /// "panels", "tokens", "gram" (and "automatic").
 const char* to_string(CovariancePath path) noexcept;
 
+/// (addition) How the top eigenpairs and the ridge are computed: `dense` forms S (or the Gram
+/// matrix) and reduces it; `krylov` applies S = E M E^T through the table without forming it
+/// (block Davidson and conjugate gradients, memory about the table's); `automatic` takes krylov
+/// where no full spectrum is asked and krylov_pays says it is faster.
+enum class Engine { automatic, dense, krylov };
+
+/// "automatic", "dense", "krylov".
+const char* to_string(Engine engine) noexcept;
+
 /// What to measure beside the point's parameters.
 struct SimulationOptions {
   int k = 4;               ///< top eigenvalues / eigenvectors measured
@@ -36,6 +45,13 @@ struct SimulationOptions {
   /// so that points sharing a table (same seed, trial, d, delta, table) draw it once; null draws
   /// it for this point. The results are the same either way.
   TableCache* tables = nullptr;
+  Engine engine = Engine::automatic;  ///< (addition) dense or matrix-free Krylov (see Engine)
+  /// (addition) Krylov: the most products of S (each vector of a block counts) before the point
+  /// is recomputed densely (PointResult::fell_back); 0 means a default of 2000 + 100 k.
+  long long krylov_budget = 0;
+  /// (addition) Krylov: vectors per block product: 1 is Lanczos (Spectra::SymEigsSolver), more is
+  /// block Davidson (Spectra::DavidsonSymEigsSolver); 0 means 1.
+  int krylov_block = 0;
 };
 
 /// Wall-clock seconds of each stage of one point.
@@ -58,11 +74,20 @@ struct PointResult {
   CovariancePath path = CovariancePath::automatic;  ///< how S was formed: panels, tokens or gram
   parallel::Reducer eigensolver = parallel::Reducer::lapack;  ///< what reduced S (or K)
   std::vector<double> eigenvalues;           ///< all d eigenvalues ascending, with options.spectrum
+  std::string solver = "dense";              ///< (addition) "krylov" or "dense": the engine that ran
+  long long products = 0;                    ///< (addition) Krylov: products of S, each block vector counted
+  double residual = 0.0;                     ///< (addition) Krylov: max_j ||S x_j - l_j x_j|| / |l_j|, top k
+  bool fell_back = false;                    ///< (addition) Krylov did not converge; recomputed densely
 };
 
 /// Simulates one point on all ranks of `comm` (collective). The result is the same on every
 /// rank of `comm`, and does not depend on the number of ranks beyond floating-point summation
 /// order. Throws (ScalapackError, MpiError, ...) on failure, on every rank alike.
 PointResult simulate_point(const model::PointParams& params, const SimulationOptions& options, MPI_Comm comm);
+
+/// (addition) Whether the Krylov engine is expected to be faster than the dense one for this
+/// point (options.spectrum must be false), by a cost model measured on this machine
+/// (krylov_point.cpp).
+bool krylov_pays(const model::PointParams& params, const SimulationOptions& options, int ranks);
 
 }  // namespace rmtsweep::simulate

@@ -17,6 +17,20 @@
 
 namespace rmtsweep::simulate {
 
+/// (addition) The training sequences as sparse V-vectors: c_n = E a_n with a_n holding sequence
+/// n's weights at its tokens (model.md section 5.5), for the matrix-free Krylov path. Every rank
+/// holds all of it (about 12 bytes per term).
+struct SparsePooling {
+  int terms = 0;                     ///< terms per sequence (positions with w_t != 0; all T for causal)
+  std::vector<std::int32_t> tokens;  ///< N x terms: v_{n, t}
+  std::vector<double> weights;       ///< N x terms: the weight of each term (per sequence for causal)
+  std::vector<std::int8_t> labels;   ///< y_n = xi_1
+  double deviation_sum = 0.0;        ///< causal:tau, on rank 0 of the group only: sum_n ||w_n - w(tau)||_1
+  std::int64_t sequences() const noexcept {
+    return terms == 0 ? 0 : static_cast<std::int64_t>(tokens.size()) / terms;
+  }
+};
+
 class PooledSequences {
  public:
   /// The pooled vectors of the point `params` on rows distributed like `like` (its row map),
@@ -69,6 +83,16 @@ class PooledSequences {
   /// With deterministic weights, beta^T c_n = sum_t w_t p_{v_t} + sqrt(snr) beta_0 sum_t w_t xi_t,
   /// which scores a sequence in O(T) instead of O(T d).
   std::vector<double> token_projections(const std::vector<double>& beta) const;
+
+  /// (addition) Sequences 0 .. N-1 of `streams` as sparse vectors over the vocabulary, the same
+  /// draws and weights as fill. For causal:tau each sequence's Gram <X_s, X_t> is summed over the
+  /// process rows by a reduction to the column's first process and a broadcast, so that every rank
+  /// holds bit-identical weights. Collective over the grid's column communicator; on a grid of one
+  /// process column (P x 1) every rank holds the same result.
+  SparsePooling sparse_pooling(std::int64_t N, SequenceStreams streams) const;
+
+  /// (addition) The rows of the noise table this process holds.
+  const NoiseTable& table() const noexcept { return *table_; }
 
   /// The deterministic weights w (for causal:tau, the limit w(tau)).
   const std::vector<double>& weights() const noexcept { return weights_; }

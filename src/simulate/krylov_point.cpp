@@ -1,0 +1,173 @@
+// The Krylov engine of simulate_point: the top k eigenpairs and the ridge of S without forming it
+// (issue 7), and the cost model that decides Engine::automatic.
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "krylov_eigen.hpp"
+#include "krylov_operator.hpp"
+#include "rmtsweep/common/error.hpp"
+#include "rmtsweep/model/correlation.hpp"
+#include "rmtsweep/model/scalars.hpp"
+#include "rmtsweep/parallel/blacs_grid.hpp"
+#include "stages.hpp"
+
+namespace rmtsweep::simulate {
+namespace {
+
+/// The eigen solver's relative residual: eigenvalues then carry errors of about
+/// tolerance^2 lambda^2 / gap (far below 1e-9 relative), eigenvectors about tolerance lambda / gap.
+constexpr double eigen_tolerance = 1e-10;
+/// CG stops at ||r|| <= 1e-11 ||b||: beta's relative error is at most cond(S + lambda I) times
+/// that, about 1e-9 for cond up to 100 (lambda = 0.1 kappa against a top eigenvalue of a few kappa).
+constexpr double ridge_tolerance = 1e-11;
+/// A returned pair is accepted when its measured residual is within 100x of the tolerance
+/// (Spectra tests its own, recurrence-based residuals).
+constexpr double accepted_residual = 100 * eigen_tolerance;
+/// Single-vector Lanczos by default. Measured on 1 rank x 2 BLAS threads (delta 0.5, gamma 0.25,
+/// k 4, shared cores): at d = 2000 Lanczos took 100 table passes where block Davidson (blocks of
+/// 8) took 56 but 503 products; at d = 4000 Lanczos 246 products in 14.0-17.7 s, Davidson 616
+/// (blocks of 8, 68 passes) in 27.9-29.9 s and 880 (16, 52 passes) in 22.0-29.8 s. OpenBLAS's
+/// dgemm on 8 columns cost 5.6 dgemv products at d = 4000 (15 % of its d x 512 x d rate), so
+/// fewer passes did not pay for more products.
+constexpr int default_block = 1;
+
+/// Products go through the pooled vectors C = E A (4 d N flops) instead of the table (4 d V) where
+/// N <= 0.3 V: C (8 d N bytes) then adds at most 0.3 of the table's memory (target: 1.3 x the table).
+constexpr double compress_fraction = 0.3;
+
+long long default_budget(int k) { return 2000 + 100LL * k; }
+
+}  // namespace
+
+const char* to_string(Engine engine) noexcept {
+  switch (engine) {
+    case Engine::dense:
+      return "dense";
+    case Engine::krylov:
+      return "krylov";
+    case Engine::automatic:
+      break;
+  }
+  return "automatic";
+}
+
+KrylovOutcome krylov_point(const model::PointParams& params, const SimulationOptions& options, MPI_Comm comm) {
+  const double start = MPI_Wtime();
+  int ranks = 1;
+  RMTSWEEP_MPI_CHECK(MPI_Comm_size(comm, &ranks));
+  // A P x 1 grid: each rank holds whole rows of the table, none twice.
+  const auto grid = std::make_shared<const parallel::BlacsGrid>(comm, ranks, 1);
+  const auto N = static_cast<int>(params.sequences());
+  PointContext context{params, options, grid, N};
+  const auto R = model::correlation_matrix(params.correlation, params.T);
+  const parallel::DistributedMatrix row_layout(grid, params.d, 1);
+  double mark = MPI_Wtime();
+  const PooledSequences pooled(params, row_layout,
+                               options.tables != nullptr ? options.tables->get(params, row_layout) : nullptr);
+  const SparsePooling seqs = pooled.sparse_pooling(N, training_streams);
+  context.seconds.generate += MPI_Wtime() - mark;
+  const double kappa = model::pooling_scalars(pooled.weights(), R).kappa;
+  context.lambda = options.ridge * kappa;
+
+  mark = MPI_Wtime();
+  FactoredCovariance s(pooled.table(), seqs, params.d, row_layout.row_map().block, params.snr, comm);
+  s.compress(compress_fraction);
+  // c-bar = E a-bar and the ridge's b = E (label weights): one product of the table with two columns.
+  const auto uV = static_cast<std::size_t>(s.mean_weights().size());
+  std::vector<double> sides(2 * uV);
+  for (std::size_t v = 0; v < uV; ++v) {
+    sides[2 * v] = s.mean_weights()[v];
+    sides[2 * v + 1] = s.label_weights()[v];
+  }
+  const std::vector<double> both = s.table_times(sides, 2);
+  const auto ud = static_cast<std::size_t>(params.d);
+  std::vector<double> mean(both.begin(), both.begin() + static_cast<std::ptrdiff_t>(ud));
+  std::vector<double> rhs(both.begin() + static_cast<std::ptrdiff_t>(ud), both.end());
+  context.seconds.covariance += MPI_Wtime() - mark;
+
+  mark = MPI_Wtime();
+  const int k = std::min(options.k, params.d - 1);
+  const int block = options.krylov_block > 0 ? options.krylov_block : default_block;
+  const long long budget = options.krylov_budget > 0 ? options.krylov_budget : default_budget(k);
+  RidgeCg ridge(std::move(rhs), context.lambda, ridge_tolerance);
+  // CG rides along the block solver's products (one more column of a dgemm that reads the table
+  // anyway). Not along Lanczos: there the second column turns a dgemv into a dgemm that packs
+  // the table, and eigen + CG riding took 4.6-5.5 s at d = 2000 against 3.2-4.3 s one after the other.
+  TopEigenpairs eigen = top_eigenpairs(s, k, block, budget, eigen_tolerance, kappa, block > 1 ? &ridge : nullptr);
+  context.seconds.eigen += MPI_Wtime() - mark;
+  mark = MPI_Wtime();
+  ridge.finish(s, std::max(0LL, budget - s.products()));
+  context.seconds.ridge += MPI_Wtime() - mark;
+
+  KrylovOutcome out;
+  out.converged = eigen.converged && eigen.residual <= accepted_residual && ridge.done();
+  PointResult& result = out.result;
+  result.solver = "krylov";
+  result.eigensolver = block > 1 ? "spectra-davidson" : "spectra-lanczos";
+  result.products = s.products();
+  result.residual = eigen.residual;
+  result.top_eigenvalues = eigen.values;
+  for (std::size_t j = 0; j < eigen.values.size(); ++j) {
+    const double x = eigen.vectors[j * ud];
+    result.overlaps.push_back(x * x);
+  }
+  result.overlaps.resize(static_cast<std::size_t>(std::min(options.k, params.d)), 0.0);
+  result.top_eigenvalues.resize(result.overlaps.size(), 0.0);
+  result.overlap = result.overlaps.empty() ? 0.0 : result.overlaps[0];
+  if (!out.converged) return out;
+
+  mark = MPI_Wtime();
+  const std::int64_t ntest = options.ntest > 0 ? options.ntest : N;
+  result.ridge_accuracy = test_accuracy(context, pooled, ridge.solution(), mean, ntest);
+  context.seconds.ridge += MPI_Wtime() - mark;
+  if (params.weighting.data_dependent()) {
+    double deviation = seqs.deviation_sum;
+    RMTSWEEP_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &deviation, 1, MPI_DOUBLE, MPI_SUM, comm));
+    result.weights_deviation = deviation / N;
+  }
+  context.seconds.total = MPI_Wtime() - start;
+  double seconds[5] = {context.seconds.generate, context.seconds.covariance, context.seconds.eigen,
+                       context.seconds.ridge, context.seconds.total};
+  RMTSWEEP_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, seconds, 5, MPI_DOUBLE, MPI_MAX, comm));
+  result.seconds = {seconds[0], seconds[1], seconds[2], seconds[3], seconds[4]};
+  return out;
+}
+
+bool dense_fits(const model::PointParams& params, int ranks) {
+  // The dense path holds S (or K, N x N) and about as much again in the eigen solver's
+  // workspace and vectors, besides the table, spread over the ranks.
+  const double m = static_cast<double>(std::min<std::int64_t>(params.d, params.sequences()));
+  const double need = (2.0 * 8.0 * m * m + 8.0 * params.d * static_cast<double>(params.vocabulary())) / ranks;
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  double kib = 0.0;
+  while (meminfo >> key >> kib) {
+    if (key == "MemAvailable:") return need < 1024.0 * kib / ranks;
+    meminfo.ignore(256, '\n');
+  }
+  return true;  // not Linux: let the dense path try
+}
+
+bool krylov_pays(const model::PointParams& params, const SimulationOptions& options, int ranks) {
+  if (options.spectrum) return false;
+  if (!dense_fits(params, ranks)) return true;
+  // Seconds in units of a dgemm flop of the dense path's covariance, fitted on 1 rank x 2 BLAS
+  // threads (delta 0.5, gamma 0.25, k 4; shared cores) at d = 2000, 4000, 8000: dense = d^2 min(N, V)
+  // (dsyrk or the vocabulary's dgemm; d N^2 on the Gram path) + 3 m^3 (the reduction of the m x m
+  // matrix, m = min(d, N)); Krylov = 20 P d V, P products of dgemv-bound cost 4 d V each, eigen and
+  // CG: 200, 246, 305 of them at d = 2000, 4000, 8000, i.e. 50 k (d / 2000)^0.3 (the bulk edge's
+  // eigenvalues crowd as d grows). Measured: Krylov/dense time 0.64-0.80 at d = 2000, 0.51-0.60 at
+  // 4000, 0.37 at 8000. The ranks divide both alike.
+  const double d = params.d, N = static_cast<double>(params.sequences()), V = static_cast<double>(params.vocabulary());
+  const double m = std::min(d, N);
+  const double dense = (N < d ? d * N * N : d * d * std::min(N, V)) + 3.0 * m * m * m;
+  const double products = 50.0 * std::min(options.k, params.d) * std::pow(d / 2000.0, 0.3);
+  const double columns = N <= compress_fraction * V ? N : V;  // FactoredCovariance::compress
+  return 20.0 * products * d * columns < dense;
+}
+
+}  // namespace rmtsweep::simulate

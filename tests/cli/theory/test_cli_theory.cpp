@@ -42,7 +42,9 @@ TEST(CliTheory, JsonHasExactlyTheDocumentedKeys) {
                                        "pop_overlap",
                                        "top_eigenvalue",
                                        "overlap",
-                                       "detectable"};
+                                       "detectable",
+                                       "effective_tokens",
+                                       "finite_t_bulk_edge_right"};
   EXPECT_EQ(keys, expected);
 }
 

@@ -205,3 +205,20 @@ TEST(FiniteTEdge, IsWhereTheSimulatedTopEigenvalueSitsForThreeEqualWeights) {
   EXPECT_LT(top, edge);
   EXPECT_GT(top, edge * (1.0 - 3.0 * unit));
 }
+
+TEST(FiniteTDensity, HasUnitMassAndTheMeanSumOfTauForAPointsTokens) {
+  // Three equal weights at d = 200: no atom (V = 2 d > d). Mean of the deterministic equivalent:
+  // (1/d) tr E[S | tau] = sum tau. The midpoint rule on 400 points of [0, edge] with square-root edges errs
+  // by O(h^1.5) ~ 2e-4 (measured 3e-5 on the mass), so 1e-3.
+  const auto tau = theory::token_gram_spectrum(signal_free_point(200, "custom:0,0,0,0,0,0,0,1,1,1"));
+  const auto grid = theory::finite_t_density_grid(tau, 200, 400);
+  const double h = grid[1][0] - grid[0][0];
+  double mass = 0.0, mean = 0.0, sum_tau = 0.0;
+  for (const auto& [x, f] : grid) {
+    mass += f * h;
+    mean += x * f * h;
+  }
+  for (double t : tau) sum_tau += t;
+  EXPECT_NEAR(mass, 1.0, 1e-3);
+  EXPECT_NEAR(mean, sum_tau, 1e-3 * sum_tau);
+}

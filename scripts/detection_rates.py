@@ -10,8 +10,13 @@ reports the fraction of done trials detected by
            the same line. To keep its false-detection rate honest the snr = 0 trials are split in two halves
            by trial parity: the threshold from the even trials is applied to the odd ones and vice versa,
            and the rate is the mean of the two; at snr > 0 the threshold from all null trials is used.
-Usage: detection_rates.py FILE.h5 [c]
+  finiteT  (with a binary given) the edge rule with the paper's edge replaced by the finite-T edge of the
+           point's own token draws, `rmtsweep theory --bulk finite-T --trial t` (the sweep's seed must be 0,
+           the default; the draws do not depend on snr, so one edge per weighting and trial).
+Usage: detection_rates.py FILE.h5 [c] [RMTSWEEP_BINARY] [weighting,weighting,... (default: all)]
 """
+import json
+import subprocess
 import sys
 import numpy as np
 import h5py
@@ -34,6 +39,8 @@ def null_threshold(values, alpha=0.05):
 def main():
     path = sys.argv[1]
     c = float(sys.argv[2]) if len(sys.argv) > 2 else 1.0
+    binary = sys.argv[3] if len(sys.argv) > 3 else None
+    only = sys.argv[4].split(",") if len(sys.argv) > 4 else None
     with h5py.File(path, "r") as f:
         p = f["points"]
         status = p["status"][:]
@@ -45,8 +52,22 @@ def main():
     crit = eigengap_critical(d)
     ratio = (top[:, 0] - top[:, 1]) / (top[:, 1] - top[:, 2])
     print(f"# {path}: d = {d}, edge margin c = {c}, eigengap critical value {crit:.3f}, {done.sum()} done points")
-    print("# weighting delta gamma snr trials edge eigengap null  (detected fractions; at snr=0 the false-detection rate)")
+    finite_edges = {}
+
+    def finite_edge(w, delta, gamma, trial):
+        key = (w, delta, gamma, trial)
+        if key not in finite_edges:
+            out = subprocess.run([binary, "theory", "--json", "--bulk", "finite-T", "--d", str(d), "--snr", "0",
+                                  "--weighting", w, "--delta", repr(float(delta)), "--gamma", repr(float(gamma)),
+                                  "--trial", str(int(trial))], check=True, capture_output=True, text=True).stdout
+            finite_edges[key] = json.loads(out)["finite_t_bulk_edge_right"]
+        return finite_edges[key]
+
+    print("# weighting delta gamma snr trials edge eigengap null" + (" finiteT" if binary else "") +
+          "  (detected fractions; at snr=0 the false-detection rate)")
     for w in dict.fromkeys(weighting):
+        if only and w not in only:
+            continue
         for delta in np.unique(cols["delta"]):
             for gamma in np.unique(cols["gamma"]):
                 line = (weighting == w) & (cols["delta"] == delta) & (cols["gamma"] == gamma)
@@ -63,7 +84,12 @@ def main():
                     f_edge = np.mean(top[cell, 0] > edge)
                     f_gap = np.mean(ratio[cell] > crit)
                     f_null = null_fa if snr == 0 else np.mean(top[cell, 0] > thr_all)
-                    print(f"{w} {delta:g} {gamma:g} {snr:g} {cell.sum()} {f_edge:.3f} {f_gap:.3f} {f_null:.3f}")
+                    extra = ""
+                    if binary:
+                        fe = np.array([finite_edge(w, delta, gamma, t) for t in cols["trial"][cell]])
+                        extra = f" {np.mean(top[cell, 0] > fe * (1 + c * d ** (-2.0 / 3.0))):.3f}"
+                    print(f"{w} {delta:g} {gamma:g} {snr:g} {cell.sum()} {f_edge:.3f} {f_gap:.3f} {f_null:.3f}{extra}",
+                          flush=True)
 
 
 if __name__ == "__main__":

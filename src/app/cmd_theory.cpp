@@ -51,10 +51,10 @@ void print_human(const model::PointParams& params, const theory::Prediction& p) 
   std::printf("bulk        [%.6g, %.6g], mass %.6g at 0\n", p.bulk_edge_left, p.bulk_edge_right,
               theory::bulk_atom(params.delta, params.gamma));
   std::printf("tokens      T_eff = (sum|w|)^2/sum w^2 = %.6g\n", p.effective_tokens);
-  if (theory::limit_law_measurably_off(p.effective_tokens)) {
-    std::printf("            T_eff < %g: the limit bulk law is measurably off at this T_eff (model.md 5.5); "
-                "see --bulk finite-T\n",
-                theory::measurable_bias_effective_tokens);
+  if (theory::limit_law_measurably_off(p.effective_tokens, params.d)) {
+    std::printf("            T_eff < %.3g at d = %d: the limit bulk law is measurably off (its edge low by more "
+                "than d^(-2/3); model.md 5.5); see --bulk finite-T\n",
+                theory::measurable_bias_effective_tokens(params.d), params.d);
   }
   if (p.finite_t_bulk_edge_right) {
     std::printf("finite-T    right edge %.6g for this trial's tokens (paper %.6g, %+.3g %%)\n",

@@ -48,6 +48,16 @@ std::vector<double> centred_gram_spectrum(std::vector<double> gram, std::vector<
 
 }  // namespace
 
+double measurable_bias_effective_tokens(int d) {
+  if (d <= 1000) return 2.0;
+  if (d >= 2000) return 3.0;
+  return 2.0 + std::log(static_cast<double>(d) / 1000.0) / std::log(2.0);
+}
+
+bool limit_law_measurably_off(double effective_tokens, int d) {
+  return effective_tokens < measurable_bias_effective_tokens(d);
+}
+
 std::vector<double> token_gram_spectrum(std::span<const double> w, std::span<const std::int64_t> tokens,
                                         std::int64_t vocabulary, bool remove_table_directions) {
   const std::size_t T = w.size();

@@ -222,3 +222,18 @@ TEST(FiniteTDensity, HasUnitMassAndTheMeanSumOfTauForAPointsTokens) {
   EXPECT_NEAR(mass, 1.0, 1e-3);
   EXPECT_NEAR(mean, sum_tau, 1e-3 * sum_tau);
 }
+
+TEST(MeasurableBias, WarnsForSingleTokenPoolingButNotForMeanPooling) {
+  for (int d : {400, 1000, 1500, 2000, 8000}) {
+    EXPECT_TRUE(theory::limit_law_measurably_off(1.0, d)) << d;
+    EXPECT_FALSE(theory::limit_law_measurably_off(10.0, d)) << d;
+  }
+}
+
+TEST(MeasurableBias, ThresholdGrowsFromTwoToThreeBetweenTheMeasuredDimensions) {
+  EXPECT_EQ(theory::measurable_bias_effective_tokens(400), 2.0);
+  EXPECT_EQ(theory::measurable_bias_effective_tokens(1000), 2.0);
+  EXPECT_NEAR(theory::measurable_bias_effective_tokens(1414), 2.5, 1e-3);  // log-midpoint
+  EXPECT_EQ(theory::measurable_bias_effective_tokens(2000), 3.0);
+  EXPECT_EQ(theory::measurable_bias_effective_tokens(4000), 3.0);
+}

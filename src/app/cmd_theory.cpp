@@ -12,6 +12,7 @@
 #include "rmtsweep/model/parse_number.hpp"
 #include "rmtsweep/model/scalars.hpp"
 #include "rmtsweep/theory/bulk.hpp"
+#include "rmtsweep/theory/finite_t_bulk.hpp"
 #include "rmtsweep/theory/prediction.hpp"
 
 namespace rmtsweep::app {
@@ -20,6 +21,16 @@ namespace po = boost::program_options;
 namespace {
 
 constexpr std::int64_t max_density_points = 1000000;
+
+/// Which bulk law `--bulk` asks for: the paper's limit law (model.md 5.1) or the finite-T law of the
+/// point's own token draws (theory/finite_t_bulk.hpp).
+enum class BulkLaw { paper, finite_t };
+
+BulkLaw parse_bulk_law(const std::string& text) {
+  if (text == "paper") return BulkLaw::paper;
+  if (text == "finite-T") return BulkLaw::finite_t;
+  throw InvalidOption("bulk", text, "allowed: paper (default) or finite-T");
+}
 
 void print_human(const model::PointParams& params, const theory::Prediction& p) {
   const auto w = model::pooling_weights(params.weighting, params.correlation, params.T);
@@ -39,6 +50,17 @@ void print_human(const model::PointParams& params, const theory::Prediction& p) 
   std::printf("signal      theta = %.6g\n", p.theta);
   std::printf("bulk        [%.6g, %.6g], mass %.6g at 0\n", p.bulk_edge_left, p.bulk_edge_right,
               theory::bulk_atom(params.delta, params.gamma));
+  std::printf("tokens      T_eff = (sum|w|)^2/sum w^2 = %.6g\n", p.effective_tokens);
+  if (theory::limit_law_measurably_off(p.effective_tokens, params.d)) {
+    std::printf("            T_eff < %.3g at d = %d: the limit bulk law is measurably off (its edge low by more "
+                "than d^(-2/3); model.md 5.5); see --bulk finite-T\n",
+                theory::measurable_bias_effective_tokens(params.d), params.d);
+  }
+  if (p.finite_t_bulk_edge_right) {
+    std::printf("finite-T    right edge %.6g for this trial's tokens (paper %.6g, %+.3g %%)\n",
+                *p.finite_t_bulk_edge_right, p.bulk_edge_right,
+                100.0 * (*p.finite_t_bulk_edge_right / p.bulk_edge_right - 1.0));
+  }
   if (p.pop_outlier) {
     std::printf("population  outlier at %.6g, overlap %.6g (threshold snr %.6g)\n", *p.pop_outlier,
                 p.pop_overlap, p.pop_threshold_snr);
@@ -62,7 +84,10 @@ int command_theory(int argc, char** argv) {
       "rmtsweep theory [options]: the theory's predictions for one point (model.md 5)");
   options.add_options()("help,h", "print this help")("json", "print one JSON object")(
       "density", po::value<std::string>(),
-      "K: also give the bulk density f(x) at K points across the support");
+      "K: also give the bulk density f(x) at K points across the support")(
+      "bulk", po::value<std::string>()->default_value("paper"),
+      "paper: the limit law kappa (MP_delta [x] MP_gamma) (model.md 5.1); finite-T: also the bulk of this "
+      "point's own token draws (model.md 5.5), whose edge and --density are then given");
   po::options_description point("point");
   add_point_options(point);
   options.add(point);
@@ -82,11 +107,21 @@ int command_theory(int argc, char** argv) {
       throw InvalidOption("density", text, allowed);
   }
 
-  const theory::Prediction prediction = theory::predict(params);
-  const auto density = density_points > 0
-                           ? theory::bulk_density_grid(params.delta, params.gamma, prediction.kappa,
-                                                       static_cast<int>(density_points))
-                           : std::vector<std::array<double, 2>>{};
+  const BulkLaw law = parse_bulk_law(values["bulk"].as<std::string>());
+
+  theory::Prediction prediction = theory::predict(params);
+  std::vector<double> tau;
+  if (law == BulkLaw::finite_t) {
+    tau = theory::token_gram_spectrum(params);
+    prediction.finite_t_bulk_edge_right = theory::finite_t_edge(tau, params.d);
+  }
+  std::vector<std::array<double, 2>> density;
+  if (density_points > 0) {
+    density = law == BulkLaw::finite_t
+                  ? theory::finite_t_density_grid(tau, params.d, static_cast<int>(density_points))
+                  : theory::bulk_density_grid(params.delta, params.gamma, prediction.kappa,
+                                              static_cast<int>(density_points));
+  }
   if (values.count("json")) {
     nlohmann::json out = theory_json(prediction);
     if (density_points > 0) out["density"] = density;
@@ -95,7 +130,8 @@ int command_theory(int argc, char** argv) {
   }
   print_human(params, prediction);
   if (density_points > 0) {
-    std::printf("density     x f(x) at %lld points\n", static_cast<long long>(density_points));
+    std::printf("density     x f(x) at %lld points (%s bulk)\n", static_cast<long long>(density_points),
+                law == BulkLaw::finite_t ? "finite-T" : "paper");
     for (const auto& [x, f] : density) std::printf("%.9g %.9g\n", x, f);
   }
   return 0;

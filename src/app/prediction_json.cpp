@@ -36,6 +36,9 @@ nlohmann::json theory_json(const theory::Prediction& p) {
   out["top_eigenvalue"] = p.top_eigenvalue;
   out["overlap"] = p.overlap;
   out["detectable"] = p.detectable;
+  out["effective_tokens"] = p.effective_tokens;
+  out["finite_t_bulk_edge_right"] =
+      p.finite_t_bulk_edge_right ? nlohmann::json(*p.finite_t_bulk_edge_right) : nlohmann::json(nullptr);
   return out;
 }
 

@@ -1,5 +1,6 @@
 #include "rmtsweep/model/scalars.hpp"
 
+#include <cmath>
 #include <cstddef>
 
 namespace rmtsweep::model {
@@ -15,6 +16,15 @@ PoolingScalars pooling_scalars(const std::vector<double>& w, const std::vector<d
   }
   scalars.g = scalars.alpha / scalars.kappa;
   return scalars;
+}
+
+double effective_tokens(const std::vector<double>& w) {
+  double l1 = 0.0, l2 = 0.0;
+  for (double x : w) {
+    l1 += std::abs(x);
+    l2 += x * x;
+  }
+  return l2 > 0.0 ? l1 * l1 / l2 : 0.0;
 }
 
 }  // namespace rmtsweep::model

@@ -27,6 +27,7 @@ Prediction predict(const model::PointParams& params) {
                                   ? sample_outlier(signal.s, params.delta, params.gamma, scalars.kappa)
                                   : edges.right;
   prediction.overlap = sample_overlap(signal.s, params.delta, params.gamma, signal.cap);
+  prediction.effective_tokens = model::effective_tokens(w);
   return prediction;
 }
 

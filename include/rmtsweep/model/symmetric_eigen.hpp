@@ -15,4 +15,9 @@ struct SymmetricEigen {
 /// Throws ScalapackError{"dsyev", info} if LAPACK fails.
 SymmetricEigen symmetric_eigen(std::vector<double> a, int n);
 
+/// The eigenvalues only (ascending) of the symmetric n x n matrix `a`, by LAPACK dsyevd with jobz = N:
+/// for the V x V token Gram of theory/finite_t_bulk.hpp, where V reaches thousands. Throws
+/// ScalapackError{"dsyevd", info} if LAPACK fails.
+std::vector<double> symmetric_eigenvalues(std::vector<double> a, int n);
+
 }  // namespace rmtsweep::model

@@ -22,6 +22,10 @@ struct Prediction {
   double top_eigenvalue = 0.0;        ///< lambda_S when detectable, else the right edge
   double overlap = 0.0;               ///< 0 when not detectable
   bool detectable = false;            ///< F(s) > 0
+  double effective_tokens = 0.0;      ///< T_eff = (sum |w|)^2 / sum w^2 (model::effective_tokens)
+  /// Right edge of the finite-T bulk (theory/finite_t_bulk.hpp) for this point's own token draws;
+  /// absent unless asked for (`theory --bulk finite-T`), since it costs a V x V eigenvalue problem.
+  std::optional<double> finite_t_bulk_edge_right;
 };
 
 /// The predictions for one (valid) point; `causal:tau` uses its limit weights w(tau).

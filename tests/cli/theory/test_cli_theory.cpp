@@ -6,6 +6,7 @@
 
 #include "rmtsweep/model/params.hpp"
 #include "rmtsweep/theory/bulk.hpp"
+#include "rmtsweep/theory/finite_t_bulk.hpp"
 #include "rmtsweep/theory/prediction.hpp"
 #include "run_binary.hpp"
 
@@ -42,7 +43,9 @@ TEST(CliTheory, JsonHasExactlyTheDocumentedKeys) {
                                        "pop_overlap",
                                        "top_eigenvalue",
                                        "overlap",
-                                       "detectable"};
+                                       "detectable",
+                                       "effective_tokens",
+                                       "finite_t_bulk_edge_right"};
   EXPECT_EQ(keys, expected);
 }
 
@@ -119,6 +122,42 @@ TEST(CliTheory, DensityAddsKPointsAcrossTheSupport) {
   }
 }
 
+TEST(CliTheory, JsonGivesTheEffectiveTokensAndNoFiniteTEdgeByDefault) {
+  const json out = run_json({});
+  EXPECT_NEAR(out["effective_tokens"].get<double>(), 10.0, 1e-12);  // mean pooling, T = 10
+  EXPECT_TRUE(out["finite_t_bulk_edge_right"].is_null());
+}
+
+TEST(CliTheory, BulkFiniteTStoresTheEdgeOfThePointsOwnTokenDraws) {
+  const json out = run_json({"--bulk", "finite-T", "--d", "200", "--trial", "3", "--weighting", "last"});
+  rmtsweep::model::PointParams params;
+  params.d = 200;
+  params.trial = 3;
+  params.weighting = rmtsweep::model::parse_weighting("last", params.T);
+  params.correlation = rmtsweep::model::parse_correlation("prefix:3", params.T);
+  const double expected =
+      rmtsweep::theory::finite_t_edge(rmtsweep::theory::token_gram_spectrum(params), params.d);
+  EXPECT_NEAR(out["finite_t_bulk_edge_right"].get<double>(), expected, 1e-12 * expected);
+  EXPECT_NEAR(out["effective_tokens"].get<double>(), 1.0, 1e-12);
+}
+
+TEST(CliTheory, BulkFiniteTWithDensityGivesTheFiniteTDensity) {
+  const json out = run_json({"--bulk", "finite-T", "--d", "100", "--density", "20"});
+  const auto& density = out["density"];
+  ASSERT_EQ(density.size(), 20u);
+  const double edge = out["finite_t_bulk_edge_right"].get<double>();
+  // Midpoints of [0, edge]: the last one is edge (1 - 1/40).
+  EXPECT_NEAR(density[19][0].get<double>(), edge * (1.0 - 1.0 / 40.0), 1e-12 * edge);
+  EXPECT_GT(density[10][1].get<double>(), 0.0);
+}
+
+TEST(CliTheory, SaysWhenTheEffectiveTokensAreTooFewForTheLimitLaw) {
+  const RunResult few = run_rmtsweep({"theory", "--weighting", "last"});
+  EXPECT_NE(few.out.find("measurably off"), std::string::npos) << few.out;
+  const RunResult many = run_rmtsweep({"theory"});
+  EXPECT_EQ(many.out.find("measurably off"), std::string::npos) << many.out;
+}
+
 TEST(CliTheory, PrintsHumanReadableTextByDefault) {
   const RunResult run = run_rmtsweep({"theory"});
   EXPECT_EQ(run.status, 0);
@@ -131,7 +170,7 @@ TEST(CliTheory, HelpListsEveryPointOptionAndExitsZero) {
   const RunResult run = run_rmtsweep({"theory", "--help"});
   EXPECT_EQ(run.status, 0);
   for (const char* option : {"--d ", "--T ", "--delta", "--gamma", "--snr", "--weighting", "--correlation",
-                             "--table", "--seed", "--trial", "--json", "--density"}) {
+                             "--table", "--seed", "--trial", "--json", "--density", "--bulk"}) {
     EXPECT_NE(run.out.find(option), std::string::npos) << option;
   }
 }
@@ -185,7 +224,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{"--correlation", "prefix:x"}, "correlation", "prefix:x"},
         BadInput{{"--correlation", "markov:y"}, "correlation", "markov:y"},
         BadInput{{"--seed", "-1"}, "seed", "-1"}, BadInput{{"--trial", "x"}, "trial", "x"},
-        BadInput{{"--density", "0"}, "density", "0"}, BadInput{{"--density", "many"}, "density", "many"}));
+        BadInput{{"--density", "0"}, "density", "0"}, BadInput{{"--density", "many"}, "density", "many"},
+        BadInput{{"--bulk", "finite"}, "bulk", "finite"}));
 
 TEST(CliTheory, UnknownOptionsAndStrayArgumentsExitWithStatusTwoAndOneLine) {
   for (const auto& args : std::vector<std::vector<std::string>>{

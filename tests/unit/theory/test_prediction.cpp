@@ -110,3 +110,12 @@ TEST(Prediction, EveryValueIsFiniteAtTheLargestAcceptedSnr) {
   EXPECT_NEAR(p.overlap, 1.0, 1e-9);
   EXPECT_NEAR(p.pop_overlap, 1.0, 1e-9);
 }
+
+TEST(Prediction, CountsTheEffectiveTokensOfTheWeights) {
+  // T_eff = (sum |w|)^2 / sum w^2: 10 for mean pooling over T = 10, 3 for optimal on prefix:3 (1/3 on t <= 3),
+  // 1 for last; exact up to rounding of the normalised weights.
+  EXPECT_NEAR(theory::predict(worked_point("mean")).effective_tokens, 10.0, 1e-12);
+  EXPECT_NEAR(theory::predict(worked_point("optimal")).effective_tokens, 3.0, 1e-12);
+  EXPECT_NEAR(theory::predict(worked_point("last")).effective_tokens, 1.0, 1e-12);
+  EXPECT_FALSE(theory::predict(worked_point("mean")).finite_t_bulk_edge_right.has_value());
+}

@@ -1,0 +1,235 @@
+#include "rmtsweep/theory/finite_t_bulk.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstddef>
+#include <numbers>
+#include <stdexcept>
+#include <utility>
+
+#include "rmtsweep/model/symmetric_eigen.hpp"
+#include "rmtsweep/model/weighting.hpp"
+#include "rmtsweep/random/counter_rng.hpp"
+#include "rmtsweep/simulate/sequences.hpp"
+
+namespace rmtsweep::theory {
+namespace {
+
+/// One sequence's nonzero weights at its tokens, merged when a token repeats: the nonzeros of a_n.
+std::vector<std::pair<std::int64_t, double>> sequence_column(std::span<const double> w,
+                                                             std::span<const std::int64_t> tokens) {
+  std::vector<std::pair<std::int64_t, double>> column;
+  for (std::size_t t = 0; t < w.size(); ++t) {
+    if (w[t] == 0.0) continue;
+    auto it = std::find_if(column.begin(), column.end(), [&](const auto& e) { return e.first == tokens[t]; });
+    if (it == column.end()) column.emplace_back(tokens[t], w[t]);
+    else it->second += w[t];
+  }
+  return column;
+}
+
+/// The eigenvalues of the centred Gram divided by N, both entries of every symmetric pair being filled.
+std::vector<double> centred_gram_spectrum(std::vector<double> gram, std::vector<double> sums, double total,
+                                          std::size_t n, double N) {
+  // P G P with P = I - 1 1^T/N when sums = G 1 and total = 1^T G 1 are given (N x N case); an empty
+  // `sums` means G is centred already (V x V case). Then / N.
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t j = 0; j < n; ++j) {
+      double& g = gram[i * n + j];
+      if (!sums.empty()) g += -(sums[i] + sums[j]) / N + total / (N * N);
+      g /= N;
+    }
+  }
+  auto tau = model::symmetric_eigenvalues(std::move(gram), static_cast<int>(n));
+  for (double& t : tau) t = std::max(t, 0.0);  // M is positive semi-definite; rounding gives ~ -1e-17
+  return tau;
+}
+
+}  // namespace
+
+double measurable_bias_effective_tokens(int d) {
+  if (d <= 1000) return 2.0;
+  if (d >= 2000) return 3.0;
+  return 2.0 + std::log(static_cast<double>(d) / 1000.0) / std::log(2.0);
+}
+
+bool limit_law_measurably_off(double effective_tokens, int d) {
+  return effective_tokens < measurable_bias_effective_tokens(d);
+}
+
+std::vector<double> token_gram_spectrum(std::span<const double> w, std::span<const std::int64_t> tokens,
+                                        std::int64_t vocabulary, bool remove_table_directions) {
+  const std::size_t T = w.size();
+  if (T == 0 || tokens.size() % T != 0) throw std::invalid_argument("token_gram_spectrum: tokens must be N x T");
+  const std::size_t N = tokens.size() / T;
+  const auto V = static_cast<std::size_t>(vocabulary);
+  std::vector<std::vector<std::pair<std::int64_t, double>>> columns(N);
+  for (std::size_t n = 0; n < N; ++n) {
+    columns[n] = sequence_column(w, tokens.subspan(n * T, T));
+    for (const auto& [v, a] : columns[n]) {
+      if (v < 0 || static_cast<std::size_t>(v) >= V) throw std::out_of_range("token_gram_spectrum: token outside V");
+    }
+  }
+  // The unit table directions u_1 = 1/sqrt(V), u_2 = s/sqrt(V) (s_v = +1 for v < V/2, else -1).
+  const double unit = 1.0 / std::sqrt(static_cast<double>(V));
+  const auto u2 = [&](std::size_t v) { return v < V / 2 ? unit : -unit; };
+  const auto Nd = static_cast<double>(N);
+  if (V <= N) {
+    // M = sum_n a_n a_n^T - b b^T/N with b = sum_n a_n; then Q M Q.
+    std::vector<double> gram(V * V, 0.0), b(V, 0.0);
+    for (const auto& column : columns) {
+      for (const auto& [v, a] : column) {
+        b[static_cast<std::size_t>(v)] += a;
+        for (const auto& [u, c] : column) gram[static_cast<std::size_t>(v) * V + static_cast<std::size_t>(u)] += a * c;
+      }
+    }
+    for (std::size_t i = 0; i < V; ++i)
+      for (std::size_t j = 0; j < V; ++j) gram[i * V + j] -= b[i] * b[j] / Nd;
+    if (remove_table_directions) {
+      // Q M Q = M - U (U^T M) - (M U) U^T + U (U^T M U) U^T with U = [u_1 u_2]; M is symmetric, so
+      // U^T M = (M U)^T.
+      std::vector<double> mu1(V, 0.0), mu2(V, 0.0);
+      for (std::size_t i = 0; i < V; ++i) {
+        for (std::size_t j = 0; j < V; ++j) {
+          mu1[i] += gram[i * V + j] * unit;
+          mu2[i] += gram[i * V + j] * u2(j);
+        }
+      }
+      double c11 = 0.0, c12 = 0.0, c22 = 0.0;
+      for (std::size_t i = 0; i < V; ++i) {
+        c11 += unit * mu1[i];
+        c12 += unit * mu2[i];
+        c22 += u2(i) * mu2[i];
+      }
+      for (std::size_t i = 0; i < V; ++i) {
+        for (std::size_t j = 0; j < V; ++j) {
+          gram[i * V + j] += -unit * mu1[j] - u2(i) * mu2[j] - mu1[i] * unit - mu2[i] * u2(j) +
+                             unit * unit * c11 + (unit * u2(j) + u2(i) * unit) * c12 + u2(i) * u2(j) * c22;
+        }
+      }
+    }
+    return centred_gram_spectrum(std::move(gram), {}, -1.0, V, Nd);
+  }
+  // K = A^T Q A (N x N), from each token's list of (sequence, weight); then P K P.
+  std::vector<std::vector<std::pair<std::size_t, double>>> users(V);
+  for (std::size_t n = 0; n < N; ++n) {
+    for (const auto& [v, a] : columns[n]) users[static_cast<std::size_t>(v)].emplace_back(n, a);
+  }
+  std::vector<double> gram(N * N, 0.0);
+  for (const auto& list : users) {
+    for (const auto& [n, a] : list) {
+      for (const auto& [m, c] : list) gram[n * N + m] += a * c;
+    }
+  }
+  if (remove_table_directions) {
+    std::vector<double> r1(N, 0.0), r2(N, 0.0);  // A^T u_1, A^T u_2
+    for (std::size_t n = 0; n < N; ++n) {
+      for (const auto& [v, a] : columns[n]) {
+        r1[n] += a * unit;
+        r2[n] += a * u2(static_cast<std::size_t>(v));
+      }
+    }
+    for (std::size_t n = 0; n < N; ++n)
+      for (std::size_t m = 0; m < N; ++m) gram[n * N + m] -= r1[n] * r1[m] + r2[n] * r2[m];
+  }
+  std::vector<double> rows(N, 0.0);
+  double total = 0.0;
+  for (std::size_t n = 0; n < N; ++n) {
+    for (std::size_t m = 0; m < N; ++m) rows[n] += gram[n * N + m];
+    total += rows[n];
+  }
+  return centred_gram_spectrum(std::move(gram), std::move(rows), total, N, Nd);
+}
+
+std::vector<double> token_gram_spectrum(const model::PointParams& params) {
+  const std::vector<double> w = model::pooling_weights(params.weighting, params.correlation, params.T);
+  const std::int64_t N = params.sequences(), V = params.vocabulary();
+  const auto uT = static_cast<std::size_t>(params.T);
+  const random::CounterRng rng(params.seed, static_cast<std::uint64_t>(params.trial));
+  std::vector<int> xi(uT);
+  std::vector<std::int64_t> tokens(static_cast<std::size_t>(N) * uT);
+  for (std::int64_t n = 0; n < N; ++n) {
+    simulate::draw_signs(rng, simulate::training_streams.sign, params.correlation, n, xi);
+    simulate::draw_tokens(rng, simulate::training_streams.token, V, n, xi,
+                          std::span(tokens.data() + static_cast<std::size_t>(n) * uT, uT));
+  }
+  return token_gram_spectrum(w, tokens, V, true);
+}
+
+double finite_t_edge(std::span<const double> tau, int d) {
+  const double tau_max = tau.empty() ? 0.0 : *std::max_element(tau.begin(), tau.end());
+  if (!(tau_max > 0.0)) return 0.0;
+  const double dd = static_cast<double>(d);
+  // z'(g) with g = -y/tau_max: d tau_max^2/y^2 - sum tau^2/(1 - y tau/tau_max)^2, decreasing in y.
+  const auto slope = [&](double y) {
+    double sum = 0.0;
+    for (double t : tau) {
+      const double r = t / tau_max;
+      sum += r * r / ((1.0 - y * r) * (1.0 - y * r));
+    }
+    return dd / (y * y) - sum;
+  };
+  double lo = 0.0, hi = 1.0;  // slope(lo+) > 0 > slope(hi-)
+  for (int step = 0; step < 200 && hi - lo > 1e-16; ++step) {
+    const double mid = 0.5 * (lo + hi);
+    if (mid <= lo || mid >= hi) break;
+    (slope(mid) > 0.0 ? lo : hi) = mid;
+  }
+  const double y = 0.5 * (lo + hi), g = -y / tau_max;
+  double z = -dd / g;
+  for (double t : tau) z += t / (1.0 + t * g);
+  return z;
+}
+
+namespace {
+
+/// phi(m) = -z + sum tau/(1 + d tau m) - 1/m and its derivative in m.
+std::pair<std::complex<double>, std::complex<double>> silverstein(std::span<const double> tau, double dd,
+                                                                 std::complex<double> z, std::complex<double> m) {
+  std::complex<double> value = -z - 1.0 / m, slope = 1.0 / (m * m);
+  for (double t : tau) {
+    const std::complex<double> q = 1.0 / (1.0 + dd * t * m);
+    value += t * q;
+    slope -= dd * t * t * q * q;
+  }
+  return {value, slope};
+}
+
+}  // namespace
+
+double finite_t_density(std::span<const double> tau, int d, double x) {
+  const double edge = finite_t_edge(tau, d);
+  if (!(x > 0.0) || !(x < edge)) return 0.0;
+  const double dd = static_cast<double>(d);
+  double eta = 10.0 * edge;
+  std::complex<double> z(x, eta);
+  std::complex<double> m = 1.0 / (-z);  // m ~ -1/z for large |z|
+  while (true) {
+    for (int step = 0; step < 50; ++step) {
+      const auto [value, slope] = silverstein(tau, dd, z, m);
+      std::complex<double> delta = value / slope;
+      // Keep Im m > 0 (the physical branch for Im z > 0) by halving a step that would leave it.
+      while ((m - delta).imag() <= 0.0 && std::abs(delta) > 1e-300) delta *= 0.5;
+      m -= delta;
+      if (std::abs(delta) <= 1e-14 * std::abs(m)) break;
+    }
+    if (eta <= 1e-10 * edge) break;
+    eta *= 0.5;
+    z = {x, eta};
+  }
+  return std::max(0.0, m.imag() / std::numbers::pi);
+}
+
+std::vector<std::array<double, 2>> finite_t_density_grid(std::span<const double> tau, int d, int points) {
+  const double edge = finite_t_edge(tau, d);
+  std::vector<std::array<double, 2>> grid;
+  grid.reserve(static_cast<std::size_t>(std::max(points, 0)));
+  for (int k = 0; k < points; ++k) {
+    const double x = edge * (k + 0.5) / points;
+    grid.push_back({x, finite_t_density(tau, d, x)});
+  }
+  return grid;
+}
+
+}  // namespace rmtsweep::theory

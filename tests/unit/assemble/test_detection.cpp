@@ -1,0 +1,147 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <vector>
+
+#include "rmtsweep/assemble/detection.hpp"
+
+using namespace rmtsweep::assemble;
+
+namespace {
+
+using Cell = std::vector<std::vector<double>>;
+
+/// A trial whose top eigenvalues are l1 > l2 > l3 with gaps chosen to give eigengap ratio r.
+std::vector<double> trial_with_ratio(double l1, double r) {
+  // l2 - l3 = 1, l1 - l2 = r.
+  return {l1, l1 - r, l1 - r - 1.0, l1 - r - 2.0};
+}
+
+}  // namespace
+
+TEST(EigengapRatio, IsTheFirstGapOverTheSecond) {
+  const std::vector<double> top{5.0, 3.0, 2.5, 1.0};
+  EXPECT_DOUBLE_EQ(eigengap_ratio(top), 4.0);
+}
+
+TEST(EigengapRatio, DoesNotDependOnTheOrderOfTheEigenvalues) {
+  const std::vector<double> ascending{1.0, 2.5, 3.0, 5.0};
+  EXPECT_DOUBLE_EQ(eigengap_ratio(ascending), 4.0);
+}
+
+TEST(EigengapRatio, IsScaleAndShiftInvariant) {
+  const std::vector<double> top{5.0, 3.0, 2.5}, moved{5.0 * 7.0 + 2.0, 3.0 * 7.0 + 2.0, 2.5 * 7.0 + 2.0};
+  EXPECT_NEAR(eigengap_ratio(moved), eigengap_ratio(top), 1e-12);
+}
+
+TEST(EigengapRatio, NeedsThreeEigenvalues) {
+  const std::vector<double> two{2.0, 1.0};
+  EXPECT_THROW(eigengap_ratio(two), std::invalid_argument);
+}
+
+TEST(EigengapCriticalValue, IsTheTableEntryAtATabulatedDimension) {
+  for (const auto& row : eigengap_critical_table()) EXPECT_DOUBLE_EQ(eigengap_critical_value(row.d), row.q95);
+}
+
+TEST(EigengapCriticalValue, LiesBetweenItsNeighboursAndIsClampedOutsideTheTable) {
+  const auto table = eigengap_critical_table();
+  EXPECT_DOUBLE_EQ(eigengap_critical_value(1), table.front().q95);
+  EXPECT_DOUBLE_EQ(eigengap_critical_value(1000000), table.back().q95);
+  for (std::size_t k = 1; k < table.size(); ++k) {
+    const int d = (table[k - 1].d + table[k].d) / 2;
+    const double value = eigengap_critical_value(d);
+    EXPECT_GE(value, std::min(table[k - 1].q95, table[k].q95));
+    EXPECT_LE(value, std::max(table[k - 1].q95, table[k].q95));
+  }
+}
+
+TEST(EigengapCriticalValue, IsAboveOnatskisComplexDataValue) {
+  // Onatski (2009) Table I gives 4.52 for beta = 2; real data (beta = 1) has smaller eigenvalue repulsion,
+  // so a small second gap is likelier and the critical value larger at every d.
+  for (const auto& row : eigengap_critical_table()) EXPECT_GT(row.q95, 4.52) << row.d;
+}
+
+TEST(NullQuantileThreshold, LeavesAtMostAlphaOfTheNullValuesAbove) {
+  std::vector<double> values;
+  for (int i = 1; i <= 20; ++i) values.push_back(i);
+  // k = ceil(0.95 * 20) = 19: one value (20) of twenty lies above, 5 %.
+  EXPECT_DOUBLE_EQ(null_quantile_threshold(values, 0.05), 19.0);
+  values.push_back(21.0);  // k = ceil(19.95) = 20: one of 21 above, 4.8 %
+  EXPECT_DOUBLE_EQ(null_quantile_threshold(values, 0.05), 20.0);
+}
+
+TEST(NullQuantileThreshold, DoesNotDependOnTheOrderOfTheValues) {
+  const std::vector<double> shuffled{7.0, 1.0, 9.0, 3.0, 10.0, 2.0, 8.0, 4.0, 6.0, 5.0};
+  EXPECT_DOUBLE_EQ(null_quantile_threshold(shuffled, 0.2), 8.0);  // k = 8
+}
+
+TEST(NullQuantileThreshold, IsNanWithoutNullValuesAndRejectsABadAlpha) {
+  EXPECT_TRUE(std::isnan(null_quantile_threshold({}, 0.05)));
+  EXPECT_THROW(null_quantile_threshold({1.0}, 0.0), std::invalid_argument);
+  EXPECT_THROW(null_quantile_threshold({1.0}, 1.0), std::invalid_argument);
+}
+
+TEST(Detector, EdgeRuleComparesTheLargestEigenvalueWithTheMarginAboveTheEdge) {
+  const Detector edge = edge_detector(2.0, 1000, 1.0);  // threshold 2 (1 + 1000^(-2/3)) = 2.02
+  EXPECT_DOUBLE_EQ(edge.threshold, 2.02);
+  EXPECT_TRUE(edge.detects(std::vector<double>{1.0, 2.03, 0.5}));
+  EXPECT_FALSE(edge.detects(std::vector<double>{2.01, 1.0, 0.5}));
+}
+
+TEST(Detector, EigengapRuleComparesTheRatio) {
+  const Detector gap{Rule::eigengap, 7.0};
+  EXPECT_TRUE(gap.detects(trial_with_ratio(10.0, 7.5)));
+  EXPECT_FALSE(gap.detects(trial_with_ratio(10.0, 6.5)));
+}
+
+TEST(Detector, WithANanThresholdDetectsNothing) {
+  const Detector none{Rule::null, std::nan("")};
+  EXPECT_FALSE(none.detects(std::vector<double>{1e300, 1.0, 0.5}));
+}
+
+TEST(DetectLine, GivesTheFractionPerCellTheFalseDetectionsAndTheHalfCrossing) {
+  const std::vector<double> snr{0.0, 1.0, 2.0};
+  // Ratios: at snr = 0 one of four above 7; at snr = 1 one of four; at snr = 2 all four.
+  const std::vector<Cell> cells{
+      {trial_with_ratio(3, 1), trial_with_ratio(3, 2), trial_with_ratio(3, 3), trial_with_ratio(3, 8)},
+      {trial_with_ratio(3, 1), trial_with_ratio(3, 9), trial_with_ratio(3, 3), trial_with_ratio(3, 4)},
+      {trial_with_ratio(3, 8), trial_with_ratio(3, 9), trial_with_ratio(3, 10), trial_with_ratio(3, 11)}};
+  const LineDetection line = detect_line(snr, cells, Detector{Rule::eigengap, 7.0});
+  EXPECT_EQ(line.fraction, (std::vector<double>{0.25, 0.25, 1.0}));
+  EXPECT_DOUBLE_EQ(line.false_detection, 0.25);
+  ASSERT_EQ(line.threshold.bracket, bracket_found);
+  EXPECT_DOUBLE_EQ(line.threshold.snr, 1.0 + (0.5 - 0.25) / 0.75);  // linear between snr 1 and 2
+}
+
+TEST(DetectLine, MarksACellWithoutTrialsAndALineWithoutNullCell) {
+  const std::vector<double> snr{1.0, 2.0};
+  const std::vector<Cell> cells{{}, {{3.0, 2.0, 1.0}}};
+  const LineDetection line = detect_line(snr, cells, Detector{Rule::edge, 2.5});
+  EXPECT_TRUE(std::isnan(line.fraction[0]));
+  EXPECT_DOUBLE_EQ(line.fraction[1], 1.0);
+  EXPECT_TRUE(std::isnan(line.false_detection));
+  EXPECT_EQ(line.threshold.bracket, bracket_no_data);
+}
+
+TEST(NullDetector, TakesTheQuantileOfTheLargestEigenvalueAtSnrZero) {
+  const std::vector<double> snr{0.0, 3.0};
+  Cell null_cell, signal_cell;
+  for (int i = 1; i <= 20; ++i) null_cell.push_back({0.5, static_cast<double>(i), 0.1});  // lambda_1 = i
+  signal_cell.push_back({25.0, 1.0, 0.5});
+  const std::vector<Cell> cells{null_cell, signal_cell};
+  const Detector rule = null_detector(snr, cells, 0.05);
+  EXPECT_EQ(rule.rule, Rule::null);
+  EXPECT_DOUBLE_EQ(rule.threshold, 19.0);
+  const LineDetection line = detect_line(snr, cells, rule);
+  EXPECT_DOUBLE_EQ(line.false_detection, 0.05);  // in-sample: at most alpha by construction
+  EXPECT_DOUBLE_EQ(line.fraction[1], 1.0);
+}
+
+TEST(NullDetector, WithoutSnrZeroCellDetectsNothing) {
+  const std::vector<double> snr{1.0};
+  const std::vector<Cell> cells{{{5.0, 1.0, 0.5}}};
+  const Detector rule = null_detector(snr, cells);
+  EXPECT_TRUE(std::isnan(rule.threshold));
+  EXPECT_DOUBLE_EQ(detect_line(snr, cells, rule).fraction[0], 0.0);
+}

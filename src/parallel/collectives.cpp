@@ -45,5 +45,10 @@ void reduce(const void* in, void* out, int count, MPI_Datatype type, MPI_Op op, 
   RMTSWEEP_MPI_CHECK(MPI_Reduce(in, out, count, type, op, root, comm));
 }
 
+void all_gather_varying(const void* mine, int count, void* all, const int* counts, const int* offsets,
+                        MPI_Datatype type, MPI_Comm comm) {
+  RMTSWEEP_MPI_CHECK(MPI_Allgatherv(mine, count, type, all, counts, offsets, type, comm));
+}
+
 }  // namespace detail
 }  // namespace rmtsweep::parallel

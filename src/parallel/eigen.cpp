@@ -255,6 +255,8 @@ const char* to_string(Reducer reducer) noexcept {
     case Reducer::lapack: return "lapack";
     case Reducer::scalapack: return "scalapack";
     case Reducer::elpa: return "elpa";
+    case Reducer::spectra_lanczos: return "spectra-lanczos";
+    case Reducer::spectra_davidson: return "spectra-davidson";
   }
   return "unknown";
 }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/parallel/distributed_matrix.hpp"
 #include "rmtsweep/parallel/scalapack.hpp"
@@ -118,8 +119,8 @@ void FactoredCovariance::gather_rows(const double* y_local, double* y, int b) co
     offset += counts[static_cast<std::size_t>(r)];
   }
   gathered_.resize(static_cast<std::size_t>(offset));
-  RMTSWEEP_MPI_CHECK(MPI_Allgatherv(y_local, counts[static_cast<std::size_t>(rank_)], MPI_DOUBLE, gathered_.data(),
-                                    counts.data(), displs.data(), MPI_DOUBLE, comm_));
+  parallel::all_gather(std::span<const double>(y_local, static_cast<std::size_t>(counts[static_cast<std::size_t>(rank_)])),
+                       std::span<double>(gathered_), counts, displs, comm_);
   for (int r = 0; r < ranks_; ++r) {
     const auto& rows = rows_of_[static_cast<std::size_t>(r)];
     const double* block = gathered_.data() + displs[static_cast<std::size_t>(r)];
@@ -180,10 +181,7 @@ void FactoredCovariance::apply(const double* x, double* y, int b) const {
                          ld, 0.0, u_.data(), b);
   }
   if (ranks_ > 1) {
-    const int count = static_cast<int>(u_.size());
-    RMTSWEEP_MPI_CHECK(
-        MPI_Reduce(rank_ == 0 ? MPI_IN_PLACE : u_.data(), u_.data(), count, MPI_DOUBLE, MPI_SUM, 0, comm_));
-    RMTSWEEP_MPI_CHECK(MPI_Bcast(u_.data(), count, MPI_DOUBLE, 0, comm_));
+    parallel::sum_on_root_then_broadcast(std::span<double>(u_), comm_);  // the same bits on every rank
   }
   w_.resize(um * ub);
   if (compressed()) {

@@ -9,6 +9,7 @@
 
 #include "krylov_eigen.hpp"
 #include "krylov_operator.hpp"
+#include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/model/correlation.hpp"
 #include "rmtsweep/model/scalars.hpp"
@@ -107,7 +108,7 @@ KrylovOutcome krylov_point(const model::PointParams& params, const SimulationOpt
   out.converged = eigen.converged && eigen.residual <= accepted_residual && ridge.done();
   PointResult& result = out.result;
   result.solver = "krylov";
-  result.eigensolver = block > 1 ? "spectra-davidson" : "spectra-lanczos";
+  result.eigensolver = block > 1 ? parallel::Reducer::spectra_davidson : parallel::Reducer::spectra_lanczos;
   result.products = s.products();
   result.residual = eigen.residual;
   result.top_eigenvalues = eigen.values;
@@ -125,14 +126,12 @@ KrylovOutcome krylov_point(const model::PointParams& params, const SimulationOpt
   result.ridge_accuracy = test_accuracy(context, pooled, ridge.solution(), mean, ntest);
   context.seconds.ridge += MPI_Wtime() - mark;
   if (params.weighting.data_dependent()) {
-    double deviation = seqs.deviation_sum;
-    RMTSWEEP_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &deviation, 1, MPI_DOUBLE, MPI_SUM, comm));
-    result.weights_deviation = deviation / N;
+    result.weights_deviation = parallel::all_sum(seqs.deviation_sum, comm) / N;
   }
   context.seconds.total = MPI_Wtime() - start;
   double seconds[5] = {context.seconds.generate, context.seconds.covariance, context.seconds.eigen,
                        context.seconds.ridge, context.seconds.total};
-  RMTSWEEP_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, seconds, 5, MPI_DOUBLE, MPI_MAX, comm));
+  parallel::all_max(std::span<double>(seconds), comm);
   result.seconds = {seconds[0], seconds[1], seconds[2], seconds[3], seconds[4]};
   return out;
 }

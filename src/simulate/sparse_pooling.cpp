@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "for_chunks.hpp"
+#include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/simulate/pooled_sequences.hpp"
 
@@ -90,10 +91,7 @@ SparsePooling PooledSequences::sparse_pooling(std::int64_t N, SequenceStreams st
         }
       }
     });
-    const int size = static_cast<int>(gram.size());
-    RMTSWEEP_MPI_CHECK(MPI_Reduce(column_rank == 0 ? MPI_IN_PLACE : gram.data(), gram.data(), size, MPI_DOUBLE,
-                                  MPI_SUM, 0, column_comm_));
-    RMTSWEEP_MPI_CHECK(MPI_Bcast(gram.data(), size, MPI_DOUBLE, 0, column_comm_));
+    parallel::sum_on_root_then_broadcast(std::span<double>(gram), column_comm_);
     for (std::int64_t j = 0; j < count; ++j) {
       const auto un = static_cast<std::size_t>(first + j);
       const std::span<double> w(out.weights.data() + un * terms, terms);

@@ -58,6 +58,8 @@ namespace detail {
 void broadcast_bytes(void* data, int count, MPI_Datatype type, int root, MPI_Comm comm);
 void all_reduce(const void* in, void* out, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm);
 void reduce(const void* in, void* out, int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm);
+void all_gather_varying(const void* mine, int count, void* all, const int* counts, const int* offsets,
+                        MPI_Datatype type, MPI_Comm comm);
 /// count as an int, or std::length_error for ranges MPI cannot count.
 int checked_count(std::size_t count);
 }  // namespace detail
@@ -152,6 +154,15 @@ void sum_on_root_then_broadcast(std::span<T> values, MPI_Comm comm) {
     detail::reduce(values.data(), nullptr, count, mpi_type<T>(), MPI_SUM, 0, comm);
   }
   broadcast(values, comm, 0);
+}
+
+/// Every rank's `mine` concatenated on every rank (MPI_Allgatherv): rank r's part of size counts[r]
+/// at offsets[r] of `all` (copies: every rank holds the same bits).
+template <class T>
+void all_gather(std::span<const T> mine, std::span<T> all, const std::vector<int>& counts,
+                const std::vector<int>& offsets, MPI_Comm comm) {
+  detail::all_gather_varying(mine.data(), detail::checked_count(mine.size()), all.data(), counts.data(),
+                             offsets.data(), mpi_type<T>(), comm);
 }
 
 }  // namespace rmtsweep::parallel

@@ -46,14 +46,17 @@ enum class EigenSolver {
   elpa,       ///< ELPA's two-stage solver (std::invalid_argument where elpa_applies is false)
 };
 
-/// What reduced a matrix: the library the result came from.
+/// What computed the eigenpairs: the library (and method) the result came from.
 enum class Reducer {
-  lapack,     ///< LAPACK's dsytrd on one process
-  scalapack,  ///< ScaLAPACK's pdsytrd on a grid of several processes
-  elpa,       ///< ELPA's two-stage solver
+  lapack,            ///< LAPACK's dsytrd on one process
+  scalapack,         ///< ScaLAPACK's pdsytrd on a grid of several processes
+  elpa,              ///< ELPA's two-stage solver
+  spectra_lanczos,   ///< Spectra's implicitly restarted Lanczos on the factored S (no S formed)
+  spectra_davidson,  ///< Spectra's block Davidson on the factored S
 };
 
-/// "lapack", "scalapack", "elpa": as `rmtsweep point` and its JSON say it.
+/// "lapack", "scalapack", "elpa", "spectra-lanczos", "spectra-davidson": as `rmtsweep point`,
+/// its JSON and the file's /points/solver say it.
 const char* to_string(Reducer reducer) noexcept;
 
 /// Whether ELPA can take A: a grid of more than one process, square blocks, and at least one

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "point_fixture.hpp"
+#include "rmtsweep/common/error.hpp"
 #include "rmtsweep/simulate/point.hpp"
 
 using namespace rmtsweep;
@@ -122,7 +123,7 @@ TEST(KrylovPoint, SpectrumIsRefusedByTheKrylovEngine) {
   simulate::SimulationOptions options;
   options.engine = simulate::Engine::krylov;
   options.spectrum = true;
-  EXPECT_THROW(simulate::simulate_point(params, options, MPI_COMM_WORLD), std::invalid_argument);
+  EXPECT_THROW(simulate::simulate_point(params, options, MPI_COMM_WORLD), rmtsweep::InvalidOption);
 }
 
 // Every rank iterates on the same bits (products reduced to rank 0 and broadcast), so every rank

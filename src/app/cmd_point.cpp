@@ -34,7 +34,9 @@ simulate::SimulationOptions simulation_options(const po::variables_map& values,
   options.ridge = sweep::parse_ridge(text("ridge"));
   options.ntest = sweep::parse_ntest(text("ntest"));
   options.spectrum = values.count("spectrum") > 0;
-  options.eigensolver = sweep::parse_eigensolver(text("eigensolver"));
+  const sweep::EigenSetting setting = sweep::parse_eigensolver(text("eigensolver"));
+  options.eigensolver = sweep::reducer_of(setting);
+  options.engine = sweep::engine_of(setting);
   return options;
 }
 
@@ -53,7 +55,12 @@ nlohmann::json result_json(const model::PointParams& params, const simulate::Sim
   e["ridge_accuracy"] = r.ridge_accuracy;
   if (r.weights_deviation) e["weights_deviation"] = *r.weights_deviation;
   e["covariance_path"] = simulate::to_string(r.path);
-  e["eigensolver"] = parallel::to_string(r.eigensolver);
+  // "krylov" where S was never formed, else what reduced S; eigen_method names the library.
+  e["eigensolver"] = r.solver == "krylov" ? "krylov" : parallel::to_string(r.eigensolver);
+  e["eigen_method"] = parallel::to_string(r.eigensolver);
+  e["operator_products"] = r.products;
+  e["solver_residual"] = r.products > 0 ? nlohmann::json(r.residual) : nlohmann::json(nullptr);
+  e["solver_fell_back"] = r.fell_back;
   e["seconds"] = {{"generate", r.seconds.generate},
                   {"covariance", r.seconds.covariance},
                   {"eigen", r.seconds.eigen},
@@ -71,9 +78,17 @@ void print_human(const model::PointParams& params, const simulate::PointResult& 
       params.d, params.T, params.delta, params.gamma, params.snr, model::to_string(params.weighting).c_str(),
       model::to_string(params.correlation).c_str(), model::to_string(params.table).c_str(),
       static_cast<unsigned long long>(params.seed), params.trial);
-  std::printf("sizes          V=%lld tokens, N=%lld sequences, %d rank(s); S from %s, reduced by %s\n",
-              static_cast<long long>(params.vocabulary()), static_cast<long long>(params.sequences()), ranks,
-              simulate::to_string(r.path), parallel::to_string(r.eigensolver));
+  if (r.solver == "krylov") {
+    std::printf("sizes          V=%lld tokens, N=%lld sequences, %d rank(s); S never formed: %s, %lld products of "
+                "S, residual %.2g\n",
+                static_cast<long long>(params.vocabulary()), static_cast<long long>(params.sequences()), ranks,
+                parallel::to_string(r.eigensolver), r.products, r.residual);
+  } else {
+    std::printf("sizes          V=%lld tokens, N=%lld sequences, %d rank(s); S from %s, reduced by %s%s\n",
+                static_cast<long long>(params.vocabulary()), static_cast<long long>(params.sequences()), ranks,
+                simulate::to_string(r.path), parallel::to_string(r.eigensolver),
+                r.fell_back ? " (the Krylov engine did not converge within its budget)" : "");
+  }
   std::printf("%-14s %12s %12s\n", "", "measured", "theory");
   std::printf("%-14s %12.6g %12.6g  (%s)\n", "top eigenvalue", r.top_eigenvalues.at(0), p.top_eigenvalue,
               p.detectable ? "outlier lambda_S" : "not detectable: right bulk edge");

@@ -99,6 +99,10 @@ void print_summary(const sweep::RunOutcome& outcome, const std::string& output) 
                static_cast<long long>(outcome.failed), static_cast<long long>(outcome.done_total),
                static_cast<long long>(outcome.total), output.c_str(), outcome.wall_seconds,
                outcome.load_imbalance);
+  if (outcome.krylov > 0) {
+    std::fprintf(stderr, "rmtsweep run: S never formed (Krylov engine) in %lld of the %lld points done in this run\n",
+                 static_cast<long long>(outcome.krylov), static_cast<long long>(outcome.computed - outcome.failed));
+  }
   if (outcome.elpa > 0) {
     std::fprintf(stderr, "rmtsweep run: S reduced by ELPA in %lld of the %lld points done in this run\n",
                  static_cast<long long>(outcome.elpa),

@@ -1,8 +1,10 @@
 // `rmtsweep status FILE.h5`: what a sweep file holds (config, done/pending/failed points).
 #include <mpi.h>
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <cstdio>
+#include <map>
 #include <string>
 
 #include "commands.hpp"
@@ -65,6 +67,34 @@ int command_status(int argc, char** argv) {
                 static_cast<long long>(counts.other));
   }
   std::printf("\n");
+  if (reader.has(sweep::column::solver)) {  // files written before the Krylov engine have no solver
+    // What computed the done points' eigenpairs, with the Krylov engine's work.
+    const auto solvers = reader.texts(sweep::column::solver);
+    const auto products = reader.integers(sweep::column::operator_products);
+    const auto fell_back = reader.integers(sweep::column::solver_fell_back);
+    std::map<std::string, std::int64_t> by_solver;
+    std::int64_t krylov = 0, most = 0, total = 0, fallbacks = 0;
+    for (std::size_t i = 0; i < status.size(); ++i) {
+      if (status[i] != static_cast<std::int64_t>(sweep::PointStatus::done)) continue;
+      ++by_solver[solvers[i]];
+      fallbacks += fell_back[i];
+      if (solvers[i].rfind("spectra", 0) == 0) {
+        ++krylov;
+        total += products[i];
+        most = std::max(most, products[i]);
+      }
+    }
+    std::printf("eigenpairs by:");
+    for (const auto& [name, n] : by_solver) std::printf(" %s %lld;", name.c_str(), static_cast<long long>(n));
+    if (krylov > 0) {
+      std::printf(" Krylov products per point: mean %.0f, most %lld",
+                  static_cast<double>(total) / static_cast<double>(krylov), static_cast<long long>(most));
+    }
+    if (fallbacks > 0)
+      std::printf("; %lld recomputed with S formed after the Krylov engine's budget",
+                  static_cast<long long>(fallbacks));
+    std::printf("\n");
+  }
   if (counts.failed > 0) {
     namespace column = sweep::column;
     const auto errors = reader.texts(column::error);

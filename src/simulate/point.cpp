@@ -111,16 +111,21 @@ PointResult simulate_point(const model::PointParams& params, const SimulationOpt
   check_options(params, options);
   int ranks = 1;
   RMTSWEEP_MPI_CHECK(MPI_Comm_size(comm, &ranks));
-  const bool krylov = options.engine == Engine::krylov ||
-                      (options.engine == Engine::automatic && krylov_pays(params, options, ranks));
+  // Decided on rank 0: krylov_pays and dense_fits read this node's free memory, which may differ
+  // between the nodes of a group, and every rank must take the same path.
+  const bool krylov = parallel::decided_on_root(comm, [&] {
+    return options.engine == Engine::krylov ||
+           (options.engine == Engine::automatic && krylov_pays(params, options, ranks));
+  });
   if (!krylov) return dense_point(params, options, comm);
   if (options.spectrum) {
     throw InvalidOption("engine", "krylov", "the Krylov engine gives the top k eigenvalues only, not the spectrum");
   }
   KrylovOutcome outcome = krylov_point(params, options, comm);
   if (outcome.converged) return std::move(outcome.result);
-  if (!dense_fits(params, ranks)) {
-    throw std::runtime_error("simulate_point: the Krylov engine did not converge within " +
+  if (!parallel::decided_on_root(comm, [&] { return dense_fits(params, ranks); })) {
+    // Every rank of the group counted the same products (their iterates are bit-identical).
+    throw NumericalFailure("simulate_point: the Krylov engine did not converge within " +
                              std::to_string(outcome.result.products) +
                              " products of S (residual " + std::to_string(outcome.result.residual) +
                              ") and the dense path does not fit in memory; raise krylov_budget");

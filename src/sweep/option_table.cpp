@@ -46,8 +46,9 @@ constexpr OptionSpec table[] = {
     {"ranks_per_point", "1", "ranks computing one point together: an integer >= 1 that divides the ranks",
      in_sweep, true},
     {"eigensolver", "auto",
-     "what reduces S on a group of several ranks: auto (ELPA where it applies, else ScaLAPACK) or scalapack "
-     "(always pdsytrd: less memory)",
+     "how the eigenpairs are computed: auto (matrix-free Krylov where no spectrum is stored and it is faster, "
+     "else dense), dense (S formed and reduced: LAPACK, or ELPA where it applies on groups of several ranks), "
+     "krylov (S never formed: the top k only) or scalapack (dense, always pdsytrd on groups: less memory)",
      simulated, true},
     {"fail_points", "", "TEST ONLY fault injection: point indices whose engine call throws", in_sweep, true},
 };

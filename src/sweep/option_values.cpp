@@ -76,16 +76,49 @@ long long parse_ntest(const std::string& text) {
                  "allowed: an integer 0 <= ntest <= 2^40 (0 means N)");
 }
 
-parallel::EigenSolver parse_eigensolver(const std::string& text) {
-  if (text == "auto") return parallel::EigenSolver::automatic;
-  if (text == "scalapack") return parallel::EigenSolver::scalapack;
-  throw InvalidOption("eigensolver", text,
-                      "allowed: auto (ELPA for groups of several ranks where it applies, else ScaLAPACK) or "
-                      "scalapack (always pdsytrd: less memory)");
+EigenSetting parse_eigensolver(const std::string& text) {
+  for (const EigenSetting s :
+       {EigenSetting::automatic, EigenSetting::dense, EigenSetting::krylov, EigenSetting::scalapack}) {
+    if (text == eigensolver_setting(s)) return s;
+  }
+  throw InvalidOption(
+      "eigensolver", text,
+      "allowed: auto (Krylov where no spectrum is stored and it is faster, else dense), dense (S "
+      "formed and reduced: LAPACK, or ELPA/ScaLAPACK on groups of several ranks), krylov (S never "
+      "formed: the top k by Spectra's Lanczos) or scalapack (dense, always pdsytrd on groups: less "
+      "memory)");
 }
 
-const char* eigensolver_setting(parallel::EigenSolver solver) noexcept {
-  return solver == parallel::EigenSolver::scalapack ? "scalapack" : "auto";
+const char* eigensolver_setting(EigenSetting setting) noexcept {
+  switch (setting) {
+    case EigenSetting::automatic:
+      return "auto";
+    case EigenSetting::dense:
+      return "dense";
+    case EigenSetting::krylov:
+      return "krylov";
+    case EigenSetting::scalapack:
+      return "scalapack";
+  }
+  return "auto";
+}
+
+simulate::Engine engine_of(EigenSetting setting) noexcept {
+  switch (setting) {
+    case EigenSetting::automatic:
+      return simulate::Engine::automatic;
+    case EigenSetting::krylov:
+      return simulate::Engine::krylov;
+    case EigenSetting::dense:
+    case EigenSetting::scalapack:
+      return simulate::Engine::dense;
+  }
+  return simulate::Engine::automatic;
+}
+
+parallel::EigenSolver reducer_of(EigenSetting setting) noexcept {
+  return setting == EigenSetting::scalapack ? parallel::EigenSolver::scalapack
+                                            : parallel::EigenSolver::automatic;
 }
 
 }  // namespace rmtsweep::sweep

@@ -172,14 +172,15 @@ RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE
   options.ridge = config.ridge;
   options.ntest = config.ntest;
   options.spectrum = config.store_spectra;
-  options.eigensolver = config.eigensolver;
+  options.eigensolver = reducer_of(config.eigensolver);
+  options.engine = engine_of(config.eigensolver);
   // Points along snr and weighting share their noise table; order_by_cost puts them one after
   // the other and table_runs hands them to one group, which draws the table once for all of them.
   simulate::TableCache tables;
   options.tables = &tables;
 
   double busy = 0.0;
-  std::int64_t computed = 0, failed = 0, elpa = 0;
+  std::int64_t computed = 0, failed = 0, elpa = 0, krylov = 0;
   {
     const bool dynamic = dynamic_schedule(comm);
     if (rank == 0 && !dynamic && progress_out) {
@@ -255,6 +256,7 @@ RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE
       ++computed;
       if (!failure.empty()) ++failed;
       if (failure.empty() && result.eigensolver == parallel::Reducer::elpa) ++elpa;
+      if (failure.empty() && result.solver == "krylov") ++krylov;
       if (leader) {
         if (failure.empty()) {
           file.write_done(index, result, seconds);
@@ -280,11 +282,12 @@ RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE
   }
 
   // Counts per group from its leader; the signal from any rank stops every rank's exit status.
-  std::int64_t sums[3] = {leader ? computed : 0, leader ? failed : 0, leader ? elpa : 0};
+  std::int64_t sums[4] = {leader ? computed : 0, leader ? failed : 0, leader ? elpa : 0, leader ? krylov : 0};
   parallel::all_sum(std::span<std::int64_t>(sums), comm);
   outcome.computed = sums[0];
   outcome.failed = sums[1];
   outcome.elpa = sums[2];
+  outcome.krylov = sums[3];
   outcome.stop_signal = parallel::all_max(stop_signal(), comm);
   const double busy_max = parallel::all_max(busy, comm);
   const double busy_sum = parallel::all_sum(leader ? busy : 0.0, comm);

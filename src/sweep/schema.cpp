@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "rmtsweep/model/weighting.hpp"
+#include "rmtsweep/parallel/eigen.hpp"
 
 namespace rmtsweep::sweep {
 namespace {
@@ -95,6 +96,10 @@ constexpr Column table[] = {
     {"theory_detectable", integer, scalar, parameter,
      "1 when F(s) > 0: the sample outlier exists (model.md 5.2), else 0",
      [](F f) -> Cell { return std::int64_t{f.prediction.detectable ? 1 : 0}; }},
+    {"effective_tokens", real, scalar, parameter,
+     "T_eff = (sum |w_t|)^2 / sum w_t^2: tokens pooled in effect; the bulk law is a limit of many (model.md "
+     "5.5)",
+     [](F f) -> Cell { return f.prediction.effective_tokens; }},
     // measurements, written when the point ends; status last of all
     {"top_eigenvalue", real, scalar, measurement,
      "measured largest eigenvalue of the centered sample covariance S", nullptr,
@@ -114,6 +119,30 @@ constexpr Column table[] = {
      [](O o) {
        return measured(o, [](const simulate::PointResult& r) { return r.weights_deviation.value_or(nan); });
      }},
+    {"solver", text, scalar, measurement,
+     "what computed the eigenpairs: lapack, scalapack, elpa (S formed) or spectra-lanczos, spectra-davidson "
+     "(S never "
+     "formed); empty for a failed point",
+     nullptr,
+     [](O o) -> Cell {
+       return o.result ? std::string(parallel::to_string(o.result->eigensolver)) : std::string();
+     },
+     0, 16},
+    {"operator_products", integer, scalar, measurement,
+     "Krylov: products of S with a vector (eigenpairs and ridge), each vector of a block counted; 0 when S "
+     "was formed",
+     nullptr, [](O o) -> Cell { return std::int64_t{o.result ? o.result->products : 0}; }},
+    {"solver_residual", real, scalar, measurement,
+     "Krylov: max_j ||S x_j - lambda_j x_j|| / |lambda_j| over the top k pairs it reached; NaN when no "
+     "Krylov "
+     "product was made",
+     nullptr,
+     [](O o) {
+       return measured(o, [](const simulate::PointResult& r) { return r.products > 0 ? r.residual : nan; });
+     }},
+    {"solver_fell_back", integer, scalar, measurement,
+     "1 when the Krylov engine did not converge within its budget and the point was recomputed with S formed",
+     nullptr, [](O o) -> Cell { return std::int64_t{o.result && o.result->fell_back ? 1 : 0}; }},
     {"seconds", real, scalar, measurement, "wall-clock seconds the point took on its group [s]", nullptr,
      [](O o) -> Cell { return o.seconds; }},
     {"run", integer, scalar, measurement,
@@ -179,6 +208,8 @@ const Column &top_eigenvalue = named("top_eigenvalue"), &overlap = named("overla
              &status = named("status");
 const Column &top_eigenvalues = named("top_eigenvalues"), &overlaps = named("overlaps"),
              &error = named("error");
+const Column &solver = named("solver"), &operator_products = named("operator_products"),
+             &solver_fell_back = named("solver_fell_back");
 }  // namespace column
 
 namespace grid_axis {

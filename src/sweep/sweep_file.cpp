@@ -235,6 +235,8 @@ SweepFile SweepFile::open_for_resume(const std::string& path, MPI_Comm comm, con
 void SweepFile::open_point_datasets(bool with_spectra) {
   for (const Column* column : point_columns()) {
     if (column->phase != ColumnPhase::measurement || column == &column::status) continue;
+    // A file written before a column existed is resumed without it (its points keep what they had).
+    if (!io::exists(file_, path_of(*column))) continue;
     measurements_.emplace_back(column, io::open_dataset(file_, path_of(*column)));
   }
   status_ = io::open_dataset(file_, path_of(column::status));

@@ -51,7 +51,7 @@ struct SweepConfig {
   int ranks_per_point = 1;    ///< ranks of one group computing one point
   /// automatic ("auto"): groups of several ranks reduce S with ELPA where parallel::elpa_applies
   /// (faster; a second d x d matrix per group); scalapack: always pdsytrd (less memory).
-  parallel::EigenSolver eigensolver = parallel::EigenSolver::automatic;
+  EigenSetting eigensolver = EigenSetting::automatic;
   /// FAULT INJECTION, for tests only: flattened indices of points whose engine call is made
   /// to throw on the last rank of the group, so that the failure paths of a sweep can be
   /// exercised on a real run (1-rank groups record it; larger groups end the job).

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "rmtsweep/parallel/eigen.hpp"
+#include "rmtsweep/simulate/point.hpp"
 
 namespace rmtsweep::sweep {
 
@@ -28,10 +29,20 @@ double parse_ridge(const std::string& text);
 double parse_sweep_ridge(const std::string& text);
 /// ntest: an integer 0 <= ntest <= 2^40, 0 meaning N.
 long long parse_ntest(const std::string& text);
-/// eigensolver: "auto" (automatic: ELPA on several ranks where it applies) or "scalapack".
-parallel::EigenSolver parse_eigensolver(const std::string& text);
-/// "auto" or "scalapack": the setting's text, as parse_eigensolver reads it.
-const char* eigensolver_setting(parallel::EigenSolver solver) noexcept;
+/// The `eigensolver` setting: how a point's eigenpairs are computed.
+enum class EigenSetting {
+  automatic,  ///< "auto": Krylov where no spectrum is stored and simulate::krylov_pays, else dense
+  dense,      ///< "dense": S formed and reduced (LAPACK; ELPA or ScaLAPACK on groups, by elpa_applies)
+  krylov,     ///< "krylov": matrix-free, S never formed (top k only: refuses a stored spectrum)
+  scalapack,  ///< "scalapack": dense, and pdsytrd on groups (about half ELPA's memory per rank)
+};
+/// eigensolver: auto | dense | krylov | scalapack.
+EigenSetting parse_eigensolver(const std::string& text);
+/// The setting's text, as parse_eigensolver reads it.
+const char* eigensolver_setting(EigenSetting setting) noexcept;
+/// The engine and the dense reducer a setting asks simulate_point for.
+simulate::Engine engine_of(EigenSetting setting) noexcept;
+parallel::EigenSolver reducer_of(EigenSetting setting) noexcept;
 /// What k may be for dimension d, as an InvalidOption's "allowed" text.
 std::string k_allowed(int d);
 

@@ -22,6 +22,7 @@ struct RunOutcome {
   std::int64_t computed = 0;    ///< points finished (done or failed) by this run
   std::int64_t failed = 0;      ///< of those, failed
   std::int64_t elpa = 0;        ///< of those done, the points whose S ELPA reduced (groups of several ranks)
+  std::int64_t krylov = 0;      ///< of those done, the points computed without forming S (Krylov engine)
   std::int64_t done_total = 0;  ///< points done in the file after this run
   int stop_signal = 0;          ///< SIGTERM/SIGINT number if the run was stopped, else 0
   double wall_seconds = 0.0;

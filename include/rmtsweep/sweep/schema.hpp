@@ -86,6 +86,7 @@ extern const Column &delta, &gamma, &snr, &weighting, &trial;
 extern const Column &delta_index, &gamma_index, &snr_index, &weighting_index;
 extern const Column &top_eigenvalue, &overlap, &ridge_accuracy, &seconds, &run, &status;
 extern const Column &top_eigenvalues, &overlaps, &error;
+extern const Column &solver, &operator_products, &solver_fell_back;
 }  // namespace column
 
 /// Width of the fixed-length /points/error strings (longer messages are truncated).

@@ -32,7 +32,7 @@ struct RunInfo {
   std::string started;  ///< ISO 8601 UTC
   int mpi_ranks = 1;
   int ranks_per_point = 1;
-  parallel::EigenSolver eigensolver = parallel::EigenSolver::automatic;  ///< the run's eigensolver setting
+  EigenSetting eigensolver = EigenSetting::automatic;  ///< the run's eigensolver setting
 };
 
 /// Library versions recorded in the root attributes.

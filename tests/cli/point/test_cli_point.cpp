@@ -38,7 +38,8 @@ TEST(CliPoint, JsonOnTwoRanksHasParamsTheoryAndEmpiricalWithAllEigenvalues) {
   const json& e = out["empirical"];
   EXPECT_EQ(keys_of(e),
             (std::set<std::string>{"top_eigenvalues", "overlaps", "overlap", "ridge_accuracy",
-                                   "weights_deviation", "covariance_path", "eigensolver", "seconds", "eigenvalues"}));
+                                   "weights_deviation", "covariance_path", "eigensolver", "seconds", "eigenvalues",
+                                   "eigen_method", "operator_products", "solver_residual", "solver_fell_back"}));
   EXPECT_EQ(e["covariance_path"], "panels");  // 2 ranks and causal weights: never the vocabulary
   EXPECT_EQ(e["eigensolver"], "elpa");        // 2 x 1 grid, two whole blocks of 64 rows: ELPA applies
   EXPECT_EQ(e["top_eigenvalues"].size(), 5u);

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "rmtsweep/io/hdf5.hpp"
+#include "rmtsweep/sweep/schema.hpp"
 
 namespace rmtsweep::test {
 
@@ -113,12 +114,16 @@ inline std::vector<std::int64_t> read_status(const std::string& path) {
   return io::read_ints(io::open_dataset(file, "points/status"));
 }
 
-/// Every double dataset of /points (except timings) and /spectra, by name.
+/// Every numeric dataset of /points and /spectra, by name, but for what records how and when a
+/// point was computed (timings, the run, the Krylov engine's products and residual, which differ
+/// with the summation order) and the texts.
 inline std::vector<std::pair<std::string, std::vector<double>>> stored_values(const std::string& path) {
   const io::File file = io::open_file(path, io::Access::read_only);
   std::vector<std::pair<std::string, std::vector<double>>> values;
   for (const std::string& name : io::list_children(io::open_group(file, "points"))) {
-    if (name == "seconds" || name == "run" || name == "weighting" || name == "error") continue;
+    const sweep::Column* column = sweep::find_column(name);
+    if (column != nullptr && column->type == sweep::ColumnType::text) continue;
+    if (name == "seconds" || name == "run" || name == "operator_products" || name == "solver_residual") continue;
     values.emplace_back("points/" + name, io::read_doubles(io::open_dataset(file, "points/" + name)));
   }
   if (io::exists(file, "spectra/eigenvalues")) {

@@ -71,6 +71,37 @@ TEST(SweepEndToEnd, GroupsOfTwoRanksGiveTheSameFileWithElpaAndWithScalapack) {
   }
 }
 
+// The matrix-free engine (S never formed) in a sweep: the same file on 1 and 3 ranks of one-rank
+// groups, and on groups of two ranks (to the 1e-9 of expect_same_values), and a point record that
+// says how it converged.
+TEST(SweepEndToEnd, AKrylovSweepGivesTheSameFileOnOneThreeRanksAndGroupsOfTwo) {
+  const TempDir dir;
+  const std::string config = write_small_config(dir);
+  const std::vector<std::string> krylov{"--eigensolver", "krylov", "--store_spectra", "false", "--d", "120"};
+  std::vector<std::string> args{"run", "--config", config, "--output", dir / "k1.h5"};
+  args.insert(args.end(), krylov.begin(), krylov.end());
+  const Finished one = run(mpi_command(1, args), dir / "k1.log");
+  ASSERT_EQ(one.exit_code, 0) << one.output;
+  EXPECT_NE(one.output.find("S never formed (Krylov engine) in 16 of the 16 points"), std::string::npos) << one.output;
+  for (const auto& [ranks, extra] : std::vector<std::pair<int, std::vector<std::string>>>{
+           {3, {}}, {2, {"--ranks_per_point", "2"}}}) {
+    const std::string name = std::string("k").append(std::to_string(ranks)).append(extra.empty() ? "" : "g2");
+    std::vector<std::string> many_args{"run", "--config", config, "--output", dir / (name + ".h5")};
+    many_args.insert(many_args.end(), krylov.begin(), krylov.end());
+    many_args.insert(many_args.end(), extra.begin(), extra.end());
+    const Finished many = run(mpi_command(ranks, many_args), dir / (name + ".log"));
+    ASSERT_EQ(many.exit_code, 0) << many.output;
+    expect_same_values(dir / "k1.h5", dir / (name + ".h5"));
+  }
+  const io::File file = io::open_file(dir / "k1.h5", io::Access::read_only);
+  for (const std::string& solver : io::read_strings(io::open_dataset(file, "points/solver")))
+    EXPECT_EQ(solver, "spectra-lanczos");
+  for (const std::int64_t products : io::read_ints(io::open_dataset(file, "points/operator_products")))
+    EXPECT_GT(products, 0);
+  for (const double residual : io::read_doubles(io::open_dataset(file, "points/solver_residual")))
+    EXPECT_LT(residual, 1e-9);
+}
+
 TEST(SweepEndToEnd, TheStaticScheduleFallbackGivesTheSameFileAsTheDynamicOne) {
   const TempDir dir;
   const std::string config = write_small_config(dir);

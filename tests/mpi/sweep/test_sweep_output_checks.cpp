@@ -79,5 +79,23 @@ TEST(SweepOutputChecks, AFileWrittenWhileLogRangesMissedDecadesResumesWithItsLog
   EXPECT_EQ(io::read_doubles(io::open_dataset(h5, "grid/snr")), (std::vector<double>{1, 10.000000000000002, 100}));
 }
 
+// A file of the first schema (tests/data/sweep_schema1.h5: before the solver columns existed, point
+// 1 failed) resumes: its failed point is computed, and the columns it lacks are left out.
+TEST(SweepOutputChecks, AFileOfTheFirstSchemaResumesAndKeepsItsColumns) {
+  const TempDir dir;
+  const std::string file = dir / "first.h5";
+  std::filesystem::copy_file(std::string(RMTSWEEP_SOURCE_DIR) + "/tests/data/sweep_schema1.h5", file);
+  const Finished resumed = run(mpi_command(2, {"run", "--d", "16", "--delta", "0.5", "--gamma", "0.5", "--snr", "0,2",
+                                               "--weighting", "mean,last", "--trials", "2", "--seed", "3",
+                                               "--resume", "--output", file}),
+                               dir / "r.log");
+  EXPECT_EQ(resumed.exit_code, 0) << resumed.output;
+  EXPECT_NE(resumed.output.find("1 of 1 points computed in this run"), std::string::npos) << resumed.output;
+  EXPECT_EQ(read_status(file), std::vector<std::int64_t>(8, status_done));
+  const io::File h5 = io::open_file(file, io::Access::read_only);
+  EXPECT_FALSE(io::exists(h5, "points/solver"));
+  EXPECT_EQ(io::read_int_attribute(h5, "runs"), 2);
+}
+
 }  // namespace
 }  // namespace rmtsweep::test

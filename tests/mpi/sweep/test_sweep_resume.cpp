@@ -40,7 +40,14 @@ std::vector<std::int64_t> wait_until_done(const std::string& path, pid_t pid, st
   return {};
 }
 
-TEST(SweepResume, AfterKillNineResumeFinishesEveryPointWithoutRecomputingAndEqualsAnUninterruptedRun) {
+/// kill -9 of every rank midway, then --resume on another number of ranks: every point done, none
+/// computed twice, and the file equals an uninterrupted run's (with `extra` keys on every run).
+void expect_kill_nine_and_resume_to_equal_a_clean_run(const std::vector<std::string>& extra) {
+  const auto with_keys = [&](std::vector<std::string> args) {
+    args = rmtsweep::test::with_keys(std::move(args));
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+  };
   const TempDir dir;
   const Finished reference =
       run(mpi_command(2, with_keys({"run", "--output", dir / "ref.h5"})), dir / "ref.log");
@@ -86,6 +93,14 @@ TEST(SweepResume, AfterKillNineResumeFinishesEveryPointWithoutRecomputingAndEqua
   }
   EXPECT_EQ(io::read_int_attribute(file, "runs"), 2);
   EXPECT_EQ(io::read_int_attribute(file, "run_1_mpi_ranks"), 3);
+}
+
+TEST(SweepResume, AfterKillNineResumeFinishesEveryPointWithoutRecomputingAndEqualsAnUninterruptedRun) {
+  expect_kill_nine_and_resume_to_equal_a_clean_run({});
+}
+
+TEST(SweepResume, AKrylovSweepKilledAndResumedEqualsAnUninterruptedOne) {
+  expect_kill_nine_and_resume_to_equal_a_clean_run({"--eigensolver", "krylov", "--store_spectra", "false"});
 }
 
 TEST(SweepResume, SigtermStopsTheSweepWithAResumableFileAndExitStatus143) {

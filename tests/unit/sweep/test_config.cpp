@@ -150,9 +150,14 @@ TEST(SweepConfig, BadScalarsAreRejectedNamingKeyAndValue) {
 }
 
 TEST(SweepConfig, TheEigensolverIsAutomaticUnlessScalapackIsAskedFor) {
-  EXPECT_EQ(sweep::parse_sweep_config({}).eigensolver, rmtsweep::parallel::EigenSolver::automatic);
+  EXPECT_EQ(sweep::parse_sweep_config({}).eigensolver, sweep::EigenSetting::automatic);
   EXPECT_EQ(sweep::parse_sweep_config({{"eigensolver", "auto"}}).eigensolver,
-            rmtsweep::parallel::EigenSolver::automatic);
+            sweep::EigenSetting::automatic);
+  EXPECT_EQ(sweep::parse_sweep_config({{"eigensolver", "krylov"}}).eigensolver, sweep::EigenSetting::krylov);
+  EXPECT_EQ(sweep::parse_sweep_config({{"eigensolver", "dense"}}).eigensolver, sweep::EigenSetting::dense);
+  EXPECT_EQ(sweep::engine_of(sweep::EigenSetting::krylov), rmtsweep::simulate::Engine::krylov);
+  EXPECT_EQ(sweep::engine_of(sweep::EigenSetting::scalapack), rmtsweep::simulate::Engine::dense);
+  EXPECT_EQ(sweep::reducer_of(sweep::EigenSetting::scalapack), rmtsweep::parallel::EigenSolver::scalapack);
   const InvalidOption e = rejection([] { (void)sweep::parse_sweep_config({{"eigensolver", "elpa2"}}); });
   EXPECT_EQ(e.value(), "elpa2");
   EXPECT_NE(e.allowed().find("scalapack"), std::string::npos) << e.allowed();
@@ -199,7 +204,7 @@ TEST(SweepConfig, TheResolvedTextIsAConfigThatResolvesToItself) {
                                  {"trials", "2"},
                                  {"ranks_per_point", "2"},
                                  {"eigensolver", "scalapack"}});
-  EXPECT_EQ(c.eigensolver, rmtsweep::parallel::EigenSolver::scalapack);
+  EXPECT_EQ(c.eigensolver, sweep::EigenSetting::scalapack);
   const std::string text = sweep::resolved_config_text(c);
   EXPECT_NE(text.find("snr = 0,0.5,1\n"), std::string::npos) << text;
   for (const char* setting : {"ranks_per_point", "eigensolver"})

@@ -166,7 +166,10 @@ bool krylov_pays(const model::PointParams& params, const SimulationOptions& opti
   const double dense = (N < d ? d * N * N : d * d * std::min(N, V)) + 3.0 * m * m * m;
   const double products = 50.0 * std::min(options.k, params.d) * std::pow(d / 2000.0, 0.3);
   const double columns = N <= compress_fraction * V ? N : V;  // FactoredCovariance::compress
-  return 20.0 * products * d * columns < dense;
+  // 33, not the 20 fitted on the shared machine: on an idle one (1 rank x 2 threads, Haswell
+  // kernels, 2026-12-01) the Krylov point took 1.14-1.36 s against dense 0.83-1.01 s at d = 2000
+  // and 5.6 s against 8.1 s at d = 4000, memory-bound at ~30 GB/s, so the crossover is near 2800.
+  return 33.0 * products * d * columns < dense;
 }
 
 }  // namespace rmtsweep::simulate

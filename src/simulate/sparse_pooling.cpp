@@ -60,8 +60,8 @@ SparsePooling PooledSequences::sparse_pooling(std::int64_t N, SequenceStreams st
   });
   if (!causal) return out;
 
-  // causal:tau (model.md section 3): <X_s, X_t> over all d rows, summed over the process rows by
-  // MPI_Reduce + MPI_Bcast (not Allreduce) so that every rank gets the same bits, then the weights.
+  // causal:tau (model.md section 3): <X_s, X_t> over all d rows, summed over the process rows on
+  // rank 0 and broadcast (not all-reduced) so that every rank gets the same bits, then the weights.
   const std::size_t packed = packed_size(T), lr = table_->global_rows().size();
   const double signal = std::sqrt(params_.snr);
   int column_rank = 0;

@@ -19,6 +19,7 @@
 
 #include "rmtsweep/io/hdf5.hpp"
 #include "rmtsweep/sweep/schema.hpp"
+#include "rmtsweep/sweep/sweep_reader.hpp"
 
 namespace rmtsweep::test {
 
@@ -110,8 +111,7 @@ inline std::vector<pid_t> children_of(pid_t parent) {
 
 /// status of every point, read with serial HDF5 (works while a writer still has the file open).
 inline std::vector<std::int64_t> read_status(const std::string& path) {
-  const io::File file = io::open_file(path, io::Access::read_only);
-  return io::read_ints(io::open_dataset(file, "points/status"));
+  return sweep::SweepReader(path).status();
 }
 
 /// Every numeric dataset of /points and /spectra, by name, but for what records how and when a

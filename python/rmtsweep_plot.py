@@ -120,13 +120,25 @@ class Phase:
     def __getitem__(self, name):
         return self.group[name][...]
 
+    def rule(self):
+        """The detection rule the figures draw (`rmtsweep assemble --detection RULE`; edge before it existed)."""
+        rule = self.group.attrs.get("figure_detection", b"edge")
+        return rule.decode() if isinstance(rule, bytes) else str(rule)
+
+    def empirical_threshold(self):
+        """Per (weighting, delta, gamma) line, the empirical threshold of the figures' rule."""
+        rule = self.rule()
+        if rule != "edge" and f"detection/{rule}" in self.group:
+            return self.group[f"detection/{rule}/empirical_threshold_snr"][...]
+        return self["empirical_threshold_snr"]
+
 
 def phase_diagrams(phase, out, dpi):
     """Heatmaps of the mean overlap over (delta, snr) and (gamma, snr), one file per weighting."""
     paths = []
     overlap = phase["overlap_mean"]
     pop, sample = phase["theory_pop_threshold_snr"], phase["theory_sample_threshold_snr"]
-    empirical = phase["empirical_threshold_snr"]
+    empirical = phase.empirical_threshold()
     th = phase.group["theory"]
     for axis_name, axis, other, other_symbol in (("delta", phase.delta, phase.gamma, "γ"),
                                                   ("gamma", phase.gamma, phase.delta, "δ")):
@@ -149,7 +161,7 @@ def phase_diagrams(phase, out, dpi):
                 ax.plot(fine, p_fine, color="white", ls="--", lw=1.6, label="population threshold (theory)")
                 ax.plot(fine, s_fine, color="orange", ls="-", lw=1.8, label="sample threshold (theory)")
                 ok = np.isfinite(emp)
-                ax.plot(axis[ok], emp[ok], "o", color="red", mec="black", ms=6, label="empirical threshold")
+                ax.plot(axis[ok], emp[ok], "o", color="red", mec="black", ms=6, label=f"empirical threshold ({phase.rule()} rule)")
                 ax.set_xlim(edges(axis)[0], edges(axis)[-1])
                 ax.set_ylim(edges(phase.snr)[0], edges(phase.snr)[-1])
                 ax.set_xlabel(f"{symbol} = d/{'V' if axis_name == 'delta' else 'N'}")

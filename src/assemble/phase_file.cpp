@@ -131,6 +131,8 @@ SweepData read_sweep(const std::string& path) {
   const auto si = reader.integers(column::snr_index), wi = reader.integers(column::weighting_index);
   const auto top = reader.reals(column::top_eigenvalue), overlap = reader.reals(column::overlap);
   const auto ridge = reader.reals(column::ridge_accuracy);
+  const auto tops = reader.reals(column::top_eigenvalues);  // points x k
+  const std::size_t k = status.empty() ? 0 : tops.size() / status.size();
   data.total = static_cast<std::int64_t>(status.size());
   if (data.total != c.point_count()) {
     throw InvalidFile(path, "its /points hold " + std::to_string(data.total) +
@@ -144,14 +146,16 @@ SweepData read_sweep(const std::string& path) {
     data.points.push_back({static_cast<std::size_t>(wi[p]),
                            delta_position.at(static_cast<std::size_t>(di[p])),
                            gamma_position.at(static_cast<std::size_t>(gi[p])),
-                           snr_position.at(static_cast<std::size_t>(si[p])), top[p], overlap[p], ridge[p]});
+                           snr_position.at(static_cast<std::size_t>(si[p])), top[p], overlap[p], ridge[p],
+                           std::vector<double>(tops.begin() + static_cast<std::ptrdiff_t>(p * k),
+                                               tops.begin() + static_cast<std::ptrdiff_t>((p + 1) * k))});
   }
   data.pending = data.total - data.done - data.failed;
   return data;
 }
 
 void write_phase(const std::string& path, const SweepData& data, const PhaseTable& table,
-                 const TheoryTables& theory, double margin) {
+                 const TheoryTables& theory, double margin, const std::vector<RuleTable>& rules, Rule shown) {
   const io::File file = io::open_file(path, io::Access::read_write);
   const io::Group phase = open_or_create_group(file, std::string(phase_group));
   const Axes& a = data.axes;
@@ -207,8 +211,27 @@ void write_phase(const std::string& path, const SweepData& data, const PhaseTabl
   // recreating an attribute would change the object header's bytes even when the value returns.
   out.put(phase::detection_margin_c, {1}, std::vector<double>{margin});
   out.put(phase::points, {3}, std::vector<std::int64_t>{data.total, data.done, data.failed});
+  {
+    const io::Group detection = open_or_create_group(phase, std::string(phase_detection_group));
+    PhaseWriter groups(detection);
+    for (const RuleTable& rule : rules) {
+      const std::string name = to_string(rule.rule);
+      const io::Group group = open_or_create_group(detection, name);
+      PhaseWriter put(group);
+      put.put(phase_detection::detected_fraction, cells, rule.detected_fraction);
+      put.put(phase_detection::empirical_threshold_snr, lines, rule.empirical_threshold_snr);
+      put.put(phase_detection::empirical_threshold_bracket, lines, rule.empirical_threshold_bracket);
+      put.put(phase_detection::false_detection_rate, lines, rule.false_detection_rate);
+      put.put(phase_detection::threshold, lines, rule.threshold);
+      put.remove_others();
+      groups.keep(name);
+    }
+    groups.remove_others();
+  }
   out.keep(std::string(phase_theory_group));
+  out.keep(std::string(phase_detection_group));
   out.remove_others();
+  set_attribute(phase, "figure_detection", std::string(to_string(shown)));
   set_attribute(phase, "description",
                 "phase tables of the sweep written by `rmtsweep assemble` (README, HDF5 schema)");
   set_attribute(phase, "detection_rule",

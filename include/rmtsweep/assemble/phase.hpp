@@ -72,6 +72,7 @@ struct PointRecord {
   double top_eigenvalue = 0.0;
   double overlap = 0.0;
   double ridge_accuracy = 0.0;
+  std::vector<double> top_eigenvalues;  ///< the k largest, descending (the eigengap rule reads three)
 };
 
 /// Trial statistics over the (weighting, delta, gamma, snr) grid, arrays row-major in that order,

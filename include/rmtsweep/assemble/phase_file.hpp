@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "rmtsweep/assemble/detection_tables.hpp"
 #include "rmtsweep/assemble/phase.hpp"
 #include "rmtsweep/assemble/theory_tables.hpp"
 #include "rmtsweep/sweep/config.hpp"
@@ -29,7 +30,9 @@ struct SweepData {
 SweepData read_sweep(const std::string& path);
 
 /// Writes (or rewrites) /phase of `path` from the tables; `margin` is the detection c.
+/// `rules` go to /phase/detection/<rule>; `shown` is the rule the figures draw (attribute
+/// figure_detection), the top-level detected_fraction and empirical_threshold_snr being the edge rule's.
 void write_phase(const std::string& path, const SweepData& data, const PhaseTable& table,
-                 const TheoryTables& theory, double margin);
+                 const TheoryTables& theory, double margin, const std::vector<RuleTable>& rules, Rule shown);
 
 }  // namespace rmtsweep::assemble

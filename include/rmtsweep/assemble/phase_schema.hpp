@@ -87,4 +87,21 @@ inline constexpr PhaseEntry density{
     "density", "density f(x) of the continuous bulk kappa (MP_delta [x] MP_gamma) of S (model.md 5.1)"};
 }  // namespace phase_theory
 
+/// /phase/detection/<rule> (rule: edge, eigengap, null; detection_tables.hpp), one group per rule.
+inline constexpr std::string_view phase_detection_group = "detection";
+namespace phase_detection {
+inline constexpr PhaseEntry detected_fraction{
+    "detected_fraction", "fraction of done trials this rule detects, per (weighting, delta, gamma, snr) cell"};
+inline constexpr PhaseEntry empirical_threshold_snr{
+    "empirical_threshold_snr", "snr where this rule's detected fraction first crosses 1/2; NaN unless bracketed"};
+inline constexpr PhaseEntry empirical_threshold_bracket{
+    "empirical_threshold_bracket", "0 found, -1 below the grid, +1 above it, 2 a cell without trials decides"};
+inline constexpr PhaseEntry false_detection_rate{
+    "false_detection_rate",
+    "fraction of the line's snr = 0 trials this rule detects (null rule: each judged by the others' threshold, "
+    "leave one out); NaN without an snr = 0 cell"};
+inline constexpr PhaseEntry threshold{
+    "threshold", "the rule's threshold per line: on lambda_1 (edge, null) or on the eigengap ratio R (eigengap)"};
+}  // namespace phase_detection
+
 }  // namespace rmtsweep::assemble

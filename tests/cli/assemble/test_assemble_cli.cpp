@@ -155,3 +155,26 @@ TEST_F(AssembleCli, MissingFileArgumentIsRejected) {
 }
 
 }  // namespace
+
+// The three detection rules (issue 9) under /phase/detection/<rule>: the edge rule's group is the
+// top-level table; the others need no theoretical edge and find a crossing on both lines.
+TEST_F(AssembleCli, EveryDetectionRuleIsStoredAndTheEdgeRuleIsTheTopLevelTable) {
+  EXPECT_EQ(phase_doubles("detection/edge/detected_fraction"), phase_doubles("detected_fraction"));
+  EXPECT_EQ(phase_doubles("detection/edge/empirical_threshold_snr"), phase_doubles("empirical_threshold_snr"));
+  for (const std::string rule : {"edge", "eigengap", "null"}) {
+    EXPECT_EQ(phase_doubles("detection/" + rule + "/detected_fraction").size(), 2u * 11u) << rule;
+    EXPECT_EQ(phase_ints("detection/" + rule + "/empirical_threshold_bracket"), (std::vector<std::int64_t>{0, 0}))
+        << rule;
+    for (const double rate : phase_doubles("detection/" + rule + "/false_detection_rate")) {
+      EXPECT_GE(rate, 0.0) << rule;  // every line has its snr = 0 cell: a rate, not NaN
+      EXPECT_LE(rate, 1.0) << rule;
+    }
+  }
+}
+
+TEST(AssembleOptions, AnUnknownDetectionRuleIsRefusedNamingTheRules) {
+  const auto run = run_rmtsweep("assemble /nonexistent.h5 --detection onatski");
+  EXPECT_EQ(run.status, 2) << run.output;
+  EXPECT_NE(run.output.find("invalid --detection 'onatski'"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("eigengap"), std::string::npos) << run.output;
+}

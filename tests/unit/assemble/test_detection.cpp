@@ -5,6 +5,8 @@
 #include <vector>
 
 #include "rmtsweep/assemble/detection.hpp"
+#include "rmtsweep/assemble/detection_tables.hpp"
+#include "rmtsweep/common/error.hpp"
 
 using namespace rmtsweep::assemble;
 
@@ -145,3 +147,59 @@ TEST(NullDetector, WithoutSnrZeroCellDetectsNothing) {
   EXPECT_TRUE(std::isnan(rule.threshold));
   EXPECT_DOUBLE_EQ(detect_line(snr, cells, rule).fraction[0], 0.0);
 }
+
+namespace {
+
+namespace assemble = rmtsweep::assemble;
+
+// detection_tables over a synthetic sweep of one line, snr 0 and 1, four trials each: at snr 0 the
+// top eigenvalues sit at 1.0-1.3 with no gap, at snr 1 a clear outlier at 3.
+TEST(DetectionTables, EachRuleDetectsTheOutlierAndReportsItsFalseDetections) {
+  assemble::Axes axes;
+  axes.weighting = {"mean"};
+  axes.delta = {0.5};
+  axes.gamma = {0.25};
+  axes.snr = {0.0, 1.0};
+  std::vector<assemble::PointRecord> points;
+  const double null_tops[4] = {1.0, 1.1, 1.2, 1.3};
+  for (int t = 0; t < 4; ++t) {
+    const double l1 = null_tops[t];
+    points.push_back({0, 0, 0, 0, l1, 0.0, 0.5, {l1, l1 - 0.05, l1 - 0.1, l1 - 0.15}});
+    points.push_back({0, 0, 0, 1, 3.0, 0.5, 0.8, {3.0, 1.0, 0.99, 0.98}});
+  }
+  // Edge 1.15 with margin 0: the null trials at 1.2 and 1.3 count as false detections.
+  const auto tables = assemble::detection_tables(axes, points, {1.15}, 400, 0.0);
+  ASSERT_EQ(tables.size(), 3u);
+  const auto& edge = tables[0];
+  EXPECT_EQ(edge.detected_fraction, (std::vector<double>{0.5, 1.0}));
+  EXPECT_EQ(edge.false_detection_rate[0], 0.5);
+  EXPECT_EQ(edge.empirical_threshold_bracket[0], assemble::bracket_below_grid);  // 1/2 already at snr 0
+  const auto& gap = tables[1];  // R = 0.05/0.05 = 1 at snr 0, 2/0.01 = 200 at snr 1
+  EXPECT_EQ(gap.detected_fraction, (std::vector<double>{0.0, 1.0}));
+  EXPECT_DOUBLE_EQ(gap.empirical_threshold_snr[0], 0.5);
+  const auto& null = tables[2];  // the 95 % quantile of {1.0, ..., 1.3} is 1.3: nothing above it at snr 0
+  EXPECT_DOUBLE_EQ(null.threshold[0], 1.3);
+  EXPECT_EQ(null.detected_fraction, (std::vector<double>{0.0, 1.0}));
+  // Leave one out: 1.3 exceeds the others' quantile (1.2); 1.0, 1.1, 1.2 do not exceed theirs (1.3).
+  EXPECT_DOUBLE_EQ(null.false_detection_rate[0], 0.25);
+}
+
+TEST(DetectionTables, ALineWithoutAnSnrZeroCellHasNoNullThresholdAndNoFalseDetectionRate) {
+  assemble::Axes axes;
+  axes.weighting = {"mean"};
+  axes.delta = {0.5};
+  axes.gamma = {0.25};
+  axes.snr = {1.0};
+  const std::vector<assemble::PointRecord> points{{0, 0, 0, 0, 3.0, 0.5, 0.8, {3.0, 1.0, 0.99}}};
+  const auto tables = assemble::detection_tables(axes, points, {1.15}, 400, 1.0);
+  for (const auto& t : tables) EXPECT_TRUE(std::isnan(t.false_detection_rate[0])) << assemble::to_string(t.rule);
+  EXPECT_TRUE(std::isnan(tables[2].threshold[0]));
+  EXPECT_EQ(tables[2].detected_fraction, (std::vector<double>{0.0})) << "a NaN threshold detects nothing";
+}
+
+TEST(DetectionTables, RulesAreNamedAsTheFileNamesThem) {
+  for (const auto rule : assemble::all_rules) EXPECT_EQ(assemble::parse_rule(assemble::to_string(rule)), rule);
+  EXPECT_THROW(assemble::parse_rule("onatski"), rmtsweep::InvalidOption);
+}
+
+}  // namespace

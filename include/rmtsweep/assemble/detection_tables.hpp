@@ -1,0 +1,44 @@
+#pragma once
+/// The detection rules of detection.hpp applied to a whole sweep: per rule, the detected fraction of
+/// every (weighting, delta, gamma, snr) cell, and per (weighting, delta, gamma) line the empirical
+/// threshold and the false-detection rate at snr = 0 (what `rmtsweep assemble` stores under
+/// /phase/detection/<rule>). Pure functions of numbers.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "rmtsweep/assemble/detection.hpp"
+#include "rmtsweep/assemble/phase.hpp"
+
+namespace rmtsweep::assemble {
+
+/// The rules in the order /phase/detection lists them, and their names there.
+inline constexpr Rule all_rules[] = {Rule::edge, Rule::eigengap, Rule::null};
+const char* to_string(Rule rule) noexcept;
+/// The rule called `name` ("edge", "eigengap", "null"); InvalidOption("detection", name, ...) otherwise.
+Rule parse_rule(const std::string& name);
+
+/// One rule over the grid (arrays row-major as in PhaseTable).
+struct RuleTable {
+  Rule rule = Rule::edge;
+  std::vector<double> detected_fraction;                  ///< per cell; NaN without done trials
+  std::vector<double> empirical_threshold_snr;            ///< per line; NaN unless bracketed
+  std::vector<std::int64_t> empirical_threshold_bracket;  ///< per line, as Crossing::bracket
+  /// Per line: the fraction of its snr = 0 trials the rule detects (NaN without such a cell). For the
+  /// null rule, each null trial is judged by the threshold of the other null trials (leave one out):
+  /// judged by a threshold it helped set, the rate would be at most alpha by construction.
+  std::vector<double> false_detection_rate;
+  std::vector<double> threshold;  ///< per line: lambda_1 for edge and null, the ratio R for eigengap
+};
+
+/// Every rule over the done points. right_edge holds the theory's right bulk edge per line; d the
+/// dimension; margin the edge rule's c; alpha the null rule's level.
+std::vector<RuleTable> detection_tables(const Axes& axes, const std::vector<PointRecord>& points,
+                                        const std::vector<double>& right_edge, int d, double margin,
+                                        double alpha = default_null_alpha);
+
+/// The null rule's leave-one-out false-detection rate over null values (lambda_1 of snr = 0 trials):
+/// the fraction i with value_i > null_quantile_threshold(the others, alpha); NaN for fewer than 2.
+double null_false_detection_rate(const std::vector<double>& null_values, double alpha);
+
+}  // namespace rmtsweep::assemble

@@ -154,6 +154,11 @@ bool dense_fits(const model::PointParams& params, int ranks) {
 bool krylov_pays(const model::PointParams& params, const SimulationOptions& options, int ranks) {
   if (options.spectrum) return false;
   if (!dense_fits(params, ranks)) return true;
+  const EngineCosts costs = engine_costs(params, options);
+  return costs.krylov < costs.dense;
+}
+
+EngineCosts engine_costs(const model::PointParams& params, const SimulationOptions& options) {
   // Seconds in units of a dgemm flop of the dense path's covariance, fitted on 1 rank x 2 BLAS
   // threads (delta 0.5, gamma 0.25, k 4; shared cores) at d = 2000, 4000, 8000: dense = d^2 min(N, V)
   // (dsyrk or the vocabulary's dgemm; d N^2 on the Gram path) + 3 m^3 (the reduction of the m x m
@@ -169,7 +174,7 @@ bool krylov_pays(const model::PointParams& params, const SimulationOptions& opti
   // 33, not the 20 fitted on the shared machine: on an idle one (1 rank x 2 threads, Haswell
   // kernels, 2026-12-01) the Krylov point took 1.14-1.36 s against dense 0.83-1.01 s at d = 2000
   // and 5.6 s against 8.1 s at d = 4000, memory-bound at ~30 GB/s, so the crossover is near 2800.
-  return 33.0 * products * d * columns < dense;
+  return {dense, 33.0 * products * d * columns};
 }
 
 }  // namespace rmtsweep::simulate

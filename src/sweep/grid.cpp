@@ -1,6 +1,8 @@
 // The sweep grid and its cost ordering (include/rmtsweep/sweep/grid.hpp).
 #include "rmtsweep/sweep/grid.hpp"
 
+#include "rmtsweep/simulate/point.hpp"
+
 #include <algorithm>
 #include <stdexcept>
 #include <utility>
@@ -49,13 +51,22 @@ model::PointParams Grid::params(std::int64_t index) const {
   return p;
 }
 
-double point_cost(const model::PointParams& params, long long ntest) {
+double point_cost(const model::PointParams& params, const SweepConfig& config) {
   const double d = params.d, T = params.T;
   const double V = static_cast<double>(params.vocabulary());
   const double N = static_cast<double>(params.sequences());
-  const double test = ntest > 0 ? static_cast<double>(ntest) : N;
+  const double test = config.ntest > 0 ? static_cast<double>(config.ntest) : N;
   const double pooling = params.weighting.data_dependent() ? T * T : T;
-  return V * d + (N + test) * pooling * d + N * d * d + 5.0 * d * d * d;
+  const double data = V * d + (N + test) * pooling * d;
+  simulate::SimulationOptions options;
+  options.k = config.k;
+  options.spectrum = config.store_spectra;
+  options.engine = engine_of(config.eigensolver);
+  const bool krylov = options.engine == simulate::Engine::krylov ||
+                      (options.engine == simulate::Engine::automatic &&
+                       simulate::krylov_pays(params, options, config.ranks_per_point));
+  if (krylov) return data + simulate::engine_costs(params, options).krylov;
+  return data + N * d * d + 5.0 * d * d * d;
 }
 
 namespace {
@@ -71,7 +82,7 @@ struct TableAndCost {
 
 TableAndCost table_and_cost(const Grid& grid, std::int64_t index) {
   const GridCoordinates at = grid.coordinates(index);
-  return {point_cost(grid.params(index), grid.config().ntest), at.delta, at.trial};
+  return {point_cost(grid.params(index), grid.config()), at.delta, at.trial};
 }
 
 }  // namespace

@@ -90,4 +90,12 @@ PointResult simulate_point(const model::PointParams& params, const SimulationOpt
 /// (krylov_point.cpp).
 bool krylov_pays(const model::PointParams& params, const SimulationOptions& options, int ranks);
 
+/// The two engines' modelled costs of a point's covariance and eigen stages, in dgemm flops of the
+/// dense path (krylov_pays compares them; the sweep orders its points by them).
+struct EngineCosts {
+  double dense = 0.0;
+  double krylov = 0.0;
+};
+EngineCosts engine_costs(const model::PointParams& params, const SimulationOptions& options);
+
 }  // namespace rmtsweep::simulate

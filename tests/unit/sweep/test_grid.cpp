@@ -54,12 +54,12 @@ TEST(SweepGrid, ParamsCarryTheAxisValuesAndTheSharedKeys) {
 TEST(SweepSchedule, MoreSequencesCostMoreAndOrderingPutsThemFirst) {
   const sweep::Grid grid = small_grid();
   // gamma = 0.25 means N = 4d sequences, gamma = 1 means N = d: the former is costlier.
-  EXPECT_GT(sweep::point_cost(grid.params(0), 0), sweep::point_cost(grid.params(12), 0));
+  EXPECT_GT(sweep::point_cost(grid.params(0), grid.config()), sweep::point_cost(grid.params(12), grid.config()));
   const std::vector<std::int64_t> todo = every_point(grid);
   const std::vector<std::int64_t> order = sweep::order_by_cost(grid, todo);
   ASSERT_EQ(order.size(), todo.size());
   for (std::size_t i = 1; i < order.size(); ++i) {
-    EXPECT_GE(sweep::point_cost(grid.params(order[i - 1]), 0), sweep::point_cost(grid.params(order[i]), 0));
+    EXPECT_GE(sweep::point_cost(grid.params(order[i - 1]), grid.config()), sweep::point_cost(grid.params(order[i]), grid.config()));
   }
   EXPECT_EQ(grid.coordinates(order.front()).gamma, 0u);
   std::vector<std::int64_t> sorted = order;
@@ -92,7 +92,7 @@ TEST(SweepSchedule, TasksAreRunsOfOneNoiseTableAndCostThatShrinkTowardsTheEnd) {
   const auto table_and_cost = [&](std::int64_t position) {
     const std::int64_t i = order[static_cast<std::size_t>(position)];
     const auto at = grid.coordinates(i);
-    return std::tuple(at.delta, at.trial, sweep::point_cost(grid.params(i), 0));
+    return std::tuple(at.delta, at.trial, sweep::point_cost(grid.params(i), grid.config()));
   };
   for (const int groups : {1, 2, 3, 100}) {
     const std::vector<std::int64_t> starts = sweep::table_runs(grid, order, groups);
@@ -116,6 +116,19 @@ TEST(SweepSchedule, TasksAreRunsOfOneNoiseTableAndCostThatShrinkTowardsTheEnd) {
   EXPECT_EQ(sweep::table_runs(grid, order, 1)[1], 4);
   EXPECT_EQ(sweep::table_runs(grid, order, 100).size(), order.size() + 1);
   EXPECT_EQ(sweep::table_runs(grid, {}, 2), std::vector<std::int64_t>{0});
+}
+
+}  // namespace
+
+namespace {
+
+// The schedule orders points by what they will cost on the engine that computes them: at d = 4000
+// the Krylov engine's modelled cost is below the dense path's d^2 N + 5 d^3.
+TEST(SweepSchedule, APointsCostFollowsTheEngineThatComputesIt) {
+  const sweep::Grid dense(sweep::parse_sweep_config({{"d", "4000"}, {"eigensolver", "dense"}}));
+  const sweep::Grid krylov(
+      sweep::parse_sweep_config({{"d", "4000"}, {"eigensolver", "krylov"}, {"store_spectra", "false"}}));
+  EXPECT_LT(sweep::point_cost(krylov.params(0), krylov.config()), sweep::point_cost(dense.params(0), dense.config()));
 }
 
 }  // namespace

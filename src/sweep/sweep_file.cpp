@@ -202,8 +202,9 @@ std::string resume_problem(const std::string& path, std::string& config) {
     }
     config = reader.config_text();
     return {};
-  } catch (const InvalidFile&) {
-    return "not a complete rmtsweep sweep file (was its creation interrupted?); start again with --force";
+  } catch (const InvalidFile& e) {
+    const std::string what = e.what();
+    return what.substr(std::min(what.size(), path.size() + 2)) + "; --force starts it again (overwriting it)";
   } catch (const Hdf5Error& e) {
     const std::string what = e.what();
     return "cannot be read as a sweep file (" + what.substr(0, what.find('\n')) +

@@ -54,11 +54,17 @@ StatusCounts count_status(const std::vector<std::int64_t>& status) noexcept {
 SweepReader::SweepReader(const std::string& path) : path_(path) {
   if (!io::is_hdf5_file(path)) throw InvalidFile(path, "not an HDF5 file (an rmtsweep sweep file is needed)");
   file_ = io::open_file(path, io::Access::read_only);
+  const bool started = io::exists(file_, std::string(points_group)) || io::exists(file_, std::string(grid_group)) ||
+                       io::has_attribute(file_, "config");
+  if (!started) {
+    throw InvalidFile(path, "an HDF5 file, but not an rmtsweep sweep file (no /points, /grid or config: another "
+                            "program's file?)");
+  }
   if (!io::has_attribute(file_, "schema_version") || !io::has_attribute(file_, "config") ||
       !io::exists(file_, std::string(points_group))) {
     throw InvalidFile(path,
-                      "not a complete rmtsweep sweep file (no schema_version, config or /points: another "
-                      "program's file, or a sweep whose creation was interrupted)");
+                      "an rmtsweep sweep file whose creation was interrupted (no schema_version, the attribute "
+                      "written last at creation): no point was computed in it; start it again");
   }
   schema_version_ = io::read_int_attribute(file_, "schema_version");
   if (schema_version_ < 1 || schema_version_ > sweep::schema_version) {

@@ -99,3 +99,33 @@ TEST(SweepReader, AFileThatIsNotASweepIsAnInvalidFileNamingIt) {
 }
 
 }  // namespace
+
+namespace {
+
+std::string invalid_file_message(const std::string& path) {
+  try {
+    const sweep::SweepReader reader(path);
+  } catch (const rmtsweep::InvalidFile& e) {
+    return e.what();
+  }
+  return "no InvalidFile";
+}
+
+TEST(SweepReader, AnotherProgramsHdf5FileIsNotCalledAnInterruptedSweep) {
+  const auto path = std::filesystem::temp_directory_path() / ("rmtsweep_other_" + std::to_string(::getpid()) + ".h5");
+  { const auto file = rmtsweep::io::create_file(path); (void)rmtsweep::io::create_group(file, "data"); }
+  const std::string message = invalid_file_message(path);
+  EXPECT_NE(message.find("another program's file"), std::string::npos) << message;
+  EXPECT_EQ(message.find("interrupted"), std::string::npos) << message;
+  std::filesystem::remove(path);
+}
+
+TEST(SweepReader, ASweepWithoutItsSchemaVersionIsOneWhoseCreationWasInterrupted) {
+  const auto path = std::filesystem::temp_directory_path() / ("rmtsweep_cut_" + std::to_string(::getpid()) + ".h5");
+  { const auto file = rmtsweep::io::create_file(path); (void)rmtsweep::io::create_group(file, "points"); }
+  const std::string message = invalid_file_message(path);
+  EXPECT_NE(message.find("creation was interrupted"), std::string::npos) << message;
+  std::filesystem::remove(path);
+}
+
+}  // namespace

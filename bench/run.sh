@@ -137,3 +137,11 @@ print(json.dumps({"kind": "machine", "cpu": cpu, "cores": os.cpu_count(), "memor
                   "default_core": sys.argv[3], "load_before": sys.argv[4], "load_after": sys.argv[5]}))
 EOF
 $PY "$SRC/bench/report.py" "$RESULTS"
+
+# The matrix-free Krylov engine beside the dense point and the scipy reference (issue 7), in the same run.
+if [ ${#DIMS[@]} -eq 2 ]; then krylov_dims="2000"; big=0; else krylov_dims="2000 4000 8000"; big=16000; fi
+: > "$OUT/krylov.jsonl"
+bash "$SRC/bench/krylov_compare.sh" --build "$BUILD" --rounds 1 --dims "$krylov_dims" --big "$big"
+echo
+echo "Krylov engine (1 rank x 2 threads, delta 0.5, gamma 0.25; d = 16000 at delta 1, gamma 0.5, Krylov alone):"
+$PY "$SRC/bench/krylov_report.py" "$OUT/krylov.jsonl"

@@ -182,6 +182,7 @@ void write_phase(const std::string& path, const SweepData& data, const PhaseTabl
   out.put(phase::alpha, lines, theory.alpha);
   out.put(phase::kappa, lines, theory.kappa);
   out.put(phase::g, lines, theory.g);
+  out.put(phase::effective_tokens, lines, theory.effective_tokens);
   out.put(phase::theory_bulk_edge_left, lines, theory.bulk_edge_left);
   out.put(phase::theory_bulk_edge_right, lines, theory.bulk_edge_right);
   out.put(phase::theory_pop_threshold_snr, lines, theory.pop_threshold_snr);

@@ -46,7 +46,7 @@ TheoryTables theory_tables(const model::PointParams& base, const std::vector<mod
   const std::size_t Kx = static_cast<std::size_t>(resolution.density);
   const std::size_t lines = W * D * G;
   for (auto* v : {&t.alpha, &t.kappa, &t.g, &t.bulk_edge_left, &t.bulk_edge_right, &t.pop_threshold_snr,
-                  &t.sample_threshold_snr}) {
+                  &t.sample_threshold_snr, &t.effective_tokens}) {
     v->resize(lines);
   }
   for (auto* v : {&t.overlap, &t.top_eigenvalue, &t.detection_threshold}) v->resize(lines * S);
@@ -71,6 +71,7 @@ TheoryTables theory_tables(const model::PointParams& base, const std::vector<mod
         t.alpha[line] = first.alpha;
         t.kappa[line] = first.kappa;
         t.g[line] = scalars.g;
+        t.effective_tokens[line] = first.effective_tokens;
         t.bulk_edge_left[line] = first.bulk_edge_left;
         t.bulk_edge_right[line] = first.bulk_edge_right;
         t.pop_threshold_snr[line] = first.pop_threshold_snr;

@@ -16,6 +16,8 @@ struct PhaseEntry {
 inline constexpr std::string_view phase_group = "phase", phase_theory_group = "theory";
 
 namespace phase {  // /phase
+inline constexpr PhaseEntry effective_tokens{
+    "effective_tokens", "T_eff = (sum |w_t|)^2 / sum w_t^2 of the weighting: the bulk law is a limit of many (model.md 5.5)"};
 inline constexpr PhaseEntry weighting{
     "weighting", "weightings (canonical text), in grid order: axis 0 of the phase arrays"};
 inline constexpr PhaseEntry delta{"delta", "delta = d/V, ascending: axis 1"};

@@ -22,6 +22,7 @@ struct CurveResolution {
 struct TheoryTables {
   // (W, D, G): per line along snr
   std::vector<double> alpha, kappa, g, bulk_edge_left, bulk_edge_right;
+  std::vector<double> effective_tokens;  ///< T_eff = (sum |w|)^2 / sum w^2 per line (model.md 5.5)
   std::vector<double> pop_threshold_snr, sample_threshold_snr;
   // (W, D, G, S): per cell
   std::vector<double> overlap, top_eigenvalue, detection_threshold;

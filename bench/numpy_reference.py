@@ -85,8 +85,9 @@ def one_point(args):
     return seconds, top, overlaps, accuracy, V, N
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def point_parser(description):
+    """The options of one benchmark point (the same for numpy_reference.py and scipy_krylov_reference.py)."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--d", type=int, default=1000)
     parser.add_argument("--delta", type=float, default=0.5)
     parser.add_argument("--gamma", type=float, default=0.25)
@@ -98,7 +99,11 @@ def main():
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--reps", type=int, default=1,
                         help="compute the point this many times in this process; report the fastest")
-    args = parser.parse_args()
+    return parser
+
+
+def main():
+    args = point_parser(__doc__.splitlines()[0]).parse_args()
     runs = [one_point(args) for _ in range(max(1, args.reps))]
     seconds, top, overlaps, accuracy, V, N = min(runs, key=lambda run: run[0]["total"])
     d, T = args.d, args.T

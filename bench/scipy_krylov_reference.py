@@ -14,7 +14,6 @@ The reference the C++ Krylov engine is benchmarked against (issue 7): the same o
 Prints one JSON object like numpy_reference.py, with the operator products of eigsh and cg.
 Threads: set OPENBLAS_NUM_THREADS in the environment (numpy's BLAS reads it at import).
 """
-import argparse
 import inspect
 import json
 import os
@@ -29,7 +28,7 @@ import scipy.sparse.linalg as sla
 
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from numpy_reference import openblas_core  # noqa: E402  (the same report of the BLAS kernel)
+from numpy_reference import openblas_core, point_parser  # noqa: E402  (the same options and BLAS report)
 
 
 def sequences(rng, V, n, T, L):
@@ -103,19 +102,7 @@ def one_point(args):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--d", type=int, default=1000)
-    parser.add_argument("--delta", type=float, default=0.5)
-    parser.add_argument("--gamma", type=float, default=0.25)
-    parser.add_argument("--T", type=int, default=10)
-    parser.add_argument("--L", type=int, default=3, help="prefix length of correlation prefix:L")
-    parser.add_argument("--snr", type=float, default=1.0)
-    parser.add_argument("--k", type=int, default=4)
-    parser.add_argument("--ridge", type=float, default=0.1)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--reps", type=int, default=1,
-                        help="compute the point this many times in this process; report the fastest")
-    args = parser.parse_args()
+    args = point_parser(__doc__.splitlines()[0]).parse_args()
     runs = [one_point(args) for _ in range(max(1, args.reps))]
     seconds, top, overlaps, accuracy, V, N, products, info = min(runs, key=lambda run: run[0]["total"])
     print(json.dumps({

@@ -10,6 +10,7 @@
 #include <ctime>
 #include <filesystem>
 #include <optional>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -18,11 +19,14 @@
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/io/file_lock.hpp"
 #include "rmtsweep/io/hdf5.hpp"
+#include "rmtsweep/model/parse_number.hpp"
+#include "rmtsweep/model/weighting.hpp"
 #include "rmtsweep/parallel/blas_threads.hpp"
 #include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/parallel/communicator.hpp"
 #include "rmtsweep/sweep/config.hpp"
 #include "rmtsweep/sweep/grid.hpp"
+#include "rmtsweep/sweep/plan.hpp"
 #include "rmtsweep/sweep/runner.hpp"
 #include "rmtsweep/sweep/sweep_file.hpp"
 #include "rmtsweep/theory/prediction.hpp"
@@ -118,6 +122,50 @@ void print_summary(const sweep::RunOutcome& outcome, const std::string& output) 
   }
 }
 
+/// The plan of the sweep (sweep::plan_sweep) on `size` ranks: printed by rank 0 with --plan. A sweep
+/// whose largest point needs more memory per rank than a rank of this node has (its memory shared by
+/// the ranks on it) is refused, with or without --plan, unless --force-memory. Returns whether
+/// --plan asked for the plan alone.
+bool check_plan(const RunArguments& args, const sweep::Grid& grid, int size) {
+  const int on_node = parallel::ranks_on_this_node(MPI_COMM_WORLD);
+  const int threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / on_node);
+  const double available = parallel::decided_on_root(MPI_COMM_WORLD, [&] {
+    return sweep::node_memory_bytes() / static_cast<double>(on_node);
+  });
+  const sweep::SweepPlan plan = sweep::plan_sweep(grid, threads);
+  const sweep::SweepConfig& c = grid.config();
+  const model::PointParams& p = plan.largest_point;
+  const std::string point = "d=" + std::to_string(p.d) + " delta=" + model::format_double(p.delta) +
+                            " gamma=" + model::format_double(p.gamma) + " weighting=" + model::to_string(p.weighting);
+  if (args.plan && parallel::rank_of(MPI_COMM_WORLD) == 0) {
+    const int groups = size / c.ranks_per_point;
+    std::printf("rmtsweep run --plan: %lld points (%lld without forming S) on %d ranks in groups of %d\n",
+                static_cast<long long>(plan.points), static_cast<long long>(plan.krylov_points), size,
+                c.ranks_per_point);
+    std::printf("  largest point: %s: about %s per rank, %.3g s (%s)\n", point.c_str(),
+                sweep::memory_text(plan.largest.bytes_per_rank).c_str(), plan.largest.seconds,
+                plan.largest.krylov ? "S never formed" : "S formed");
+    std::printf("  slowest point: about %.3g s on a group of %d rank(s)\n", plan.longest_seconds, c.ranks_per_point);
+    std::printf("  whole sweep: about %.3g core-hours (ranks x %d BLAS thread(s) each); %.3g s of wall time on %d "
+                "group(s) of these ranks\n",
+                plan.core_hours, threads, plan.core_hours * 3600.0 / (static_cast<double>(size) * threads), groups);
+    std::printf("  memory here: %s per rank (this node's memory over its %d rank(s))\n",
+                sweep::memory_text(available).c_str(), on_node);
+    std::printf("  (estimates from the cost models measured on this project's 2-core machine: within a factor of "
+                "about 2 there, slower machines take longer)\n");
+  }
+  if (available > 0.0 && plan.largest.bytes_per_rank > available && !args.force_memory) {
+    throw InvalidOption("d", std::to_string(p.d),
+                        "the largest point (" + point + ") needs about " +
+                            sweep::memory_text(plan.largest.bytes_per_rank) + " per rank and a rank here has " +
+                            sweep::memory_text(available) +
+                            "; allowed: a sweep whose points fit (a smaller d or delta, more ranks per point with "
+                            "ranks_per_point, eigensolver = krylov for the table alone), or --force-memory to run "
+                            "anyway");
+  }
+  return args.plan;
+}
+
 }  // namespace
 
 int command_run(int argc, char** argv) {
@@ -138,6 +186,7 @@ int command_run(int argc, char** argv) {
         "ranks_per_point", std::to_string(config.ranks_per_point),
         "an integer >= 1 that divides the number of MPI ranks (" + std::to_string(size) + ")");
   }
+  if (check_plan(args, grid, size)) return 0;  // --plan: printed, nothing written
   if (args.output.empty()) throw InvalidOption("output", "", "required: the HDF5 file of the sweep");
   if (args.resume && args.force)
     throw InvalidOption("force", "with --resume", "either --resume or --force, not both");

@@ -13,6 +13,8 @@ struct RunArguments {
   std::string output;                         ///< --output
   bool resume = false;                        ///< --resume
   bool force = false;                         ///< --force
+  bool plan = false;                          ///< --plan: print the plan, write nothing
+  bool force_memory = false;                  ///< --force-memory: run points that seem not to fit
   bool help = false;                          ///< --help
   std::map<std::string, std::string> values;  ///< key -> text, command line over config file
   std::string command_line;                   ///< argv joined with spaces (quoted where needed)

@@ -18,6 +18,15 @@ int size_of(MPI_Comm comm) {
   return size;
 }
 
+int ranks_on_this_node(MPI_Comm comm) {
+  MPI_Comm node = MPI_COMM_NULL;
+  RMTSWEEP_MPI_CHECK(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+  int size = 1;
+  MPI_Comm_size(node, &size);
+  MPI_Comm_free(&node);
+  return size;
+}
+
 std::string broadcast(std::string text, MPI_Comm comm, int root) {
   const auto length = broadcast(static_cast<long long>(text.size()), comm, root);
   text.resize(static_cast<std::size_t>(length));

@@ -16,6 +16,7 @@
 #include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/parallel/communicator.hpp"
 #include "rmtsweep/simulate/point.hpp"
+#include "rmtsweep/sweep/plan.hpp"
 #include "rmtsweep/sweep/work_counter.hpp"
 
 namespace rmtsweep::sweep {
@@ -107,19 +108,6 @@ bool dynamic_schedule(MPI_Comm comm) {
     const char* schedule = std::getenv("RMTSWEEP_SCHEDULE");
     return !(schedule && std::string(schedule) == "static");
   });
-}
-
-/// "298 GiB", "3.05 MiB": a byte count to three digits.
-std::string memory_text(double bytes) {
-  const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB"};
-  int unit = 0;
-  while (bytes >= 1024.0 && unit < 5) {
-    bytes /= 1024.0;
-    ++unit;
-  }
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3g %s", bytes, units[unit]);
-  return text;
 }
 
 }  // namespace

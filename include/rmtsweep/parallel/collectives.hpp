@@ -53,6 +53,8 @@ MPI_Datatype mpi_type() noexcept {
 int rank_of(MPI_Comm comm);
 /// The number of processes of `comm`.
 int size_of(MPI_Comm comm);
+/// How many processes of `comm` share this one's node (MPI_COMM_TYPE_SHARED; collective).
+int ranks_on_this_node(MPI_Comm comm);
 
 namespace detail {
 void broadcast_bytes(void* data, int count, MPI_Datatype type, int root, MPI_Comm comm);

@@ -97,5 +97,41 @@ TEST(SweepOutputChecks, AFileOfTheFirstSchemaResumesAndKeepsItsColumns) {
   EXPECT_EQ(io::read_int_attribute(h5, "runs"), 2);
 }
 
+// `run --plan` (issue 11): the number of points, the memory and time of the largest, the core-hours;
+// nothing written. A sweep whose largest point cannot fit in a rank's memory is refused before
+// anything is written, with the memory it needs, unless --force-memory.
+TEST(SweepOutputChecks, APlanIsPrintedAndNothingIsWritten) {
+  const TempDir dir;
+  const Finished plan = run(mpi_command(2, {"run", "--plan", "--d", "200", "--snr", "0:2:3", "--trials", "2",
+                                            "--output", dir / "p.h5"}),
+                            dir / "p.log");
+  EXPECT_EQ(plan.exit_code, 0) << plan.output;
+  EXPECT_NE(plan.output.find("rmtsweep run --plan: 6 points (0 without forming S) on 2 ranks in groups of 1"),
+            std::string::npos)
+      << plan.output;
+  EXPECT_NE(plan.output.find("largest point: d=200"), std::string::npos) << plan.output;
+  EXPECT_NE(plan.output.find("core-hours"), std::string::npos) << plan.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "p.h5"));
+}
+
+TEST(SweepOutputChecks, AnImpossibleDimensionIsRefusedWithTheMemoryItNeedsBeforeAnythingIsWritten) {
+  const TempDir dir;
+  for (const bool plan : {false, true}) {
+    std::vector<std::string> args{"run", "--d", "1000000", "--output", dir / "huge.h5"};
+    if (plan) args.push_back("--plan");
+    const Finished refused = run(mpi_command(2, args), dir / "huge.log");
+    EXPECT_EQ(refused.exit_code, 2) << refused.output;
+    EXPECT_NE(refused.output.find("invalid --d '1000000': the largest point"), std::string::npos) << refused.output;
+    EXPECT_NE(refused.output.find("TiB per rank"), std::string::npos) << refused.output;
+    EXPECT_NE(refused.output.find("--force-memory"), std::string::npos) << refused.output;
+    EXPECT_FALSE(std::filesystem::exists(dir / "huge.h5"));
+  }
+  const Finished forced =
+      run(mpi_command(1, {"run", "--d", "1000000", "--plan", "--force-memory", "--output", dir / "huge.h5"}),
+          dir / "forced.log");
+  EXPECT_EQ(forced.exit_code, 0) << forced.output;  // the plan alone: nothing computed or written
+  EXPECT_FALSE(std::filesystem::exists(dir / "huge.h5"));
+}
+
 }  // namespace
 }  // namespace rmtsweep::test

@@ -1,0 +1,44 @@
+#pragma once
+/// A plan of a sweep before it runs (`rmtsweep run --plan`): how many points, the peak memory per rank
+/// and the time of its largest points, and the core-hours of the whole sweep, from the cost models
+/// measured on the machines this project runs on (README, Performance). What a cluster user needs to
+/// request an allocation, and what lets `run` refuse a sweep whose largest point cannot fit in a
+/// rank's memory before anything is written. Estimates, not promises: within a factor of about 2.
+#include <cstdint>
+#include <string>
+
+#include "rmtsweep/model/params.hpp"
+#include "rmtsweep/sweep/grid.hpp"
+
+namespace rmtsweep::sweep {
+
+/// One point's estimate on a group of config.ranks_per_point ranks.
+struct PointEstimate {
+  double bytes_per_rank = 0.0;  ///< peak resident memory of each rank of the group
+  double seconds = 0.0;         ///< wall-clock seconds on the group (each rank with its BLAS threads)
+  bool krylov = false;          ///< whether S is never formed (the Krylov engine)
+};
+
+/// The estimate of one point of a sweep with this config (the engine it would take, its arrays), each
+/// rank of its group using `threads_per_rank` BLAS threads.
+PointEstimate estimate_point(const model::PointParams& params, const SweepConfig& config, int threads_per_rank);
+
+struct SweepPlan {
+  std::int64_t points = 0;
+  std::int64_t krylov_points = 0;    ///< points that would never form S
+  PointEstimate largest;             ///< the point with the most memory per rank
+  model::PointParams largest_point;  ///< its parameters
+  double longest_seconds = 0.0;      ///< the slowest point's estimated time
+  double core_hours = 0.0;           ///< sum over points of seconds x ranks_per_point x threads
+};
+
+/// The plan of a whole grid; `threads_per_rank` BLAS threads each rank uses (for the core-hours).
+SweepPlan plan_sweep(const Grid& grid, int threads_per_rank);
+
+/// "3.05 MiB", "298 GiB": a byte count to three digits.
+std::string memory_text(double bytes);
+
+/// The memory this node has (MemTotal of /proc/meminfo), or 0 when unknown.
+double node_memory_bytes();
+
+}  // namespace rmtsweep::sweep

@@ -1,0 +1,115 @@
+// Estimates of a sweep before it runs (include/rmtsweep/sweep/plan.hpp).
+#include "rmtsweep/sweep/plan.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "rmtsweep/simulate/point.hpp"
+
+namespace rmtsweep::sweep {
+namespace {
+
+/// A process's memory besides its arrays (MPI, OpenBLAS, HDF5): about 30 MB measured at d = 1000-4000.
+constexpr double fixed_bytes = 32.0 * 1024 * 1024;
+/// Seconds per unit of the cost models (dgemm flops of the dense path) on 1 rank x 2 BLAS threads,
+/// measured idle on 2026-12-01: the dense point 0.83-1.01 s at d = 2000 (7.2e10 units) and 8.1 s at
+/// d = 4000 (5.8e11); the Krylov point 5.6 s at d = 4000 (2.6e11). Slower machines take longer.
+constexpr double dense_seconds_per_unit = 1.4e-11, krylov_seconds_per_unit = 2.1e-11;
+/// Each point's cost besides its arithmetic (the sweep's bookkeeping, the file's writes, threads
+/// started): `configs/example.ini` (468 points at d = 300) took 5.4 s on 2 one-thread ranks, 23 ms
+/// a point, of which the models account for about 5.
+constexpr double fixed_seconds = 0.015;
+/// The threads the rates above were measured with.
+constexpr double measured_threads = 2.0;
+
+}  // namespace
+
+PointEstimate estimate_point(const model::PointParams& params, const SweepConfig& config, int threads_per_rank) {
+  const double d = params.d, V = static_cast<double>(params.vocabulary()),
+               N = static_cast<double>(params.sequences());
+  const double ranks = std::max(1, config.ranks_per_point);
+  simulate::SimulationOptions options;
+  options.k = config.k;
+  options.spectrum = config.store_spectra;
+  options.engine = engine_of(config.eigensolver);
+  PointEstimate e;
+  e.krylov = options.engine == simulate::Engine::krylov ||
+             (options.engine == simulate::Engine::automatic &&
+              simulate::krylov_pays(params, options, config.ranks_per_point));
+  const double table = 8.0 * d * V / ranks;
+  if (e.krylov) {
+    // The table's rows, and the pooled vectors C = E A where N <= 0.3 V (FactoredCovariance::compress).
+    e.bytes_per_rank = table + (N <= 0.3 * V ? 8.0 * d * N / ranks : 0.0) + fixed_bytes;
+  } else {
+    // S (d x d, or the N x N Gram where N < d), a second one where ELPA reduces it on a group, the
+    // table, and a panel of 512 pooled vectors.
+    const double m = std::min(d, N);
+    const double copies = ranks > 1 && config.eigensolver != EigenSetting::scalapack ? 2.0 : 1.0;
+    e.bytes_per_rank = copies * 8.0 * m * m / ranks + table + 8.0 * d * 512.0 / ranks + fixed_bytes;
+  }
+  const double units = point_cost(params, config);
+  const double threads = ranks * std::max(1, threads_per_rank);
+  e.seconds = fixed_seconds + units * (e.krylov ? krylov_seconds_per_unit : dense_seconds_per_unit) *
+                                  measured_threads / threads;
+  return e;
+}
+
+SweepPlan plan_sweep(const Grid& grid, int threads_per_rank) {
+  SweepPlan plan;
+  plan.points = grid.size();
+  const SweepConfig& c = grid.config();
+  // Points differ only through (delta, gamma, weighting) in what they cost: one estimate per
+  // combination, counted for every snr and trial.
+  const auto per_combination = static_cast<std::int64_t>(c.snr.size()) * c.trials;
+  for (std::size_t i = 0; i < c.delta.size(); ++i) {
+    for (std::size_t j = 0; j < c.gamma.size(); ++j) {
+      for (std::size_t w = 0; w < c.weighting.size(); ++w) {
+        GridCoordinates at;
+        at.delta = i;
+        at.gamma = j;
+        at.weighting = w;
+        const model::PointParams params = grid.params(grid.index(at));
+        const PointEstimate e = estimate_point(params, c, threads_per_rank);
+        if (e.bytes_per_rank > plan.largest.bytes_per_rank) {
+          plan.largest = e;
+          plan.largest_point = params;
+        }
+        plan.longest_seconds = std::max(plan.longest_seconds, e.seconds);
+        plan.core_hours +=
+            static_cast<double>(per_combination) * e.seconds * c.ranks_per_point * threads_per_rank / 3600.0;
+        if (e.krylov) plan.krylov_points += per_combination;
+      }
+    }
+  }
+  return plan;
+}
+
+std::string memory_text(double bytes) {
+  const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  int unit = 0;
+  while (bytes >= 1024.0 && unit < 5) {
+    bytes /= 1024.0;
+    ++unit;
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g %s", bytes, units[unit]);
+  return text;
+}
+
+double node_memory_bytes() {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string line;
+  while (std::getline(meminfo, line)) {
+    if (line.rfind("MemTotal:", 0) == 0) {
+      std::istringstream fields(line.substr(9));
+      double kib = 0.0;
+      fields >> kib;
+      return kib * 1024.0;
+    }
+  }
+  return 0.0;
+}
+
+}  // namespace rmtsweep::sweep

@@ -363,6 +363,19 @@ def check_overwrite(out, names, force):
                                           "pass --force to overwrite them, or choose another --out")
 
 
+def check_point_syntax(point_text):
+    """--point is an index (>= 0) whatever the file holds: refused as typed before the file is read,
+    so that a bad value is named even in a file that cannot be plotted yet (no /phase)."""
+    if point_text is None:
+        return
+    try:
+        index = int(point_text)
+    except ValueError:
+        index = -1
+    if index < 0:
+        raise InvalidOption("--point", point_text, "allowed: the index of a done point, an integer >= 0")
+
+
 def check_file(path):
     if not os.path.isfile(path):
         raise InvalidOption("FILE", path, "no such file" if not os.path.exists(path) else "not a regular file")
@@ -380,6 +393,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     try:
         # Everything is checked before the first file is written.
+        check_point_syntax(args.point)
         check_file(args.file)
         dpi = parse_dpi(args.dpi)
         check_out(args.out)

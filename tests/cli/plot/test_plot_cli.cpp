@@ -124,10 +124,20 @@ TEST_F(PlotCli, OutThatIsAnExistingFileIsRejectedAndTheFileKept) {
 }
 
 TEST_F(PlotCli, PointOutsideTheFileIsRejectedNamingTheRangeOfDonePoints) {
-  for (const char* point : {"999", "-1"}) {
-    const auto result = run_rmtsweep("plot " + file_ + " --point " + point + " --out " + (*scratch_ / "p").string());
-    EXPECT_TRUE(refuses(result, "point", point));
-    EXPECT_NE(result.output.find("a done point, 0..79"), std::string::npos) << result.output;
+  const auto result = run_rmtsweep("plot " + file_ + " --point 999 --out " + (*scratch_ / "p").string());
+  EXPECT_TRUE(refuses(result, "point", "999"));
+  EXPECT_NE(result.output.find("a done point, 0..79"), std::string::npos) << result.output;
+}
+
+// A value no file could take is refused as typed, before the file is read: even in a file without
+// /phase the answer is about --point, not "run assemble first" (issue 11's smaller findings).
+TEST_F(PlotCli, ANegativeOrNonIntegerPointIsRefusedBeforeTheFileIsRead) {
+  for (const std::string& file : {file_, unassembled_}) {
+    for (const char* point : {"-1", "two"}) {
+      const auto result = run_rmtsweep("plot " + file + " --point " + point + " --out " + (*scratch_ / "q").string());
+      EXPECT_TRUE(refuses(result, "point", point));
+      EXPECT_NE(result.output.find("an integer >= 0"), std::string::npos) << result.output;
+    }
   }
 }
 

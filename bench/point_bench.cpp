@@ -134,7 +134,7 @@ int main(int argc, char** argv) {
           {"seconds", {{"generate", s.generate}, {"covariance", s.covariance}, {"eigen", s.eigen},
                        {"ridge", s.ridge}, {"total", s.total}}},
           {"peak_rss_mb", peak_mb}, {"top_eigenvalues", best.top_eigenvalues}, {"overlaps", best.overlaps},
-          {"ridge_accuracy", best.ridge_accuracy}, {"solver", best.solver}, {"engine_option", engine_option},
+          {"ridge_accuracy", best.ridge_accuracy}, {"solver", best.krylov() ? "krylov" : "dense"}, {"engine_option", engine_option},
           {"products", best.products}, {"residual", best.residual}, {"fell_back", best.fell_back}};
       if (!limits.is_null()) record["same_moment"] = limits;
       std::cout << record.dump() << std::endl;

@@ -56,7 +56,7 @@ nlohmann::json result_json(const model::PointParams& params, const simulate::Sim
   if (r.weights_deviation) e["weights_deviation"] = *r.weights_deviation;
   e["covariance_path"] = simulate::to_string(r.path);
   // "krylov" where S was never formed, else what reduced S; eigen_method names the library.
-  e["eigensolver"] = r.solver == "krylov" ? "krylov" : parallel::to_string(r.eigensolver);
+  e["eigensolver"] = r.krylov() ? "krylov" : parallel::to_string(r.eigensolver);
   e["eigen_method"] = parallel::to_string(r.eigensolver);
   e["operator_products"] = r.products;
   e["solver_residual"] = r.products > 0 ? nlohmann::json(r.residual) : nlohmann::json(nullptr);
@@ -78,7 +78,7 @@ void print_human(const model::PointParams& params, const simulate::PointResult& 
       params.d, params.T, params.delta, params.gamma, params.snr, model::to_string(params.weighting).c_str(),
       model::to_string(params.correlation).c_str(), model::to_string(params.table).c_str(),
       static_cast<unsigned long long>(params.seed), params.trial);
-  if (r.solver == "krylov") {
+  if (r.krylov()) {
     std::printf("sizes          V=%lld tokens, N=%lld sequences, %d rank(s); S never formed: %s, %lld products of "
                 "S, residual %.2g\n",
                 static_cast<long long>(params.vocabulary()), static_cast<long long>(params.sequences()), ranks,

@@ -10,13 +10,13 @@
 #include <ctime>
 #include <filesystem>
 #include <optional>
-#include <thread>
 #include <string>
 #include <vector>
 
 #include "commands.hpp"
 #include "output_path.hpp"
 #include "rmtsweep/common/error.hpp"
+#include "rmtsweep/common/meminfo.hpp"
 #include "rmtsweep/io/file_lock.hpp"
 #include "rmtsweep/io/hdf5.hpp"
 #include "rmtsweep/model/parse_number.hpp"
@@ -128,9 +128,9 @@ void print_summary(const sweep::RunOutcome& outcome, const std::string& output) 
 /// --plan asked for the plan alone.
 bool check_plan(const RunArguments& args, const sweep::Grid& grid, int size) {
   const int on_node = parallel::ranks_on_this_node(MPI_COMM_WORLD);
-  const int threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / on_node);
+  const int threads = parallel::blas_threads();  // configured by the caller (configure_blas_threads)
   const double available = parallel::decided_on_root(MPI_COMM_WORLD, [&] {
-    return sweep::node_memory_bytes() / static_cast<double>(on_node);
+    return meminfo_bytes("MemTotal") / static_cast<double>(on_node);
   });
   const sweep::SweepPlan plan = sweep::plan_sweep(grid, threads);
   const sweep::SweepConfig& c = grid.config();
@@ -186,6 +186,7 @@ int command_run(int argc, char** argv) {
         "ranks_per_point", std::to_string(config.ranks_per_point),
         "an integer >= 1 that divides the number of MPI ranks (" + std::to_string(size) + ")");
   }
+  parallel::configure_blas_threads(MPI_COMM_WORLD);  // cores / ranks per node, unless set
   if (check_plan(args, grid, size)) return 0;  // --plan: printed, nothing written
   if (args.output.empty()) throw InvalidOption("output", "", "required: the HDF5 file of the sweep");
   if (args.resume && args.force)
@@ -245,7 +246,6 @@ int command_run(int argc, char** argv) {
   run.mpi_ranks = size;
   run.ranks_per_point = config.ranks_per_point;
   run.eigensolver = config.eigensolver;
-  parallel::configure_blas_threads(MPI_COMM_WORLD);  // cores / ranks per node, unless set
   sweep::install_stop_handlers();
   const bool resuming = exists && args.resume;  // with --force an existing file is recreated
   sweep::SweepFile file = resuming ? sweep::SweepFile::open_for_resume(args.output, io_comm, run)

@@ -11,6 +11,7 @@
 #include "point_options.hpp"
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/model/parse_number.hpp"
+#include "rmtsweep/parallel/eigen.hpp"
 #include "rmtsweep/sweep/sweep_reader.hpp"
 
 namespace po = boost::program_options;
@@ -78,7 +79,8 @@ int command_status(int argc, char** argv) {
       if (status[i] != static_cast<std::int64_t>(sweep::PointStatus::done)) continue;
       ++by_solver[solvers[i]];
       fallbacks += fell_back[i];
-      if (solvers[i].rfind("spectra", 0) == 0) {
+      if (solvers[i] == parallel::to_string(parallel::Reducer::spectra_lanczos) ||
+          solvers[i] == parallel::to_string(parallel::Reducer::spectra_davidson)) {
         ++krylov;
         total += products[i];
         most = std::max(most, products[i]);

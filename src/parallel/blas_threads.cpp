@@ -6,18 +6,16 @@
 #include <thread>
 
 #include "rmtsweep/common/error.hpp"
-#include "rmtsweep/parallel/communicator.hpp"
+#include "rmtsweep/parallel/collectives.hpp"
 #include "scalapack_api.hpp"
 
 namespace rmtsweep::parallel {
 
 int configure_blas_threads(MPI_Comm comm) {
-  MPI_Comm node_raw = MPI_COMM_NULL;
-  RMTSWEEP_MPI_CHECK(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node_raw));
-  const Communicator node = Communicator::own(node_raw);
+  const int on_node = ranks_on_this_node(comm);  // collective: before the early return
   if (std::getenv("OPENBLAS_NUM_THREADS") != nullptr) return 0;
   const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-  const int threads = std::max(1, cores / std::max(1, node.size()));
+  const int threads = std::max(1, cores / std::max(1, on_node));
   openblas_set_num_threads(threads);
   return threads;
 }

@@ -4,6 +4,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "rmtsweep/parallel/communicator.hpp"
+
 namespace rmtsweep::parallel {
 
 int rank_of(MPI_Comm comm) {
@@ -21,10 +23,7 @@ int size_of(MPI_Comm comm) {
 int ranks_on_this_node(MPI_Comm comm) {
   MPI_Comm node = MPI_COMM_NULL;
   RMTSWEEP_MPI_CHECK(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
-  int size = 1;
-  MPI_Comm_size(node, &size);
-  MPI_Comm_free(&node);
-  return size;
+  return Communicator::own(node).size();
 }
 
 std::string broadcast(std::string text, MPI_Comm comm, int root) {

@@ -2,7 +2,6 @@
 // (issue 7), and the cost model that decides Engine::automatic.
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -11,6 +10,7 @@
 #include "krylov_operator.hpp"
 #include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/common/error.hpp"
+#include "rmtsweep/common/meminfo.hpp"
 #include "rmtsweep/model/correlation.hpp"
 #include "rmtsweep/model/scalars.hpp"
 #include "rmtsweep/parallel/blacs_grid.hpp"
@@ -107,7 +107,6 @@ KrylovOutcome krylov_point(const model::PointParams& params, const SimulationOpt
   KrylovOutcome out;
   out.converged = eigen.converged && eigen.residual <= accepted_residual && ridge.done();
   PointResult& result = out.result;
-  result.solver = "krylov";
   result.eigensolver = block > 1 ? parallel::Reducer::spectra_davidson : parallel::Reducer::spectra_lanczos;
   result.products = s.products();
   result.residual = eigen.residual;
@@ -129,10 +128,7 @@ KrylovOutcome krylov_point(const model::PointParams& params, const SimulationOpt
     result.weights_deviation = parallel::all_sum(seqs.deviation_sum, comm) / N;
   }
   context.seconds.total = MPI_Wtime() - start;
-  double seconds[5] = {context.seconds.generate, context.seconds.covariance, context.seconds.eigen,
-                       context.seconds.ridge, context.seconds.total};
-  parallel::all_max(std::span<double>(seconds), comm);
-  result.seconds = {seconds[0], seconds[1], seconds[2], seconds[3], seconds[4]};
+  result.seconds = slowest_rank(context.seconds, comm);
   return out;
 }
 
@@ -141,19 +137,23 @@ bool dense_fits(const model::PointParams& params, int ranks) {
   // workspace and vectors, besides the table, spread over the ranks.
   const double m = static_cast<double>(std::min<std::int64_t>(params.d, params.sequences()));
   const double need = (2.0 * 8.0 * m * m + 8.0 * params.d * static_cast<double>(params.vocabulary())) / ranks;
-  std::ifstream meminfo("/proc/meminfo");
-  std::string key;
-  double kib = 0.0;
-  while (meminfo >> key >> kib) {
-    if (key == "MemAvailable:") return need < 1024.0 * kib / ranks;
-    meminfo.ignore(256, '\n');
-  }
-  return true;  // not Linux: let the dense path try
+  const double available = meminfo_bytes("MemAvailable");
+  return available <= 0.0 || need < available / ranks;  // unknown (not Linux): let the dense path try
 }
 
 bool krylov_pays(const model::PointParams& params, const SimulationOptions& options, int ranks) {
   if (options.spectrum) return false;
   if (!dense_fits(params, ranks)) return true;
+  return krylov_modelled_faster(params, options);
+}
+
+bool takes_krylov(const model::PointParams& params, const SimulationOptions& options, int ranks) {
+  return options.engine == Engine::krylov ||
+         (options.engine == Engine::automatic && krylov_pays(params, options, ranks));
+}
+
+bool krylov_modelled_faster(const model::PointParams& params, const SimulationOptions& options) {
+  if (options.spectrum) return false;
   const EngineCosts costs = engine_costs(params, options);
   return costs.krylov < costs.dense;
 }

@@ -96,11 +96,7 @@ PointResult dense_point(const model::PointParams& params, const SimulationOption
   }
   if (options.spectrum) result.eigenvalues = values;
   context.seconds.total = MPI_Wtime() - start;
-  // The slowest rank's times, so every rank reports the same.
-  double seconds[5] = {context.seconds.generate, context.seconds.covariance, context.seconds.eigen,
-                       context.seconds.ridge, context.seconds.total};
-  parallel::all_max(std::span<double>(seconds), comm);
-  result.seconds = {seconds[0], seconds[1], seconds[2], seconds[3], seconds[4]};
+  result.seconds = slowest_rank(context.seconds, comm);
   return result;
 }
 
@@ -113,10 +109,7 @@ PointResult simulate_point(const model::PointParams& params, const SimulationOpt
   RMTSWEEP_MPI_CHECK(MPI_Comm_size(comm, &ranks));
   // Decided on rank 0: krylov_pays and dense_fits read this node's free memory, which may differ
   // between the nodes of a group, and every rank must take the same path.
-  const bool krylov = parallel::decided_on_root(comm, [&] {
-    return options.engine == Engine::krylov ||
-           (options.engine == Engine::automatic && krylov_pays(params, options, ranks));
-  });
+  const bool krylov = parallel::decided_on_root(comm, [&] { return takes_krylov(params, options, ranks); });
   if (!krylov) return dense_point(params, options, comm);
   if (options.spectrum) {
     throw InvalidOption("engine", "krylov", "the Krylov engine gives the top k eigenvalues only, not the spectrum");

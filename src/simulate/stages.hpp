@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "rmtsweep/parallel/blacs_grid.hpp"
+#include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/parallel/distributed_matrix.hpp"
 #include "rmtsweep/simulate/point.hpp"
 #include "rmtsweep/simulate/pooled_sequences.hpp"
@@ -21,6 +22,13 @@ inline std::vector<std::size_t> global_rows(const parallel::DistributedMatrix& m
     rows[lr] = static_cast<std::size_t>(m.row_map().to_global(static_cast<int>(lr)));
   }
   return rows;
+}
+
+/// The slowest rank's stage times, so that every rank of `comm` reports the same (collective).
+inline StageSeconds slowest_rank(const StageSeconds& mine, MPI_Comm comm) {
+  double seconds[5] = {mine.generate, mine.covariance, mine.eigen, mine.ridge, mine.total};
+  parallel::all_max(std::span<double>(seconds), comm);
+  return {seconds[0], seconds[1], seconds[2], seconds[3], seconds[4]};
 }
 
 struct PointContext {

@@ -132,6 +132,17 @@ const std::vector<std::string>& config_keys() {
   return keys;
 }
 
+simulate::SimulationOptions simulation_options(const SweepConfig& c) {
+  simulate::SimulationOptions options;
+  options.k = c.k;
+  options.ridge = c.ridge;
+  options.ntest = c.ntest;
+  options.spectrum = c.store_spectra;
+  options.eigensolver = reducer_of(c.eigensolver);
+  options.engine = engine_of(c.eigensolver);
+  return options;
+}
+
 std::int64_t SweepConfig::point_count() const {
   return static_cast<std::int64_t>(delta.size() * gamma.size() * snr.size() * weighting.size()) * trials;
 }

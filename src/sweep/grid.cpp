@@ -52,20 +52,24 @@ model::PointParams Grid::params(std::int64_t index) const {
 }
 
 double point_cost(const model::PointParams& params, const SweepConfig& config) {
+  // The cost model alone (krylov_pays also reads /proc/meminfo, once per call: twice per point of
+  // the sweep here). A point whose S cannot fit takes the Krylov engine anyway; it is ordered by its
+  // dense cost, which puts it first, where the largest points belong.
+  const simulate::SimulationOptions options = simulation_options(config);
+  const bool krylov = options.engine == simulate::Engine::krylov ||
+                      (options.engine == simulate::Engine::automatic &&
+                       simulate::krylov_modelled_faster(params, options));
+  return point_cost(params, config, krylov);
+}
+
+double point_cost(const model::PointParams& params, const SweepConfig& config, bool krylov) {
   const double d = params.d, T = params.T;
   const double V = static_cast<double>(params.vocabulary());
   const double N = static_cast<double>(params.sequences());
   const double test = config.ntest > 0 ? static_cast<double>(config.ntest) : N;
   const double pooling = params.weighting.data_dependent() ? T * T : T;
   const double data = V * d + (N + test) * pooling * d;
-  simulate::SimulationOptions options;
-  options.k = config.k;
-  options.spectrum = config.store_spectra;
-  options.engine = engine_of(config.eigensolver);
-  const bool krylov = options.engine == simulate::Engine::krylov ||
-                      (options.engine == simulate::Engine::automatic &&
-                       simulate::krylov_pays(params, options, config.ranks_per_point));
-  if (krylov) return data + simulate::engine_costs(params, options).krylov;
+  if (krylov) return data + simulate::engine_costs(params, simulation_options(config)).krylov;
   return data + N * d * d + 5.0 * d * d * d;
 }
 

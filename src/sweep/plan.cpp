@@ -3,8 +3,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 
 #include "rmtsweep/simulate/point.hpp"
 
@@ -30,14 +28,8 @@ PointEstimate estimate_point(const model::PointParams& params, const SweepConfig
   const double d = params.d, V = static_cast<double>(params.vocabulary()),
                N = static_cast<double>(params.sequences());
   const double ranks = std::max(1, config.ranks_per_point);
-  simulate::SimulationOptions options;
-  options.k = config.k;
-  options.spectrum = config.store_spectra;
-  options.engine = engine_of(config.eigensolver);
   PointEstimate e;
-  e.krylov = options.engine == simulate::Engine::krylov ||
-             (options.engine == simulate::Engine::automatic &&
-              simulate::krylov_pays(params, options, config.ranks_per_point));
+  e.krylov = simulate::takes_krylov(params, simulation_options(config), config.ranks_per_point);
   const double table = 8.0 * d * V / ranks;
   if (e.krylov) {
     // The table's rows, and the pooled vectors C = E A where N <= 0.3 V (FactoredCovariance::compress).
@@ -49,7 +41,7 @@ PointEstimate estimate_point(const model::PointParams& params, const SweepConfig
     const double copies = ranks > 1 && config.eigensolver != EigenSetting::scalapack ? 2.0 : 1.0;
     e.bytes_per_rank = copies * 8.0 * m * m / ranks + table + 8.0 * d * 512.0 / ranks + fixed_bytes;
   }
-  const double units = point_cost(params, config);
+  const double units = point_cost(params, config, e.krylov);
   const double threads = ranks * std::max(1, threads_per_rank);
   e.seconds = fixed_seconds + units * (e.krylov ? krylov_seconds_per_unit : dense_seconds_per_unit) *
                                   measured_threads / threads;
@@ -96,20 +88,6 @@ std::string memory_text(double bytes) {
   char text[32];
   std::snprintf(text, sizeof text, "%.3g %s", bytes, units[unit]);
   return text;
-}
-
-double node_memory_bytes() {
-  std::ifstream meminfo("/proc/meminfo");
-  std::string line;
-  while (std::getline(meminfo, line)) {
-    if (line.rfind("MemTotal:", 0) == 0) {
-      std::istringstream fields(line.substr(9));
-      double kib = 0.0;
-      fields >> kib;
-      return kib * 1024.0;
-    }
-  }
-  return 0.0;
 }
 
 }  // namespace rmtsweep::sweep

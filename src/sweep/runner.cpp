@@ -155,13 +155,7 @@ RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE
   Progress progress(rank == 0 ? progress_out : nullptr, grid.size(), grid.size() - outcome.todo,
                     outcome.todo);
 
-  simulate::SimulationOptions options;
-  options.k = config.k;
-  options.ridge = config.ridge;
-  options.ntest = config.ntest;
-  options.spectrum = config.store_spectra;
-  options.eigensolver = reducer_of(config.eigensolver);
-  options.engine = engine_of(config.eigensolver);
+  simulate::SimulationOptions options = simulation_options(config);
   // Points along snr and weighting share their noise table; order_by_cost puts them one after
   // the other and table_runs hands them to one group, which draws the table once for all of them.
   simulate::TableCache tables;
@@ -244,7 +238,7 @@ RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE
       ++computed;
       if (!failure.empty()) ++failed;
       if (failure.empty() && result.eigensolver == parallel::Reducer::elpa) ++elpa;
-      if (failure.empty() && result.solver == "krylov") ++krylov;
+      if (failure.empty() && result.krylov()) ++krylov;
       if (leader) {
         if (failure.empty()) {
           file.write_done(index, result, seconds);

@@ -55,6 +55,11 @@ enum class Reducer {
   spectra_davidson,  ///< Spectra's block Davidson on the factored S
 };
 
+/// Whether the eigenpairs came from a Krylov method on the factored S (S never formed).
+constexpr bool is_krylov(Reducer reducer) noexcept {
+  return reducer == Reducer::spectra_lanczos || reducer == Reducer::spectra_davidson;
+}
+
 /// "lapack", "scalapack", "elpa", "spectra-lanczos", "spectra-davidson": as `rmtsweep point`,
 /// its JSON and the file's /points/solver say it.
 const char* to_string(Reducer reducer) noexcept;

@@ -73,8 +73,9 @@ struct PointResult {
   StageSeconds seconds;
   CovariancePath path = CovariancePath::automatic;  ///< how S was formed: panels, tokens or gram
   parallel::Reducer eigensolver = parallel::Reducer::lapack;  ///< what reduced S (or K)
+  /// Whether the Krylov engine computed the point (S never formed).
+  bool krylov() const noexcept { return parallel::is_krylov(eigensolver); }
   std::vector<double> eigenvalues;           ///< all d eigenvalues ascending, with options.spectrum
-  std::string solver = "dense";              ///< (addition) "krylov" or "dense": the engine that ran
   long long products = 0;                    ///< (addition) Krylov: products of S, each block vector counted
   double residual = 0.0;                     ///< (addition) Krylov: max_j ||S x_j - l_j x_j|| / |l_j|, top k
   bool fell_back = false;                    ///< (addition) Krylov did not converge; recomputed densely
@@ -90,6 +91,10 @@ PointResult simulate_point(const model::PointParams& params, const SimulationOpt
 /// (krylov_point.cpp).
 bool krylov_pays(const model::PointParams& params, const SimulationOptions& options, int ranks);
 
+/// Whether simulate_point takes the Krylov engine for this point on `ranks` ranks: options.engine
+/// krylov, or automatic where krylov_pays (which reads this node's free memory).
+bool takes_krylov(const model::PointParams& params, const SimulationOptions& options, int ranks);
+
 /// The two engines' modelled costs of a point's covariance and eigen stages, in dgemm flops of the
 /// dense path (krylov_pays compares them; the sweep orders its points by them).
 struct EngineCosts {
@@ -97,5 +102,10 @@ struct EngineCosts {
   double krylov = 0.0;
 };
 EngineCosts engine_costs(const model::PointParams& params, const SimulationOptions& options);
+
+/// krylov_pays without its memory check (no file read, a few flops): no spectrum asked and the
+/// Krylov engine's modelled cost below the dense one's. For ordering a sweep's points, where it is
+/// evaluated for every point.
+bool krylov_modelled_faster(const model::PointParams& params, const SimulationOptions& options);
 
 }  // namespace rmtsweep::simulate

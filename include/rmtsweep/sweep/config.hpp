@@ -61,6 +61,10 @@ struct SweepConfig {
   std::int64_t point_count() const;
 };
 
+/// What simulate_point is asked to measure for every point of the sweep (k, ridge, ntest, the
+/// spectrum, the engine and the dense reducer of the eigensolver setting); no table cache.
+simulate::SimulationOptions simulation_options(const SweepConfig& config);
+
 /// Builds and validates a config from key -> text; missing keys take their defaults.
 /// Unknown keys, bad values and points that model::validate rejects (e.g. prefix:L with
 /// L > T, custom weights of the wrong length, V < 2) throw InvalidOption naming key, value

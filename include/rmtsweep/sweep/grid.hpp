@@ -41,9 +41,12 @@ class Grid {
 /// table V d, pooling N T d (N T^2 d for causal attention), covariance N d^2, the full
 /// symmetric eigensolve ~ 4 d^3, the ridge solve ~ d^3 and the test set ntest T d.
 /// Where the point takes the Krylov engine (config.eigensolver krylov, or auto without stored
-/// spectra where simulate::krylov_pays), its covariance and eigen terms are the Krylov engine's
-/// modelled cost (simulate::engine_costs) instead.
+/// spectra where simulate::krylov_modelled_faster), its covariance and eigen terms are the Krylov
+/// engine's modelled cost (simulate::engine_costs) instead.
 double point_cost(const model::PointParams& params, const SweepConfig& config);
+
+/// The same on the engine given (`krylov`: the Krylov engine's cost, else the dense path's).
+double point_cost(const model::PointParams& params, const SweepConfig& config, bool krylov);
 
 /// `todo` sorted most expensive first, so that the long points start early and the short ones
 /// fill the gaps at the end (longest-processing-time-first). Ties are grouped by noise table

@@ -38,7 +38,4 @@ SweepPlan plan_sweep(const Grid& grid, int threads_per_rank);
 /// "3.05 MiB", "298 GiB": a byte count to three digits.
 std::string memory_text(double bytes);
 
-/// The memory this node has (MemTotal of /proc/meminfo), or 0 when unknown.
-double node_memory_bytes();
-
 }  // namespace rmtsweep::sweep

@@ -239,10 +239,12 @@ def log_scale(snr):
 
 
 def choose_point(h5, phase):
-    """A done point with a spectrum: the last weighting at the middle delta and gamma, at the
-    smallest snr where theory predicts an outlier (else the largest snr), trial 0."""
+    """A done point with a spectrum: the largest size that stores spectra, the last weighting at the
+    middle delta and gamma, at the middle snr where theory predicts an outlier (else the largest snr),
+    trial 0."""
     p = h5["points"]
-    status = p["status"][...]
+    sizes = sizes_with_spectra(h5)
+    status = np.where(p["d"][...] == sizes.max(), p["status"][...], 0) if sizes.size else p["status"][...] * 0
     weighting = np.array(strings(p["weighting"]))
     delta, gamma, snr, trial = p["delta"][...], p["gamma"][...], p["snr"][...], p["trial"][...]
     detectable = p["theory_detectable"][...] if "theory_detectable" in p else p["theory_overlap"][...] > 0
@@ -261,14 +263,40 @@ def choose_point(h5, phase):
     return int(candidates[np.argmax(snr[candidates])])
 
 
+def spectrum_row(h5, index):
+    """(dataset, row) holding point `index`'s eigenvalues, or None when its size stores none.
+    schema_version 2: /spectra/d<d>/eigenvalues, row found in /spectra/d<d>/point;
+    schema_version 1: /spectra/eigenvalues, row = index."""
+    if "spectra/eigenvalues" in h5:
+        return h5["spectra/eigenvalues"], index
+    d = int(h5["points/d"][index])
+    group = f"spectra/d{d}"
+    if group not in h5:
+        return None
+    rows = np.flatnonzero(h5[group + "/point"][...] == index)
+    return (h5[group + "/eigenvalues"], int(rows[0])) if rows.size else None
+
+
+def has_any_spectra(h5):
+    """Whether any size of the sweep stores its spectra."""
+    return "spectra" in h5 and len(h5["spectra"]) > 0
+
+
+def sizes_with_spectra(h5):
+    """The sizes d whose spectra the file stores (every point's, for schema_version 1)."""
+    if "spectra/eigenvalues" in h5:
+        return np.unique(h5["points/d"][...])
+    return np.array(sorted(int(name[1:]) for name in h5["spectra"] if name.startswith("d")), dtype=np.int64)
+
+
 def spectrum_point(h5, phase, point_text):
-    """The point whose spectrum is drawn: --point checked (a done point of a file with spectra),
+    """The point whose spectrum is drawn: --point checked (a done point of a size with spectra),
     else one chosen; None, with a note on stderr, when there is nothing to draw."""
-    has_spectra = "spectra/eigenvalues" in h5
+    has_spectra = has_any_spectra(h5)
     status = h5["points/status"][...]
     if point_text is None:
         if not has_spectra:
-            print(f"rmtsweep plot: no /spectra/eigenvalues in the file (store_spectra off): no {SPECTRUM_FIGURE}",
+            print(f"rmtsweep plot: no /spectra in the file (store_spectra off): no {SPECTRUM_FIGURE}",
                   file=sys.stderr)
             return None
         index = choose_point(h5, phase)
@@ -287,14 +315,19 @@ def spectrum_point(h5, phase, point_text):
         raise InvalidOption("--point", point_text, allowed + f"; point {index} is {state} (see rmtsweep status)")
     if not has_spectra:
         raise InvalidOption("--point", point_text,
-                            "the file has no /spectra/eigenvalues (store_spectra off): no spectrum to draw")
+                            "the file has no /spectra (store_spectra off): no spectrum to draw")
+    if spectrum_row(h5, index) is None:
+        raise InvalidOption("--point", point_text,
+                            f"a point of a size whose spectra are stored; point {index} has "
+                            f"d = {int(h5['points/d'][index])}, whose spectra are not (store_spectra)")
     return index
 
 
 def spectrum(h5, phase, out, dpi, index):
     """Histogram of all eigenvalues of point `index` against the theoretical bulk density."""
     p = h5["points"]
-    values = h5["spectra/eigenvalues"][index]
+    dataset, row = spectrum_row(h5, index)
+    values = dataset[row]
     name = strings(p["weighting"])[index]
     delta, gamma, snr = (float(p[k][index]) for k in ("delta", "gamma", "snr"))
     w = phase.weighting.index(name)

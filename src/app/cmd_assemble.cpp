@@ -27,18 +27,19 @@ namespace {
 void print_thresholds(const assemble::SweepData& data, const assemble::PhaseTable& table,
                       const assemble::TheoryTables& theory, const std::vector<assemble::RuleTable>& rules) {
   const auto& a = data.axes;
-  std::printf("%-18s %9s %9s %12s %12s %12s %12s %12s   %s\n", "weighting", "delta", "gamma", "snr_pop",
+  std::printf("%-18s %6s %9s %9s %12s %12s %12s %12s %12s   %s\n", "weighting", "d", "delta", "gamma", "snr_pop",
               "snr_sample", "empirical", "eigengap", "null", "false detections at snr 0 (edge / eigengap / null)");
   std::size_t printed = 0;
-  const std::size_t lines = a.weighting.size() * a.delta.size() * a.gamma.size();
+  const std::size_t lines = a.lines();
   for (std::size_t w = 0; w < a.weighting.size(); ++w) {
     for (std::size_t i = 0; i < a.delta.size(); ++i) {
       for (std::size_t j = 0; j < a.gamma.size(); ++j) {
+       for (std::size_t n = 0; n < a.d.size(); ++n) {
         if (++printed > 40) {
           std::printf("... (%zu lines in all: see /phase)\n", lines);
           return;
         }
-        const std::size_t line = a.line(w, i, j);
+        const std::size_t line = a.line(w, n, i, j);
         const auto bracket = table.empirical_threshold_bracket[line];
         char empirical[32];
         if (bracket == assemble::bracket_found) {
@@ -61,9 +62,10 @@ void print_thresholds(const assemble::SweepData& data, const assemble::PhaseTabl
           std::snprintf(text, sizeof text, "%s%.3g", rates.empty() ? "" : " / ", rule.false_detection_rate[line]);
           rates += text;
         }
-        std::printf("%-18s %9.4g %9.4g %12.4g %12.4g %s%s   %s\n", a.weighting[w].c_str(), a.delta[i], a.gamma[j],
+        std::printf("%-18s %6d %9.4g %9.4g %12.4g %12.4g %s%s   %s\n", a.weighting[w].c_str(), a.d[n], a.delta[i], a.gamma[j],
                     theory.pop_threshold_snr[line], theory.sample_threshold_snr[line], empirical, others.c_str(),
                     rates.c_str());
+       }
       }
     }
   }
@@ -111,7 +113,7 @@ int command_assemble(int argc, char** argv) {
 
   const assemble::SweepData data = assemble::read_sweep(path);
   model::PointParams base;
-  base.d = data.config.d;
+  base.d = data.axes.d.back();  // the fine theory curves (d -> infinity limits) record the largest
   base.T = data.config.T;
   base.correlation = data.config.correlation;
   base.table = data.config.table;
@@ -120,14 +122,14 @@ int command_assemble(int argc, char** argv) {
   const auto theory = assemble::theory_tables(base, data.config.weighting, data.axes, margin);
   const auto table = assemble::tabulate(data.axes, data.points, theory.detection_threshold);
   const auto rules =
-      assemble::detection_tables(data.axes, data.points, theory.bulk_edge_right, data.config.d, margin);
+      assemble::detection_tables(data.axes, data.points, theory.bulk_edge_right, margin);
   assemble::write_phase(path, data, table, theory, margin, rules, shown);
 
-  std::printf("%s: /phase written: %zu weighting(s) x %zu delta x %zu gamma x %zu snr; %lld of %lld points done",
-              path.c_str(), data.axes.weighting.size(), data.axes.delta.size(), data.axes.gamma.size(),
+  std::printf("%s: /phase written: %zu weighting(s) x %zu d x %zu delta x %zu gamma x %zu snr; %lld of %lld points done",
+              path.c_str(), data.axes.weighting.size(), data.axes.d.size(), data.axes.delta.size(), data.axes.gamma.size(),
               data.axes.snr.size(), static_cast<long long>(data.done), static_cast<long long>(data.total));
   if (data.failed > 0) std::printf(", %lld failed", static_cast<long long>(data.failed));
-  std::printf("\ndetection: top eigenvalue > right_edge (1 + %g d^(-2/3)), d = %d\n", margin, data.config.d);
+  std::printf("\ndetection: top eigenvalue > right_edge (1 + %g d^(-2/3))\n", margin);
   if (!quiet) print_thresholds(data, table, theory, rules);
   return 0;
 }

@@ -248,7 +248,7 @@ int command_run(int argc, char** argv) {
   run.eigensolver = config.eigensolver;
   sweep::install_stop_handlers();
   const bool resuming = exists && args.resume;  // with --force an existing file is recreated
-  sweep::SweepFile file = resuming ? sweep::SweepFile::open_for_resume(args.output, io_comm, run)
+  sweep::SweepFile file = resuming ? sweep::SweepFile::open_for_resume(args.output, io_comm, grid, run)
                                    : sweep::SweepFile::create(args.output, io_comm, grid, predictions, run);
   if (rank == 0) {
     std::fprintf(stderr, "rmtsweep run: %s: %lld points (run %d) on %d ranks in groups of %d\n",

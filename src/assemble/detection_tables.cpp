@@ -47,13 +47,13 @@ double null_false_detection_rate(const std::vector<double>& null_values, double 
 }
 
 std::vector<RuleTable> detection_tables(const Axes& axes, const std::vector<PointRecord>& points,
-                                        const std::vector<double>& right_edge, int d, double margin, double alpha) {
-  const std::size_t lines = axes.weighting.size() * axes.delta.size() * axes.gamma.size();
+                                        const std::vector<double>& right_edge, double margin, double alpha) {
+  const std::size_t lines = axes.lines();
   if (right_edge.size() != lines) throw std::invalid_argument("detection_tables: one right edge per line needed");
   // Every line's cells, trials in point order (the file's flattened order).
   std::vector<Cells> line_cells(lines, Cells(axes.snr.size()));
   for (const PointRecord& p : points) {
-    line_cells[axes.line(p.weighting, p.delta, p.gamma)][p.snr].push_back(p.top_eigenvalues);
+    line_cells[axes.line(p.weighting, p.d, p.delta, p.gamma)][p.snr].push_back(p.top_eigenvalues);
   }
   std::vector<RuleTable> tables;
   for (const Rule rule : all_rules) {
@@ -65,15 +65,17 @@ std::vector<RuleTable> detection_tables(const Axes& axes, const std::vector<Poin
     t.false_detection_rate.assign(lines, nan);
     t.threshold.assign(lines, nan);
     for (std::size_t w = 0; w < axes.weighting.size(); ++w) {
+      for (std::size_t n = 0; n < axes.d.size(); ++n) {
+      const int d = axes.d[n];
       for (std::size_t i = 0; i < axes.delta.size(); ++i) {
         for (std::size_t j = 0; j < axes.gamma.size(); ++j) {
-          const std::size_t line = axes.line(w, i, j);
+          const std::size_t line = axes.line(w, n, i, j);
           const Cells& cells = line_cells[line];
           const Detector detector = rule == Rule::edge       ? edge_detector(right_edge[line], d, margin)
                                     : rule == Rule::eigengap ? eigengap_detector(d)
                                                              : null_detector(axes.snr, cells, alpha);
           const LineDetection found = detect_line(axes.snr, cells, detector);
-          for (std::size_t s = 0; s < axes.snr.size(); ++s) t.detected_fraction[axes.cell(w, i, j, s)] = found.fraction[s];
+          for (std::size_t s = 0; s < axes.snr.size(); ++s) t.detected_fraction[axes.cell(w, n, i, j, s)] = found.fraction[s];
           t.empirical_threshold_snr[line] = found.threshold.snr;
           t.empirical_threshold_bracket[line] = found.threshold.bracket;
           t.threshold[line] = detector.threshold;
@@ -87,6 +89,7 @@ std::vector<RuleTable> detection_tables(const Axes& axes, const std::vector<Poin
             t.false_detection_rate[line] = null_false_detection_rate(null_top, alpha);
           }
         }
+      }
       }
     }
     tables.push_back(std::move(t));

@@ -60,11 +60,11 @@ PhaseTable tabulate(const Axes& axes, const std::vector<PointRecord>& points, co
   // and with them the file, are the same however often assemble runs.
   std::vector<std::vector<double>> top(cells), overlap(cells), ridge(cells);
   for (const auto& p : points) {
-    if (p.weighting >= axes.weighting.size() || p.delta >= axes.delta.size() || p.gamma >= axes.gamma.size() ||
-        p.snr >= axes.snr.size()) {
+    if (p.weighting >= axes.weighting.size() || p.d >= axes.d.size() || p.delta >= axes.delta.size() ||
+        p.gamma >= axes.gamma.size() || p.snr >= axes.snr.size()) {
       throw std::out_of_range("tabulate: a point lies outside the grid");
     }
-    const std::size_t c = axes.cell(p.weighting, p.delta, p.gamma, p.snr);
+    const std::size_t c = axes.cell(p.weighting, p.d, p.delta, p.gamma, p.snr);
     top[c].push_back(p.top_eigenvalue);
     overlap[c].push_back(p.overlap);
     ridge[c].push_back(p.ridge_accuracy);
@@ -90,19 +90,15 @@ PhaseTable tabulate(const Axes& axes, const std::vector<PointRecord>& points, co
     table.detected_fraction[c] = o.count > 0 ? static_cast<double>(detected) / static_cast<double>(o.count) : nan;
   }
 
-  const std::size_t lines = axes.weighting.size() * axes.delta.size() * axes.gamma.size();
+  const std::size_t lines = axes.lines(), S = axes.snr.size();
   table.empirical_threshold_snr.resize(lines);
   table.empirical_threshold_bracket.resize(lines);
-  for (std::size_t w = 0; w < axes.weighting.size(); ++w) {
-    for (std::size_t i = 0; i < axes.delta.size(); ++i) {
-      for (std::size_t j = 0; j < axes.gamma.size(); ++j) {
-        std::vector<double> fraction(axes.snr.size());
-        for (std::size_t s = 0; s < axes.snr.size(); ++s) fraction[s] = table.detected_fraction[axes.cell(w, i, j, s)];
-        const Crossing crossing = half_crossing(axes.snr, fraction);
-        table.empirical_threshold_snr[axes.line(w, i, j)] = crossing.snr;
-        table.empirical_threshold_bracket[axes.line(w, i, j)] = crossing.bracket;
-      }
-    }
+  for (std::size_t line = 0; line < lines; ++line) {
+    const std::vector<double> fraction(table.detected_fraction.begin() + static_cast<std::ptrdiff_t>(line * S),
+                                       table.detected_fraction.begin() + static_cast<std::ptrdiff_t>((line + 1) * S));
+    const Crossing crossing = half_crossing(axes.snr, fraction);
+    table.empirical_threshold_snr[line] = crossing.snr;
+    table.empirical_threshold_bracket[line] = crossing.bracket;
   }
   return table;
 }

@@ -122,6 +122,8 @@ SweepData read_sweep(const std::string& path) {
   const auto [delta, delta_position] = ascending(c.delta);
   const auto [gamma, gamma_position] = ascending(c.gamma);
   const auto [snr, snr_position] = ascending(c.snr);
+  const auto [sizes, d_position] = ascending(std::vector<double>(c.d.begin(), c.d.end()));
+  for (const double d : sizes) data.axes.d.push_back(static_cast<int>(d));
   data.axes.delta = delta;
   data.axes.gamma = gamma;
   data.axes.snr = snr;
@@ -129,6 +131,8 @@ SweepData read_sweep(const std::string& path) {
   const auto status = reader.status();
   const auto di = reader.integers(column::delta_index), gi = reader.integers(column::gamma_index);
   const auto si = reader.integers(column::snr_index), wi = reader.integers(column::weighting_index);
+  const auto ni = reader.d_indices();
+  const auto trial = reader.integers(column::trial);
   const auto top = reader.reals(column::top_eigenvalue), overlap = reader.reals(column::overlap);
   const auto ridge = reader.reals(column::ridge_accuracy);
   const auto tops = reader.reals(column::top_eigenvalues);  // points x k
@@ -148,7 +152,8 @@ SweepData read_sweep(const std::string& path) {
                            gamma_position.at(static_cast<std::size_t>(gi[p])),
                            snr_position.at(static_cast<std::size_t>(si[p])), top[p], overlap[p], ridge[p],
                            std::vector<double>(tops.begin() + static_cast<std::ptrdiff_t>(p * k),
-                                               tops.begin() + static_cast<std::ptrdiff_t>((p + 1) * k))});
+                                               tops.begin() + static_cast<std::ptrdiff_t>((p + 1) * k)),
+                           d_position.at(static_cast<std::size_t>(ni[p])), static_cast<int>(trial[p])});
   }
   data.pending = data.total - data.done - data.failed;
   return data;
@@ -159,11 +164,13 @@ void write_phase(const std::string& path, const SweepData& data, const PhaseTabl
   const io::File file = io::open_file(path, io::Access::read_write);
   const io::Group phase = open_or_create_group(file, std::string(phase_group));
   const Axes& a = data.axes;
-  const hsize_t W = a.weighting.size(), D = a.delta.size(), G = a.gamma.size(), S = a.snr.size();
-  const std::vector<hsize_t> cells{W, D, G, S}, lines{W, D, G};
+  const hsize_t W = a.weighting.size(), Nd = a.d.size(), D = a.delta.size(), G = a.gamma.size(),
+                S = a.snr.size();
+  const std::vector<hsize_t> cells{W, Nd, D, G, S}, lines{W, Nd, D, G};
 
   PhaseWriter out(phase);
   out.put(phase::weighting, a.weighting);
+  out.put(phase::d, {Nd}, std::vector<std::int64_t>(a.d.begin(), a.d.end()));
   out.put(phase::delta, {D}, a.delta);
   out.put(phase::gamma, {G}, a.gamma);
   out.put(phase::snr, {S}, a.snr);
@@ -237,7 +244,6 @@ void write_phase(const std::string& path, const SweepData& data, const PhaseTabl
                 "phase tables of the sweep written by `rmtsweep assemble` (README, HDF5 schema)");
   set_attribute(phase, "detection_rule",
                 std::string("detected iff top eigenvalue > right_edge * (1 + c * d^(-2/3))"));
-  set_attribute(phase, "d", static_cast<std::int64_t>(data.config.d));
   set_attribute(phase, "assembled_by", std::string("rmtsweep ") + rmtsweep::version);
 }
 

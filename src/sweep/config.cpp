@@ -66,15 +66,16 @@ std::string number_list(const std::vector<double>& values) {
   return join(items);
 }
 
-/// Checks every (delta, gamma, snr, weighting) combination with model::validate.
+/// Checks every (d, delta, gamma, snr, weighting) combination with model::validate.
 void validate_points(const SweepConfig& c) {
   model::PointParams p;
-  p.d = c.d;
   p.T = c.T;
   p.correlation = c.correlation;
   p.table = c.table;
   p.seed = c.seed;
   p.trial = c.trials - 1;
+  for (const int d : c.d) {
+  p.d = d;
   for (const double delta : c.delta) {
     for (const double gamma : c.gamma) {
       for (const double snr : c.snr) {
@@ -88,6 +89,7 @@ void validate_points(const SweepConfig& c) {
       }
     }
   }
+  }
 }
 
 /// Refuses grids of more than max_sweep_points points (the point order is broadcast with an
@@ -96,6 +98,7 @@ void validate_points(const SweepConfig& c) {
 template <class Get>
 void check_point_count(const SweepConfig& c, const Get& get) {
   const std::vector<std::pair<const char*, std::size_t>> extents{
+      {"d", c.d.size()},
       {"delta", c.delta.size()},
       {"gamma", c.gamma.size()},
       {"snr", c.snr.size()},
@@ -114,7 +117,7 @@ void check_point_count(const SweepConfig& c, const Get& get) {
   if (points > static_cast<double>(max_sweep_points)) {
     throw InvalidOption(largest, get(largest, ""),
                         "allowed: a grid of at most " + std::to_string(max_sweep_points) +
-                            " points (delta x gamma x snr x weighting x trials); this one has " +
+                            " points (d x delta x gamma x snr x weighting x trials); this one has " +
                             model::format_double(points));
   }
 }
@@ -132,19 +135,65 @@ const std::vector<std::string>& config_keys() {
   return keys;
 }
 
-simulate::SimulationOptions simulation_options(const SweepConfig& c) {
+simulate::SimulationOptions simulation_options(const SweepConfig& c, int d) {
   simulate::SimulationOptions options;
   options.k = c.k;
   options.ridge = c.ridge;
   options.ntest = c.ntest;
-  options.spectrum = c.store_spectra;
+  options.spectrum = c.spectra_stored(d);
   options.eigensolver = reducer_of(c.eigensolver);
   options.engine = engine_of(c.eigensolver);
   return options;
 }
 
 std::int64_t SweepConfig::point_count() const {
+  return static_cast<std::int64_t>(d.size()) * points_per_d();
+}
+
+std::int64_t SweepConfig::points_per_d() const {
   return static_cast<std::int64_t>(delta.size() * gamma.size() * snr.size() * weighting.size()) * trials;
+}
+
+bool SweepConfig::spectra_stored(int size) const noexcept {
+  switch (store_spectra) {
+    case SpectraSetting::always: return true;
+    case SpectraSetting::never: return false;
+    case SpectraSetting::automatic: break;
+  }
+  return size <= max_auto_spectrum_d;
+}
+
+bool SweepConfig::any_spectra() const noexcept {
+  return std::any_of(d.begin(), d.end(), [this](int size) { return spectra_stored(size); });
+}
+
+int SweepConfig::smallest_d() const noexcept { return d.empty() ? 0 : *std::min_element(d.begin(), d.end()); }
+
+std::vector<int> parse_d_axis(const std::string& text) {
+  const std::string allowed =
+      "allowed: distinct integers d >= 1 as a list a,b,c, a range start:stop:count or log:start:stop:count "
+      "(range values rounded to the nearest integer)";
+  const std::string body = trim(text);
+  const bool range = body.find(':') != std::string::npos;
+  std::vector<int> sizes;
+  if (range) {
+    for (const double value : parse_axis(body, "d")) {
+      const double rounded = std::round(value);
+      if (!(rounded >= 1.0 && rounded <= 2147483647.0)) throw InvalidOption("d", text, allowed);
+      sizes.push_back(static_cast<int>(rounded));
+    }
+  } else {
+    for (const std::string& item : split(body, ',')) {
+      const std::int64_t value = model::parse_integer(trim(item), "d", allowed, text);
+      if (value < 1 || value > 2147483647) throw InvalidOption("d", text, allowed);
+      sizes.push_back(static_cast<int>(value));
+    }
+  }
+  if (sizes.empty()) throw InvalidOption("d", text, allowed);
+  std::vector<int> sorted = sizes;
+  std::sort(sorted.begin(), sorted.end());
+  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) throw InvalidOption("d", text, allowed);
+  return sizes;
 }
 
 std::vector<double> parse_axis(const std::string& raw, const std::string& option) {
@@ -205,7 +254,7 @@ std::vector<std::string> split_weighting_list(const std::string& text) {
   return items;
 }
 
-void require_top_four(const SweepConfig& c) { require_top_four(c.k, c.d); }
+void require_top_four(const SweepConfig& c) { require_top_four(c.k, c.smallest_d()); }
 
 void require_top_four(int k, int d) {
   if (k < std::min(4, d)) {
@@ -227,7 +276,7 @@ SweepConfig parse_sweep_config(const std::map<std::string, std::string>& values)
   };
   const auto value = [&](const std::string& key) { return get(key, default_of(key)); };
   SweepConfig c;
-  c.d = parse_d(value("d"));
+  c.d = parse_d_axis(value("d"));
   c.T = parse_T(value("T"));
   c.correlation = model::parse_correlation(value("correlation"), c.T, "correlation");
   c.table = model::parse_table(value("table"), "table");
@@ -246,11 +295,13 @@ SweepConfig parse_sweep_config(const std::map<std::string, std::string>& values)
     }
   }
   // Any k from 1 reads back (a stored config may predate require_top_four); the default 4 shrinks to d.
-  c.k = parse_k(value("k"), c.d, values.find("k") == values.end());
+  c.k = parse_k(value("k"), c.smallest_d(), values.find("k") == values.end());
   c.ridge = parse_sweep_ridge(value("ridge"));
   c.ntest = parse_ntest(value("ntest"));
   const std::string spectra = value("store_spectra");
-  c.store_spectra = spectra == "auto" ? c.d <= 4096 : parse_bool(spectra, "store_spectra");
+  c.store_spectra = spectra == "auto"                        ? SpectraSetting::automatic
+                    : parse_bool(spectra, "store_spectra") ? SpectraSetting::always
+                                                           : SpectraSetting::never;
   c.ranks_per_point = static_cast<int>(parse_bounded(value("ranks_per_point"), "ranks_per_point", 1, 2147483647,
                                                      "allowed: an integer >= 1 that divides the number of ranks"));
   c.eigensolver = parse_eigensolver(value("eigensolver"));
@@ -287,7 +338,10 @@ std::string resolved_config_text(const SweepConfig& c) {
   std::vector<std::string> weightings;
   for (const auto& w : c.weighting) weightings.push_back(model::to_string(w));
   std::ostringstream out;
-  out << "d = " << c.d << "\n"
+  std::vector<std::string> sizes;
+  for (const int d : c.d) sizes.push_back(std::to_string(d));
+  const bool every_size = std::all_of(c.d.begin(), c.d.end(), [&](int d) { return c.spectra_stored(d); });
+  out << "d = " << join(sizes) << "\n"
       << "T = " << c.T << "\n"
       << "correlation = " << model::to_string(c.correlation) << "\n"
       << "table = " << model::to_string(c.table) << "\n"
@@ -300,7 +354,7 @@ std::string resolved_config_text(const SweepConfig& c) {
       << "k = " << c.k << "\n"
       << "ridge = " << model::format_double(c.ridge) << "\n"
       << "ntest = " << c.ntest << "\n"
-      << "store_spectra = " << (c.store_spectra ? "true" : "false") << "\n";
+      << "store_spectra = " << (every_size ? "true" : c.any_spectra() ? "auto" : "false") << "\n";
   return out.str();
 }
 

@@ -25,20 +25,21 @@ GridCoordinates Grid::coordinates(std::int64_t index) const {
   at.snr = take(config_.snr.size());
   at.gamma = take(config_.gamma.size());
   at.delta = take(config_.delta.size());
+  at.d = take(config_.d.size());
   return at;
 }
 
 std::int64_t Grid::index(const GridCoordinates& at) const {
   const auto& c = config_;
   const std::size_t flat =
-      (((at.delta * c.gamma.size() + at.gamma) * c.snr.size() + at.snr) * c.weighting.size() + at.weighting);
+      ((((at.d * c.delta.size() + at.delta) * c.gamma.size() + at.gamma) * c.snr.size() + at.snr) * c.weighting.size() + at.weighting);
   return static_cast<std::int64_t>(flat) * c.trials + at.trial;
 }
 
 model::PointParams Grid::params(std::int64_t index) const {
   const GridCoordinates at = coordinates(index);
   model::PointParams p;
-  p.d = config_.d;
+  p.d = config_.d[at.d];
   p.T = config_.T;
   p.delta = config_.delta[at.delta];
   p.gamma = config_.gamma[at.gamma];
@@ -55,7 +56,7 @@ double point_cost(const model::PointParams& params, const SweepConfig& config) {
   // The cost model alone (krylov_pays also reads /proc/meminfo, once per call: twice per point of
   // the sweep here). A point whose S cannot fit takes the Krylov engine anyway; it is ordered by its
   // dense cost, which puts it first, where the largest points belong.
-  const simulate::SimulationOptions options = simulation_options(config);
+  const simulate::SimulationOptions options = simulation_options(config, params.d);
   const bool krylov = options.engine == simulate::Engine::krylov ||
                       (options.engine == simulate::Engine::automatic &&
                        simulate::krylov_modelled_faster(params, options));
@@ -69,16 +70,17 @@ double point_cost(const model::PointParams& params, const SweepConfig& config, b
   const double test = config.ntest > 0 ? static_cast<double>(config.ntest) : N;
   const double pooling = params.weighting.data_dependent() ? T * T : T;
   const double data = V * d + (N + test) * pooling * d;
-  if (krylov) return data + simulate::engine_costs(params, simulation_options(config)).krylov;
+  if (krylov) return data + simulate::engine_costs(params, simulation_options(config, params.d)).krylov;
   return data + N * d * d + 5.0 * d * d * d;
 }
 
 namespace {
 
-/// What decides whether two points can share a task: their cost and their noise table (delta,
-/// trial; the sweep's seed, d and table kind are fixed).
+/// What decides whether two points can share a task: their cost and their noise table (d, delta,
+/// trial; the sweep's seed and table kind are fixed).
 struct TableAndCost {
   double cost;
+  std::size_t d;
   std::size_t delta;
   int trial;
   bool operator==(const TableAndCost&) const = default;
@@ -86,7 +88,7 @@ struct TableAndCost {
 
 TableAndCost table_and_cost(const Grid& grid, std::int64_t index) {
   const GridCoordinates at = grid.coordinates(index);
-  return {point_cost(grid.params(index), grid.config()), at.delta, at.trial};
+  return {point_cost(grid.params(index), grid.config()), at.d, at.delta, at.trial};
 }
 
 }  // namespace
@@ -99,6 +101,7 @@ std::vector<std::int64_t> order_by_cost(const Grid& grid, std::vector<std::int64
   // so that a group's next point usually reuses the table it holds (simulate::TableCache).
   std::sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) {
     if (a.first.cost != b.first.cost) return a.first.cost > b.first.cost;
+    if (a.first.d != b.first.d) return a.first.d < b.first.d;
     if (a.first.delta != b.first.delta) return a.first.delta < b.first.delta;
     if (a.first.trial != b.first.trial) return a.first.trial < b.first.trial;
     return a.second < b.second;

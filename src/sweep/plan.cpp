@@ -29,7 +29,7 @@ PointEstimate estimate_point(const model::PointParams& params, const SweepConfig
                N = static_cast<double>(params.sequences());
   const double ranks = std::max(1, config.ranks_per_point);
   PointEstimate e;
-  e.krylov = simulate::takes_krylov(params, simulation_options(config), config.ranks_per_point);
+  e.krylov = simulate::takes_krylov(params, simulation_options(config, params.d), config.ranks_per_point);
   const double table = 8.0 * d * V / ranks;
   if (e.krylov) {
     // The table's rows, and the pooled vectors C = E A where N <= 0.3 V (FactoredCovariance::compress).
@@ -52,13 +52,15 @@ SweepPlan plan_sweep(const Grid& grid, int threads_per_rank) {
   SweepPlan plan;
   plan.points = grid.size();
   const SweepConfig& c = grid.config();
-  // Points differ only through (delta, gamma, weighting) in what they cost: one estimate per
+  // Points differ only through (d, delta, gamma, weighting) in what they cost: one estimate per
   // combination, counted for every snr and trial.
   const auto per_combination = static_cast<std::int64_t>(c.snr.size()) * c.trials;
+  for (std::size_t n = 0; n < c.d.size(); ++n) {
   for (std::size_t i = 0; i < c.delta.size(); ++i) {
     for (std::size_t j = 0; j < c.gamma.size(); ++j) {
       for (std::size_t w = 0; w < c.weighting.size(); ++w) {
         GridCoordinates at;
+        at.d = n;
         at.delta = i;
         at.gamma = j;
         at.weighting = w;
@@ -74,6 +76,7 @@ SweepPlan plan_sweep(const Grid& grid, int threads_per_rank) {
         if (e.krylov) plan.krylov_points += per_combination;
       }
     }
+  }
   }
   return plan;
 }

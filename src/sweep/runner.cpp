@@ -31,8 +31,17 @@ double seconds_since(Clock::time_point start) {
 /// Progress lines on rank 0, at most one per second (and always the last one).
 class Progress {
  public:
-  Progress(std::FILE* out, std::int64_t total, std::int64_t already_done, std::int64_t todo)
-      : out_(out), total_(total), already_done_(already_done), todo_(todo), start_(Clock::now()) {}
+  /// `cost_before[p]`: the summed point_cost of order positions [0, p) (size todo + 1). The points are
+  /// taken in that order, costliest first, so the cost of the first `finished` positions estimates the
+  /// work done: in a sweep of mixed sizes a count of points would promise the small ones' rate for the
+  /// large ones' remaining work, or the reverse.
+  Progress(std::FILE* out, std::int64_t total, std::int64_t already_done, std::vector<double> cost_before)
+      : out_(out),
+        total_(total),
+        already_done_(already_done),
+        todo_(static_cast<std::int64_t>(cost_before.size()) - 1),
+        cost_before_(std::move(cost_before)),
+        start_(Clock::now()) {}
 
   void report(std::int64_t finished_this_run, bool force = false) {
     if (!out_ || finished_this_run == last_) return;
@@ -41,7 +50,9 @@ class Progress {
     last_ = finished_this_run;
     last_time_ = elapsed;
     const double rate = elapsed > 0 ? static_cast<double>(finished_this_run) / elapsed : 0.0;
-    const double eta = rate > 0 ? static_cast<double>(todo_ - finished_this_run) / rate : 0.0;
+    const auto done = static_cast<std::size_t>(std::clamp<std::int64_t>(finished_this_run, 0, todo_));
+    const double cost_done = cost_before_[done], cost_all = cost_before_.back();
+    const double eta = cost_done > 0 ? (cost_all - cost_done) * elapsed / cost_done : 0.0;
     std::fprintf(
         out_, "rmtsweep run: %lld/%lld points (%lld this run), %.2f points/s, elapsed %.0f s, ETA %.0f s\n",
         static_cast<long long>(already_done_ + finished_this_run), static_cast<long long>(total_),
@@ -52,10 +63,19 @@ class Progress {
  private:
   std::FILE* out_;
   std::int64_t total_, already_done_, todo_;
+  std::vector<double> cost_before_;
   Clock::time_point start_;
   std::int64_t last_ = -1;
   double last_time_ = -1e9;
 };
+
+/// Prefix sums of the points' costs along `order` (rank 0's progress report).
+std::vector<double> cost_prefix(const Grid& grid, const std::vector<std::int64_t>& order) {
+  std::vector<double> before(order.size() + 1, 0.0);
+  for (std::size_t p = 0; p < order.size(); ++p)
+    before[p + 1] = before[p] + point_cost(grid.params(order[p]), grid.config());
+  return before;
+}
 
 /// The points not done, most expensive first, decided on rank 0 and broadcast.
 std::vector<std::int64_t> pending_order(const Grid& grid, const SweepFile& file, MPI_Comm comm) {
@@ -153,13 +173,12 @@ RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE
   const std::vector<std::int64_t> runs = table_runs(grid, order, groups);
   const auto tasks = static_cast<std::int64_t>(runs.size()) - 1;
   Progress progress(rank == 0 ? progress_out : nullptr, grid.size(), grid.size() - outcome.todo,
-                    outcome.todo);
+                    rank == 0 && progress_out ? cost_prefix(grid, order)
+                                              : std::vector<double>(order.size() + 1, 0.0));
 
-  simulate::SimulationOptions options = simulation_options(config);
   // Points along snr and weighting share their noise table; order_by_cost puts them one after
   // the other and table_runs hands them to one group, which draws the table once for all of them.
   simulate::TableCache tables;
-  options.tables = &tables;
 
   double busy = 0.0;
   std::int64_t computed = 0, failed = 0, elpa = 0, krylov = 0;
@@ -225,7 +244,10 @@ RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE
                 config.fail_points.end()) {
           throw std::runtime_error("fault injected by the test-only fail_points key");
         }
-        result = simulate::simulate_point(grid.params(index), options, group);
+        const model::PointParams params = grid.params(index);
+        simulate::SimulationOptions options = simulation_options(config, params.d);
+        options.tables = &tables;
+        result = simulate::simulate_point(params, options, group);
       } catch (const NumericalFailure& e) {
         failure = point_failure_text(e, grid.params(index), per_group);
       } catch (const InvalidOption& e) {

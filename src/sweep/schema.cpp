@@ -53,6 +53,9 @@ constexpr Column table[] = {
      [](F f) -> Cell { return static_cast<std::int64_t>(f.at.snr); }},
     {"weighting_index", integer, scalar, parameter, "position of the weighting in /grid/weighting",
      [](F f) -> Cell { return static_cast<std::int64_t>(f.at.weighting); }},
+    {"d_index", integer, scalar, parameter,
+     "position of d in /grid/d (schema_version 2; a version 1 file has one size and no d_index)",
+     [](F f) -> Cell { return static_cast<std::int64_t>(f.at.d); }},
     {"d", integer, scalar, parameter, "embedding dimension",
      [](F f) -> Cell { return std::int64_t{f.params.d}; }},
     {"V", integer, scalar, parameter, "vocabulary size V = 2 round(d/(2 delta))",
@@ -202,7 +205,8 @@ namespace column {
 const Column &delta = named("delta"), &gamma = named("gamma"), &snr = named("snr"),
              &weighting = named("weighting"), &trial = named("trial");
 const Column &delta_index = named("delta_index"), &gamma_index = named("gamma_index"),
-             &snr_index = named("snr_index"), &weighting_index = named("weighting_index");
+             &snr_index = named("snr_index"), &weighting_index = named("weighting_index"),
+             &d_index = named("d_index"), &d = named("d");
 const Column &top_eigenvalue = named("top_eigenvalue"), &overlap = named("overlap"),
              &ridge_accuracy = named("ridge_accuracy"), &seconds = named("seconds"), &run = named("run"),
              &status = named("status");
@@ -213,6 +217,7 @@ const Column &solver = named("solver"), &operator_products = named("operator_pro
 }  // namespace column
 
 namespace grid_axis {
+const DatasetEntry d{"grid/d", "values of the d axis (embedding dimension), in grid order (schema_version 2)"};
 const DatasetEntry delta{"grid/delta", "values of the delta axis (d/V), in grid order"};
 const DatasetEntry gamma{"grid/gamma", "values of the gamma axis (d/N), in grid order"};
 const DatasetEntry snr{"grid/snr", "values of the snr axis (||mu||^2), in grid order"};
@@ -223,5 +228,14 @@ const DatasetEntry trial{"grid/trial",
 
 const DatasetEntry spectra_eigenvalues{"spectra/eigenvalues",
                                        "all d eigenvalues of S per point, ascending (points x d)"};
+
+std::string spectra_group_of(int d) { return std::string(spectra_group) + "/d" + std::to_string(d); }
+std::string spectra_eigenvalues_path(int d) { return spectra_group_of(d) + "/eigenvalues"; }
+std::string spectra_points_path(int d) { return spectra_group_of(d) + "/point"; }
+
+const std::string_view spectra_eigenvalues_description =
+    "all d eigenvalues of S for each point of this size, ascending (rows x d; row r is point /point[r])";
+const std::string_view spectra_points_description =
+    "the /points row (flattened index) of each row of eigenvalues, ascending";
 
 }  // namespace rmtsweep::sweep

@@ -82,6 +82,10 @@ void write_cell(const io::Dataset& set, hsize_t row, const Cell& cell) {
 void write_grid(hid_t file, const Grid& grid, const std::vector<std::string>& weightings, bool writer) {
   const SweepConfig& c = grid.config();
   const io::Group group = io::create_group(file, std::string(grid_group));
+  const std::vector<std::int64_t> sizes(c.d.begin(), c.d.end());
+  const io::Dataset d = io::create_int_dataset(file, std::string(grid_axis::d.path), {sizes.size()});
+  describe(d, grid_axis::d.description);
+  if (writer) io::write(d, sizes);
   auto axis = [&](const DatasetEntry& entry, const std::vector<double>& values) {
     const io::Dataset set = io::create_double_dataset(file, std::string(entry.path), {values.size()});
     describe(set, entry.description);
@@ -135,11 +139,23 @@ SweepFile SweepFile::create(const std::string& path, MPI_Comm comm, const Grid& 
     if (writer && column->phase == ColumnPhase::parameter)
       write_parameter_column(set, *column, grid, predictions);
   }
-  if (c.store_spectra) {
+  if (c.any_spectra()) {
     const io::Group spectra = io::create_group(sweep.file_, std::string(spectra_group));
-    describe(io::create_double_dataset(sweep.file_, std::string(spectra_eigenvalues.path),
-                                       {points, static_cast<hsize_t>(c.d)}),
-             spectra_eigenvalues.description);
+    const auto per_d = static_cast<hsize_t>(c.points_per_d());
+    for (std::size_t n = 0; n < c.d.size(); ++n) {
+      const int d = c.d[n];
+      if (!c.spectra_stored(d)) continue;
+      const io::Group size = io::create_group(sweep.file_, spectra_group_of(d));
+      describe(io::create_double_dataset(sweep.file_, spectra_eigenvalues_path(d), {per_d, static_cast<hsize_t>(d)}),
+               spectra_eigenvalues_description);
+      const io::Dataset rows = io::create_int_dataset(sweep.file_, spectra_points_path(d), {per_d});
+      describe(rows, spectra_points_description);
+      if (writer) {
+        std::vector<std::int64_t> index(per_d);
+        for (hsize_t r = 0; r < per_d; ++r) index[r] = static_cast<std::int64_t>(n * per_d + r);
+        io::write(rows, index);
+      }
+    }
   }
 
   LibraryVersions versions = library_versions();
@@ -159,8 +175,8 @@ SweepFile SweepFile::create(const std::string& path, MPI_Comm comm, const Grid& 
   io::write_attribute(sweep.file_, "eigensolver", eigensolver_setting(run.eigensolver));
   io::write_attribute(sweep.file_, "point_count", static_cast<std::int64_t>(points));
   io::write_attribute(sweep.file_, "point_order",
-                      "index = (((delta_index * n_gamma + gamma_index) * n_snr + snr_index) * n_weighting + "
-                      "weighting_index) * trials + trial");
+                      "index = ((((d_index * n_delta + delta_index) * n_gamma + gamma_index) * n_snr + snr_index) * "
+                      "n_weighting + weighting_index) * trials + trial");
   io::write_attribute(sweep.file_, "mpi_library_version", versions.mpi);
   io::write_attribute(sweep.file_, "hdf5_version", versions.hdf5);
   io::write_attribute(sweep.file_, "blas_version", versions.blas);
@@ -172,7 +188,7 @@ SweepFile SweepFile::create(const std::string& path, MPI_Comm comm, const Grid& 
   io::flush(sweep.file_);
   io::write_attribute(sweep.file_, "schema_version", schema_version);  // the "complete" marker
   io::flush(sweep.file_);
-  sweep.open_point_datasets(c.store_spectra);
+  sweep.open_point_datasets(c, schema_version);
   return sweep;
 }
 
@@ -182,9 +198,10 @@ namespace {
 std::string resume_problem(const std::string& path, std::string& config) {
   try {
     const SweepReader reader(path);
-    if (reader.schema_version() != schema_version) {
+    if (reader.schema_version() < oldest_schema_version || reader.schema_version() > schema_version) {
       return "written with schema_version " + std::to_string(reader.schema_version()) +
-             ", this rmtsweep resumes " + std::to_string(schema_version);
+             ", this rmtsweep resumes " + std::to_string(oldest_schema_version) + " to " +
+             std::to_string(schema_version);
     }
     const StoredDraws draws = reader.draws();
     const std::string mixing =
@@ -221,19 +238,21 @@ std::string SweepFile::stored_config(const std::string& path, MPI_Comm comm) {
   return parallel::broadcast(std::move(config), comm);
 }
 
-SweepFile SweepFile::open_for_resume(const std::string& path, MPI_Comm comm, const RunInfo& run) {
+SweepFile SweepFile::open_for_resume(const std::string& path, MPI_Comm comm, const Grid& grid,
+                                     const RunInfo& run) {
   SweepFile sweep;
   sweep.file_ = io::open_file(path, io::Access::read_write, comm);
+  const std::int64_t version = io::read_int_attribute(sweep.file_, "schema_version");
   sweep.run_index_ = static_cast<int>(io::read_int_attribute(sweep.file_, "runs"));
   write_run_attributes(sweep.file_, sweep.run_index_, run);
   io::flush(sweep.file_);
   const io::Dataset top = io::open_dataset(sweep.file_, path_of(column::top_eigenvalues));
   sweep.k_ = static_cast<int>(io::shape(top)[1]);
-  sweep.open_point_datasets(io::exists(sweep.file_, std::string(spectra_eigenvalues.path)));
+  sweep.open_point_datasets(grid.config(), version);
   return sweep;
 }
 
-void SweepFile::open_point_datasets(bool with_spectra) {
+void SweepFile::open_point_datasets(const SweepConfig& config, std::int64_t version) {
   for (const Column* column : point_columns()) {
     if (column->phase != ColumnPhase::measurement || column == &column::status) continue;
     // A file written before a column existed is resumed without it (its points keep what they had).
@@ -241,7 +260,16 @@ void SweepFile::open_point_datasets(bool with_spectra) {
     measurements_.emplace_back(column, io::open_dataset(file_, path_of(*column)));
   }
   status_ = io::open_dataset(file_, path_of(column::status));
-  if (with_spectra) eigenvalues_ = io::open_dataset(file_, std::string(spectra_eigenvalues.path));
+  // The spectra of size index n hold the points [n P, (n + 1) P) of the grid, P = points_per_d: row
+  // index - n P. A version 1 file has one size, all points in /spectra/eigenvalues (n = 0).
+  points_per_d_ = config.points_per_d();
+  spectra_.clear();
+  spectra_.resize(config.d.size());
+  for (std::size_t n = 0; n < config.d.size(); ++n) {
+    const std::string path =
+        version < 2 ? std::string(spectra_eigenvalues.path) : spectra_eigenvalues_path(config.d[n]);
+    if (io::exists(file_, path)) spectra_[n] = io::open_dataset(file_, path);
+  }
 }
 
 SweepFile::~SweepFile() {
@@ -262,10 +290,11 @@ void SweepFile::write_outcome(std::int64_t index, const PointOutcome& outcome,
                               const std::vector<double>* spectrum) {
   const auto row = static_cast<hsize_t>(index);
   for (const auto& [column, set] : measurements_) write_cell(set, row, column->measurement(outcome));
-  if (eigenvalues_.valid()) {
-    write_cell(eigenvalues_, row,
+  const auto size = static_cast<std::size_t>(index / points_per_d_);
+  if (const io::Dataset& eigenvalues = spectra_.at(size); eigenvalues.valid()) {
+    write_cell(eigenvalues, static_cast<hsize_t>(index - static_cast<std::int64_t>(size) * points_per_d_),
                spectrum ? *spectrum
-                        : std::vector<double>(static_cast<std::size_t>(io::shape(eigenvalues_)[1]),
+                        : std::vector<double>(static_cast<std::size_t>(io::shape(eigenvalues)[1]),
                                               std::numeric_limits<double>::quiet_NaN()));
   }
   write_cell(status_, row, column::status.measurement(outcome));  // last: the point's data are complete
@@ -287,7 +316,7 @@ void SweepFile::write_failed(std::int64_t index, const std::string& message, dou
 void SweepFile::close() {
   measurements_.clear();
   status_.reset();
-  eigenvalues_.reset();
+  spectra_.clear();
   if (file_.valid()) io::check(H5Fclose(file_.release()), "H5Fclose");
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 /// The detection rules of detection.hpp applied to a whole sweep: per rule, the detected fraction of
-/// every (weighting, delta, gamma, snr) cell, and per (weighting, delta, gamma) line the empirical
+/// every (weighting, d, delta, gamma, snr) cell, and per (weighting, d, delta, gamma) line the empirical
 /// threshold and the false-detection rate at snr = 0 (what `rmtsweep assemble` stores under
 /// /phase/detection/<rule>). Pure functions of numbers.
 #include <cstdint>
@@ -31,10 +31,10 @@ struct RuleTable {
   std::vector<double> threshold;  ///< per line: lambda_1 for edge and null, the ratio R for eigengap
 };
 
-/// Every rule over the done points. right_edge holds the theory's right bulk edge per line; d the
-/// dimension; margin the edge rule's c; alpha the null rule's level.
+/// Every rule over the done points. right_edge holds the theory's right bulk edge per (weighting, d,
+/// delta, gamma) line, whose d the rules' scales take; margin the edge rule's c; alpha the null rule's level.
 std::vector<RuleTable> detection_tables(const Axes& axes, const std::vector<PointRecord>& points,
-                                        const std::vector<double>& right_edge, int d, double margin,
+                                        const std::vector<double>& right_edge, double margin,
                                         double alpha = default_null_alpha);
 
 /// The null rule's leave-one-out false-detection rate over null values (lambda_1 of snr = 0 trials):

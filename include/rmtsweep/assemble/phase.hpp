@@ -50,18 +50,28 @@ struct Moments {
 };
 Moments moments(const std::vector<double>& values);
 
-/// The axes of a sweep (the /grid datasets), in grid order.
+/// The axes of a sweep (the /grid datasets): weighting in grid order, the numeric axes ascending.
+/// Cells are (weighting, d, delta, gamma, snr), row-major in that order; a line is a cell without its
+/// snr, and a size line (weighting, delta, gamma) is a line without its d: what the extrapolation to
+/// d -> infinity runs along.
 struct Axes {
   std::vector<std::string> weighting;
+  std::vector<int> d;
   std::vector<double> delta, gamma, snr;
 
-  std::size_t cells() const noexcept { return weighting.size() * delta.size() * gamma.size() * snr.size(); }
-  /// Row-major index of a (weighting, delta, gamma, snr) cell.
-  std::size_t cell(std::size_t w, std::size_t i, std::size_t j, std::size_t s) const noexcept {
-    return ((w * delta.size() + i) * gamma.size() + j) * snr.size() + s;
+  std::size_t lines() const noexcept { return weighting.size() * d.size() * delta.size() * gamma.size(); }
+  std::size_t cells() const noexcept { return lines() * snr.size(); }
+  std::size_t size_lines() const noexcept { return weighting.size() * delta.size() * gamma.size(); }
+  /// Row-major index of a (weighting, d, delta, gamma, snr) cell.
+  std::size_t cell(std::size_t w, std::size_t n, std::size_t i, std::size_t j, std::size_t s) const noexcept {
+    return line(w, n, i, j) * snr.size() + s;
   }
-  /// Row-major index of a (weighting, delta, gamma) line along snr.
-  std::size_t line(std::size_t w, std::size_t i, std::size_t j) const noexcept {
+  /// Row-major index of a (weighting, d, delta, gamma) line along snr.
+  std::size_t line(std::size_t w, std::size_t n, std::size_t i, std::size_t j) const noexcept {
+    return ((w * d.size() + n) * delta.size() + i) * gamma.size() + j;
+  }
+  /// Row-major index of a (weighting, delta, gamma) size line along d.
+  std::size_t size_line(std::size_t w, std::size_t i, std::size_t j) const noexcept {
     return (w * delta.size() + i) * gamma.size() + j;
   }
 };
@@ -73,10 +83,12 @@ struct PointRecord {
   double overlap = 0.0;
   double ridge_accuracy = 0.0;
   std::vector<double> top_eigenvalues;  ///< the k largest, descending (the eigengap rule reads three)
+  std::size_t d = 0;  ///< position on the (ascending) d axis
+  int trial = 0;      ///< which draw: the same trial at every snr shares its noise (common random numbers)
 };
 
-/// Trial statistics over the (weighting, delta, gamma, snr) grid, arrays row-major in that order,
-/// and per (weighting, delta, gamma) line the empirical threshold.
+/// Trial statistics over the (weighting, d, delta, gamma, snr) grid, arrays row-major in that order,
+/// and per (weighting, d, delta, gamma) line the empirical threshold.
 struct PhaseTable {
   std::vector<std::int64_t> trials_done;
   std::vector<double> overlap_mean, overlap_std;

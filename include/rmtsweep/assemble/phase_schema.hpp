@@ -20,11 +20,12 @@ inline constexpr PhaseEntry effective_tokens{
     "effective_tokens", "T_eff = (sum |w_t|)^2 / sum w_t^2 of the weighting: the bulk law is a limit of many (model.md 5.5)"};
 inline constexpr PhaseEntry weighting{
     "weighting", "weightings (canonical text), in grid order: axis 0 of the phase arrays"};
-inline constexpr PhaseEntry delta{"delta", "delta = d/V, ascending: axis 1"};
-inline constexpr PhaseEntry gamma{"gamma", "gamma = d/N, ascending: axis 2"};
-inline constexpr PhaseEntry snr{"snr", "snr = ||mu||^2, ascending: axis 3"};
+inline constexpr PhaseEntry d{"d", "embedding dimension d, ascending: axis 1"};
+inline constexpr PhaseEntry delta{"delta", "delta = d/V, ascending: axis 2"};
+inline constexpr PhaseEntry gamma{"gamma", "gamma = d/N, ascending: axis 3"};
+inline constexpr PhaseEntry snr{"snr", "snr = ||mu||^2, ascending: axis 4"};
 inline constexpr PhaseEntry trials_done{"trials_done",
-                                        "done trials in the cell (weighting, delta, gamma, snr)"};
+                                        "done trials in the cell (weighting, d, delta, gamma, snr)"};
 inline constexpr PhaseEntry overlap_mean{"overlap_mean", "trial mean of the measured overlap |u_hat^T u|^2"};
 inline constexpr PhaseEntry overlap_std{"overlap_std", "trial standard deviation (n - 1) of the overlap"};
 inline constexpr PhaseEntry top_eigenvalue_mean{"top_eigenvalue_mean",
@@ -93,7 +94,7 @@ inline constexpr PhaseEntry density{
 inline constexpr std::string_view phase_detection_group = "detection";
 namespace phase_detection {
 inline constexpr PhaseEntry detected_fraction{
-    "detected_fraction", "fraction of done trials this rule detects, per (weighting, delta, gamma, snr) cell"};
+    "detected_fraction", "fraction of done trials this rule detects, per (weighting, d, delta, gamma, snr) cell"};
 inline constexpr PhaseEntry empirical_threshold_snr{
     "empirical_threshold_snr", "snr where this rule's detected fraction first crosses 1/2; NaN unless bracketed"};
 inline constexpr PhaseEntry empirical_threshold_bracket{

@@ -18,13 +18,15 @@ struct CurveResolution {
   int density = 240;  ///< midpoints of the bulk's support
 };
 
-/// Arrays row-major; W, D, G, S are the axes' sizes, K the curve resolutions.
+/// Arrays row-major; W, Nd, D, G, S are the axes' sizes (weighting, d, delta, gamma, snr), K the curve
+/// resolutions. The theory is the d -> infinity limit: its curves carry no d axis, and the per-line and
+/// per-cell values repeat along d, except the detection threshold, whose margin c d^(-2/3) scales with d.
 struct TheoryTables {
-  // (W, D, G): per line along snr
+  // (W, Nd, D, G): per line along snr
   std::vector<double> alpha, kappa, g, bulk_edge_left, bulk_edge_right;
   std::vector<double> effective_tokens;  ///< T_eff = (sum |w|)^2 / sum w^2 per line (model.md 5.5)
   std::vector<double> pop_threshold_snr, sample_threshold_snr;
-  // (W, D, G, S): per cell
+  // (W, Nd, D, G, S): per cell
   std::vector<double> overlap, top_eigenvalue, detection_threshold;
   std::vector<std::int64_t> detectable;
   // fine snr (K): (W, D, G, K)
@@ -36,7 +38,7 @@ struct TheoryTables {
   std::vector<double> density_x, density;
 };
 
-/// `base` gives d, T, correlation, table (and seed, unused); `weightings` are the parsed
+/// `base` gives T, correlation, table (and seed, unused; its d is replaced by each size of axes.d); `weightings` are the parsed
 /// weighting axis in the order of axes.weighting. `margin` is c of detection_threshold.
 TheoryTables theory_tables(const model::PointParams& base, const std::vector<model::Weighting>& weightings,
                            const Axes& axes, double margin, const CurveResolution& resolution = {});

@@ -3,7 +3,7 @@
 /// of the keys (INI file and command line, see src/app/sweep_options.hpp); the rest of the
 /// program never sees strings.
 ///
-/// Axis syntax (keys delta, gamma, snr):
+/// Axis syntax (keys d, delta, gamma, snr):
 ///   a,b,c                 an explicit list
 ///   start:stop:count      count values evenly spaced from start to stop (both included)
 ///   log:start:stop:count  count values evenly spaced in log from start to stop (start, stop > 0):
@@ -14,6 +14,8 @@
 /// continues the `custom:` item before it. So `mean,custom:1,0,0,optimal` is the three
 /// weightings mean, custom:1,0,0 and optimal; a number after any other item is rejected.
 /// `causal:tau` and `markov:phi` contain colons but are single tokens.
+/// The d axis takes the same syntax; its values are rounded to the nearest integer (a list must
+/// hold integers) and must be distinct after rounding.
 /// Values of an axis must be distinct.
 #include <cstdint>
 #include <map>
@@ -33,8 +35,12 @@ namespace rmtsweep::sweep {
 /// `eigensolver`, `fail_points`) are not part of the resolved config text that --resume compares.
 const std::vector<std::string>& config_keys();
 
+/// store_spectra: every size, none, or auto = the sizes d <= max_auto_spectrum_d.
+enum class SpectraSetting { automatic, always, never };
+inline constexpr int max_auto_spectrum_d = 4096;
+
 struct SweepConfig {
-  int d = 400;
+  std::vector<int> d{400};  ///< the d axis, in config order
   int T = 10;
   model::Correlation correlation{};
   model::Table table = model::Table::iid;
@@ -47,7 +53,7 @@ struct SweepConfig {
   int k = 4;                  ///< top eigenvalues/overlaps stored per point
   double ridge = 0.1;         ///< ridge lambda in units of kappa (model.md section 6)
   long long ntest = 0;        ///< test sequences of the ridge classifier; 0 means N
-  bool store_spectra = true;  ///< store all d eigenvalues per point (default: d <= 4096)
+  SpectraSetting store_spectra = SpectraSetting::automatic;  ///< which sizes store all d eigenvalues
   int ranks_per_point = 1;    ///< ranks of one group computing one point
   /// automatic ("auto"): groups of several ranks reduce S with ELPA where parallel::elpa_applies
   /// (faster; a second d x d matrix per group); scalapack: always pdsytrd (less memory).
@@ -57,13 +63,25 @@ struct SweepConfig {
   /// exercised on a real run (1-rank groups record it; larger groups end the job).
   std::vector<std::int64_t> fail_points;
 
-  /// Number of points: |delta| |gamma| |snr| |weighting| trials.
+  /// Number of points: |d| |delta| |gamma| |snr| |weighting| trials.
   std::int64_t point_count() const;
+  /// Points per size (the flattened order holds them contiguously): point_count() / |d|.
+  std::int64_t points_per_d() const;
+  /// Whether the points of size `d` store all d eigenvalues (store_spectra).
+  bool spectra_stored(int d) const noexcept;
+  /// Whether any size stores its spectra.
+  bool any_spectra() const noexcept;
+  /// The smallest size of the d axis (k <= it).
+  int smallest_d() const noexcept;
 };
 
-/// What simulate_point is asked to measure for every point of the sweep (k, ridge, ntest, the
-/// spectrum, the engine and the dense reducer of the eigensolver setting); no table cache.
-simulate::SimulationOptions simulation_options(const SweepConfig& config);
+/// What simulate_point is asked to measure for the points of size `d` (k, ridge, ntest, the
+/// spectrum where spectra_stored(d), the engine and the dense reducer of the eigensolver setting);
+/// no table cache.
+simulate::SimulationOptions simulation_options(const SweepConfig& config, int d);
+
+/// Parses the d axis (syntax above); InvalidOption("d", ...) for non-integers, d < 1, repeats.
+std::vector<int> parse_d_axis(const std::string& text);
 
 /// Builds and validates a config from key -> text; missing keys take their defaults.
 /// Unknown keys, bad values and points that model::validate rejects (e.g. prefix:L with
@@ -87,7 +105,8 @@ inline constexpr std::size_t max_resolved_config_bytes = 64000;
 
 /// The canonical text of the scientific part of a config: one `key = value` line per key of
 /// config_keys() except ranks_per_point and fail_points, axes written as explicit lists of
-/// shortest round-trip numbers. It is itself a valid config file, and two configs describe
+/// shortest round-trip numbers; store_spectra as true (every size stores), false (none) or auto
+/// (some), so that a one-size config reads as it did before d was an axis. It is itself a valid config file, and two configs describe
 /// the same points exactly when their texts are equal (what --resume compares).
 std::string resolved_config_text(const SweepConfig& config);
 

@@ -2,8 +2,11 @@
 /// The grid of a sweep and the order in which its points are computed.
 ///
 /// Flattened point order (the row of every /points dataset): trial fastest, then weighting,
-/// snr, gamma, and delta slowest:
-///   index = (((i_delta * n_gamma + i_gamma) * n_snr + i_snr) * n_weighting + i_weighting) * trials + trial
+/// snr, gamma, delta, and d slowest:
+///   index = ((((i_d * n_delta + i_delta) * n_gamma + i_gamma) * n_snr + i_snr) * n_weighting + i_weighting)
+///           * trials + trial
+/// so the points of one size are contiguous. With one size (i_d = 0) this is the order of
+/// schema_version 1, which had no d axis.
 #include <cstdint>
 #include <vector>
 
@@ -14,7 +17,7 @@ namespace rmtsweep::sweep {
 
 /// The axis positions of one point.
 struct GridCoordinates {
-  std::size_t delta = 0, gamma = 0, snr = 0, weighting = 0;
+  std::size_t d = 0, delta = 0, gamma = 0, snr = 0, weighting = 0;
   int trial = 0;
 };
 
@@ -29,7 +32,7 @@ class Grid {
   GridCoordinates coordinates(std::int64_t index) const;
   /// The flattened index of the given axis positions (inverse of coordinates()).
   std::int64_t index(const GridCoordinates& at) const;
-  /// The full parameters of point `index`: the axes' values plus d, T, correlation, table, seed.
+  /// The full parameters of point `index`: the axes' values plus T, correlation, table, seed.
   model::PointParams params(std::int64_t index) const;
 
  private:
@@ -49,12 +52,12 @@ double point_cost(const model::PointParams& params, const SweepConfig& config);
 double point_cost(const model::PointParams& params, const SweepConfig& config, bool krylov);
 
 /// `todo` sorted most expensive first, so that the long points start early and the short ones
-/// fill the gaps at the end (longest-processing-time-first). Ties are grouped by noise table
-/// (delta, trial), then by ascending index, so that consecutive points share their table.
+/// fill the gaps at the end (longest-processing-time-first): the largest d first. Ties are grouped by
+/// noise table (d, delta, trial), then by ascending index, so that consecutive points share their table.
 std::vector<std::int64_t> order_by_cost(const Grid& grid, std::vector<std::int64_t> todo);
 
 /// The tasks of a sweep over `order` (as from order_by_cost) for `groups` groups: runs of
-/// consecutive points that share their noise table (delta, trial) and their cost. A run starting
+/// consecutive points that share their noise table (d, delta, trial) and their cost. A run starting
 /// at position p holds at most max(1, (order.size() - p) / (4 groups)) points, so runs shrink
 /// towards the end of the sweep (guided self-scheduling) and the last tasks are single points.
 /// Returned as the positions in `order` where the tasks start, followed by order.size(). A group

@@ -6,11 +6,15 @@
 /// one entry in the table of schema.cpp. The names are a contract with users' h5py
 /// scripts: never rename one.
 ///
-/// Layout of a file (schema_version 1):
-///   /grid/<axis>        the sweep's axes in config order (grid_axes)
+/// Layout of a file (schema_version 2):
+///   /grid/<axis>        the sweep's axes in config order (grid_axes): d, delta, gamma, snr, weighting, trial
 ///   /points/<column>    one row per point in the flattened order of grid.hpp (point_columns)
-///   /spectra/eigenvalues  points x d, all eigenvalues ascending, when store_spectra
+///   /spectra/d<d>/eigenvalues  (points of size d) x d, all eigenvalues ascending, for each size d
+///                       whose spectra are stored (config store_spectra); /spectra/d<d>/point gives
+///                       each row's /points row (the points of a size are contiguous in grid order)
 ///   /phase/...          written by `rmtsweep assemble` (README)
+/// schema_version 1 (read, assembled and resumed still): no d axis (one size: the config's d, no
+/// /grid/d, no /points/d_index) and its spectra as one dataset /spectra/eigenvalues, points x d.
 #include <cstdint>
 #include <span>
 #include <string>
@@ -26,7 +30,9 @@
 namespace rmtsweep::sweep {
 
 /// The schema_version this rmtsweep writes.
-inline constexpr std::int64_t schema_version = 1;
+inline constexpr std::int64_t schema_version = 2;
+/// The oldest schema_version this rmtsweep reads, assembles and resumes.
+inline constexpr std::int64_t oldest_schema_version = 1;
 
 /// A point's state in /points/status. The values are stored: never renumber them.
 enum class PointStatus : std::int64_t { pending = 0, done = 1, failed = 2 };
@@ -83,7 +89,7 @@ const Column* find_column(std::string_view name) noexcept;
 /// The columns that code outside the table reads by name: references into point_columns().
 namespace column {
 extern const Column &delta, &gamma, &snr, &weighting, &trial;
-extern const Column &delta_index, &gamma_index, &snr_index, &weighting_index;
+extern const Column &delta_index, &gamma_index, &snr_index, &weighting_index, &d_index, &d;
 extern const Column &top_eigenvalue, &overlap, &ridge_accuracy, &seconds, &run, &status;
 extern const Column &top_eigenvalues, &overlaps, &error;
 extern const Column &solver, &operator_products, &solver_fell_back;
@@ -98,13 +104,18 @@ struct DatasetEntry {
   std::string_view description;
 };
 
-/// The /grid datasets, in the order the file creates them (delta, gamma, snr: doubles in config
-/// order; weighting: texts; trial: integers 0..trials-1).
+/// The /grid datasets, in the order the file creates them (d: integers; delta, gamma, snr: doubles in
+/// config order; weighting: texts; trial: integers 0..trials-1). /grid/d is new in schema_version 2.
 namespace grid_axis {
-extern const DatasetEntry delta, gamma, snr, weighting, trial;
+extern const DatasetEntry d, delta, gamma, snr, weighting, trial;
 }
-/// /spectra/eigenvalues: points x d, ascending.
+/// /spectra/eigenvalues: points x d, ascending (schema_version 1 only).
 extern const DatasetEntry spectra_eigenvalues;
+/// /spectra/d<d>: the group of one size's spectra (schema_version 2), its datasets and their descriptions.
+std::string spectra_group_of(int d);
+std::string spectra_eigenvalues_path(int d);
+std::string spectra_points_path(int d);
+extern const std::string_view spectra_eigenvalues_description, spectra_points_description;
 
 /// Group names.
 inline constexpr std::string_view points_group = "points", grid_group = "grid", spectra_group = "spectra";

@@ -50,10 +50,10 @@ class SweepFile {
   /// parameter and theory columns (predictions[i] for point i), then flushes. Run index 0.
   static SweepFile create(const std::string& path, MPI_Comm comm, const Grid& grid,
                           const std::vector<theory::Prediction>& predictions, const RunInfo& run);
-  /// Opens an existing complete sweep file collectively for a resumed run: records the run's
-  /// attributes (collective, then flushed) and returns it with run_index() = previous runs.
-  /// Check it with stored_config first.
-  static SweepFile open_for_resume(const std::string& path, MPI_Comm comm, const RunInfo& run);
+  /// Opens an existing complete sweep file of `grid` (schema_version 1 or 2) collectively for a
+  /// resumed run: records the run's attributes (collective, then flushed) and returns it with
+  /// run_index() = previous runs. Check it with stored_config first.
+  static SweepFile open_for_resume(const std::string& path, MPI_Comm comm, const Grid& grid, const RunInfo& run);
 
   /// The resolved config text stored at creation (the `config` root attribute), read on rank 0
   /// of `comm` and broadcast. Throws InvalidOption("resume", path, ...) on every rank when the
@@ -79,7 +79,7 @@ class SweepFile {
 
  private:
   SweepFile() = default;
-  void open_point_datasets(bool with_spectra);
+  void open_point_datasets(const SweepConfig& config, std::int64_t version);
 
   io::File file_;
   int run_index_ = 0;
@@ -88,7 +88,10 @@ class SweepFile {
 
   /// The measurement columns in schema order, each with its open dataset.
   std::vector<std::pair<const Column*, io::Dataset>> measurements_;
-  io::Dataset status_, eigenvalues_;
+  io::Dataset status_;
+  /// Per size of the d axis: its spectra (invalid where they are not stored), and the points per size.
+  std::vector<io::Dataset> spectra_;
+  std::int64_t points_per_d_ = 1;
 };
 
 }  // namespace rmtsweep::sweep

@@ -5,7 +5,8 @@
 /// Opening checks that the path is an HDF5 file written completely by rmtsweep (the
 /// schema_version attribute is written last at creation) with a schema this rmtsweep reads;
 /// anything else is an InvalidFile naming the path and what is wrong. Files of every earlier
-/// schema_version read as well (there is one so far; later versions add their conversions here).
+/// schema_version read as well: version 1 had no d axis (d_indices() gives zeros, its config one
+/// size) and its spectra in one dataset (spectrum() reads either layout).
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -52,6 +53,11 @@ class SweepReader {
   std::vector<double> reals(const Column& column) const;
   std::vector<std::int64_t> integers(const Column& column) const;
   std::vector<std::string> texts(const Column& column) const;
+  /// /points/d_index, or zeros for a schema_version 1 file (one size, no such column).
+  std::vector<std::int64_t> d_indices() const;
+  /// All d eigenvalues (ascending) of point `index`: empty when its size stores no spectra. A point
+  /// not computed yet (or failed) reads NaN.
+  std::vector<double> spectrum(std::int64_t index) const;
   /// /points/status as stored (values outside PointStatus are kept, for count_status to report).
   std::vector<std::int64_t> status() const { return integers(column::status); }
 

@@ -91,6 +91,7 @@ TEST(Moments, AreTheMeanAndTheSampleStandardDeviation) {
 Axes one_line_of_three_snr() {
   Axes axes;
   axes.weighting = {"mean"};
+  axes.d = {400};
   axes.delta = {0.5};
   axes.gamma = {0.25};
   axes.snr = {0.0, 1.0, 2.0};
@@ -116,6 +117,7 @@ TEST(Tabulate, CountsDetectionsAgainstEachCellsThresholdAndFindsTheCrossing) {
 TEST(Tabulate, LeavesCellsWithoutDonePointsEmpty) {
   Axes axes;
   axes.weighting = {"mean", "optimal"};
+  axes.d = {400};
   axes.delta = {0.5};
   axes.gamma = {0.25};
   axes.snr = {1.0};

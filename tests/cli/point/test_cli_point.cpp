@@ -115,7 +115,7 @@ TEST(CliPoint, WithNoOptionsComputesThePointOfASweepWithNoKeys) {
   const json params = json::parse(run.out)["params"];
   const rmtsweep::sweep::SweepConfig sweep = rmtsweep::sweep::parse_sweep_config({});
   ASSERT_EQ(sweep.point_count(), 1);
-  EXPECT_EQ(params["d"], sweep.d);
+  EXPECT_EQ(params["d"], sweep.d.front());
   EXPECT_EQ(params["T"], sweep.T);
   EXPECT_EQ(params["delta"], sweep.delta.front());
   EXPECT_EQ(params["gamma"], sweep.gamma.front());

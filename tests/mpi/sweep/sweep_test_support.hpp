@@ -126,9 +126,16 @@ inline std::vector<std::pair<std::string, std::vector<double>>> stored_values(co
     if (name == "seconds" || name == "run" || name == "operator_products" || name == "solver_residual") continue;
     values.emplace_back("points/" + name, io::read_doubles(io::open_dataset(file, "points/" + name)));
   }
-  if (io::exists(file, "spectra/eigenvalues")) {
+  if (io::exists(file, "spectra/eigenvalues")) {  // schema_version 1
     values.emplace_back("spectra/eigenvalues",
                         io::read_doubles(io::open_dataset(file, "spectra/eigenvalues")));
+  } else if (io::exists(file, "spectra")) {  // schema_version 2: /spectra/d<d>/{eigenvalues, point}
+    for (const std::string& size : io::list_children(io::open_group(file, "spectra"))) {
+      for (const char* name : {"eigenvalues", "point"}) {
+        const std::string path = "spectra/" + size + "/" + name;
+        values.emplace_back(path, io::read_doubles(io::open_dataset(file, path)));
+      }
+    }
   }
   return values;
 }

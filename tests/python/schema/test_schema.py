@@ -25,10 +25,11 @@ CONTRACT_COLUMNS = ("delta gamma snr weighting trial d V N T alpha kappa theta t
 DTYPE_KIND = {"float64": "f", "int64": "i", "string": "S"}
 ROOT_ATTRIBUTES = ("schema_version rmtsweep_version draws_version draws_library created config command_line mpi_ranks ranks_per_point "
                    "eigensolver mpi_library_version hdf5_version blas_version scalapack_library").split()
-D, K = 64, 5
+SIZES, K = [64, 40], 5  # the d axis, in config order (not ascending: the grid keeps it)
 DELTA, GAMMA, SNR = [0.5, 1.0], [0.5], [0.0, 2.0, 4.0]
 WEIGHTINGS, TRIALS = ["mean", "optimal", "causal:0.5"], 2
-POINTS = len(DELTA) * len(GAMMA) * len(SNR) * len(WEIGHTINGS) * TRIALS
+PER_D = len(DELTA) * len(GAMMA) * len(SNR) * len(WEIGHTINGS) * TRIALS
+POINTS = len(SIZES) * PER_D
 
 
 class SweepFileSchema(unittest.TestCase):
@@ -37,7 +38,7 @@ class SweepFileSchema(unittest.TestCase):
         cls.tmp = tempfile.TemporaryDirectory()
         cls.path = os.path.join(cls.tmp.name, "schema.h5")
         command = [ARGS.mpiexec, "-n", "2", "--oversubscribe", ARGS.binary, "run", "--output", cls.path,
-                   "--d", str(D), "--k", str(K), "--delta", "0.5,1", "--gamma", "0.5", "--snr", "0:4:3",
+                   "--d", ",".join(map(str, SIZES)), "--k", str(K), "--delta", "0.5,1", "--gamma", "0.5", "--snr", "0:4:3",
                    "--weighting", ",".join(WEIGHTINGS), "--trials", str(TRIALS)]
         done = subprocess.run(command, capture_output=True, text=True)
         if done.returncode != 0:
@@ -55,18 +56,20 @@ class SweepFileSchema(unittest.TestCase):
         attrs = self.file.attrs
         for name in ROOT_ATTRIBUTES:
             self.assertIn(name, attrs, name)
-        self.assertEqual(attrs["schema_version"], 1)
+        self.assertEqual(attrs["schema_version"], 2)
         self.assertEqual(attrs["mpi_ranks"], 2)
         self.assertEqual(attrs["ranks_per_point"], 1)
         self.assertEqual(attrs["eigensolver"].decode(), "auto")
         config = attrs["config"].decode()
-        self.assertIn("d = 64\n", config)
+        self.assertIn("d = 64,40\n", config)
         self.assertIn("weighting = mean,optimal,causal:0.5\n", config)
         self.assertIn("--output", attrs["command_line"].decode())
         self.assertIn("Open MPI", attrs["mpi_library_version"].decode())
 
     def test_grid_holds_the_axes_in_order(self):
         grid = self.file["grid"]
+        np.testing.assert_array_equal(grid["d"][:], SIZES)
+        self.assertEqual(grid["d"].dtype.kind, "i")
         np.testing.assert_array_equal(grid["delta"][:], DELTA)
         np.testing.assert_array_equal(grid["gamma"][:], GAMMA)
         np.testing.assert_array_equal(grid["snr"][:], SNR)
@@ -100,9 +103,14 @@ class SweepFileSchema(unittest.TestCase):
             self.assertTrue(len(points[name].attrs["description"]) > 0, name)
         self.assertEqual(points["top_eigenvalues"].shape, (POINTS, K))
         self.assertEqual(points["overlaps"].shape, (POINTS, K))
-        self.assertEqual(self.file["spectra/eigenvalues"].shape, (POINTS, D))
-        self.assertTrue(len(self.file["spectra/eigenvalues"].attrs["description"]) > 0)
-        for name in ("trial", "d", "V", "N", "T", "status", "theory_detectable", "run"):
+        for n, d in enumerate(SIZES):  # one group of spectra per size: its points' rows, d eigenvalues each
+            group = self.file[f"spectra/d{d}"]
+            self.assertEqual(group["eigenvalues"].shape, (PER_D, d))
+            np.testing.assert_array_equal(group["point"][:], n * PER_D + np.arange(PER_D))
+            self.assertTrue(len(group["eigenvalues"].attrs["description"]) > 0)
+            self.assertTrue(len(group["point"].attrs["description"]) > 0)
+        self.assertNotIn("spectra/eigenvalues", self.file)
+        for name in ("trial", "d", "d_index", "V", "N", "T", "status", "theory_detectable", "run"):
             self.assertEqual(points[name].dtype.kind, "i", name)
         self.assertEqual(points["weighting"].dtype.kind, "S")
         self.assertEqual(points["error"].dtype.kind, "S")
@@ -115,10 +123,13 @@ class SweepFileSchema(unittest.TestCase):
         self.assertEqual([x.decode() for x in p["weighting"][:]], [WEIGHTINGS[i] for i in w])
         s = (index // (TRIALS * len(WEIGHTINGS))) % len(SNR)
         np.testing.assert_array_equal(p["snr"][:], np.array(SNR)[s])
-        dl = index // (TRIALS * len(WEIGHTINGS) * len(SNR) * len(GAMMA))
+        dl = (index // (TRIALS * len(WEIGHTINGS) * len(SNR) * len(GAMMA))) % len(DELTA)
         np.testing.assert_array_equal(p["delta"][:], np.array(DELTA)[dl])
-        np.testing.assert_array_equal(p["V"][:], 2 * np.round(D / (2 * p["delta"][:])))
-        np.testing.assert_array_equal(p["N"][:], np.round(D / p["gamma"][:]))
+        n = index // PER_D  # d slowest: the points of one size are contiguous
+        np.testing.assert_array_equal(p["d_index"][:], n)
+        np.testing.assert_array_equal(p["d"][:], np.array(SIZES)[n])
+        np.testing.assert_array_equal(p["V"][:], 2 * np.round(p["d"][:] / (2 * p["delta"][:])))
+        np.testing.assert_array_equal(p["N"][:], np.round(p["d"][:] / p["gamma"][:]))
 
     def test_every_point_is_done_with_consistent_measurements(self):
         p = self.file["points"]
@@ -131,9 +142,12 @@ class SweepFileSchema(unittest.TestCase):
         np.testing.assert_array_equal(p["overlap"][:], p["overlaps"][:, 0])
         self.assertTrue(np.all((p["overlap"][:] >= 0) & (p["overlap"][:] <= 1)))
         self.assertTrue(np.all((p["ridge_accuracy"][:] >= 0) & (p["ridge_accuracy"][:] <= 1)))
-        spectra = self.file["spectra/eigenvalues"][:]
-        # The largest of the d eigenvalues is the top eigenvalue (same matrix; rounding only).
-        np.testing.assert_allclose(spectra[:, -1], top[:, 0], rtol=1e-10)
+        for d in SIZES:
+            spectra = self.file[f"spectra/d{d}/eigenvalues"][:]
+            rows = self.file[f"spectra/d{d}/point"][:]
+            # The largest of the d eigenvalues is the top eigenvalue (same matrix; rounding only).
+            np.testing.assert_allclose(spectra[:, -1], top[rows, 0], rtol=1e-10)
+            self.assertTrue(np.all(np.diff(spectra, axis=1) >= 0), "ascending")
         for name in ("alpha", "kappa", "theta", "theory_bulk_edge_right", "theory_top_eigenvalue", "seconds"):
             self.assertTrue(np.all(np.isfinite(p[name][:])), name)
         causal = np.array([x == b"causal:0.5" for x in p["weighting"][:]])

@@ -157,6 +157,7 @@ namespace assemble = rmtsweep::assemble;
 TEST(DetectionTables, EachRuleDetectsTheOutlierAndReportsItsFalseDetections) {
   assemble::Axes axes;
   axes.weighting = {"mean"};
+  axes.d = {400};
   axes.delta = {0.5};
   axes.gamma = {0.25};
   axes.snr = {0.0, 1.0};
@@ -168,7 +169,7 @@ TEST(DetectionTables, EachRuleDetectsTheOutlierAndReportsItsFalseDetections) {
     points.push_back({0, 0, 0, 1, 3.0, 0.5, 0.8, {3.0, 1.0, 0.99, 0.98}});
   }
   // Edge 1.15 with margin 0: the null trials at 1.2 and 1.3 count as false detections.
-  const auto tables = assemble::detection_tables(axes, points, {1.15}, 400, 0.0);
+  const auto tables = assemble::detection_tables(axes, points, {1.15}, 0.0);
   ASSERT_EQ(tables.size(), 3u);
   const auto& edge = tables[0];
   EXPECT_EQ(edge.detected_fraction, (std::vector<double>{0.5, 1.0}));
@@ -187,11 +188,12 @@ TEST(DetectionTables, EachRuleDetectsTheOutlierAndReportsItsFalseDetections) {
 TEST(DetectionTables, ALineWithoutAnSnrZeroCellHasNoNullThresholdAndNoFalseDetectionRate) {
   assemble::Axes axes;
   axes.weighting = {"mean"};
+  axes.d = {400};
   axes.delta = {0.5};
   axes.gamma = {0.25};
   axes.snr = {1.0};
   const std::vector<assemble::PointRecord> points{{0, 0, 0, 0, 3.0, 0.5, 0.8, {3.0, 1.0, 0.99}}};
-  const auto tables = assemble::detection_tables(axes, points, {1.15}, 400, 1.0);
+  const auto tables = assemble::detection_tables(axes, points, {1.15}, 1.0);
   for (const auto& t : tables) EXPECT_TRUE(std::isnan(t.false_detection_rate[0])) << assemble::to_string(t.rule);
   EXPECT_TRUE(std::isnan(tables[2].threshold[0]));
   EXPECT_EQ(tables[2].detected_fraction, (std::vector<double>{0.0})) << "a NaN threshold detects nothing";

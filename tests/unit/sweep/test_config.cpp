@@ -2,6 +2,9 @@
 // the resolved text --resume compares, and command line over INI file.
 #include <gtest/gtest.h>
 
+#include <map>
+#include <sstream>
+
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -89,9 +92,60 @@ TEST(SweepWeightingList, ANumberAfterANonCustomItemIsRejected) {
 TEST(SweepConfig, DefaultsDescribeOnePoint) {
   const sweep::SweepConfig c = sweep::parse_sweep_config({});
   EXPECT_EQ(c.point_count(), 1);
-  EXPECT_EQ(c.d, 400);  // the one default of option_table, rmtsweep point's too
-  EXPECT_TRUE(c.store_spectra);  // auto: d <= 4096
-  EXPECT_FALSE(sweep::parse_sweep_config({{"d", "5000"}, {"k", "4"}}).store_spectra);
+  EXPECT_EQ(c.d, std::vector<int>{400});  // the one default of option_table, rmtsweep point's too
+  EXPECT_TRUE(c.spectra_stored(400));      // auto: d <= 4096
+  EXPECT_FALSE(sweep::parse_sweep_config({{"d", "5000"}, {"k", "4"}}).any_spectra());
+}
+
+TEST(SweepConfig, DIsAnAxisOfDistinctIntegersInConfigOrder) {
+  EXPECT_EQ(sweep::parse_sweep_config({{"d", "500,1000,2000"}}).d, (std::vector<int>{500, 1000, 2000}));
+  EXPECT_EQ(sweep::parse_sweep_config({{"d", "2000,500"}}).d, (std::vector<int>{2000, 500}));
+  // A log range is rounded to integers: 250 * 2^i.
+  EXPECT_EQ(sweep::parse_sweep_config({{"d", "log:250:4000:5"}}).d, (std::vector<int>{250, 500, 1000, 2000, 4000}));
+  EXPECT_EQ(sweep::parse_sweep_config({{"d", "100:300:3"}}).d, (std::vector<int>{100, 200, 300}));
+}
+
+TEST(SweepConfig, ABadDAxisIsRefusedNamingD) {
+  for (const char* text : {"500,500", "500,1000.5", "0,100", "-4", "log:1:3:5", "abc", ""}) {
+    const auto e = rejection([&] { (void)sweep::parse_sweep_config({{"d", text}}); });
+    EXPECT_EQ(e.option(), "d") << text;
+    EXPECT_EQ(e.value(), text);
+  }
+}
+
+TEST(SweepConfig, TheGridMultipliesTheSizesAndKFitsTheSmallest) {
+  const sweep::SweepConfig c =
+      sweep::parse_sweep_config({{"d", "8,100,50"}, {"snr", "0,1"}, {"trials", "3"}});
+  EXPECT_EQ(c.point_count(), 3 * 2 * 3);
+  EXPECT_EQ(c.points_per_d(), 2 * 3);
+  EXPECT_EQ(c.smallest_d(), 8);
+  EXPECT_EQ(c.k, 4);
+  EXPECT_EQ(rejection([] { (void)sweep::parse_sweep_config({{"d", "3,100"}, {"k", "4"}}); }).option(), "k");
+}
+
+TEST(SweepConfig, AutoSpectraAreStoredForTheSizesUpTo4096Only) {
+  const sweep::SweepConfig c = sweep::parse_sweep_config({{"d", "1000,8000"}});
+  EXPECT_TRUE(c.spectra_stored(1000));
+  EXPECT_FALSE(c.spectra_stored(8000));
+  EXPECT_NE(sweep::resolved_config_text(c).find("store_spectra = auto\n"), std::string::npos);
+  // A one-size config resolves auto to true or false, as the files written before d was an axis did.
+  EXPECT_NE(sweep::resolved_config_text(sweep::parse_sweep_config({{"d", "1000"}})).find("store_spectra = true\n"),
+            std::string::npos);
+  EXPECT_FALSE(sweep::parse_sweep_config({{"d", "1000,8000"}, {"store_spectra", "false"}}).any_spectra());
+  EXPECT_TRUE(sweep::parse_sweep_config({{"d", "1000,8000"}, {"store_spectra", "true"}}).spectra_stored(8000));
+}
+
+TEST(SweepConfig, TheResolvedTextOfADAxisParsesBackToTheSameSweep) {
+  const sweep::SweepConfig c = sweep::parse_sweep_config({{"d", "log:250:4000:5"}, {"snr", "0,1"}});
+  const std::string text = sweep::resolved_config_text(c);
+  EXPECT_NE(text.find("d = 250,500,1000,2000,4000\n"), std::string::npos);
+  std::map<std::string, std::string> values;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    const auto equals = line.find(" = ");
+    values[line.substr(0, equals)] = line.substr(equals + 3);
+  }
+  EXPECT_EQ(sweep::resolved_config_text(sweep::parse_sweep_config(values)), text);
 }
 
 TEST(SweepConfig, TheDefaultKShrinksToDButAnExplicitKAboveDIsRejected) {

@@ -24,14 +24,14 @@ TEST(SweepReader, AFileOfTheFirstSchemaOpensWithItsConfig) {
   EXPECT_EQ(reader.schema_version(), 1);
   EXPECT_EQ(reader.points(), 8);
   const sweep::SweepConfig config = reader.config();
-  EXPECT_EQ(config.d, 16);
+  EXPECT_EQ(config.d, std::vector<int>{16});
   EXPECT_EQ(config.point_count(), 8);
   EXPECT_EQ(reader.draws().version, 2);
 }
 
 /// The columns added to the table after that file was written: the reader says they are absent.
 bool added_later(const sweep::Column& c) {
-  for (const char* name : {"effective_tokens", "solver", "operator_products", "solver_residual", "solver_fell_back"}) {
+  for (const char* name : {"effective_tokens", "solver", "operator_products", "solver_residual", "solver_fell_back", "d_index"}) {
     if (c.name == name) return true;
   }
   return false;

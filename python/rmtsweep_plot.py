@@ -379,8 +379,10 @@ def threshold_vs_d(phase, out, dpi):
             with_error = ok & np.isfinite(e)
             fit = extrapolation(phase, prefix, w, i, j)
             if fit["terms"] >= 1:
-                label = (f"{name}: thr∞ = {fit['thr_inf']:.4g} ± {fit['err']:.2g} ({fit['terms']}-term fit, "
-                         f"{fit['sizes']} sizes, χ²/dof = {fit['chi2_per_dof']:.2g})")
+                error_text = f"{fit['err']:.2g}" if np.isfinite(fit["err"]) else "?"
+                chi2_text = f"{fit['chi2_per_dof']:.2g}" if np.isfinite(fit["chi2_per_dof"]) else "–"
+                label = (f"{name}: thr∞ = {fit['thr_inf']:.4g} ± {error_text} ({fit['terms']}-term fit, "
+                         f"{fit['sizes']} sizes, χ²/dof = {chi2_text})")
             else:
                 label = f"{name}: no fit ({int(ok.sum())} sizes with a threshold)"
             ax.errorbar(x[with_error], y[with_error], yerr=e[with_error], fmt="o", ms=5, capsize=3, color=colour,

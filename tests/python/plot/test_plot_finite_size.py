@@ -84,7 +84,9 @@ def write_sweep(path, sizes, with_d_axis=True, extrapolate=True, spectra=False):
             fitted = terms > 0
             nan = np.full((W, D, G), np.nan)
             p.create_dataset("extrapolated_threshold_snr", data=np.where(fitted, thr[:, 0] - 0.8 * x[0], np.nan))
-            p.create_dataset("extrapolated_threshold_snr_err", data=np.where(fitted, 0.03, np.nan))
+            fit_errors = np.where(fitted, 0.03, np.nan)
+            fit_errors[0, 1, 0] = np.nan  # a fit whose error could not be given
+            p.create_dataset("extrapolated_threshold_snr_err", data=fit_errors)
             p.create_dataset("extrapolation_a", data=np.where(fitted, 0.8, np.nan))
             p.create_dataset("extrapolation_b", data=np.where(terms == 2, 0.0, nan))
             p.create_dataset("extrapolation_terms", data=terms)

@@ -12,6 +12,13 @@ Reads /phase (written by `rmtsweep assemble`), /points and /spectra, and writes:
   top_eigenvalue_vs_snr.png    top eigenvalue against snr, with lambda_S and the bulk edge
   ridge_accuracy_vs_snr.png    downstream ridge accuracy against snr per weighting
   spectrum.png                 eigenvalue histogram of one point against kappa (MP_delta [x] MP_gamma)
+and, when the sweep has several embedding dimensions d (finite-size scaling):
+  threshold_vs_d.png           empirical thresholds against d^(-1/3) with their bootstrap errors, the
+                               fit thr_inf + a x (+ b x^2) and its extrapolation to d -> infinity
+  overlap_vs_snr_by_d.png      overlap against snr, one colour per d, per weighting
+The figures above that show one d show the largest (their titles say so). /phase has the axes
+weighting x d x delta x gamma x snr; a file assembled before d was an axis (no /phase/d) is read
+as a sweep with one d.
 It refuses (exit 2) to overwrite figures already in DIR unless --force is given.
 Needs Debian's python3-h5py, python3-matplotlib and python3-numpy.
 """
@@ -33,6 +40,8 @@ MAX_PANELS = 6
 # (14 x 7 inches) already hold ~10^8 pixels there, and Agg refuses 2^16 pixels a side.
 DPI_MIN, DPI_MAX = 10, 1200
 CURVE_FIGURES = ("overlap_vs_snr.png", "top_eigenvalue_vs_snr.png", "ridge_accuracy_vs_snr.png")
+THRESHOLD_VS_D_FIGURE = "threshold_vs_d.png"
+OVERLAP_BY_D_FIGURE = "overlap_vs_snr_by_d.png"
 SPECTRUM_FIGURE = "spectrum.png"
 
 
@@ -58,14 +67,41 @@ def config_values(text):
     return values
 
 
-def fixed_parameters(h5):
-    """The sweep-wide parameters for titles: d, T, correlation, table."""
+def config_text(h5):
     text = h5.attrs.get("config", "")
-    if isinstance(text, bytes):
-        text = text.decode()
-    conf = config_values(text)
-    d = conf.get("d", str(int(h5["points/d"][0])) if "points/d" in h5 else "?")
-    return f"d={d}, T={conf.get('T', '?')}, R={conf.get('correlation', '?')}, table={conf.get('table', 'iid')}"
+    return text.decode() if isinstance(text, bytes) else str(text)
+
+
+def sizes_label(sizes):
+    """d for titles: "d=400" for one size, "d=500..2000" for several (a list, as the config writes it)."""
+    values = [str(v).strip() for v in sizes if str(v).strip()]
+    if not values:
+        return "d=?"
+    return f"d={values[0]}" if len(values) == 1 else f"d={values[0]}..{values[-1]}"
+
+
+def fixed_parameters(h5, sizes=None):
+    """The sweep-wide parameters for titles: d (one value or a range), T, correlation, table.
+    `sizes` (the /phase/d axis) wins over the config's `d = 500,1000,2000` or `d = 400`."""
+    conf = config_values(config_text(h5))
+    if sizes is None:
+        if "d" in conf:
+            sizes = re.split(r"[,\s]+", conf["d"])
+        else:
+            sizes = [str(int(h5["points/d"][0]))] if "points/d" in h5 and h5["points/d"].size else ["?"]
+    return f"{sizes_label(sizes)}, T={conf.get('T', '?')}, R={conf.get('correlation', '?')}, " \
+           f"table={conf.get('table', 'iid')}"
+
+
+def single_size(h5, group):
+    """The one d of a file assembled before d was an axis: /phase's attribute d, else the config's,
+    else the points'."""
+    if "d" in group.attrs:
+        return int(np.asarray(group.attrs["d"]).ravel()[0])
+    sizes = re.findall(r"\d+", config_values(config_text(h5)).get("d", ""))
+    if sizes:
+        return int(sizes[-1])
+    return int(h5["points/d"][0]) if "points/d" in h5 and h5["points/d"].size else 0
 
 
 def panel_indices(count, limit=MAX_PANELS):
@@ -104,7 +140,8 @@ def save(fig, out, name, dpi):
 
 
 class Phase:
-    """The /phase group of an assembled sweep file, as numpy arrays."""
+    """The /phase group of an assembled sweep file, as numpy arrays with the axes
+    weighting x d x delta x gamma x snr (cells) or weighting x d x delta x gamma (lines)."""
 
     def __init__(self, h5):
         if "phase" not in h5:
@@ -112,13 +149,40 @@ class Phase:
         p = h5["phase"]
         self.group = p
         self.weighting = strings(p["weighting"])
+        # Before finite-size scaling /phase had no d axis: read such a file as one with a single d.
+        self.legacy = "d" not in p
+        self.d = np.array([single_size(h5, p)] if self.legacy else p["d"][...], dtype=np.int64)
         self.delta = p["delta"][...]
         self.gamma = p["gamma"][...]
         self.snr = p["snr"][...]
-        self.fixed = fixed_parameters(h5)
+        self.fixed = fixed_parameters(h5, [str(v) for v in self.d])
 
     def __getitem__(self, name):
-        return self.group[name][...]
+        """A cell or line array of /phase, with a length-1 d axis inserted at axis 1 in a legacy file
+        (whose arrays starting weighting x delta x gamma are exactly its cell and line arrays)."""
+        values = self.group[name][...]
+        if self.legacy and values.ndim >= 3 and values.shape[:3] == (len(self.weighting), self.delta.size,
+                                                                     self.gamma.size):
+            values = np.expand_dims(values, 1)
+        return values
+
+    def get(self, name):
+        """An array that newer files have (e.g. empirical_threshold_snr_err), or None."""
+        return self[name] if name in self.group else None
+
+    def theory(self, name, ndim, k=-1):
+        """A /phase/theory curve at size index k (largest d by default). Curves that depend on d
+        carry it as axis 1 after weighting (axis 0 for 1-D axes): one more dimension than `ndim`."""
+        values = self.group[f"theory/{name}"][...]
+        if values.ndim == ndim + 1:
+            values = values[k] if ndim == 1 else values[:, k]
+        return values
+
+    def size_title(self, k=-1):
+        """Which d a figure shows, for its title."""
+        if self.d.size == 1:
+            return f"d = {self.d[k]}"
+        return f"d = {self.d[k]}" + (" (the largest)" if k in (-1, self.d.size - 1) else "")
 
     def rule(self):
         """The detection rule the figures draw (`rmtsweep assemble --detection RULE`; edge before it existed)."""
@@ -126,28 +190,36 @@ class Phase:
         return rule.decode() if isinstance(rule, bytes) else str(rule)
 
     def empirical_threshold(self):
-        """Per (weighting, delta, gamma) line, the empirical threshold of the figures' rule."""
+        """Per (weighting, d, delta, gamma) line, the empirical threshold of the figures' rule."""
         rule = self.rule()
         if rule != "edge" and f"detection/{rule}" in self.group:
-            return self.group[f"detection/{rule}/empirical_threshold_snr"][...]
+            return self[f"detection/{rule}/empirical_threshold_snr"]
         return self["empirical_threshold_snr"]
+
+    def extrapolation_source(self):
+        """Where the thresholds fitted against d^(-1/3) live: the figures' rule's group when it holds
+        an extrapolation, else /phase itself (the edge rule)."""
+        rule = self.rule()
+        if rule != "edge" and f"detection/{rule}/extrapolated_threshold_snr" in self.group:
+            return f"detection/{rule}/", rule
+        return "", "edge"
 
 
 def phase_diagrams(phase, out, dpi):
-    """Heatmaps of the mean overlap over (delta, snr) and (gamma, snr), one file per weighting."""
+    """Heatmaps of the mean overlap over (delta, snr) and (gamma, snr) at the largest d, one file
+    per weighting."""
     paths = []
-    overlap = phase["overlap_mean"]
-    pop, sample = phase["theory_pop_threshold_snr"], phase["theory_sample_threshold_snr"]
-    empirical = phase.empirical_threshold()
-    th = phase.group["theory"]
+    k = -1
+    overlap = phase["overlap_mean"][:, k]
+    empirical = phase.empirical_threshold()[:, k]
     for axis_name, axis, other, other_symbol in (("delta", phase.delta, phase.gamma, "γ"),
                                                   ("gamma", phase.gamma, phase.delta, "δ")):
         if axis.size < 2:
             continue
         symbol = "δ" if axis_name == "delta" else "γ"
-        fine = th[axis_name][...]
-        pop_fine = th[f"pop_threshold_snr_vs_{axis_name}"][...]
-        sample_fine = th[f"sample_threshold_snr_vs_{axis_name}"][...]
+        fine = phase.theory(axis_name, 1, k)
+        pop_fine = phase.theory(f"pop_threshold_snr_vs_{axis_name}", 3, k)
+        sample_fine = phase.theory(f"sample_threshold_snr_vs_{axis_name}", 3, k)
         for w, name in enumerate(phase.weighting):
             others = panel_indices(other.size)
             fig, axes = subplots(len(others))
@@ -169,7 +241,7 @@ def phase_diagrams(phase, out, dpi):
                 ax.set_title(f"{other_symbol} = {other[j]:g}", fontsize=10)
                 fig.colorbar(mesh, ax=ax, label="mean overlap |ûᵀu|²")
             axes[0].legend(loc="upper left", fontsize=7, framealpha=0.8)
-            fig.suptitle(f"Phase diagram, weighting {name}\n{phase.fixed}", fontsize=10)
+            fig.suptitle(f"Phase diagram, weighting {name}, at {phase.size_title(k)}\n{phase.fixed}", fontsize=10)
             fig.tight_layout()
             paths.append(save(fig, out, phase_figure(axis_name, name), dpi))
     return paths
@@ -196,12 +268,13 @@ def cell_panels(phase):
 
 
 def curves_vs_snr(phase, out, dpi, quantity, label, filename, theory=None, edge=False):
-    """`quantity`_mean ± std against snr, one colour per weighting, theory as lines."""
-    mean, std = phase[f"{quantity}_mean"], phase[f"{quantity}_std"]
-    fine = phase.group["theory/snr"][...]
-    theory_fine = phase.group[f"theory/{theory}"][...] if theory else None
-    sample = phase["theory_sample_threshold_snr"]
-    edge_right = phase["theory_bulk_edge_right"] if edge else None
+    """`quantity`_mean ± std against snr at the largest d, one colour per weighting, theory as lines."""
+    k = -1
+    mean, std = phase[f"{quantity}_mean"][:, k], phase[f"{quantity}_std"][:, k]
+    fine = phase.theory("snr", 1, k)
+    theory_fine = phase.theory(theory, 4, k) if theory else None
+    sample = phase["theory_sample_threshold_snr"][:, k]
+    edge_right = phase["theory_bulk_edge_right"][:, k] if edge else None
     cells = cell_panels(phase)
     fig, axes = subplots(len(cells))
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
@@ -228,7 +301,7 @@ def curves_vs_snr(phase, out, dpi, quantity, label, filename, theory=None, edge=
     if log_scale(phase.snr):
         for ax in axes:
             ax.set_xscale("log")
-    fig.suptitle(f"{label} against snr\n{phase.fixed}\n({note})", fontsize=10)
+    fig.suptitle(f"{label} against snr at {phase.size_title(k)}\n{phase.fixed}\n({note})", fontsize=10)
     fig.tight_layout()
     return save(fig, out, filename, dpi)
 
@@ -236,6 +309,134 @@ def curves_vs_snr(phase, out, dpi, quantity, label, filename, theory=None, edge=
 def log_scale(snr):
     """A log axis suits an snr axis of positive values spanning more than a decade and a half."""
     return snr.size > 2 and snr.min() > 0 and snr.max() / snr.min() > 30
+
+
+def fitted_thresholds(phase):
+    """The thresholds fitted against d^(-1/3) (weighting x d x delta x gamma), their errors (NaN
+    where the file has none) and the name of their rule."""
+    prefix, rule = phase.extrapolation_source()
+    threshold = phase[f"{prefix}empirical_threshold_snr"]
+    error = phase.get(f"{prefix}empirical_threshold_snr_err")
+    return threshold, (np.full(threshold.shape, np.nan) if error is None else error), rule, prefix
+
+
+def finite_size_lines(phase):
+    """The (weighting, delta index, gamma index) lines with an empirical threshold at two sizes or more."""
+    if phase.d.size < 2:
+        return []
+    counts = np.isfinite(fitted_thresholds(phase)[0]).sum(axis=1)
+    return [(w, i, j) for w in range(len(phase.weighting)) for i in range(phase.delta.size)
+            for j in range(phase.gamma.size) if counts[w, i, j] >= 2]
+
+
+def finite_size_figures(phase):
+    """The file names of the finite-size figures this file gets (none with a single d)."""
+    names = [THRESHOLD_VS_D_FIGURE] if finite_size_lines(phase) else []
+    return names + ([OVERLAP_BY_D_FIGURE] if phase.d.size >= 2 else [])
+
+
+def extrapolation(phase, prefix, w, i, j):
+    """The stored fit of one line as a dict (terms 0 when the file has none)."""
+    group = phase.group
+    if f"{prefix}extrapolated_threshold_snr" not in group:
+        return {"terms": 0, "sizes": 0}
+    value = {key: float(group[f"{prefix}{name}"][w, i, j]) if f"{prefix}{name}" in group else np.nan
+             for key, name in (("thr_inf", "extrapolated_threshold_snr"), ("err", "extrapolated_threshold_snr_err"),
+                               ("a", "extrapolation_a"), ("b", "extrapolation_b"),
+                               ("chi2_per_dof", "extrapolation_chi2_per_dof"))}
+    for key, name in (("terms", "extrapolation_terms"), ("sizes", "extrapolation_sizes")):
+        value[key] = int(group[f"{prefix}{name}"][w, i, j]) if f"{prefix}{name}" in group else 0
+    if not (np.isfinite(value["thr_inf"]) and np.isfinite(value["a"])):
+        value["terms"] = 0
+    return value
+
+
+def finite(values):
+    """NaN (no error) as 0 for error bars."""
+    return np.where(np.isfinite(values), values, 0.0)
+
+
+def threshold_vs_d(phase, out, dpi):
+    """Empirical thresholds against x = d^(-1/3) with bootstrap errors, the stored fit
+    thr_inf + a x (+ b x^2) and its extrapolation at x = 0 against the theory's sample threshold;
+    one panel per (delta, gamma), one colour per weighting."""
+    threshold, error, rule, prefix = fitted_thresholds(phase)
+    theory = phase["theory_sample_threshold_snr"][:, -1]
+    lines = finite_size_lines(phase)
+    cells = sorted({(i, j) for _, i, j in lines})
+    cells = [cells[k] for k in panel_indices(len(cells))]
+    x = phase.d.astype(float) ** (-1.0 / 3.0)
+    fine = np.linspace(0.0, x.max() * 1.04, 120)
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    fig, axes = subplots(len(cells))
+    for ax, (i, j) in zip(axes, cells):
+        for w, name in enumerate(phase.weighting):
+            if (w, i, j) not in lines:
+                continue
+            colour = colours[w % len(colours)]
+            y, e = threshold[w, :, i, j], error[w, :, i, j]
+            ok = np.isfinite(y)
+            with_error = ok & np.isfinite(e)
+            fit = extrapolation(phase, prefix, w, i, j)
+            if fit["terms"] >= 1:
+                error_text = f"{fit['err']:.2g}" if np.isfinite(fit["err"]) else "?"
+                chi2_text = f"{fit['chi2_per_dof']:.2g}" if np.isfinite(fit["chi2_per_dof"]) else "–"
+                label = (f"{name}: thr∞ = {fit['thr_inf']:.4g} ± {error_text} ({fit['terms']}-term fit, "
+                         f"{fit['sizes']} sizes, χ²/dof = {chi2_text})")
+            else:
+                label = f"{name}: no fit ({int(ok.sum())} sizes with a threshold)"
+            ax.errorbar(x[with_error], y[with_error], yerr=e[with_error], fmt="o", ms=5, capsize=3, color=colour,
+                        label=label)
+            if (ok & ~with_error).any():
+                ax.plot(x[ok & ~with_error], y[ok & ~with_error], "o", mfc="none", ms=6, color=colour)
+            if fit["terms"] >= 1:
+                quadratic = fit["b"] if fit["terms"] == 2 and np.isfinite(fit["b"]) else 0.0
+                ax.plot(fine, fit["thr_inf"] + fit["a"] * fine + quadratic * fine ** 2, "--", color=colour, lw=1.2)
+                ax.errorbar([0.0], [fit["thr_inf"]], yerr=[finite(np.array([fit["err"]]))[0]], fmt="s", ms=7,
+                            capsize=4, color=colour, mec="black")
+            if np.isfinite(theory[w, i, j]):
+                ax.plot([0.0], [theory[w, i, j]], "*", ms=13, color=colour, mec="black", clip_on=False)
+        ax.set_xlim(-0.06 * x.max(), x.max() * 1.06)
+        ax.set_xlabel("x = d^(-1/3)")
+        ax.set_ylabel(f"empirical threshold snr ({rule} rule)")
+        ax.set_title(f"δ = {phase.delta[i]:g}, γ = {phase.gamma[j]:g}", fontsize=10)
+        ax.grid(alpha=0.3)
+        top = ax.twiny()  # the sizes themselves along the top
+        top.set_xlim(ax.get_xlim())
+        top.set_xticks(x)
+        top.set_xticklabels([f"d={v}" for v in phase.d], fontsize=7)
+        ax.legend(fontsize=6, loc="best")
+    note = ("points: threshold ± bootstrap error (open: no error); dashed: fit; square at x = 0: extrapolation; "
+            "star: theory's sample threshold (at the largest d)")
+    fig.suptitle(f"Finite-size scaling of the empirical threshold\n{phase.fixed}\n({note})", fontsize=9)
+    fig.tight_layout()
+    return save(fig, out, THRESHOLD_VS_D_FIGURE, dpi)
+
+
+def overlap_vs_snr_by_d(phase, out, dpi):
+    """Mean overlap ± std against snr, one colour per d, with the theory on the grid as lines; one
+    panel per weighting at the middle delta and gamma."""
+    i, j = (phase.delta.size - 1) // 2, (phase.gamma.size - 1) // 2
+    mean, std, theory = phase["overlap_mean"], phase["overlap_std"], phase["theory_overlap"]
+    weightings = panel_indices(len(phase.weighting))
+    colours = plt.cm.viridis(np.linspace(0.0, 0.85, phase.d.size))
+    fig, axes = subplots(len(weightings))
+    for ax, w in zip(axes, weightings):
+        for k, size in enumerate(phase.d):
+            ax.errorbar(phase.snr, mean[w, k, i, j], yerr=finite(std[w, k, i, j]), fmt="o", ms=4, capsize=2,
+                        color=colours[k], label=f"d = {size} (measured)")
+            ax.plot(phase.snr, theory[w, k, i, j], "-", color=colours[k], lw=1.2)
+        ax.set_xlabel("snr = ‖μ‖²")
+        ax.set_ylabel("overlap |ûᵀu|²")
+        ax.set_title(f"weighting {phase.weighting[w]}", fontsize=10)
+        ax.grid(alpha=0.3)
+        if log_scale(phase.snr):
+            ax.set_xscale("log")
+    axes[0].legend(fontsize=7)
+    fig.suptitle(f"Overlap against snr by d at δ = {phase.delta[i]:g}, γ = {phase.gamma[j]:g}\n{phase.fixed}\n"
+                 "(points: trial mean ± 1 std; lines: theory at each d)", fontsize=10)
+    fig.tight_layout()
+    return save(fig, out, OVERLAP_BY_D_FIGURE, dpi)
 
 
 def choose_point(h5, phase):
@@ -327,14 +528,16 @@ def spectrum(h5, phase, out, dpi, index):
     """Histogram of all eigenvalues of point `index` against the theoretical bulk density."""
     p = h5["points"]
     dataset, row = spectrum_row(h5, index)
-    values = dataset[row]
+    values = np.asarray(dataset[row], dtype=float)
     name = strings(p["weighting"])[index]
-    delta, gamma, snr = (float(p[k][index]) for k in ("delta", "gamma", "snr"))
+    delta, gamma, snr = (float(p[key][index]) for key in ("delta", "gamma", "snr"))
+    size = int(p["d"][index]) if "d" in p else int(phase.d[-1])
     w = phase.weighting.index(name)
     i = int(np.argmin(abs(phase.delta - delta)))
     j = int(np.argmin(abs(phase.gamma - gamma)))
-    x = phase.group["theory/density_x"][w, i, j]
-    f = phase.group["theory/density"][w, i, j]
+    k = int(np.argmin(abs(phase.d - size)))
+    x = phase.theory("density_x", 4, k)[w, i, j]
+    f = phase.theory("density", 4, k)[w, i, j]
     edge = float(p["theory_bulk_edge_right"][index])
     outlier = float(p["theory_top_eigenvalue"][index])
     detectable = bool(p["theory_detectable"][index]) if "theory_detectable" in p else outlier > edge
@@ -358,8 +561,8 @@ def spectrum(h5, phase, out, dpi, index):
     ax.set_ylabel("fraction of eigenvalues per bin")
     ax.set_xlim(0, upper)
     ax.legend(fontsize=8)
-    ax.set_title(f"Spectrum of point {index}: weighting {name}, δ={delta:g}, γ={gamma:g}, snr={snr:g}, "
-                 f"trial {int(p['trial'][index])}\n{phase.fixed}", fontsize=10)
+    ax.set_title(f"Spectrum of point {index}: d={size}, weighting {name}, δ={delta:g}, γ={gamma:g}, "
+                 f"snr={snr:g}, trial {int(p['trial'][index])}\n{phase.fixed}", fontsize=10)
     fig.tight_layout()
     return save(fig, out, SPECTRUM_FIGURE, dpi)
 
@@ -433,7 +636,8 @@ def main(argv=None):
         with h5py.File(args.file, "r") as h5:
             phase = Phase(h5)
             index = spectrum_point(h5, phase, args.point)
-            names = phase_figures(phase) + list(CURVE_FIGURES) + ([SPECTRUM_FIGURE] if index is not None else [])
+            names = (phase_figures(phase) + list(CURVE_FIGURES) + finite_size_figures(phase)
+                     + ([SPECTRUM_FIGURE] if index is not None else []))
             check_overwrite(args.out, names, args.force)
             os.makedirs(args.out, exist_ok=True)
             draw(h5, phase, args.out, dpi, index)
@@ -450,6 +654,14 @@ def draw(h5, phase, out, dpi, index):
     curves_vs_snr(phase, out, dpi, "top_eigenvalue", "top eigenvalue λ₁ of S", top, theory="top_eigenvalue",
                   edge=True)
     curves_vs_snr(phase, out, dpi, "ridge_accuracy", "ridge test accuracy", ridge)
+    figures = finite_size_figures(phase)
+    if THRESHOLD_VS_D_FIGURE in figures:
+        threshold_vs_d(phase, out, dpi)
+    elif phase.d.size >= 2:
+        print(f"rmtsweep plot: no line has an empirical threshold at two sizes: no {THRESHOLD_VS_D_FIGURE}",
+              file=sys.stderr)
+    if OVERLAP_BY_D_FIGURE in figures:
+        overlap_vs_snr_by_d(phase, out, dpi)
     if index is not None:
         spectrum(h5, phase, out, dpi, index)
 

@@ -2,6 +2,7 @@
 #include <mpi.h>
 
 #include <boost/program_options.hpp>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <system_error>
@@ -23,49 +24,74 @@ namespace rmtsweep::app {
 
 namespace {
 
-/// Prints, per (weighting, delta, gamma) line, the empirical threshold beside the theory's.
-void print_thresholds(const assemble::SweepData& data, const assemble::PhaseTable& table,
-                      const assemble::TheoryTables& theory, const std::vector<assemble::RuleTable>& rules) {
+/// A threshold with its error ("1.234 +- 0.05"), or why there is none.
+std::string threshold_text(double snr, double err, std::int64_t bracket) {
+  char text[48];
+  if (bracket != assemble::bracket_found) {
+    std::snprintf(text, sizeof text, "%s", assemble::bracket_label(bracket));
+  } else if (std::isfinite(err)) {
+    std::snprintf(text, sizeof text, "%.4g +- %.2g", snr, err);
+  } else {
+    std::snprintf(text, sizeof text, "%.4g", snr);
+  }
+  return text;
+}
+
+/// An extrapolation to d -> infinity ("1.234 +- 0.05"), or "-" without a fit.
+std::string extrapolation_text(const assemble::Extrapolation& e) {
+  if (e.terms == 0) return "-";
+  return threshold_text(e.thr_inf, e.thr_inf_err, assemble::bracket_found);
+}
+
+/// Prints, per (weighting, delta, gamma) and per d, each rule's empirical threshold with its bootstrap
+/// error beside the theory's, and, with several sizes, each rule's extrapolation to d -> infinity.
+void print_thresholds(const assemble::SweepData& data, const assemble::TheoryTables& theory,
+                      const std::vector<assemble::RuleTable>& rules) {
   const auto& a = data.axes;
-  std::printf("%-18s %6s %9s %9s %12s %12s %12s %12s %12s   %s\n", "weighting", "d", "delta", "gamma", "snr_pop",
-              "snr_sample", "empirical", "eigengap", "null", "false detections at snr 0 (edge / eigengap / null)");
+  std::printf("%-18s %9s %9s %8s %11s", "weighting", "delta", "gamma", "d", "snr_sample");
+  for (const auto& rule : rules) std::printf(" %18s", assemble::to_string(rule.rule));
+  std::printf("   false detections at snr 0 (");
+  for (std::size_t r = 0; r < rules.size(); ++r) std::printf("%s%s", r ? " / " : "", assemble::to_string(rules[r].rule));
+  std::printf(")\n");
   std::size_t printed = 0;
-  const std::size_t lines = a.lines();
   for (std::size_t w = 0; w < a.weighting.size(); ++w) {
     for (std::size_t i = 0; i < a.delta.size(); ++i) {
       for (std::size_t j = 0; j < a.gamma.size(); ++j) {
-       for (std::size_t n = 0; n < a.d.size(); ++n) {
-        if (++printed > 40) {
-          std::printf("... (%zu lines in all: see /phase)\n", lines);
-          return;
-        }
-        const std::size_t line = a.line(w, n, i, j);
-        const auto bracket = table.empirical_threshold_bracket[line];
-        char empirical[32];
-        if (bracket == assemble::bracket_found) {
-          std::snprintf(empirical, sizeof empirical, "%12.4g", table.empirical_threshold_snr[line]);
-        } else {
-          std::snprintf(empirical, sizeof empirical, "%12s", assemble::bracket_label(bracket));
-        }
-        std::string others, rates;
-        for (const auto& rule : rules) {
-          char text[40];
-          if (rule.rule != assemble::Rule::edge) {
-            const auto b = rule.empirical_threshold_bracket[line];
-            if (b == assemble::bracket_found) {
-              std::snprintf(text, sizeof text, " %12.4g", rule.empirical_threshold_snr[line]);
-            } else {
-              std::snprintf(text, sizeof text, " %12s", assemble::bracket_label(b));
-            }
-            others += text;
+        for (std::size_t n = 0; n < a.d.size(); ++n) {
+          if (++printed > 60) {
+            std::printf("... (%zu lines in all: see /phase)\n", a.lines());
+            return;
           }
-          std::snprintf(text, sizeof text, "%s%.3g", rates.empty() ? "" : " / ", rule.false_detection_rate[line]);
-          rates += text;
+          const std::size_t line = a.line(w, n, i, j);
+          std::printf("%-18s %9.4g %9.4g %8d %11.4g", a.weighting[w].c_str(), a.delta[i], a.gamma[j], a.d[n],
+                      theory.sample_threshold_snr[line]);
+          std::string rates;
+          for (const auto& rule : rules) {
+            std::printf(" %18s", threshold_text(rule.empirical_threshold_snr[line], rule.empirical_threshold_snr_err[line],
+                                                rule.empirical_threshold_bracket[line]).c_str());
+            char rate[24];
+            std::snprintf(rate, sizeof rate, "%s%.3g", rates.empty() ? "" : " / ", rule.false_detection_rate[line]);
+            rates += rate;
+          }
+          std::printf("   %s\n", rates.c_str());
         }
-        std::printf("%-18s %6d %9.4g %9.4g %12.4g %12.4g %s%s   %s\n", a.weighting[w].c_str(), a.d[n], a.delta[i], a.gamma[j],
-                    theory.pop_threshold_snr[line], theory.sample_threshold_snr[line], empirical, others.c_str(),
-                    rates.c_str());
-       }
+        if (a.d.size() < 2) continue;
+        const std::size_t size_line = a.size_line(w, i, j);
+        std::printf("%-18s %9.4g %9.4g %8s %11.4g", a.weighting[w].c_str(), a.delta[i], a.gamma[j], "inf",
+                    theory.sample_threshold_snr[a.line(w, a.d.size() - 1, i, j)]);
+        std::string models;
+        for (const auto& rule : rules) {
+          const assemble::Extrapolation& e = rule.extrapolation[size_line];
+          std::printf(" %18s", extrapolation_text(e).c_str());
+          char model[64];
+          if (e.terms > 0) {
+            std::snprintf(model, sizeof model, "%s%s: %d-term fit of %lld sizes, chi2/dof %.2g", models.empty() ? "" : "; ",
+                          assemble::to_string(rule.rule), e.terms, static_cast<long long>(e.sizes_used), e.chi2_per_dof);
+            models += model;
+          }
+        }
+        std::printf("   %s\n", models.empty() ? "extrapolation: fewer than 3 sizes with a threshold and an error"
+                                               : models.c_str());
       }
     }
   }
@@ -130,7 +156,7 @@ int command_assemble(int argc, char** argv) {
               data.axes.snr.size(), static_cast<long long>(data.done), static_cast<long long>(data.total));
   if (data.failed > 0) std::printf(", %lld failed", static_cast<long long>(data.failed));
   std::printf("\ndetection: top eigenvalue > right_edge (1 + %g d^(-2/3))\n", margin);
-  if (!quiet) print_thresholds(data, table, theory, rules);
+  if (!quiet) print_thresholds(data, theory, rules);
   return 0;
 }
 

@@ -14,6 +14,22 @@ constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 
 using Cells = std::vector<std::vector<std::vector<double>>>;  // [snr][trial] -> top eigenvalues
 
+/// What `detector` decides for each trial of a line: [snr][trial number], NaN where the trial is not done.
+/// Trial t is one column at every snr (its noise is the same there), as the bootstrap resamples it.
+DetectionMatrix detection_matrix(const Cells& cells, const std::vector<std::vector<int>>& trials,
+                                 const Detector& detector) {
+  int count = 0;
+  for (const auto& cell : trials) {
+    for (const int trial : cell) count = std::max(count, trial + 1);
+  }
+  DetectionMatrix detected(cells.size(), std::vector<double>(static_cast<std::size_t>(count), nan));
+  for (std::size_t s = 0; s < cells.size(); ++s) {
+    for (std::size_t k = 0; k < cells[s].size(); ++k)
+      detected[s][static_cast<std::size_t>(trials[s][k])] = detector.detects(cells[s][k]) ? 1.0 : 0.0;
+  }
+  return detected;
+}
+
 }  // namespace
 
 const char* to_string(Rule rule) noexcept {
@@ -50,10 +66,13 @@ std::vector<RuleTable> detection_tables(const Axes& axes, const std::vector<Poin
                                         const std::vector<double>& right_edge, double margin, double alpha) {
   const std::size_t lines = axes.lines();
   if (right_edge.size() != lines) throw std::invalid_argument("detection_tables: one right edge per line needed");
-  // Every line's cells, trials in point order (the file's flattened order).
+  // Every line's cells, trials in point order (the file's flattened order), and each one's trial number.
   std::vector<Cells> line_cells(lines, Cells(axes.snr.size()));
+  std::vector<std::vector<std::vector<int>>> line_trials(lines, std::vector<std::vector<int>>(axes.snr.size()));
   for (const PointRecord& p : points) {
-    line_cells[axes.line(p.weighting, p.d, p.delta, p.gamma)][p.snr].push_back(p.top_eigenvalues);
+    const std::size_t line = axes.line(p.weighting, p.d, p.delta, p.gamma);
+    line_cells[line][p.snr].push_back(p.top_eigenvalues);
+    line_trials[line][p.snr].push_back(p.trial);
   }
   std::vector<RuleTable> tables;
   for (const Rule rule : all_rules) {
@@ -64,6 +83,7 @@ std::vector<RuleTable> detection_tables(const Axes& axes, const std::vector<Poin
     t.empirical_threshold_bracket.assign(lines, bracket_no_data);
     t.false_detection_rate.assign(lines, nan);
     t.threshold.assign(lines, nan);
+    t.empirical_threshold_snr_err.assign(lines, nan);
     for (std::size_t w = 0; w < axes.weighting.size(); ++w) {
       for (std::size_t n = 0; n < axes.d.size(); ++n) {
       const int d = axes.d[n];
@@ -78,6 +98,8 @@ std::vector<RuleTable> detection_tables(const Axes& axes, const std::vector<Poin
           for (std::size_t s = 0; s < axes.snr.size(); ++s) t.detected_fraction[axes.cell(w, n, i, j, s)] = found.fraction[s];
           t.empirical_threshold_snr[line] = found.threshold.snr;
           t.empirical_threshold_bracket[line] = found.threshold.bracket;
+          t.empirical_threshold_snr_err[line] =
+              bootstrap_threshold(axes.snr, detection_matrix(cells, line_trials[line], detector), line).snr_err;
           t.threshold[line] = detector.threshold;
           t.false_detection_rate[line] = found.false_detection;
           if (rule == Rule::null) {
@@ -90,6 +112,21 @@ std::vector<RuleTable> detection_tables(const Axes& axes, const std::vector<Poin
           }
         }
       }
+      }
+    }
+    // Along d, per (weighting, delta, gamma): the thresholds of the sizes, extrapolated to d -> infinity.
+    const std::vector<double> sizes(axes.d.begin(), axes.d.end());
+    t.extrapolation.resize(axes.size_lines());
+    for (std::size_t w = 0; w < axes.weighting.size(); ++w) {
+      for (std::size_t i = 0; i < axes.delta.size(); ++i) {
+        for (std::size_t j = 0; j < axes.gamma.size(); ++j) {
+          std::vector<double> threshold(sizes.size()), error(sizes.size());
+          for (std::size_t n = 0; n < sizes.size(); ++n) {
+            threshold[n] = t.empirical_threshold_snr[axes.line(w, n, i, j)];
+            error[n] = t.empirical_threshold_snr_err[axes.line(w, n, i, j)];
+          }
+          t.extrapolation[axes.size_line(w, i, j)] = extrapolate_threshold(sizes, threshold, error);
+        }
       }
     }
     tables.push_back(std::move(t));

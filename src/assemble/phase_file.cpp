@@ -6,6 +6,7 @@
 #include <numeric>
 #include <set>
 #include <sstream>
+#include <type_traits>
 
 #include "rmtsweep/assemble/phase_schema.hpp"
 #include "rmtsweep/common/error.hpp"
@@ -110,6 +111,26 @@ io::Group open_or_create_group(hid_t loc, const std::string& name) {
   return io::exists(loc, name) ? io::open_group(loc, name) : io::create_group(loc, name);
 }
 
+/// Writes a rule's threshold errors and its extrapolation to d -> infinity.
+void put_finite_size(PhaseWriter& out, const RuleTable& rule, const std::vector<hsize_t>& lines,
+                     const std::vector<hsize_t>& size_lines) {
+  out.put(phase::empirical_threshold_snr_err, lines, rule.empirical_threshold_snr_err);
+  const auto field = [&](auto member) {
+    std::vector<std::decay_t<decltype(rule.extrapolation.front().*member)>> values;
+    for (const Extrapolation& e : rule.extrapolation) values.push_back(e.*member);
+    return values;
+  };
+  out.put(phase::extrapolated_threshold_snr, size_lines, field(&Extrapolation::thr_inf));
+  out.put(phase::extrapolated_threshold_snr_err, size_lines, field(&Extrapolation::thr_inf_err));
+  out.put(phase::extrapolation_a, size_lines, field(&Extrapolation::a));
+  out.put(phase::extrapolation_b, size_lines, field(&Extrapolation::b));
+  std::vector<std::int64_t> terms;
+  for (const Extrapolation& e : rule.extrapolation) terms.push_back(e.terms);
+  out.put(phase::extrapolation_terms, size_lines, terms);
+  out.put(phase::extrapolation_chi2_per_dof, size_lines, field(&Extrapolation::chi2_per_dof));
+  out.put(phase::extrapolation_sizes, size_lines, field(&Extrapolation::sizes_used));
+}
+
 }  // namespace
 
 SweepData read_sweep(const std::string& path) {
@@ -166,7 +187,7 @@ void write_phase(const std::string& path, const SweepData& data, const PhaseTabl
   const Axes& a = data.axes;
   const hsize_t W = a.weighting.size(), Nd = a.d.size(), D = a.delta.size(), G = a.gamma.size(),
                 S = a.snr.size();
-  const std::vector<hsize_t> cells{W, Nd, D, G, S}, lines{W, Nd, D, G};
+  const std::vector<hsize_t> cells{W, Nd, D, G, S}, lines{W, Nd, D, G}, size_lines{W, D, G};
 
   PhaseWriter out(phase);
   out.put(phase::weighting, a.weighting);
@@ -196,6 +217,9 @@ void write_phase(const std::string& path, const SweepData& data, const PhaseTabl
   out.put(phase::theory_sample_threshold_snr, lines, theory.sample_threshold_snr);
   out.put(phase::empirical_threshold_snr, lines, table.empirical_threshold_snr);
   out.put(phase::empirical_threshold_bracket, lines, table.empirical_threshold_bracket);
+  for (const RuleTable& rule : rules) {
+    if (rule.rule == Rule::edge) put_finite_size(out, rule, lines, size_lines);  // the top level is the edge rule's
+  }
 
   const io::Group theory_group = open_or_create_group(phase, std::string(phase_theory_group));
   {
@@ -231,6 +255,7 @@ void write_phase(const std::string& path, const SweepData& data, const PhaseTabl
       put.put(phase_detection::empirical_threshold_bracket, lines, rule.empirical_threshold_bracket);
       put.put(phase_detection::false_detection_rate, lines, rule.false_detection_rate);
       put.put(phase_detection::threshold, lines, rule.threshold);
+      put_finite_size(put, rule, lines, size_lines);
       put.remove_others();
       groups.keep(name);
     }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "rmtsweep/assemble/detection.hpp"
+#include "rmtsweep/assemble/finite_size.hpp"
 #include "rmtsweep/assemble/phase.hpp"
 
 namespace rmtsweep::assemble {
@@ -29,6 +30,12 @@ struct RuleTable {
   /// judged by a threshold it helped set, the rate would be at most alpha by construction.
   std::vector<double> false_detection_rate;
   std::vector<double> threshold;  ///< per line: lambda_1 for edge and null, the ratio R for eigengap
+  /// Per line: the bootstrap standard error of empirical_threshold_snr over the line's trials, resampled
+  /// jointly across its snr cells (finite_size.hpp; NaN unless bracketed and stable under resampling).
+  std::vector<double> empirical_threshold_snr_err;
+  /// Per (weighting, delta, gamma) size line: the weighted fit of the per-d thresholds to d -> infinity
+  /// (extrapolate_threshold of finite_size.hpp).
+  std::vector<Extrapolation> extrapolation;
 };
 
 /// Every rule over the done points. right_edge holds the theory's right bulk edge per (weighting, d,

@@ -62,6 +62,26 @@ inline constexpr PhaseEntry theory_sample_threshold_snr{"theory_sample_threshold
 inline constexpr PhaseEntry empirical_threshold_snr{
     "empirical_threshold_snr",
     "snr where detected_fraction first crosses 1/2 (linear interpolation); NaN unless bracketed"};
+inline constexpr PhaseEntry empirical_threshold_snr_err{
+    "empirical_threshold_snr_err",
+    "bootstrap standard error of empirical_threshold_snr: trials resampled jointly along snr (400 replicates); "
+    "NaN unless bracketed and bracketed in >= 95 % of the replicates"};
+inline constexpr PhaseEntry extrapolated_threshold_snr{
+    "extrapolated_threshold_snr",
+    "per (weighting, delta, gamma): thr_inf of the weighted fit thr(d) = thr_inf + a d^(-1/3) (+ b d^(-2/3) with "
+    ">= 5 sizes) to the per-d empirical thresholds; NaN with fewer than 3 sizes with an error"};
+inline constexpr PhaseEntry extrapolated_threshold_snr_err{
+    "extrapolated_threshold_snr_err",
+    "standard error of extrapolated_threshold_snr, scaled by max(1, sqrt(chi2/dof)) (PDG scale factor)"};
+inline constexpr PhaseEntry extrapolation_a{"extrapolation_a", "coefficient a of d^(-1/3) of the fit"};
+inline constexpr PhaseEntry extrapolation_b{"extrapolation_b",
+                                            "coefficient b of d^(-2/3) of the fit; NaN for the 1-term model"};
+inline constexpr PhaseEntry extrapolation_terms{
+    "extrapolation_terms", "the fit's model: 0 no fit, 1 thr_inf + a d^(-1/3), 2 adding b d^(-2/3)"};
+inline constexpr PhaseEntry extrapolation_chi2_per_dof{"extrapolation_chi2_per_dof",
+                                                       "chi^2 per degree of freedom of the fit (its residual)"};
+inline constexpr PhaseEntry extrapolation_sizes{"extrapolation_sizes",
+                                                "sizes d the fit used (a threshold and an error each)"};
 inline constexpr PhaseEntry empirical_threshold_bracket{
     "empirical_threshold_bracket",
     "0 crossing found; -1 detected fraction >= 1/2 already at the smallest snr; +1 never reaches 1/2 "
@@ -99,6 +119,9 @@ inline constexpr PhaseEntry empirical_threshold_snr{
     "empirical_threshold_snr", "snr where this rule's detected fraction first crosses 1/2; NaN unless bracketed"};
 inline constexpr PhaseEntry empirical_threshold_bracket{
     "empirical_threshold_bracket", "0 found, -1 below the grid, +1 above it, 2 a cell without trials decides"};
+using phase::empirical_threshold_snr_err, phase::extrapolated_threshold_snr, phase::extrapolated_threshold_snr_err,
+    phase::extrapolation_a, phase::extrapolation_b, phase::extrapolation_terms, phase::extrapolation_chi2_per_dof,
+    phase::extrapolation_sizes;
 inline constexpr PhaseEntry false_detection_rate{
     "false_detection_rate",
     "fraction of the line's snr = 0 trials this rule detects (null rule: each judged by the others' threshold, "

@@ -46,6 +46,35 @@ TEST(SweepEndToEnd, OneTwoAndThreeRanksAndGroupsOfTwoGiveTheSameFile) {
   }
 }
 
+// A finite-size sweep: the d axis in config order (not ascending), each size's spectra in its own
+// dataset, the same values on 1, 2 and 3 ranks.
+TEST(SweepEndToEnd, ASweepOverSeveralSizesGivesTheSameFileOnOneTwoAndThreeRanks) {
+  const TempDir dir;
+  const std::string config = write_small_config(dir);
+  const std::vector<std::string> sizes{"--d", "60,24,40", "--store_spectra", "true"};
+  for (const int ranks : {1, 2, 3}) {
+    const std::string name = "d" + std::to_string(ranks);
+    std::vector<std::string> args{"run", "--config", config, "--output", dir / (name + ".h5")};
+    args.insert(args.end(), sizes.begin(), sizes.end());
+    const Finished done = run(mpi_command(ranks, args), dir / (name + ".log"));
+    ASSERT_EQ(done.exit_code, 0) << done.output;
+    EXPECT_NE(done.output.find("48/48 done"), std::string::npos) << done.output;
+    if (ranks > 1) expect_same_values(dir / "d1.h5", dir / (name + ".h5"));
+  }
+  const io::File file = io::open_file(dir / "d1.h5", io::Access::read_only);
+  EXPECT_EQ(io::read_ints(io::open_dataset(file, "grid/d")), (std::vector<std::int64_t>{60, 24, 40}));
+  const auto d = io::read_ints(io::open_dataset(file, "points/d"));
+  EXPECT_EQ(d.front(), 60);
+  EXPECT_EQ(d.back(), 40);
+  for (const int size : {24, 40, 60}) {
+    const std::string group = "spectra/d" + std::to_string(size);
+    EXPECT_EQ(io::shape(io::open_dataset(file, group + "/eigenvalues")),
+              (std::vector<hsize_t>{16, static_cast<hsize_t>(size)}));
+    for (const std::int64_t point : io::read_ints(io::open_dataset(file, group + "/point")))
+      EXPECT_EQ(d[static_cast<std::size_t>(point)], size) << group;
+  }
+}
+
 // At d = 130 a group of 2 ranks (a 2 x 1 grid of 64-row blocks) reduces S with ELPA, unless
 // eigensolver = scalapack; one rank uses LAPACK. All three files hold the same values (to the
 // 1e-9 of expect_same_values: the reductions differ by rounding only).

@@ -10,12 +10,12 @@ namespace rmtsweep::test {
 namespace {
 
 /// 80 points at d = 250 (~0.1 s each on this machine), long enough to be killed midway.
-const std::vector<std::string> sweep_keys{
-    "--d",   "250",         "--delta",      "0.25,0.5", "--gamma", "0.25,0.5", "--snr",
-    "0:4:5", "--weighting", "mean,optimal", "--trials", "2",       "--seed",   "3"};
+const std::vector<std::string> sweep_keys{"--delta",      "0.25,0.5", "--gamma", "0.25,0.5", "--snr", "0:4:5",
+                                          "--weighting", "mean,optimal", "--trials", "2", "--seed", "3"};
 
-std::vector<std::string> with_keys(std::vector<std::string> args) {
+std::vector<std::string> with_keys(std::vector<std::string> args, const std::string& d = "250") {
   args.insert(args.end(), sweep_keys.begin(), sweep_keys.end());
+  args.insert(args.end(), {"--d", d});
   return args;
 }
 
@@ -41,10 +41,12 @@ std::vector<std::int64_t> wait_until_done(const std::string& path, pid_t pid, st
 }
 
 /// kill -9 of every rank midway, then --resume on another number of ranks: every point done, none
-/// computed twice, and the file equals an uninterrupted run's (with `extra` keys on every run).
-void expect_kill_nine_and_resume_to_equal_a_clean_run(const std::vector<std::string>& extra) {
+/// computed twice, and the file equals an uninterrupted run's (with `extra` keys on every run; the d
+/// axis is 250 unless `d` gives it).
+void expect_kill_nine_and_resume_to_equal_a_clean_run(const std::vector<std::string>& extra,
+                                                       const std::string& d = "250") {
   const auto with_keys = [&](std::vector<std::string> args) {
-    args = rmtsweep::test::with_keys(std::move(args));
+    args = rmtsweep::test::with_keys(std::move(args), d);
     args.insert(args.end(), extra.begin(), extra.end());
     return args;
   };
@@ -52,6 +54,7 @@ void expect_kill_nine_and_resume_to_equal_a_clean_run(const std::vector<std::str
   const Finished reference =
       run(mpi_command(2, with_keys({"run", "--output", dir / "ref.h5"})), dir / "ref.log");
   ASSERT_EQ(reference.exit_code, 0) << reference.output;
+  const auto points = static_cast<std::int64_t>(read_status(dir / "ref.h5").size());
 
   const pid_t mpirun = start(mpi_command(2, with_keys({"run", "--output", dir / "k.h5"})), dir / "k.log");
   const std::vector<std::int64_t> seen = wait_until_done(dir / "k.h5", mpirun, 8);
@@ -62,11 +65,11 @@ void expect_kill_nine_and_resume_to_equal_a_clean_run(const std::vector<std::str
 
   const std::vector<std::int64_t> at_kill = read_status(dir / "k.h5");
   const std::int64_t done_at_kill = count_done(at_kill);
-  ASSERT_LT(done_at_kill, 80) << "the sweep finished before it was killed: the test proved nothing";
+  ASSERT_LT(done_at_kill, points) << "the sweep finished before it was killed: the test proved nothing";
   ASSERT_GE(done_at_kill, 8);
   const std::string h5py_check =
       "import h5py, sys; f = h5py.File(sys.argv[1], 'r'); "
-      "assert f['points/status'].shape == (80,); assert f.attrs['schema_version'] == 2";
+      "assert f['points/status'].shape == (" + std::to_string(points) + ",); assert f.attrs['schema_version'] == 2";
   EXPECT_EQ(run({RMTSWEEP_PYTHON, "-c", h5py_check, dir / "k.h5"}, dir / "py.log").exit_code, 0)
       << read_text(dir / "py.log");
   std::vector<double> seconds_at_kill;
@@ -78,7 +81,7 @@ void expect_kill_nine_and_resume_to_equal_a_clean_run(const std::vector<std::str
   const Finished resumed =
       run(mpi_command(3, with_keys({"run", "--output", dir / "k.h5", "--resume"})), dir / "r.log");
   ASSERT_EQ(resumed.exit_code, 0) << resumed.output;
-  EXPECT_EQ(count_done(read_status(dir / "k.h5")), 80);
+  EXPECT_EQ(count_done(read_status(dir / "k.h5")), points);
   expect_same_values(dir / "ref.h5", dir / "k.h5");
   const io::File file = io::open_file(dir / "k.h5", io::Access::read_only);
   const auto run_of = io::read_ints(io::open_dataset(file, "points/run"));
@@ -97,6 +100,11 @@ void expect_kill_nine_and_resume_to_equal_a_clean_run(const std::vector<std::str
 
 TEST(SweepResume, AfterKillNineResumeFinishesEveryPointWithoutRecomputingAndEqualsAnUninterruptedRun) {
   expect_kill_nine_and_resume_to_equal_a_clean_run({});
+}
+
+// Two sizes, the larger first in the schedule: each size's spectra in its own dataset, resumed whole.
+TEST(SweepResume, ASweepOverTwoSizesKilledAndResumedEqualsAnUninterruptedOne) {
+  expect_kill_nine_and_resume_to_equal_a_clean_run({}, "120,250");
 }
 
 TEST(SweepResume, AKrylovSweepKilledAndResumedEqualsAnUninterruptedOne) {

@@ -43,6 +43,9 @@ class SweepFileSchema(unittest.TestCase):
         done = subprocess.run(command, capture_output=True, text=True)
         if done.returncode != 0:
             raise RuntimeError("sweep failed: " + done.stderr)
+        assembled = subprocess.run([ARGS.binary, "assemble", cls.path, "--quiet"], capture_output=True, text=True)
+        if assembled.returncode != 0:
+            raise RuntimeError("assemble failed: " + assembled.stderr)
         cls.file = h5py.File(cls.path, "r")
         schema = subprocess.run([ARGS.binary, "schema", "--json"], capture_output=True, text=True, check=True)
         cls.schema = json.loads(schema.stdout)
@@ -114,6 +117,31 @@ class SweepFileSchema(unittest.TestCase):
             self.assertEqual(points[name].dtype.kind, "i", name)
         self.assertEqual(points["weighting"].dtype.kind, "S")
         self.assertEqual(points["error"].dtype.kind, "S")
+
+    def test_phase_has_the_d_axis_ascending_after_the_weighting(self):
+        phase = self.file["phase"]
+        W, Nd, D, G, S = len(WEIGHTINGS), len(SIZES), len(DELTA), len(GAMMA), len(SNR)
+        np.testing.assert_array_equal(phase["d"][:], sorted(SIZES))
+        for name in ("trials_done", "overlap_mean", "detected_fraction", "detection_threshold", "theory_overlap",
+                     "detection/eigengap/detected_fraction"):
+            self.assertEqual(phase[name].shape, (W, Nd, D, G, S), name)
+        for name in ("empirical_threshold_snr", "empirical_threshold_snr_err", "empirical_threshold_bracket",
+                     "theory_sample_threshold_snr", "detection/null/false_detection_rate",
+                     "detection/edge/empirical_threshold_snr_err"):
+            self.assertEqual(phase[name].shape, (W, Nd, D, G), name)
+        for name in ("extrapolated_threshold_snr", "extrapolated_threshold_snr_err", "extrapolation_a",
+                     "extrapolation_b", "extrapolation_terms", "extrapolation_chi2_per_dof", "extrapolation_sizes",
+                     "detection/eigengap/extrapolated_threshold_snr"):
+            self.assertEqual(phase[name].shape, (W, D, G), name)
+            self.assertTrue(len(phase[name].attrs["description"]) > 0, name)
+        # Two sizes are fewer than a fit needs: no extrapolation, and the file says so.
+        np.testing.assert_array_equal(phase["extrapolation_terms"][:], 0)
+        self.assertTrue(np.all(np.isnan(phase["extrapolated_threshold_snr"][:])))
+        # Every trial of a cell is counted where its size puts it: d = 40 is axis position 0.
+        np.testing.assert_array_equal(phase["trials_done"][:], TRIALS)
+        p = self.file["points"]
+        small = (p["d"][:] == 40) & (p["weighting"][:] == b"mean") & (p["snr"][:] == SNR[-1]) & (p["delta"][:] == 0.5)
+        self.assertAlmostEqual(phase["overlap_mean"][0, 0, 0, 0, -1], p["overlap"][small].mean(), places=12)
 
     def test_points_follow_the_documented_order_with_trial_fastest(self):
         p = self.file["points"]

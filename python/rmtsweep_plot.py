@@ -406,8 +406,8 @@ def threshold_vs_d(phase, out, dpi):
         top.set_xticks(x)
         top.set_xticklabels([f"d={v}" for v in phase.d], fontsize=7)
         ax.legend(fontsize=6, loc="best")
-    note = ("points: threshold ± bootstrap error (open: no error); dashed: fit; square at x = 0: extrapolation; "
-            "star: theory's sample threshold (at the largest d)")
+    note = ("points: threshold ± bootstrap error (open: no error); dashed: fit;\n"
+            "square at x = 0: extrapolation; star: theory's sample threshold (at the largest d)")
     fig.suptitle(f"Finite-size scaling of the empirical threshold\n{phase.fixed}\n({note})", fontsize=9)
     fig.tight_layout()
     return save(fig, out, THRESHOLD_VS_D_FIGURE, dpi)

@@ -68,6 +68,22 @@ int command_status(int argc, char** argv) {
                 static_cast<long long>(counts.other));
   }
   std::printf("\n");
+  const sweep::SweepConfig stored = reader.config();
+  if (stored.d.size() > 1) {  // a finite-size sweep: how far each size is (the largest run first)
+    const std::vector<std::int64_t> size_of = reader.d_indices();
+    std::printf("by size:");
+    for (std::size_t n = 0; n < stored.d.size(); ++n) {
+      std::int64_t done = 0, all = 0;
+      for (std::size_t i = 0; i < status.size(); ++i) {
+        if (size_of[i] != static_cast<std::int64_t>(n)) continue;
+        ++all;
+        done += status[i] == static_cast<std::int64_t>(sweep::PointStatus::done) ? 1 : 0;
+      }
+      std::printf("%s d=%d %lld/%lld done", n ? ";" : "", stored.d[n], static_cast<long long>(done),
+                  static_cast<long long>(all));
+    }
+    std::printf("\n");
+  }
   if (reader.has(sweep::column::solver)) {  // files written before the Krylov engine have no solver
     // What computed the done points' eigenpairs, with the Krylov engine's work.
     const auto solvers = reader.texts(sweep::column::solver);
@@ -104,11 +120,12 @@ int command_status(int argc, char** argv) {
     const auto snr = reader.reals(column::snr);
     const auto weighting = reader.texts(column::weighting);
     const auto trial = reader.integers(column::trial);
+    const auto d = reader.integers(column::d);
     std::printf("failed points:\n");
     for (std::size_t i = 0; i < status.size(); ++i) {
       if (status[i] != static_cast<std::int64_t>(sweep::PointStatus::failed)) continue;
-      std::printf("  %zu (delta=%s gamma=%s snr=%s weighting=%s trial=%lld): %s\n", i,
-                  model::format_double(delta[i]).c_str(), model::format_double(gamma[i]).c_str(),
+      std::printf("  %zu (d=%lld delta=%s gamma=%s snr=%s weighting=%s trial=%lld): %s\n", i,
+                  static_cast<long long>(d[i]), model::format_double(delta[i]).c_str(), model::format_double(gamma[i]).c_str(),
                   model::format_double(snr[i]).c_str(), weighting[i].c_str(),
                   static_cast<long long>(trial[i]), errors[i].c_str());
     }

@@ -61,6 +61,9 @@ TEST(SweepEndToEnd, ASweepOverSeveralSizesGivesTheSameFileOnOneTwoAndThreeRanks)
     EXPECT_NE(done.output.find("48/48 done"), std::string::npos) << done.output;
     if (ranks > 1) expect_same_values(dir / "d1.h5", dir / (name + ".h5"));
   }
+  const Finished status = run({RMTSWEEP_BINARY, "status", dir / "d1.h5"}, dir / "status.log");
+  EXPECT_NE(status.output.find("by size: d=60 16/16 done; d=24 16/16 done; d=40 16/16 done"), std::string::npos)
+      << status.output;
   const io::File file = io::open_file(dir / "d1.h5", io::Access::read_only);
   EXPECT_EQ(io::read_ints(io::open_dataset(file, "grid/d")), (std::vector<std::int64_t>{60, 24, 40}));
   const auto d = io::read_ints(io::open_dataset(file, "points/d"));
@@ -283,7 +286,7 @@ TEST(SweepEndToEnd, AFailingPointIsRecordedWithItsMessageWhileTheOthersFinish) {
   EXPECT_EQ(status.exit_code, 0);
   EXPECT_NE(status.output.find("16 total, 14 done, 0 pending, 2 failed"), std::string::npos) << status.output;
   EXPECT_NE(status.output.find("draws: version 2, Boost.Random "), std::string::npos) << status.output;
-  EXPECT_NE(status.output.find("  4 (delta=0.5 gamma=0.5 snr=3 weighting=mean trial=0): fault injected"),
+  EXPECT_NE(status.output.find("  4 (d=60 delta=0.5 gamma=0.5 snr=3 weighting=mean trial=0): fault injected"),
             std::string::npos)
       << status.output;
 }

@@ -86,32 +86,33 @@ std::vector<RuleTable> detection_tables(const Axes& axes, const std::vector<Poin
     t.empirical_threshold_snr_err.assign(lines, nan);
     for (std::size_t w = 0; w < axes.weighting.size(); ++w) {
       for (std::size_t n = 0; n < axes.d.size(); ++n) {
-      const int d = axes.d[n];
-      for (std::size_t i = 0; i < axes.delta.size(); ++i) {
-        for (std::size_t j = 0; j < axes.gamma.size(); ++j) {
-          const std::size_t line = axes.line(w, n, i, j);
-          const Cells& cells = line_cells[line];
-          const Detector detector = rule == Rule::edge       ? edge_detector(right_edge[line], d, margin)
-                                    : rule == Rule::eigengap ? eigengap_detector(d)
-                                                             : null_detector(axes.snr, cells, alpha);
-          const LineDetection found = detect_line(axes.snr, cells, detector);
-          for (std::size_t s = 0; s < axes.snr.size(); ++s) t.detected_fraction[axes.cell(w, n, i, j, s)] = found.fraction[s];
-          t.empirical_threshold_snr[line] = found.threshold.snr;
-          t.empirical_threshold_bracket[line] = found.threshold.bracket;
-          t.empirical_threshold_snr_err[line] =
-              bootstrap_threshold(axes.snr, detection_matrix(cells, line_trials[line], detector), line).snr_err;
-          t.threshold[line] = detector.threshold;
-          t.false_detection_rate[line] = found.false_detection;
-          if (rule == Rule::null) {
-            std::vector<double> null_top;
-            for (std::size_t s = 0; s < axes.snr.size(); ++s) {
-              if (axes.snr[s] != 0.0) continue;
-              for (const auto& top : cells[s]) null_top.push_back(*std::max_element(top.begin(), top.end()));
+        const int d = axes.d[n];
+        for (std::size_t i = 0; i < axes.delta.size(); ++i) {
+          for (std::size_t j = 0; j < axes.gamma.size(); ++j) {
+            const std::size_t line = axes.line(w, n, i, j);
+            const Cells& cells = line_cells[line];
+            const Detector detector = rule == Rule::edge       ? edge_detector(right_edge[line], d, margin)
+                                      : rule == Rule::eigengap ? eigengap_detector(d)
+                                                               : null_detector(axes.snr, cells, alpha);
+            const LineDetection found = detect_line(axes.snr, cells, detector);
+            for (std::size_t s = 0; s < axes.snr.size(); ++s)
+              t.detected_fraction[axes.cell(w, n, i, j, s)] = found.fraction[s];
+            t.empirical_threshold_snr[line] = found.threshold.snr;
+            t.empirical_threshold_bracket[line] = found.threshold.bracket;
+            t.empirical_threshold_snr_err[line] =
+                bootstrap_threshold(axes.snr, detection_matrix(cells, line_trials[line], detector), line).snr_err;
+            t.threshold[line] = detector.threshold;
+            t.false_detection_rate[line] = found.false_detection;
+            if (rule == Rule::null) {
+              std::vector<double> null_top;
+              for (std::size_t s = 0; s < axes.snr.size(); ++s) {
+                if (axes.snr[s] != 0.0) continue;
+                for (const auto& top : cells[s]) null_top.push_back(*std::max_element(top.begin(), top.end()));
+              }
+              t.false_detection_rate[line] = null_false_detection_rate(null_top, alpha);
             }
-            t.false_detection_rate[line] = null_false_detection_rate(null_top, alpha);
           }
         }
-      }
       }
     }
     // Along d, per (weighting, delta, gamma): the thresholds of the sizes, extrapolated to d -> infinity.

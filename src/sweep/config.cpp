@@ -75,20 +75,20 @@ void validate_points(const SweepConfig& c) {
   p.seed = c.seed;
   p.trial = c.trials - 1;
   for (const int d : c.d) {
-  p.d = d;
-  for (const double delta : c.delta) {
-    for (const double gamma : c.gamma) {
-      for (const double snr : c.snr) {
-        for (const auto& weighting : c.weighting) {
-          p.delta = delta;
-          p.gamma = gamma;
-          p.snr = snr;
-          p.weighting = weighting;
-          model::validate(p);
+    p.d = d;
+    for (const double delta : c.delta) {
+      for (const double gamma : c.gamma) {
+        for (const double snr : c.snr) {
+          for (const auto& weighting : c.weighting) {
+            p.delta = delta;
+            p.gamma = gamma;
+            p.snr = snr;
+            p.weighting = weighting;
+            model::validate(p);
+          }
         }
       }
     }
-  }
   }
 }
 

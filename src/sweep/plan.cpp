@@ -56,27 +56,27 @@ SweepPlan plan_sweep(const Grid& grid, int threads_per_rank) {
   // combination, counted for every snr and trial.
   const auto per_combination = static_cast<std::int64_t>(c.snr.size()) * c.trials;
   for (std::size_t n = 0; n < c.d.size(); ++n) {
-  for (std::size_t i = 0; i < c.delta.size(); ++i) {
-    for (std::size_t j = 0; j < c.gamma.size(); ++j) {
-      for (std::size_t w = 0; w < c.weighting.size(); ++w) {
-        GridCoordinates at;
-        at.d = n;
-        at.delta = i;
-        at.gamma = j;
-        at.weighting = w;
-        const model::PointParams params = grid.params(grid.index(at));
-        const PointEstimate e = estimate_point(params, c, threads_per_rank);
-        if (e.bytes_per_rank > plan.largest.bytes_per_rank) {
-          plan.largest = e;
-          plan.largest_point = params;
+    for (std::size_t i = 0; i < c.delta.size(); ++i) {
+      for (std::size_t j = 0; j < c.gamma.size(); ++j) {
+        for (std::size_t w = 0; w < c.weighting.size(); ++w) {
+          GridCoordinates at;
+          at.d = n;
+          at.delta = i;
+          at.gamma = j;
+          at.weighting = w;
+          const model::PointParams params = grid.params(grid.index(at));
+          const PointEstimate e = estimate_point(params, c, threads_per_rank);
+          if (e.bytes_per_rank > plan.largest.bytes_per_rank) {
+            plan.largest = e;
+            plan.largest_point = params;
+          }
+          plan.longest_seconds = std::max(plan.longest_seconds, e.seconds);
+          plan.core_hours +=
+              static_cast<double>(per_combination) * e.seconds * c.ranks_per_point * threads_per_rank / 3600.0;
+          if (e.krylov) plan.krylov_points += per_combination;
         }
-        plan.longest_seconds = std::max(plan.longest_seconds, e.seconds);
-        plan.core_hours +=
-            static_cast<double>(per_combination) * e.seconds * c.ranks_per_point * threads_per_rank / 3600.0;
-        if (e.krylov) plan.krylov_points += per_combination;
       }
     }
-  }
   }
   return plan;
 }

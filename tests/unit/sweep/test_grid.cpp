@@ -132,3 +132,47 @@ TEST(SweepSchedule, APointsCostFollowsTheEngineThatComputesIt) {
 }
 
 }  // namespace
+
+namespace {
+
+sweep::Grid sizes_grid() {
+  return sweep::Grid(sweep::parse_sweep_config(
+      {{"d", "100,400,200"}, {"delta", "0.5,1"}, {"snr", "0,1"}, {"weighting", "mean,optimal"}, {"trials", "2"}}));
+}
+
+TEST(SweepGrid, DIsTheSlowestAxisSoEachSizesPointsAreContiguous) {
+  const sweep::Grid grid = sizes_grid();
+  ASSERT_EQ(grid.size(), 3 * 2 * 2 * 2 * 2);
+  const std::int64_t per_d = grid.config().points_per_d();
+  ASSERT_EQ(per_d, 16);
+  for (std::int64_t i = 0; i < grid.size(); ++i) {
+    EXPECT_EQ(grid.coordinates(i).d, static_cast<std::size_t>(i / per_d)) << i;
+    EXPECT_EQ(grid.params(i).d, (std::vector<int>{100, 400, 200})[static_cast<std::size_t>(i / per_d)]) << i;
+    EXPECT_EQ(grid.index(grid.coordinates(i)), i);
+  }
+  // Within a size, the order of a one-size grid (schema_version 1's): delta slowest, trial fastest.
+  EXPECT_EQ(grid.coordinates(per_d + 8).delta, 1u);
+  EXPECT_EQ(grid.coordinates(per_d + 1).trial, 1);
+}
+
+TEST(SweepSchedule, TheLargestSizeIsComputedFirstAndTheSmallestLast) {
+  const sweep::Grid grid = sizes_grid();
+  const std::vector<std::int64_t> order = sweep::order_by_cost(grid, every_point(grid));
+  for (std::size_t p = 1; p < order.size(); ++p) {
+    EXPECT_GE(grid.params(order[p - 1]).d, grid.params(order[p]).d) << "position " << p;
+  }
+  EXPECT_EQ(grid.params(order.front()).d, 400);
+  EXPECT_EQ(grid.params(order.back()).d, 100);
+}
+
+TEST(SweepSchedule, RunsOfOneTableNeverSpanTwoSizes) {
+  const sweep::Grid grid = sizes_grid();
+  const std::vector<std::int64_t> order = sweep::order_by_cost(grid, every_point(grid));
+  const std::vector<std::int64_t> starts = sweep::table_runs(grid, order, 1);
+  for (std::size_t r = 0; r + 1 < starts.size(); ++r) {
+    const auto first = static_cast<std::size_t>(starts[r]), end = static_cast<std::size_t>(starts[r + 1]);
+    for (std::size_t p = first; p < end; ++p) EXPECT_EQ(grid.params(order[p]).d, grid.params(order[first]).d);
+  }
+}
+
+}  // namespace

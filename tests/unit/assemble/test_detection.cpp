@@ -42,20 +42,39 @@ TEST(EigengapRatio, NeedsThreeEigenvalues) {
   EXPECT_THROW(eigengap_ratio(two), std::invalid_argument);
 }
 
-TEST(EigengapCriticalValue, IsTheTableEntryAtATabulatedDimension) {
-  for (const auto& row : eigengap_critical_table()) EXPECT_DOUBLE_EQ(eigengap_critical_value(row.d), row.q95);
+TEST(EigengapCriticalValue, IsTheInverseVarianceWeightedMeanOfTheCalibrationRows) {
+  double weight = 0.0, sum = 0.0;
+  for (const auto& row : eigengap_critical_table()) {
+    weight += 1.0 / (row.se * row.se);
+    sum += row.q95 / (row.se * row.se);
+  }
+  EXPECT_NEAR(eigengap_critical_value(400), sum / weight, 1e-12);
+  EXPECT_NEAR(eigengap_critical_standard_error(), 1.0 / std::sqrt(weight), 1e-12);
 }
 
-TEST(EigengapCriticalValue, LiesBetweenItsNeighboursAndIsClampedOutsideTheTable) {
-  const auto table = eigengap_critical_table();
-  EXPECT_DOUBLE_EQ(eigengap_critical_value(1), table.front().q95);
-  EXPECT_DOUBLE_EQ(eigengap_critical_value(1000000), table.back().q95);
-  for (std::size_t k = 1; k < table.size(); ++k) {
-    const int d = (table[k - 1].d + table[k].d) / 2;
-    const double value = eigengap_critical_value(d);
-    EXPECT_GE(value, std::min(table[k - 1].q95, table[k].q95));
-    EXPECT_LE(value, std::max(table[k - 1].q95, table[k].q95));
+TEST(EigengapCriticalValue, IsTheSameAtEveryDimension) {
+  for (const int d : {1, 100, 400, 1000, 1600, 100000}) EXPECT_EQ(eigengap_critical_value(d), eigengap_critical_value(400));
+}
+
+TEST(EigengapCriticalTable, RowsAgreeWithOneValueWhateverTheirDimensionOrShape) {
+  // The pooling is right only if the rows estimate one number: each must lie within 3 of its own standard
+  // errors (plus the pooled one's) of the pooled value. 3 sigma: 14 rows, so a 2.2 sigma row is expected.
+  const double pooled = eigengap_critical_value(400), pooled_se = eigengap_critical_standard_error();
+  for (const auto& row : eigengap_critical_table()) {
+    EXPECT_LT(std::abs(row.q95 - pooled), 3.0 * std::hypot(row.se, pooled_se)) << row.d << " " << row.gamma;
   }
+}
+
+TEST(EigengapCriticalTable, CoversTheSweepsDimensionsAndShapes) {
+  bool small = false, large = false, square = false, tall = false;
+  for (const auto& row : eigengap_critical_table()) {
+    small = small || row.d <= 100;
+    large = large || row.d >= 3200;
+    square = square || row.gamma == 1.0;
+    tall = tall || row.gamma <= 0.0625;
+    EXPECT_GE(row.draws, 10000);
+  }
+  EXPECT_TRUE(small && large && square && tall);
 }
 
 TEST(EigengapCriticalValue, IsAboveOnatskisComplexDataValue) {

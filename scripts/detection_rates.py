@@ -6,7 +6,7 @@ reports the fraction of done trials detected by
   edge     lambda_1 > theory_bulk_edge_right (1 + c d^(-2/3)), c = 1 (assemble/phase.hpp, the current rule);
   eigengap R = (l1 - l2)/(l2 - l3) > the 95 % real-Wishart critical value (EIGENGAP_95 below, the pooled
            d-free value of src/assemble/detection.cpp, from scripts/calibrate_eigengap.py);
-  null     lambda_1 > the 95 % empirical quantile (order statistic ceil(0.95 n)) of lambda_1 at snr = 0 on
+  null     lambda_1 > the 95 % conformal quantile (order statistic min(n, ceil(0.95 (n + 1)))) of lambda_1 at snr = 0 on
            the same line. To keep its false-detection rate honest the snr = 0 trials are split in two halves
            by trial parity: the threshold from the even trials is applied to the odd ones and vice versa,
            and the rate is the mean of the two; at snr > 0 the threshold from all null trials is used.
@@ -32,8 +32,8 @@ def eigengap_critical(d):
 
 def null_threshold(values, alpha=0.05):
     v = np.sort(values)
-    k = int(np.ceil((1 - alpha) * len(v) - 1e-9))
-    return v[max(k, 1) - 1]
+    k = int(np.ceil((1 - alpha) * (len(v) + 1) - 1e-9))
+    return v[min(max(k, 1), len(v)) - 1]
 
 
 def main():

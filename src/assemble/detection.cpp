@@ -85,9 +85,9 @@ double null_quantile_threshold(std::vector<double> null_values, double alpha) {
   if (!(alpha > 0.0 && alpha < 1.0)) throw std::invalid_argument("null_quantile_threshold: alpha must be in (0, 1)");
   if (null_values.empty()) return nan;
   const auto n = static_cast<double>(null_values.size());
-  // k = ceil((1 - alpha) n), computed with a guard against (1 - alpha) n landing a rounding error above
-  // an integer (0.95 * 20 = 19.000000000000004 would give 20).
-  auto k = static_cast<std::size_t>(std::ceil((1.0 - alpha) * n - 1e-9));
+  // k = ceil((1 - alpha)(n + 1)), computed with a guard against (1 - alpha)(n + 1) landing a rounding error
+  // above an integer (0.95 * 20 = 19.000000000000004 would give 20).
+  auto k = static_cast<std::size_t>(std::ceil((1.0 - alpha) * (n + 1.0) - 1e-9));
   k = std::clamp<std::size_t>(k, 1, null_values.size());
   std::nth_element(null_values.begin(), null_values.begin() + static_cast<std::ptrdiff_t>(k - 1), null_values.end());
   return null_values[k - 1];

@@ -56,7 +56,8 @@ std::span<const EigengapCritical> eigengap_critical_table();
 /// probability exactly (n + 1 - k)/(n + 1), which this k keeps at or below alpha (the conformal quantile;
 /// Vovk, Gammerman & Shafer 2005). The plain empirical quantile, k = ceil((1 - alpha) n), gives up to
 /// alpha + 1/(n + 1): 6.2 % at n = 64. With n < (1 - alpha)/alpha null values (19 at 5 %) no order statistic
-/// reaches alpha and the threshold is their maximum, at level 1/(n + 1). NaN for an empty set; alpha in (0, 1).
+/// reaches alpha and the threshold is their maximum, at level 1/(n + 1). NaN for an empty set; alpha must
+/// be in (0, 1).
 double null_quantile_threshold(std::vector<double> null_values, double alpha);
 
 /// Default alpha of the null-calibrated rule.

@@ -53,7 +53,9 @@ TEST(EigengapCriticalValue, IsTheInverseVarianceWeightedMeanOfTheCalibrationRows
 }
 
 TEST(EigengapCriticalValue, IsTheSameAtEveryDimension) {
-  for (const int d : {1, 100, 400, 1000, 1600, 100000}) EXPECT_EQ(eigengap_critical_value(d), eigengap_critical_value(400));
+  for (const int d : {1, 100, 400, 1000, 1600, 100000}) {
+    EXPECT_EQ(eigengap_critical_value(d), eigengap_critical_value(400)) << d;
+  }
 }
 
 TEST(EigengapCriticalTable, RowsAgreeWithOneValueWhateverTheirDimensionOrShape) {

@@ -45,7 +45,9 @@ std::vector<RuleTable> detection_tables(const Axes& axes, const std::vector<Poin
                                         double alpha = default_null_alpha);
 
 /// The null rule's leave-one-out false-detection rate over null values (lambda_1 of snr = 0 trials):
-/// the fraction i with value_i > null_quantile_threshold(the others, alpha); NaN for fewer than 2.
+/// the fraction i with value_i > null_quantile_threshold(the others, alpha); NaN for fewer than 2. Without
+/// ties it depends on the count n alone, (n - k)/n with k the order statistic for n - 1 values: by
+/// exchangeability it is the rule's exact level for a fresh null trial, not an estimate from the data.
 double null_false_detection_rate(const std::vector<double>& null_values, double alpha);
 
 }  // namespace rmtsweep::assemble

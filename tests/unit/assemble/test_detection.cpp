@@ -42,20 +42,41 @@ TEST(EigengapRatio, NeedsThreeEigenvalues) {
   EXPECT_THROW(eigengap_ratio(two), std::invalid_argument);
 }
 
-TEST(EigengapCriticalValue, IsTheTableEntryAtATabulatedDimension) {
-  for (const auto& row : eigengap_critical_table()) EXPECT_DOUBLE_EQ(eigengap_critical_value(row.d), row.q95);
+TEST(EigengapCriticalValue, IsTheInverseVarianceWeightedMeanOfTheCalibrationRows) {
+  double weight = 0.0, sum = 0.0;
+  for (const auto& row : eigengap_critical_table()) {
+    weight += 1.0 / (row.se * row.se);
+    sum += row.q95 / (row.se * row.se);
+  }
+  EXPECT_NEAR(eigengap_critical_value(400), sum / weight, 1e-12);
+  EXPECT_NEAR(eigengap_critical_standard_error(), 1.0 / std::sqrt(weight), 1e-12);
 }
 
-TEST(EigengapCriticalValue, LiesBetweenItsNeighboursAndIsClampedOutsideTheTable) {
-  const auto table = eigengap_critical_table();
-  EXPECT_DOUBLE_EQ(eigengap_critical_value(1), table.front().q95);
-  EXPECT_DOUBLE_EQ(eigengap_critical_value(1000000), table.back().q95);
-  for (std::size_t k = 1; k < table.size(); ++k) {
-    const int d = (table[k - 1].d + table[k].d) / 2;
-    const double value = eigengap_critical_value(d);
-    EXPECT_GE(value, std::min(table[k - 1].q95, table[k].q95));
-    EXPECT_LE(value, std::max(table[k - 1].q95, table[k].q95));
+TEST(EigengapCriticalValue, IsTheSameAtEveryDimension) {
+  for (const int d : {1, 100, 400, 1000, 1600, 100000}) {
+    EXPECT_EQ(eigengap_critical_value(d), eigengap_critical_value(400)) << d;
   }
+}
+
+TEST(EigengapCriticalTable, RowsAgreeWithOneValueWhateverTheirDimensionOrShape) {
+  // The pooling is right only if the rows estimate one number: each must lie within 3 of its own standard
+  // errors (plus the pooled one's) of the pooled value. 3 sigma: 14 rows, so a 2.2 sigma row is expected.
+  const double pooled = eigengap_critical_value(400), pooled_se = eigengap_critical_standard_error();
+  for (const auto& row : eigengap_critical_table()) {
+    EXPECT_LT(std::abs(row.q95 - pooled), 3.0 * std::hypot(row.se, pooled_se)) << row.d << " " << row.gamma;
+  }
+}
+
+TEST(EigengapCriticalTable, CoversTheSweepsDimensionsAndShapes) {
+  bool small = false, large = false, square = false, tall = false;
+  for (const auto& row : eigengap_critical_table()) {
+    small = small || row.d <= 100;
+    large = large || row.d >= 3200;
+    square = square || row.gamma == 1.0;
+    tall = tall || row.gamma <= 0.0625;
+    EXPECT_GE(row.draws, 10000);
+  }
+  EXPECT_TRUE(small && large && square && tall);
 }
 
 TEST(EigengapCriticalValue, IsAboveOnatskisComplexDataValue) {
@@ -64,18 +85,37 @@ TEST(EigengapCriticalValue, IsAboveOnatskisComplexDataValue) {
   for (const auto& row : eigengap_critical_table()) EXPECT_GT(row.q95, 4.52) << row.d;
 }
 
-TEST(NullQuantileThreshold, LeavesAtMostAlphaOfTheNullValuesAbove) {
+TEST(NullQuantileThreshold, IsTheConformalOrderStatistic) {
   std::vector<double> values;
   for (int i = 1; i <= 20; ++i) values.push_back(i);
-  // k = ceil(0.95 * 20) = 19: one value (20) of twenty lies above, 5 %.
-  EXPECT_DOUBLE_EQ(null_quantile_threshold(values, 0.05), 19.0);
-  values.push_back(21.0);  // k = ceil(19.95) = 20: one of 21 above, 4.8 %
+  // k = ceil(0.95 * 21) = 20: a fresh null trial exceeds x_(20) with probability 1/21 = 4.8 %.
   EXPECT_DOUBLE_EQ(null_quantile_threshold(values, 0.05), 20.0);
+  values.push_back(21.0);  // k = ceil(0.95 * 22) = 21: 1/22
+  EXPECT_DOUBLE_EQ(null_quantile_threshold(values, 0.05), 21.0);
+}
+
+TEST(NullQuantileThreshold, KeepsTheExactLevelForAFreshNullTrialAtOrBelowAlpha) {
+  // On the values 1..n the threshold is its own rank k, and a fresh exchangeable null value exceeds it with
+  // probability (n + 1 - k)/(n + 1). From n = 19 on that is at most alpha; below, the maximum, 1/(n + 1).
+  for (const double alpha : {0.05, 0.1}) {
+    for (int n = 1; n <= 600; ++n) {
+      std::vector<double> values;
+      for (int i = 1; i <= n; ++i) values.push_back(i);
+      const double k = null_quantile_threshold(values, alpha);
+      const double level = (n + 1 - k) / (n + 1.0);
+      if ((n + 1) * alpha >= 1.0 - 1e-12) {
+        EXPECT_LE(level, alpha + 1e-12) << n;
+        EXPECT_GT(level + 1.0 / (n + 1), alpha) << n << ": the smallest such k, not a larger one";
+      } else {
+        EXPECT_DOUBLE_EQ(k, n) << n;
+      }
+    }
+  }
 }
 
 TEST(NullQuantileThreshold, DoesNotDependOnTheOrderOfTheValues) {
   const std::vector<double> shuffled{7.0, 1.0, 9.0, 3.0, 10.0, 2.0, 8.0, 4.0, 6.0, 5.0};
-  EXPECT_DOUBLE_EQ(null_quantile_threshold(shuffled, 0.2), 8.0);  // k = 8
+  EXPECT_DOUBLE_EQ(null_quantile_threshold(shuffled, 0.2), 9.0);  // k = ceil(0.8 * 11) = 9
 }
 
 TEST(NullQuantileThreshold, IsNanWithoutNullValuesAndRejectsABadAlpha) {
@@ -134,9 +174,9 @@ TEST(NullDetector, TakesTheQuantileOfTheLargestEigenvalueAtSnrZero) {
   const std::vector<Cell> cells{null_cell, signal_cell};
   const Detector rule = null_detector(snr, cells, 0.05);
   EXPECT_EQ(rule.rule, Rule::null);
-  EXPECT_DOUBLE_EQ(rule.threshold, 19.0);
+  EXPECT_DOUBLE_EQ(rule.threshold, 20.0);  // k = ceil(0.95 * 21) = 20
   const LineDetection line = detect_line(snr, cells, rule);
-  EXPECT_DOUBLE_EQ(line.false_detection, 0.05);  // in-sample: at most alpha by construction
+  EXPECT_DOUBLE_EQ(line.false_detection, 0.0);  // in-sample: nothing lies above the largest
   EXPECT_DOUBLE_EQ(line.fraction[1], 1.0);
 }
 

@@ -426,6 +426,12 @@ def overlap_vs_snr_by_d(phase, out, dpi):
             ax.errorbar(phase.snr, mean[w, k, i, j], yerr=finite(std[w, k, i, j]), fmt="o", ms=4, capsize=2,
                         color=colours[k], label=f"d = {size} (measured)")
             ax.plot(phase.snr, theory[w, k, i, j], "-", color=colours[k], lw=1.2)
+        if "extrapolated_overlap" in phase.group:  # d -> infinity at each snr (assemble, three or more sizes)
+            limit = phase.group["extrapolated_overlap"][w, i, j]
+            error = phase.group["extrapolated_overlap_err"][w, i, j]
+            if np.isfinite(limit).any():
+                ax.errorbar(phase.snr, limit, yerr=finite(error), fmt="s", ms=4, capsize=2, color="black",
+                            mfc="none", label="d → ∞ (extrapolated)")
         ax.set_xlabel("snr = ‖μ‖²")
         ax.set_ylabel("overlap |ûᵀu|²")
         ax.set_title(f"weighting {phase.weighting[w]}", fontsize=10)
@@ -434,7 +440,7 @@ def overlap_vs_snr_by_d(phase, out, dpi):
             ax.set_xscale("log")
     axes[0].legend(fontsize=7)
     fig.suptitle(f"Overlap against snr by d at δ = {phase.delta[i]:g}, γ = {phase.gamma[j]:g}\n{phase.fixed}\n"
-                 "(points: trial mean ± 1 std; lines: theory at each d)", fontsize=10)
+                 "(points: trial mean ± 1 std; open squares: extrapolated to d → ∞; lines: theory)", fontsize=10)
     fig.tight_layout()
     return save(fig, out, OVERLAP_BY_D_FIGURE, dpi)
 

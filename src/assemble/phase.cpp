@@ -1,5 +1,7 @@
 #include "rmtsweep/assemble/phase.hpp"
 
+#include "rmtsweep/assemble/finite_size.hpp"
+
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -99,6 +101,30 @@ PhaseTable tabulate(const Axes& axes, const std::vector<PointRecord>& points, co
     const Crossing crossing = half_crossing(axes.snr, fraction);
     table.empirical_threshold_snr[line] = crossing.snr;
     table.empirical_threshold_bracket[line] = crossing.bracket;
+  }
+
+  // The overlap at each snr along d, extrapolated as the thresholds are: it shows the curves converging.
+  const std::vector<double> sizes(axes.d.begin(), axes.d.end());
+  table.extrapolated_overlap.assign(axes.size_lines() * S, nan);
+  table.extrapolated_overlap_err.assign(axes.size_lines() * S, nan);
+  for (std::size_t w = 0; w < axes.weighting.size(); ++w) {
+    for (std::size_t i = 0; i < axes.delta.size(); ++i) {
+      for (std::size_t j = 0; j < axes.gamma.size(); ++j) {
+        for (std::size_t s = 0; s < S; ++s) {
+          std::vector<double> mean(sizes.size()), error(sizes.size());
+          for (std::size_t n = 0; n < sizes.size(); ++n) {
+            const std::size_t c = axes.cell(w, n, i, j, s);
+            mean[n] = table.overlap_mean[c];
+            error[n] = table.trials_done[c] > 1
+                           ? table.overlap_std[c] / std::sqrt(static_cast<double>(table.trials_done[c]))
+                           : nan;
+          }
+          const Extrapolation fit = extrapolate_threshold(sizes, mean, error);
+          table.extrapolated_overlap[axes.size_line(w, i, j) * S + s] = fit.thr_inf;
+          table.extrapolated_overlap_err[axes.size_line(w, i, j) * S + s] = fit.thr_inf_err;
+        }
+      }
+    }
   }
   return table;
 }

@@ -220,6 +220,8 @@ void write_phase(const std::string& path, const SweepData& data, const PhaseTabl
   for (const RuleTable& rule : rules) {
     if (rule.rule == Rule::edge) put_finite_size(out, rule, lines, size_lines);  // the top level is the edge rule's
   }
+  out.put(phase::extrapolated_overlap, {W, D, G, S}, table.extrapolated_overlap);
+  out.put(phase::extrapolated_overlap_err, {W, D, G, S}, table.extrapolated_overlap_err);
 
   const io::Group theory_group = open_or_create_group(phase, std::string(phase_theory_group));
   {

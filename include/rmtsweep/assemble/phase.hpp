@@ -97,6 +97,9 @@ struct PhaseTable {
   std::vector<double> detected_fraction;        ///< fraction of trials with top eigenvalue > detection threshold
   std::vector<double> empirical_threshold_snr;  ///< per line; NaN unless bracketed
   std::vector<std::int64_t> empirical_threshold_bracket;  ///< per line, as Crossing::bracket (bracket_*)
+  /// Per (weighting, delta, gamma, snr): the trial-mean overlap extrapolated to d -> infinity, the fit of
+  /// finite_size.hpp over the sizes (errors std / sqrt(trials)); NaN with fewer than 3 usable sizes.
+  std::vector<double> extrapolated_overlap, extrapolated_overlap_err;
 };
 
 /// Tabulates done points. `detection` holds the detection threshold of every cell (cell order);

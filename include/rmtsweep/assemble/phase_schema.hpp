@@ -73,6 +73,12 @@ inline constexpr PhaseEntry extrapolated_threshold_snr{
 inline constexpr PhaseEntry extrapolated_threshold_snr_err{
     "extrapolated_threshold_snr_err",
     "standard error of extrapolated_threshold_snr, scaled by max(1, sqrt(chi2/dof)) (PDG scale factor)"};
+inline constexpr PhaseEntry extrapolated_overlap{
+    "extrapolated_overlap",
+    "per (weighting, delta, gamma, snr): the trial-mean overlap extrapolated to d -> infinity by the fit of "
+    "extrapolated_threshold_snr (errors std/sqrt(trials)); NaN with fewer than 3 sizes"};
+inline constexpr PhaseEntry extrapolated_overlap_err{"extrapolated_overlap_err",
+                                                     "standard error of extrapolated_overlap (PDG scale factor)"};
 inline constexpr PhaseEntry extrapolation_a{"extrapolation_a", "coefficient a of d^(-1/3) of the fit"};
 inline constexpr PhaseEntry extrapolation_b{"extrapolation_b",
                                             "coefficient b of d^(-2/3) of the fit; NaN for the 1-term model"};

@@ -137,6 +137,29 @@ TEST(Tabulate, MarksALineWhoseCellsHaveNoDonePointAsNoDataNotNeverDetected) {
   EXPECT_TRUE(std::isnan(t.empirical_threshold_snr[0]));
 }
 
+// Overlaps that approach 0.6 as 0.6 - 2 d^(-1/3), two trials a cell at +-0.01: the extrapolation to
+// d -> infinity recovers 0.6 (the fit is exact in the means), and one size alone gives none.
+TEST(Tabulate, ExtrapolatesTheOverlapAtEachSnrAlongD) {
+  Axes axes = one_line_of_three_snr();
+  axes.snr = {1.0};
+  axes.d = {125, 1000, 8000};
+  std::vector<PointRecord> points;
+  for (std::size_t n = 0; n < axes.d.size(); ++n) {
+    const double mean = 0.6 - 2.0 * std::cbrt(1.0 / axes.d[n]);
+    for (const double offset : {-0.01, 0.01}) {
+      PointRecord p{0, 0, 0, 0, 2.0, mean + offset, 0.5, {2.0}};
+      p.d = n;
+      points.push_back(p);
+    }
+  }
+  const PhaseTable t = tabulate(axes, points, std::vector<double>(3, 1.0));
+  ASSERT_EQ(t.extrapolated_overlap.size(), 1u);
+  EXPECT_NEAR(t.extrapolated_overlap[0], 0.6, 1e-12);
+  EXPECT_GT(t.extrapolated_overlap_err[0], 0.0);
+  axes.d = {400};
+  EXPECT_TRUE(std::isnan(tabulate(axes, {points[0]}, {1.0}).extrapolated_overlap[0]));
+}
+
 TEST(FineAxis, SpansTheAxisRangeInclusively) {
   const auto fine = fine_axis({2.0, 0.5, 1.0}, 4);
   ASSERT_EQ(fine.size(), 4u);

@@ -134,6 +134,8 @@ class SweepFileSchema(unittest.TestCase):
                      "detection/eigengap/extrapolated_threshold_snr"):
             self.assertEqual(phase[name].shape, (W, D, G), name)
             self.assertTrue(len(phase[name].attrs["description"]) > 0, name)
+        self.assertEqual(phase["extrapolated_overlap"].shape, (W, D, G, S))
+        self.assertEqual(phase["extrapolated_overlap_err"].shape, (W, D, G, S))
         # Two sizes are fewer than a fit needs: no extrapolation, and the file says so.
         np.testing.assert_array_equal(phase["extrapolation_terms"][:], 0)
         self.assertTrue(np.all(np.isnan(phase["extrapolated_threshold_snr"][:])))

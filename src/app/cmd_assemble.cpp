@@ -15,6 +15,7 @@
 #include "rmtsweep/assemble/phase_file.hpp"
 #include "rmtsweep/assemble/theory_tables.hpp"
 #include "rmtsweep/common/error.hpp"
+#include "rmtsweep/io/file_error.hpp"
 #include "rmtsweep/model/parse_number.hpp"
 #include "rmtsweep/io/file_lock.hpp"
 
@@ -137,7 +138,13 @@ int command_assemble(int argc, char** argv) {
   if (rank != 0) return 0;  // serial HDF5: rank 0 alone reads and writes the file
   const io::FileLock lock = lock_for_assembly(path);
 
-  const assemble::SweepData data = assemble::read_sweep(path);
+  const assemble::SweepData data = [&] {
+    try {
+      return assemble::read_sweep(path);
+    } catch (const Hdf5Error& e) {
+      throw io::file_error(path, "read the sweep file", e);
+    }
+  }();
   model::PointParams base;
   base.d = data.axes.d.back();  // the fine theory curves (d -> infinity limits) record the largest
   base.T = data.config.T;
@@ -149,7 +156,12 @@ int command_assemble(int argc, char** argv) {
   const auto table = assemble::tabulate(data.axes, data.points, theory.detection_threshold);
   const auto rules =
       assemble::detection_tables(data.axes, data.points, theory.bulk_edge_right, margin);
-  assemble::write_phase(path, data, table, theory, margin, rules, shown);
+  try {
+    assemble::write_phase(path, data, table, theory, margin, rules, shown);
+  } catch (const Hdf5Error& e) {
+    throw io::file_error(path, "write /phase into the sweep file", e,
+                         "then run assemble again (`rmtsweep status` says whether the points are still readable)");
+  }
 
   std::printf("%s: /phase written: %zu weighting(s) x %zu d x %zu delta x %zu gamma x %zu snr; %lld of %lld points done",
               path.c_str(), data.axes.weighting.size(), data.axes.d.size(), data.axes.delta.size(), data.axes.gamma.size(),

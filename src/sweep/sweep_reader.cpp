@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "rmtsweep/common/error.hpp"
+#include "rmtsweep/io/file_error.hpp"
 
 namespace rmtsweep::sweep {
 namespace {
@@ -55,7 +56,11 @@ StatusCounts count_status(const std::vector<std::int64_t>& status) noexcept {
 
 SweepReader::SweepReader(const std::string& path) : path_(path) {
   if (!io::is_hdf5_file(path)) throw InvalidFile(path, "not an HDF5 file (an rmtsweep sweep file is needed)");
-  file_ = io::open_file(path, io::Access::read_only);
+  try {
+    file_ = io::open_file(path, io::Access::read_only);
+  } catch (const Hdf5Error& e) {
+    throw io::file_error(path, "open the sweep file", e);
+  }
   const bool started = io::exists(file_, std::string(points_group)) || io::exists(file_, std::string(grid_group)) ||
                        io::has_attribute(file_, "config");
   if (!started) {

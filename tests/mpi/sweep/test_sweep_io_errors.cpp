@@ -1,0 +1,121 @@
+// Clear I/O errors (issue 20): a truncated sweep file, a full disk. Every command says in one line
+// which file, what it was doing, the cause and what to do, without HDF5's error stack (unless
+// RMTSWEEP_VERBOSE=1) and, in the serial commands, without an MPI abort banner; a file whose
+// creation failed is removed, so that the same command succeeds once there is room.
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+
+#include "sweep_test_support.hpp"
+
+namespace rmtsweep::test {
+namespace {
+
+/// 8 x `trials` points at d = 60 (16 in a second on 2 ranks).
+std::vector<std::string> sweep_args(const std::string& output, std::vector<std::string> extra = {},
+                                    const std::string& trials = "2") {
+  std::vector<std::string> args{"run",           "--output", output,  "--d",     "60",    "--T",
+                                "10",            "--correlation", "prefix:3", "--seed", "7", "--trials",
+                                trials,          "--delta",  "0.5,1", "--gamma", "0.5",   "--snr",
+                                "0:3:2",         "--weighting", "mean,last"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
+/// `rmtsweep <args>` as one process (no mpiexec), as a user runs the serial commands.
+std::vector<std::string> serial_command(const std::vector<std::string>& args) {
+  std::vector<std::string> command{RMTSWEEP_BINARY};
+  command.insert(command.end(), args.begin(), args.end());
+  return command;
+}
+
+std::vector<std::string> non_empty_lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty()) lines.push_back(line);
+  }
+  return lines;
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+/// A finished sweep file, made once for the suite.
+class TruncatedFile : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = std::make_unique<TempDir>();
+    finished_ = *dir_ / "finished.h5";
+    const Finished done = run(mpi_command(2, sweep_args(finished_)), *dir_ / "finished.log");
+    ASSERT_EQ(done.exit_code, 0) << done.output;
+  }
+  static void TearDownTestSuite() { dir_.reset(); }
+
+  /// A copy of the finished file cut to `fraction` of its size (as `truncate -s 50%` does).
+  static std::string truncated_copy(double fraction, const std::string& name) {
+    const std::string path = *dir_ / name;
+    std::filesystem::copy_file(finished_, path, std::filesystem::copy_options::overwrite_existing);
+    const auto size = std::filesystem::file_size(path);
+    std::filesystem::resize_file(path, static_cast<std::uintmax_t>(static_cast<double>(size) * fraction));
+    return path;
+  }
+
+  static inline std::unique_ptr<TempDir> dir_;
+  static inline std::string finished_;
+};
+
+// status, assemble and plot of a file cut to 90%, 50% and 5% of its size: exit 1 and one line that
+// names the file, says it is truncated (with both sizes) and what to do; no HDF5 stack, no banner.
+TEST_F(TruncatedFile, StatusAssembleAndPlotSayInOneLineThatTheFileIsTruncatedAndWhatToDo) {
+  for (const double fraction : {0.9, 0.5, 0.05}) {
+    const std::string path = truncated_copy(fraction, "cut.h5");
+    const auto size = std::to_string(std::filesystem::file_size(path));
+    const std::string expected = std::to_string(std::filesystem::file_size(finished_));
+    for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+             {"status", path}, {"assemble", path}, {"plot", path, "--out", *dir_ / "figures"}}) {
+      const Finished failed = run(serial_command(args), *dir_ / "cmd.log");
+      const std::string what = args[0] + " of a file cut to " + std::to_string(fraction) + ": ";
+      EXPECT_EQ(failed.exit_code, 1) << what << failed.output;
+      const auto lines = non_empty_lines(failed.output);
+      ASSERT_EQ(lines.size(), 1u) << what << failed.output;
+      EXPECT_TRUE(contains(lines[0], "rmtsweep " + args[0] + ": error: " + path +
+                                         ": cannot open the sweep file: the file is truncated (" + size +
+                                         " bytes of the " + expected + " bytes HDF5 expects)"))
+          << what << lines[0];
+      EXPECT_TRUE(contains(lines[0], "copy it again")) << what << lines[0];
+      EXPECT_FALSE(contains(failed.output, "H5F")) << what << "HDF5's stack shown: " << failed.output;
+      EXPECT_FALSE(contains(failed.output, "MPI_ABORT")) << what << failed.output;
+    }
+  }
+}
+
+// run --resume of a truncated file is refused on every rank alike (exit 2) with the same cause.
+TEST_F(TruncatedFile, ResumeRefusesATruncatedFileSayingWhatToDo) {
+  const std::string path = truncated_copy(0.5, "resume.h5");
+  const Finished refused = run(mpi_command(2, sweep_args(path, {"--resume"})), *dir_ / "resume.log");
+  EXPECT_EQ(refused.exit_code, 2) << refused.output;
+  EXPECT_TRUE(contains(refused.output, "rmtsweep run: invalid --resume '" + path +
+                                           "': cannot open the sweep file: the file is truncated ("))
+      << refused.output;
+  EXPECT_TRUE(contains(refused.output, "--force starts it again")) << refused.output;
+  EXPECT_FALSE(contains(refused.output, "H5F")) << refused.output;
+  EXPECT_FALSE(contains(refused.output, "MPI_ABORT")) << refused.output;
+}
+
+// RMTSWEEP_VERBOSE=1 (or --verbose) adds HDF5's error stack under the one line.
+TEST_F(TruncatedFile, VerboseShowsHdf5sErrorStackUnderTheLine) {
+  const std::string path = truncated_copy(0.5, "verbose.h5");
+  const Finished flag = run(serial_command({"status", path, "--verbose"}), *dir_ / "flag.log");
+  EXPECT_EQ(flag.exit_code, 1) << flag.output;
+  EXPECT_TRUE(contains(flag.output, "the file is truncated")) << flag.output;
+  EXPECT_TRUE(contains(flag.output, "HDF5 error stack (outermost first):")) << flag.output;
+  EXPECT_TRUE(contains(flag.output, "H5F__super_read: truncated file: eof = ")) << flag.output;
+  ::setenv("RMTSWEEP_VERBOSE", "1", 1);
+  const Finished environment = run(serial_command({"status", path}), *dir_ / "environment.log");
+  ::unsetenv("RMTSWEEP_VERBOSE");
+  EXPECT_TRUE(contains(environment.output, "HDF5 error stack (outermost first):")) << environment.output;
+}
+
+}  // namespace
+}  // namespace rmtsweep::test

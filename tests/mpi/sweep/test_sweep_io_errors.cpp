@@ -2,6 +2,8 @@
 // which file, what it was doing, the cause and what to do, without HDF5's error stack (unless
 // RMTSWEEP_VERBOSE=1) and, in the serial commands, without an MPI abort banner; a file whose
 // creation failed is removed, so that the same command succeeds once there is room.
+#include <sys/mount.h>
+
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -115,6 +117,80 @@ TEST_F(TruncatedFile, VerboseShowsHdf5sErrorStackUnderTheLine) {
   const Finished environment = run(serial_command({"status", path}), *dir_ / "environment.log");
   ::unsetenv("RMTSWEEP_VERBOSE");
   EXPECT_TRUE(contains(environment.output, "HDF5 error stack (outermost first):")) << environment.output;
+}
+
+/// A tmpfs of `size` mounted on a fresh directory, unmounted by the destructor; mounted() is false
+/// where this process may not mount (a CI container without CAP_SYS_ADMIN).
+class SmallDisk {
+ public:
+  explicit SmallDisk(const std::string& size) : path_(dir_ / "disk") {
+    std::filesystem::create_directory(path_);
+    mounted_ = ::mount("tmpfs", path_.c_str(), "tmpfs", 0, ("size=" + size).c_str()) == 0;
+    if (!mounted_) reason_ = std::strerror(errno);
+  }
+  SmallDisk(const SmallDisk&) = delete;
+  SmallDisk& operator=(const SmallDisk&) = delete;
+  ~SmallDisk() {
+    if (mounted_) ::umount2(path_.c_str(), MNT_DETACH);
+  }
+  bool mounted() const noexcept { return mounted_; }
+  const std::string& reason() const noexcept { return reason_; }
+  std::string operator/(const std::string& name) const { return path_ + "/" + name; }
+  /// Fills all but `leave` bytes of the disk with one file.
+  void fill(const std::string& name, std::uintmax_t leave) const {
+    const auto free = std::filesystem::space(path_).available;
+    std::ofstream(*this / name, std::ios::binary) << std::string(free > leave ? free - leave : 0, 'x');
+  }
+
+ private:
+  TempDir dir_;
+  std::string path_;
+  bool mounted_ = false;
+  std::string reason_;
+};
+
+// A sweep whose data alone exceed the free space is refused before anything is written, on every
+// rank alike (exit 2), with both figures.
+TEST(FullDisk, ASweepWhoseDataCannotFitIsRefusedBeforeAnythingIsWritten) {
+  const SmallDisk disk("256k");
+  if (!disk.mounted()) GTEST_SKIP() << "cannot mount a tmpfs here (" << disk.reason() << "): needs root";
+  const std::string output = disk / "sweep.h5";
+  const Finished refused = run(mpi_command(2, sweep_args(output, {"--store_spectra", "true"}, "100")),
+                               disk / "../refused.log");
+  EXPECT_EQ(refused.exit_code, 2) << refused.output;
+  EXPECT_TRUE(contains(refused.output, "rmtsweep run: invalid --output '" + output + "': its 800 points take at least "))
+      << refused.output;
+  EXPECT_TRUE(contains(refused.output, "KiB free; allowed: a file that fits")) << refused.output;
+  EXPECT_FALSE(std::filesystem::exists(output));
+}
+
+// Creation failing on a full disk (here past the free-space check with --force-space, as a quota
+// or another writer would): one clear first line naming the file, the operation and "No space left
+// on device"; the partly written file is removed; once the filler is deleted the same command runs.
+TEST(FullDisk, AFileWhoseCreationFailedIsRemovedAndTheSameCommandRunsOnceThereIsRoom) {
+  const SmallDisk disk("4m");
+  if (!disk.mounted()) GTEST_SKIP() << "cannot mount a tmpfs here (" << disk.reason() << "): needs root";
+  disk.fill("filler", 16 * 1024);
+  const std::string output = disk / "sweep.h5";
+  const std::vector<std::string> command = mpi_command(2, sweep_args(output, {"--force-space"}));
+  const Finished failed = run(command, disk / "../failed.log");
+  EXPECT_EQ(failed.exit_code, 1) << failed.output;
+  const auto lines = non_empty_lines(failed.output);
+  ASSERT_FALSE(lines.empty());
+  EXPECT_TRUE(lines[0].starts_with("rmtsweep run: rank ")) << failed.output;
+  EXPECT_TRUE(contains(lines[0], ": error: " + output + ": cannot create the sweep file: No space left on device; "
+                                 "its file system is full"))
+      << failed.output;
+  EXPECT_TRUE(contains(lines[0], "the partly written file was removed: once there is room, run the same command "
+                                 "again"))
+      << failed.output;
+  EXPECT_FALSE(contains(failed.output, "H5D")) << "HDF5's stack shown: " << failed.output;
+  EXPECT_FALSE(std::filesystem::exists(output));
+
+  std::filesystem::remove(disk / "filler");
+  const Finished again = run(command, disk / "../again.log");
+  EXPECT_EQ(again.exit_code, 0) << again.output;
+  EXPECT_EQ(read_status(output), std::vector<std::int64_t>(16, 1));
 }
 
 }  // namespace

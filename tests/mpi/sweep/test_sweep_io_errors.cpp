@@ -193,5 +193,45 @@ TEST(FullDisk, AFileWhoseCreationFailedIsRemovedAndTheSameCommandRunsOnceThereIs
   EXPECT_EQ(read_status(output), std::vector<std::int64_t>(16, 1));
 }
 
+/// The text of the test-only fault after its point: what a failed point's message ends with.
+const std::string fault_ending = "as real ones (out of memory, a refused value) are";
+
+// A failure's message longer than the 256 bytes /points/error once held is kept whole (up to the
+// 1024 of a new file) and shown whole by `rmtsweep status`.
+TEST(RecordedFailures, AFailedPointKeepsItsWholeLongMessage) {
+  const TempDir dir;
+  const std::string output = dir / "failed.h5";
+  const Finished failed = run(mpi_command(2, sweep_args(output, {"--fail_points", "4"})), dir / "failed.log");
+  EXPECT_EQ(failed.exit_code, 3) << failed.output;
+  const io::File file = io::open_file(output, io::Access::read_only);
+  const io::Dataset error = io::open_dataset(file, "points/error");
+  EXPECT_EQ(H5Tget_size(io::Datatype(H5Dget_type(error))), sweep::error_width);
+  const std::string message = io::read_strings(error)[4];
+  EXPECT_GT(message.size(), 256u) << message;
+  EXPECT_TRUE(message.starts_with("fault injected by the test-only fail_points key")) << message;
+  EXPECT_TRUE(message.ends_with(fault_ending)) << message;
+  const Finished status = run(serial_command({"status", output}), dir / "status.log");
+  EXPECT_TRUE(contains(status.output, message)) << status.output;
+}
+
+// A file of the first schema keeps its 256-byte error strings when resumed: the writer takes the
+// width of the dataset it finds, and a longer message is cut there, not refused.
+TEST(RecordedFailures, AResumedFileOfTheFirstSchemaKeepsItsWidthAndCutsALongMessage) {
+  const TempDir dir;
+  const std::string file = dir / "first.h5";
+  std::filesystem::copy_file(std::string(RMTSWEEP_SOURCE_DIR) + "/tests/data/sweep_schema1.h5", file);
+  const Finished resumed = run(mpi_command(2, {"run", "--d", "16", "--delta", "0.5", "--gamma", "0.5", "--snr", "0,2",
+                                               "--weighting", "mean,last", "--trials", "2", "--seed", "3",
+                                               "--fail_points", "1", "--resume", "--output", file}),
+                               dir / "r.log");
+  EXPECT_EQ(resumed.exit_code, 3) << resumed.output;
+  const io::File h5 = io::open_file(file, io::Access::read_only);
+  const io::Dataset error = io::open_dataset(h5, "points/error");
+  EXPECT_EQ(H5Tget_size(io::Datatype(H5Dget_type(error))), 256u);
+  const std::string message = io::read_strings(error)[1];
+  EXPECT_EQ(message.size(), 256u) << message;
+  EXPECT_TRUE(message.starts_with("fault injected by the test-only fail_points key")) << message;
+}
+
 }  // namespace
 }  // namespace rmtsweep::test

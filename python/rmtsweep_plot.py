@@ -650,6 +650,13 @@ def check_point_syntax(point_text):
 def check_file(path):
     if not os.path.isfile(path):
         raise InvalidOption("FILE", path, "no such file" if not os.path.exists(path) else "not a regular file")
+    try:
+        open(path, "rb").close()
+    except OSError as e:  # h5py.is_hdf5 would say only "not HDF5"
+        raise file_problem(path, "open the sweep file", e) from None
+    if os.path.getsize(path) == 0:
+        raise InvalidOption("FILE", path, "an empty file (0 bytes): an interrupted copy, or a run stopped before it "
+                                          "wrote its file; copy it again, or start the sweep again")
     if not h5py.is_hdf5(path):
         raise InvalidOption("FILE", path, "not an HDF5 file: an rmtsweep sweep file is needed")
 

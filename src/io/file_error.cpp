@@ -89,6 +89,13 @@ FileIoError file_error(const std::string& path, const std::string& operation, co
   return FileIoError(path, operation, cause, advice, error.stack(), os_error);
 }
 
+FileIoError os_file_error(const std::string& path, const std::string& operation, int os_error,
+                          const std::string& then) {
+  std::string advice = advice_for(os_error, path);
+  if (!then.empty()) advice += advice.empty() ? then : "; " + then;
+  return FileIoError(path, operation, std::strerror(os_error), advice, {}, os_error);
+}
+
 bool verbose() {
   if (verbose_flag) return true;
   const char* text = std::getenv("RMTSWEEP_VERBOSE");

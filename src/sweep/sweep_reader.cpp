@@ -1,6 +1,11 @@
 // Reading a sweep file by schema entry (include/rmtsweep/sweep/sweep_reader.hpp).
 #include "rmtsweep/sweep/sweep_reader.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <filesystem>
 #include <stdexcept>
 
 #include <map>
@@ -55,6 +60,19 @@ StatusCounts count_status(const std::vector<std::int64_t>& status) noexcept {
 }
 
 SweepReader::SweepReader(const std::string& path) : path_(path) {
+  // What keeps a file from being read is said before HDF5 sees it (H5Fis_hdf5 says only "no").
+  if (const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC); fd >= 0) {
+    ::close(fd);
+  } else if (errno == ENOENT) {
+    throw InvalidFile(path, "no such file");
+  } else if (errno != EISDIR) {
+    throw io::os_file_error(path, "open the sweep file", errno);
+  }
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(path, ec) && std::filesystem::file_size(path, ec) == 0 && !ec) {
+    throw InvalidFile(path, "an empty file (0 bytes): an interrupted copy, or a run stopped before it wrote its "
+                            "file; copy it again, or start the sweep again");
+  }
   if (!io::is_hdf5_file(path)) throw InvalidFile(path, "not an HDF5 file (an rmtsweep sweep file is needed)");
   try {
     file_ = io::open_file(path, io::Access::read_only);

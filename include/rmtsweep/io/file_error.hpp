@@ -15,6 +15,11 @@ namespace rmtsweep::io {
 FileIoError file_error(const std::string& path, const std::string& operation, const Hdf5Error& error,
                        const std::string& then = {});
 
+/// The FileIoError of a system call on `path` that failed with `os_error` (an errno), e.g. a
+/// file that cannot be opened for want of permission.
+FileIoError os_file_error(const std::string& path, const std::string& operation, int os_error,
+                          const std::string& then = {});
+
 /// True when RMTSWEEP_VERBOSE is set to anything but "" or "0", or `rmtsweep --verbose` was given
 /// (set_verbose): main then prints HDF5's error stack under the one-line message.
 bool verbose();

@@ -119,6 +119,33 @@ TEST_F(TruncatedFile, VerboseShowsHdf5sErrorStackUnderTheLine) {
   EXPECT_TRUE(contains(environment.output, "HDF5 error stack (outermost first):")) << environment.output;
 }
 
+// A file the user may not read (as nobody, through setpriv; root reads anything) is said as such,
+// not as "not an HDF5 file"; an empty one as empty.
+TEST_F(TruncatedFile, AnUnreadableFileIsSaidAsPermissionDeniedAndAnEmptyOneAsEmpty) {
+  const std::string empty = *dir_ / "empty.h5";
+  std::ofstream{empty};
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"status", empty}, {"plot", empty, "--out", *dir_ / "figures"}}) {
+    const Finished refused = run(serial_command(args), *dir_ / "empty.log");
+    EXPECT_EQ(refused.exit_code, 2) << refused.output;
+    EXPECT_TRUE(contains(refused.output, empty)) << refused.output;
+    EXPECT_TRUE(contains(refused.output, "an empty file (0 bytes)")) << refused.output;
+  }
+  if (::geteuid() != 0 || !std::filesystem::exists("/usr/bin/setpriv"))
+    GTEST_SKIP() << "the unreadable file needs root and setpriv (to read as nobody)";
+  const std::string locked = *dir_ / "locked.h5";
+  std::filesystem::copy_file(finished_, locked, std::filesystem::copy_options::overwrite_existing);
+  std::filesystem::permissions(locked, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  const Finished denied = run({"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                               RMTSWEEP_BINARY, "status", locked},
+                              *dir_ / "denied.log");
+  EXPECT_EQ(denied.exit_code, 1) << denied.output;
+  EXPECT_TRUE(contains(denied.output, "rmtsweep status: error: " + locked +
+                                          ": cannot open the sweep file: Permission denied; check the permissions"))
+      << denied.output;
+  EXPECT_EQ(non_empty_lines(denied.output).size(), 1u) << denied.output;
+}
+
 /// A tmpfs of `size` mounted on a fresh directory, unmounted by the destructor; mounted() is false
 /// where this process may not mount (a CI container without CAP_SYS_ADMIN).
 class SmallDisk {

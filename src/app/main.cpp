@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <optional>
@@ -92,6 +93,18 @@ int run_subcommand(const Subcommand& sub, int argc, char** argv) {
   }
 }
 
+/// After a failed HDF5 write the library may hold a file it could not close (H5Fclose fails when
+/// its metadata cannot be flushed to a full disk), and HDF5 1.10's own cleanup of it, run by
+/// MPI_Finalize or at exit, then crashes (SIGSEGV in H5F__close_cb): exit 1 at once instead, after
+/// the message. Nothing is lost: what could be written was, and the lock goes with the process.
+void end_after_file_error(const std::exception& e) {
+  if (dynamic_cast<const rmtsweep::FileIoError*>(&e) == nullptr && dynamic_cast<const rmtsweep::Hdf5Error*>(&e) == nullptr)
+    return;
+  std::fflush(stdout);
+  std::fflush(stderr);
+  std::_Exit(1);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -119,6 +132,7 @@ int main(int argc, char** argv) {
       return run_subcommand(*chosen, argc, argv);
     } catch (const std::exception& e) {
       print_error(prefix.c_str(), e);
+      end_after_file_error(e);
       return 1;
     }
   }
@@ -129,6 +143,7 @@ int main(int argc, char** argv) {
       return run_subcommand(*chosen, argc, argv);
     } catch (const std::exception& e) {
       print_error(prefix.c_str(), e);
+      end_after_file_error(e);
       return 1;
     }
   }

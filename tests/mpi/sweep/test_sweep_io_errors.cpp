@@ -220,6 +220,34 @@ TEST(FullDisk, AFileWhoseCreationFailedIsRemovedAndTheSameCommandRunsOnceThereIs
   EXPECT_EQ(read_status(output), std::vector<std::int64_t>(16, 1));
 }
 
+// assemble on a full disk: one line naming the file, "No space left on device" and what to do,
+// exit 1 (not a silent crash in HDF5's cleanup); nothing is written into the sweep file (a write
+// failing inside it can leave its root group unwritable), and once there is room the same
+// assemble writes /phase.
+TEST(FullDisk, AssembleOnAFullDiskSaysSoKeepsThePointsAndSucceedsOnceThereIsRoom) {
+  const SmallDisk disk("1m");
+  if (!disk.mounted()) GTEST_SKIP() << "cannot mount a tmpfs here (" << disk.reason() << "): needs root";
+  const std::string output = disk / "sweep.h5";
+  const Finished swept = run(mpi_command(2, sweep_args(output)), disk / "../run.log");
+  ASSERT_EQ(swept.exit_code, 0) << swept.output;
+  disk.fill("filler", 0);
+  const Finished failed = run(serial_command({"assemble", "--quiet", output}), disk / "../failed.log");
+  EXPECT_EQ(failed.exit_code, 1) << failed.output;
+  const auto lines = non_empty_lines(failed.output);
+  ASSERT_EQ(lines.size(), 1u) << failed.output;
+  EXPECT_TRUE(contains(lines[0], "rmtsweep assemble: error: " + output + ": cannot write /phase"))
+      << failed.output;
+  EXPECT_TRUE(contains(lines[0], "No space left on device; ")) << failed.output;
+  EXPECT_TRUE(contains(lines[0], "nothing was written into the sweep file; once there is room, run assemble again"))
+      << failed.output;
+  EXPECT_EQ(read_status(output), std::vector<std::int64_t>(16, 1));
+
+  std::filesystem::remove(disk / "filler");
+  const Finished again = run(serial_command({"assemble", "--quiet", output}), disk / "../again.log");
+  EXPECT_EQ(again.exit_code, 0) << again.output;
+  EXPECT_TRUE(contains(again.output, "/phase written")) << again.output;
+}
+
 /// The text of the test-only fault after its point: what a failed point's message ends with.
 const std::string fault_ending = "as real ones (out of memory, a refused value) are";
 

@@ -331,7 +331,12 @@ int command_run(int argc, char** argv) {
                            "the same command with --resume");
     }
   }();
-  file.close();
+  try {
+    file.close();
+  } catch (const Hdf5Error& e) {  // its metadata not flushed: a full disk or a quota
+    throw io::file_error(args.output, "close the sweep file", e,
+                         "once there is room, the same command with --resume checks what it holds");
+  }
   lock.release();
   if (rank == 0) print_summary(outcome, args.output);
   if (outcome.stop_signal != 0) return 128 + outcome.stop_signal;

@@ -2,14 +2,14 @@
 #include <mpi.h>
 
 #include <boost/program_options.hpp>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
-#include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <functional>
-#include <system_error>
 #include <string>
+#include <system_error>
 
 #include "commands.hpp"
 #include "point_options.hpp"
@@ -19,10 +19,10 @@
 #include "rmtsweep/assemble/theory_tables.hpp"
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/io/file_error.hpp"
-#include "rmtsweep/model/parse_number.hpp"
-#include "rmtsweep/sweep/plan.hpp"
 #include "rmtsweep/io/file_lock.hpp"
 #include "rmtsweep/io/hdf5.hpp"
+#include "rmtsweep/model/parse_number.hpp"
+#include "rmtsweep/sweep/plan.hpp"
 
 namespace po = boost::program_options;
 
@@ -125,9 +125,11 @@ io::FileLock lock_for_assembly(const std::string& path) {
 /// what HDF5 flushed, unreadable to every later write (HDF5 1.10: "len not positive after
 /// adjustment for EOA"); in the scratch file it costs nothing, and the sweep file is written
 /// when its file system has twice that room and 256 KiB.
-void write_phase_where_it_fits(const std::string& path, const std::function<void(const std::string&)>& write) {
+void write_phase_where_it_fits(const std::string& path,
+                               const std::function<void(const std::string&)>& write) {
   const std::string scratch = path + ".phase.tmp";
-  const std::string untouched = "nothing was written into the sweep file; once there is room, run assemble again";
+  const std::string untouched =
+      "nothing was written into the sweep file; once there is room, run assemble again";
   std::error_code ec;
   try {
     io::File created = io::create_file(scratch);
@@ -140,7 +142,8 @@ void write_phase_where_it_fits(const std::string& path, const std::function<void
   }
   const auto needed = static_cast<double>(std::filesystem::file_size(scratch, ec));
   std::filesystem::remove(scratch, ec);
-  const std::filesystem::space_info space = std::filesystem::space(std::filesystem::absolute(path).parent_path(), ec);
+  const std::filesystem::space_info space =
+      std::filesystem::space(std::filesystem::absolute(path).parent_path(), ec);
   if (!ec && static_cast<double>(space.available) < 2.0 * needed + 256.0 * 1024.0) {
     throw FileIoError(path, "write /phase into the sweep file", std::strerror(ENOSPC),
                       "/phase takes about " + sweep::memory_text(needed) + " and its file system has " +
@@ -149,8 +152,9 @@ void write_phase_where_it_fits(const std::string& path, const std::function<void
   try {
     write(path);
   } catch (const Hdf5Error& e) {
-    throw io::file_error(path, "write /phase into the sweep file", e,
-                         "then run assemble again (`rmtsweep status` says whether the points are still readable)");
+    throw io::file_error(
+        path, "write /phase into the sweep file", e,
+        "then run assemble again (`rmtsweep status` says whether the points are still readable)");
   }
 }
 

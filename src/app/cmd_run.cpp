@@ -181,29 +181,32 @@ void check_space(const RunArguments& args, const sweep::Grid& grid) {
     const std::string directory = std::filesystem::absolute(args.output).parent_path().string();
     if (::statvfs(directory.c_str(), &fs) != 0) return -1.0;
     struct stat old {};  // with --force the old file's blocks are freed when it is truncated
-    const double freed = ::stat(args.output.c_str(), &old) == 0 ? static_cast<double>(old.st_blocks) * 512.0 : 0.0;
+    const double freed =
+        ::stat(args.output.c_str(), &old) == 0 ? static_cast<double>(old.st_blocks) * 512.0 : 0.0;
     return static_cast<double>(fs.f_bavail) * static_cast<double>(fs.f_frsize) + freed;
   });
   if (args.force_space || available < 0.0 || needed <= available) return;
-  throw InvalidOption("output", args.output,
-                      "its " + std::to_string(grid.size()) + " points take at least " + sweep::memory_text(needed) +
-                          " and its file system has " + sweep::memory_text(available) +
-                          " free; allowed: a file that fits (free space there, or choose another --output), or "
-                          "--force-space to try anyway");
+  throw InvalidOption(
+      "output", args.output,
+      "its " + std::to_string(grid.size()) + " points take at least " + sweep::memory_text(needed) +
+          " and its file system has " + sweep::memory_text(available) +
+          " free; allowed: a file that fits (free space there, or choose another --output), or "
+          "--force-space to try anyway");
 }
 
 /// SweepFile::create; when it fails (a full disk, a quota), the partly written file is removed by
 /// every rank that saw the failure (its creation never completed, no point is in it), so that the
 /// same command starts it again once there is room. Then main aborts the job.
 sweep::SweepFile create_or_remove(const std::string& path, MPI_Comm comm, const sweep::Grid& grid,
-                                  const std::vector<theory::Prediction>& predictions, const sweep::RunInfo& run) {
+                                  const std::vector<theory::Prediction>& predictions,
+                                  const sweep::RunInfo& run) {
   try {
     return sweep::SweepFile::create(path, comm, grid, predictions, run);
   } catch (const Hdf5Error& e) {
     // Told before the removal frees the file system's space (file_error looks at it).
-    const FileIoError told = io::file_error(
-        path, "create the sweep file", e,
-        "the partly written file was removed: once there is room, run the same command again");
+    const FileIoError told =
+        io::file_error(path, "create the sweep file", e,
+                       "the partly written file was removed: once there is room, run the same command again");
     std::error_code ec;
     std::filesystem::remove(path, ec);
     if (ec) throw told.with_note(" -- but removing it failed (" + ec.message() + "): remove it first");
@@ -218,8 +221,9 @@ sweep::SweepFile open_for_resume(const std::string& path, MPI_Comm comm, const s
   try {
     return sweep::SweepFile::open_for_resume(path, comm, grid, run);
   } catch (const Hdf5Error& e) {
-    throw io::file_error(path, "open the sweep file to resume it", e,
-                         "once that is mended, run the same command again (`rmtsweep status` shows what it holds)");
+    throw io::file_error(
+        path, "open the sweep file to resume it", e,
+        "once that is mended, run the same command again (`rmtsweep status` shows what it holds)");
   }
 }
 
@@ -326,9 +330,10 @@ int command_run(int argc, char** argv) {
     try {
       return sweep::run_sweep(grid, file, MPI_COMM_WORLD, stderr);
     } catch (const Hdf5Error& e) {  // a group leader's write of a point (main aborts the job)
-      throw io::file_error(args.output, "write a point's results into the sweep file", e,
-                           "the points written before are kept and the file is resumable: once there is room, run "
-                           "the same command with --resume");
+      throw io::file_error(
+          args.output, "write a point's results into the sweep file", e,
+          "the points written before are kept and the file is resumable: once there is room, run "
+          "the same command with --resume");
     }
   }();
   try {

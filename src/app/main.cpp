@@ -23,19 +23,24 @@ struct Subcommand {
   int (*run)(int, char**);
   bool needs_mpi;
   /// Rank 0 alone does the work (the other ranks return at once): an error there ends the program
-  /// with MPI_Finalize and a non-zero status, without MPI_Abort's banner.
+  /// with exit status 1 (after MPI_Finalize, or at once after an HDF5 error: end_after_file_error),
+  /// without MPI_Abort's banner.
   bool serial;
   std::string_view summary;
 };
 
 constexpr Subcommand subcommands[] = {
     {"theory", rmtsweep::app::command_theory, false, true, "print the theory's predictions for one point"},
-    {"point", rmtsweep::app::command_point, true, false, "simulate one point on all ranks and compare with theory"},
+    {"point", rmtsweep::app::command_point, true, false,
+     "simulate one point on all ranks and compare with theory"},
     {"run", rmtsweep::app::command_run, true, false, "run a sweep config into one HDF5 file (resumable)"},
-    {"status", rmtsweep::app::command_status, true, true, "summarise a sweep file: done, pending, failed points"},
-    {"assemble", rmtsweep::app::command_assemble, true, true, "write phase diagrams (/phase) into a sweep file"},
+    {"status", rmtsweep::app::command_status, true, true,
+     "summarise a sweep file: done, pending, failed points"},
+    {"assemble", rmtsweep::app::command_assemble, true, true,
+     "write phase diagrams (/phase) into a sweep file"},
     {"plot", rmtsweep::app::command_plot, false, true, "draw PNG figures from a sweep file"},
-    {"schema", rmtsweep::app::command_schema, false, true, "print the /points columns of a sweep file (Markdown or JSON)"},
+    {"schema", rmtsweep::app::command_schema, false, true,
+     "print the /points columns of a sweep file (Markdown or JSON)"},
 };
 
 void print_usage(std::FILE* out) {
@@ -43,7 +48,9 @@ void print_usage(std::FILE* out) {
   for (const auto& sub : subcommands) {
     std::fprintf(out, "  %-10s %s\n", std::string(sub.name).c_str(), std::string(sub.summary).c_str());
   }
-  std::fprintf(out, "\n--verbose anywhere on the line (or RMTSWEEP_VERBOSE=1): with an error, HDF5's error stack too\n");
+  std::fprintf(
+      out,
+      "\n--verbose anywhere on the line (or RMTSWEEP_VERBOSE=1): with an error, HDF5's error stack too\n");
 }
 
 /// Removes every "--verbose" from argv (any command, anywhere) and says whether there was one.
@@ -98,7 +105,8 @@ int run_subcommand(const Subcommand& sub, int argc, char** argv) {
 /// MPI_Finalize or at exit, then crashes (SIGSEGV in H5F__close_cb): exit 1 at once instead, after
 /// the message. Nothing is lost: what could be written was, and the lock goes with the process.
 void end_after_file_error(const std::exception& e) {
-  if (dynamic_cast<const rmtsweep::FileIoError*>(&e) == nullptr && dynamic_cast<const rmtsweep::Hdf5Error*>(&e) == nullptr)
+  if (dynamic_cast<const rmtsweep::FileIoError*>(&e) == nullptr &&
+      dynamic_cast<const rmtsweep::Hdf5Error*>(&e) == nullptr)
     return;
   std::fflush(stdout);
   std::fflush(stderr);
@@ -138,7 +146,7 @@ int main(int argc, char** argv) {
   }
   rmtsweep::parallel::MpiEnvironment mpi(argc, argv);
   if (chosen->serial) {
-    // The other ranks have returned: MPI_Finalize (the environment's destructor) then exit 1.
+    // The other ranks have returned: no MPI_Abort; MPI_Finalize (the environment's destructor).
     try {
       return run_subcommand(*chosen, argc, argv);
     } catch (const std::exception& e) {
@@ -151,8 +159,9 @@ int main(int argc, char** argv) {
   try {
     return run_subcommand(*chosen, argc, argv);
   } catch (const std::exception& e) {
-    print_error(("rmtsweep " + std::string(argv[1]) + ": rank " + std::to_string(rmtsweep::parallel::world_rank()) +
-                 ": error: ").c_str(),
+    print_error(("rmtsweep " + std::string(argv[1]) + ": rank " +
+                 std::to_string(rmtsweep::parallel::world_rank()) + ": error: ")
+                    .c_str(),
                 e);
     MPI_Abort(MPI_COMM_WORLD, 1);
   }

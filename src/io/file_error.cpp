@@ -1,12 +1,12 @@
 // The user's view of a failed file operation (include/rmtsweep/io/file_error.hpp).
 #include "rmtsweep/io/file_error.hpp"
 
+#include <sys/statvfs.h>
+
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-
-#include <sys/statvfs.h>
 
 namespace rmtsweep::io {
 namespace {
@@ -16,9 +16,7 @@ bool verbose_flag = false;
 /// A file system with less free space than this after a failed write is taken to be full.
 constexpr double full_below = 1024.0 * 1024.0;
 
-std::string bytes_text(unsigned long long bytes) {
-  return std::to_string(bytes) + " bytes";
-}
+std::string bytes_text(unsigned long long bytes) { return std::to_string(bytes) + " bytes"; }
 
 /// The directory a `df` or `ls -l` of `path` should look at.
 std::string directory_of(const std::string& path) {
@@ -31,7 +29,8 @@ std::string advice_for(int os_error, const std::string& path) {
   switch (os_error) {
     case ENOSPC:
     case EFBIG:
-      return "its file system is full (df -h " + directory_of(path) + "): free space there or write elsewhere";
+      return "its file system is full (df -h " + directory_of(path) +
+             "): free space there or write elsewhere";
     case EDQUOT:
       return "your disk quota there is used up (quota -s): free space or write elsewhere";
     case EACCES:
@@ -63,8 +62,9 @@ FileIoError file_error(const std::string& path, const std::string& operation, co
     if (!ec && why.expected_bytes > 0) {
       cause += " (" + bytes_text(size) + " of the " + bytes_text(why.expected_bytes) + " HDF5 expects)";
     }
-    advice = "an interrupted copy, a quota or a full disk cut it, and HDF5 cannot open any of it: copy it again "
-             "from where it came from, or restore a backup";
+    advice =
+        "an interrupted copy, a quota or a full disk cut it, and HDF5 cannot open any of it: copy it again "
+        "from where it came from, or restore a backup";
   } else if (os_error == 0 && why.write_failed) {
     // Open MPI's MPI-IO reports a write cut short by a full disk as a success, with no errno: the
     // file system's free space tells.
@@ -74,7 +74,8 @@ FileIoError file_error(const std::string& path, const std::string& operation, co
       os_error = ENOSPC;
     } else {
       cause = "a write was cut short without an error from the system";
-      advice = "a full disk or a used-up quota does this: check df -h " + directory_of(path) + " and quota -s";
+      advice =
+          "a full disk or a used-up quota does this: check df -h " + directory_of(path) + " and quota -s";
     }
   }
   if (cause.empty() && os_error != 0) {

@@ -16,13 +16,13 @@ namespace {
 
 /// What a walk of HDF5's error stack (outermost frame first) learns about a failure.
 struct StackFacts {
-  std::string frames;             ///< "func: desc" per frame, one a line
-  std::string innermost;          ///< the desc of the last (innermost) frame
-  int os_error = 0;               ///< "errno = N" in a file driver's message
-  std::string mpi_error;          ///< "MPI error string is '...'" of the MPI-IO driver
-  bool io_failure = false;        ///< a frame of class H5E_IO or a read/write/seek/open failure
-  bool truncated = false;         ///< H5E_TRUNCATED: the file is shorter than its superblock says
-  bool write_failed = false;      ///< H5E_WRITEERROR
+  std::string frames;                 ///< "func: desc" per frame, one a line
+  std::string innermost;              ///< the desc of the last (innermost) frame
+  int os_error = 0;                   ///< "errno = N" in a file driver's message
+  std::string mpi_error;              ///< "MPI error string is '...'" of the MPI-IO driver
+  bool io_failure = false;            ///< a frame of class H5E_IO or a read/write/seek/open failure
+  bool truncated = false;             ///< H5E_TRUNCATED: the file is shorter than its superblock says
+  bool write_failed = false;          ///< H5E_WRITEERROR
   unsigned long long stored_eof = 0;  ///< the "stored_eof = N" of that frame
 
   static unsigned long long number_after(const std::string& text, const char* key) {
@@ -38,7 +38,8 @@ herr_t read_frame(unsigned, const H5E_error2_t* frame, void* client) {
   facts.innermost = desc;
   if (facts.os_error == 0 && desc.find("errno = ") != std::string::npos)
     facts.os_error = static_cast<int>(StackFacts::number_after(desc, "errno = "));
-  if (const auto at = desc.find("MPI error string is '"); at != std::string::npos && facts.mpi_error.empty()) {
+  if (const auto at = desc.find("MPI error string is '");
+      at != std::string::npos && facts.mpi_error.empty()) {
     const auto begin = at + std::strlen("MPI error string is '");
     facts.mpi_error = desc.substr(begin, desc.find('\'', begin) - begin);
   }
@@ -56,7 +57,7 @@ herr_t read_frame(unsigned, const H5E_error2_t* frame, void* client) {
 /// The errno an MPI-IO error class stands for (MPI_Error_string texts say no more), or 0.
 int errno_of_mpi_error(const std::string& text) {
   static constexpr std::pair<const char*, int> classes[] = {
-      {"MPI_ERR_NO_SPACE", ENOSPC}, {"MPI_ERR_QUOTA", EDQUOT},   {"MPI_ERR_READ_ONLY", EROFS},
+      {"MPI_ERR_NO_SPACE", ENOSPC}, {"MPI_ERR_QUOTA", EDQUOT},        {"MPI_ERR_READ_ONLY", EROFS},
       {"MPI_ERR_ACCESS", EACCES},   {"MPI_ERR_NO_SUCH_FILE", ENOENT}, {"MPI_ERR_FILE_EXISTS", EEXIST}};
   for (const auto& [name, code] : classes) {
     if (text.find(name) != std::string::npos) return code;
@@ -67,8 +68,8 @@ int errno_of_mpi_error(const std::string& text) {
 /// errno values that a failed read or write of a file leaves when the driver does not record
 /// one (Open MPI's MPI-IO reports a short write as success): trusted only with an I/O frame.
 bool file_errno(int code) {
-  return code == ENOSPC || code == EDQUOT || code == EFBIG || code == EROFS || code == EIO || code == EACCES ||
-         code == EPERM;
+  return code == ENOSPC || code == EDQUOT || code == EFBIG || code == EROFS || code == EIO ||
+         code == EACCES || code == EPERM;
 }
 
 [[noreturn]] void throw_with_stack(const char* call) {

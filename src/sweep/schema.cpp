@@ -163,8 +163,7 @@ constexpr Column table[] = {
     {"error", text, scalar, measurement,
      "message of a failed point (status 2), empty otherwise; cut at the dataset's width: 1024 bytes, 256 in "
      "older files",
-     nullptr,
-     [](O o) -> Cell { return std::string(o.error); }, 0, error_width},
+     nullptr, [](O o) -> Cell { return std::string(o.error); }, 0, error_width},
 };
 
 constexpr auto pointers = [] {

@@ -6,10 +6,9 @@
 
 #include <cerrno>
 #include <filesystem>
-#include <stdexcept>
-
 #include <map>
 #include <sstream>
+#include <stdexcept>
 
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/io/file_error.hpp"
@@ -70,8 +69,9 @@ SweepReader::SweepReader(const std::string& path) : path_(path) {
   }
   std::error_code ec;
   if (std::filesystem::is_regular_file(path, ec) && std::filesystem::file_size(path, ec) == 0 && !ec) {
-    throw InvalidFile(path, "an empty file (0 bytes): an interrupted copy, or a run stopped before it wrote its "
-                            "file; copy it again, or start the sweep again");
+    throw InvalidFile(path,
+                      "an empty file (0 bytes): an interrupted copy, or a run stopped before it wrote its "
+                      "file; copy it again, or start the sweep again");
   }
   if (!io::is_hdf5_file(path)) throw InvalidFile(path, "not an HDF5 file (an rmtsweep sweep file is needed)");
   try {

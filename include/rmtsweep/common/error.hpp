@@ -117,9 +117,9 @@ class Hdf5Error : public Error {
  public:
   /// What HDF5's error stack says of a failure's cause.
   struct Cause {
-    int os_error = 0;                    ///< the errno a file driver reported (0: none)
-    bool truncated = false;              ///< the file is shorter than its superblock says (H5E_TRUNCATED)
-    bool write_failed = false;           ///< a write to the file failed (H5E_WRITEERROR)
+    int os_error = 0;                       ///< the errno a file driver reported (0: none)
+    bool truncated = false;                 ///< the file is shorter than its superblock says (H5E_TRUNCATED)
+    bool write_failed = false;              ///< a write to the file failed (H5E_WRITEERROR)
     unsigned long long expected_bytes = 0;  ///< with truncated: the size HDF5 expected (0: unknown)
   };
   /// A failure found by rmtsweep's own HDF5 layer (no HDF5 stack): `message` is the whole text.
@@ -142,9 +142,10 @@ class Hdf5Error : public Error {
 /// its stack as detail() for `--verbose`.
 class FileIoError : public Error {
  public:
-  FileIoError(std::string path, const std::string& operation, const std::string& cause, const std::string& advice,
-              std::string detail = {}, int os_error = 0)
-      : Error(printable(path) + ": cannot " + operation + ": " + cause + (advice.empty() ? "" : "; " + advice)),
+  FileIoError(std::string path, const std::string& operation, const std::string& cause,
+              const std::string& advice, std::string detail = {}, int os_error = 0)
+      : Error(printable(path) + ": cannot " + operation + ": " + cause +
+              (advice.empty() ? "" : "; " + advice)),
         path_(std::move(path)),
         detail_(std::move(detail)),
         os_error_(os_error) {}

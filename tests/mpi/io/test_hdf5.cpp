@@ -113,9 +113,10 @@ TEST(Hdf5Serial, ATruncatedFileIsToldAsTruncatedWithBothSizes) {
     EXPECT_TRUE(e.cause().truncated) << e.what();
     EXPECT_EQ(e.cause().expected_bytes, size);
     const std::string told = io::file_error(path, "open the sweep file", e).what();
-    EXPECT_NE(told.find(path + ": cannot open the sweep file: the file is truncated (" + std::to_string(size / 2) +
-                        " bytes of the " + std::to_string(size) + " bytes HDF5 expects); "),
-              std::string::npos)
+    EXPECT_NE(
+        told.find(path + ": cannot open the sweep file: the file is truncated (" + std::to_string(size / 2) +
+                  " bytes of the " + std::to_string(size) + " bytes HDF5 expects); "),
+        std::string::npos)
         << told;
     EXPECT_EQ(told.find('\n'), std::string::npos) << told;
   }

@@ -17,10 +17,10 @@ namespace {
 /// 8 x `trials` points at d = 60 (16 in a second on 2 ranks).
 std::vector<std::string> sweep_args(const std::string& output, std::vector<std::string> extra = {},
                                     const std::string& trials = "2") {
-  std::vector<std::string> args{"run",           "--output", output,  "--d",     "60",    "--T",
-                                "10",            "--correlation", "prefix:3", "--seed", "7", "--trials",
-                                trials,          "--delta",  "0.5,1", "--gamma", "0.5",   "--snr",
-                                "0:3:2",         "--weighting", "mean,last"};
+  std::vector<std::string> args{"run",   "--output",      output,     "--d",     "60",  "--T",
+                                "10",    "--correlation", "prefix:3", "--seed",  "7",   "--trials",
+                                trials,  "--delta",       "0.5,1",    "--gamma", "0.5", "--snr",
+                                "0:3:2", "--weighting",   "mean,last"};
   args.insert(args.end(), extra.begin(), extra.end());
   return args;
 }
@@ -41,7 +41,9 @@ std::vector<std::string> non_empty_lines(const std::string& text) {
   return lines;
 }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 /// A finished sweep file, made once for the suite.
 class TruncatedFile : public ::testing::Test {
@@ -135,13 +137,15 @@ TEST_F(TruncatedFile, AnUnreadableFileIsSaidAsPermissionDeniedAndAnEmptyOneAsEmp
     GTEST_SKIP() << "the unreadable file needs root and setpriv (to read as nobody)";
   const std::string locked = *dir_ / "locked.h5";
   std::filesystem::copy_file(finished_, locked, std::filesystem::copy_options::overwrite_existing);
-  std::filesystem::permissions(locked, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  std::filesystem::permissions(locked,
+                               std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
   const Finished denied = run({"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
                                RMTSWEEP_BINARY, "status", locked},
                               *dir_ / "denied.log");
   EXPECT_EQ(denied.exit_code, 1) << denied.output;
-  EXPECT_TRUE(contains(denied.output, "rmtsweep status: error: " + locked +
-                                          ": cannot open the sweep file: Permission denied; check the permissions"))
+  EXPECT_TRUE(
+      contains(denied.output, "rmtsweep status: error: " + locked +
+                                  ": cannot open the sweep file: Permission denied; check the permissions"))
       << denied.output;
   EXPECT_EQ(non_empty_lines(denied.output).size(), 1u) << denied.output;
 }
@@ -182,10 +186,11 @@ TEST(FullDisk, ASweepWhoseDataCannotFitIsRefusedBeforeAnythingIsWritten) {
   const SmallDisk disk("256k");
   if (!disk.mounted()) GTEST_SKIP() << "cannot mount a tmpfs here (" << disk.reason() << "): needs root";
   const std::string output = disk / "sweep.h5";
-  const Finished refused = run(mpi_command(2, sweep_args(output, {"--store_spectra", "true"}, "100")),
-                               disk / "../refused.log");
+  const Finished refused =
+      run(mpi_command(2, sweep_args(output, {"--store_spectra", "true"}, "100")), disk / "../refused.log");
   EXPECT_EQ(refused.exit_code, 2) << refused.output;
-  EXPECT_TRUE(contains(refused.output, "rmtsweep run: invalid --output '" + output + "': its 800 points take at least "))
+  EXPECT_TRUE(contains(refused.output,
+                       "rmtsweep run: invalid --output '" + output + "': its 800 points take at least "))
       << refused.output;
   EXPECT_TRUE(contains(refused.output, "KiB free; allowed: a file that fits")) << refused.output;
   EXPECT_FALSE(std::filesystem::exists(output));
@@ -205,11 +210,13 @@ TEST(FullDisk, AFileWhoseCreationFailedIsRemovedAndTheSameCommandRunsOnceThereIs
   const auto lines = non_empty_lines(failed.output);
   ASSERT_FALSE(lines.empty());
   EXPECT_TRUE(lines[0].starts_with("rmtsweep run: rank ")) << failed.output;
-  EXPECT_TRUE(contains(lines[0], ": error: " + output + ": cannot create the sweep file: No space left on device; "
-                                 "its file system is full"))
+  EXPECT_TRUE(contains(lines[0], ": error: " + output +
+                                     ": cannot create the sweep file: No space left on device; "
+                                     "its file system is full"))
       << failed.output;
-  EXPECT_TRUE(contains(lines[0], "the partly written file was removed: once there is room, run the same command "
-                                 "again"))
+  EXPECT_TRUE(contains(lines[0],
+                       "the partly written file was removed: once there is room, run the same command "
+                       "again"))
       << failed.output;
   EXPECT_FALSE(contains(failed.output, "H5D")) << "HDF5's stack shown: " << failed.output;
   EXPECT_FALSE(std::filesystem::exists(output));
@@ -238,7 +245,8 @@ TEST(FullDisk, AssembleOnAFullDiskSaysSoKeepsThePointsAndSucceedsOnceThereIsRoom
   EXPECT_TRUE(contains(lines[0], "rmtsweep assemble: error: " + output + ": cannot write /phase"))
       << failed.output;
   EXPECT_TRUE(contains(lines[0], "No space left on device; ")) << failed.output;
-  EXPECT_TRUE(contains(lines[0], "nothing was written into the sweep file; once there is room, run assemble again"))
+  EXPECT_TRUE(
+      contains(lines[0], "nothing was written into the sweep file; once there is room, run assemble again"))
       << failed.output;
   EXPECT_EQ(read_status(output), std::vector<std::int64_t>(16, 1));
 
@@ -275,10 +283,11 @@ TEST(RecordedFailures, AResumedFileOfTheFirstSchemaKeepsItsWidthAndCutsALongMess
   const TempDir dir;
   const std::string file = dir / "first.h5";
   std::filesystem::copy_file(std::string(RMTSWEEP_SOURCE_DIR) + "/tests/data/sweep_schema1.h5", file);
-  const Finished resumed = run(mpi_command(2, {"run", "--d", "16", "--delta", "0.5", "--gamma", "0.5", "--snr", "0,2",
-                                               "--weighting", "mean,last", "--trials", "2", "--seed", "3",
-                                               "--fail_points", "1", "--resume", "--output", file}),
-                               dir / "r.log");
+  const Finished resumed = run(
+      mpi_command(2, {"run",   "--d",           "16",          "--delta",   "0.5",      "--gamma", "0.5",
+                      "--snr", "0,2",           "--weighting", "mean,last", "--trials", "2",       "--seed",
+                      "3",     "--fail_points", "1",           "--resume",  "--output", file}),
+      dir / "r.log");
   EXPECT_EQ(resumed.exit_code, 3) << resumed.output;
   const io::File h5 = io::open_file(file, io::Access::read_only);
   const io::Dataset error = io::open_dataset(h5, "points/error");

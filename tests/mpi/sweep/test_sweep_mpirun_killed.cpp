@@ -9,9 +9,9 @@ namespace {
 
 /// 160 points at d = 250 (~0.1 s each): still running when the test signals it.
 std::vector<std::string> sweep_args(const std::string& output, bool resume = false) {
-  std::vector<std::string> args{"run",   "--output", output,  "--d",      "250",      "--delta", "0.25,0.5",
-                                "--gamma", "0.25,0.5", "--snr", "0:4:5", "--weighting", "mean,optimal",
-                                "--trials", "4",       "--seed", "3"};
+  std::vector<std::string> args{"run",          "--output", output,     "--d",    "250",   "--delta",
+                                "0.25,0.5",     "--gamma",  "0.25,0.5", "--snr",  "0:4:5", "--weighting",
+                                "mean,optimal", "--trials", "4",        "--seed", "3"};
   if (resume) args.push_back("--resume");
   return args;
 }
@@ -80,7 +80,8 @@ void expect_ranks_end_and_resume_finishes(int signal) {
   }
   EXPECT_NE(killed.exit_code, 0) << killed.output;
   const auto at_kill = read_status(output);
-  EXPECT_LT(std::count(at_kill.begin(), at_kill.end(), std::int64_t{1}), 160) << "the sweep ended before the signal";
+  EXPECT_LT(std::count(at_kill.begin(), at_kill.end(), std::int64_t{1}), 160)
+      << "the sweep ended before the signal";
   const Finished resumed = run(mpi_command(2, sweep_args(output, true)), dir / "resume.log");
   EXPECT_EQ(resumed.exit_code, 0) << resumed.output;
   EXPECT_EQ(read_status(output), std::vector<std::int64_t>(160, 1));

@@ -52,6 +52,41 @@ class InvalidOption(Exception):
         super().__init__(f"invalid {option} '{value}': {allowed}")
 
 
+class FileProblem(Exception):
+    """A file that cannot be read or written; main prints it on one line, as rmtsweep's
+    FileIoError, and exits 1."""
+
+
+ERRNO_ADVICE = {
+    28: "its file system is full (df -h {dir}): free space there or write elsewhere",
+    122: "your disk quota there is used up (quota -s): free space or write elsewhere",
+    13: "check the permissions of the file and of its directory (ls -l {path})",
+    1: "check the permissions of the file and of its directory (ls -l {path})",
+    30: "its file system is mounted read-only: write elsewhere",
+    5: "the storage reported a hardware or network error: check the file system (dmesg)",
+}
+
+
+def file_problem(path, operation, error):
+    """The one line of a failed open, read or write of `path`: the cause (the OS error, or that the
+    file is truncated to N of the M bytes HDF5 expects) and what to do."""
+    text = str(error)
+    if "truncated file" in text:
+        expected = re.search(r"stored_eof = (\d+)", text)
+        cause = "the file is truncated"
+        if expected and os.path.exists(path):
+            cause += f" ({os.path.getsize(path)} bytes of the {expected.group(1)} bytes HDF5 expects)"
+        advice = ("an interrupted copy, a quota or a full disk cut it, and HDF5 cannot open any of it: copy it "
+                  "again from where it came from, or restore a backup")
+    elif getattr(error, "errno", None):
+        cause = os.strerror(error.errno)
+        advice = ERRNO_ADVICE.get(error.errno, "").format(dir=os.path.dirname(path) or ".", path=path)
+    else:
+        cause = text
+        advice = "the file may be damaged"
+    return FileProblem(f"{path}: cannot {operation}: {cause}" + (f"; {advice}" if advice else ""))
+
+
 def strings(dataset):
     """Fixed- or variable-length HDF5 strings as Python str, trailing NULs/spaces removed."""
     return [v.decode() if isinstance(v, bytes) else str(v) for v in dataset[...]]
@@ -621,6 +656,13 @@ def check_point_syntax(point_text):
 def check_file(path):
     if not os.path.isfile(path):
         raise InvalidOption("FILE", path, "no such file" if not os.path.exists(path) else "not a regular file")
+    try:
+        open(path, "rb").close()
+    except OSError as e:  # h5py.is_hdf5 would say only "not HDF5"
+        raise file_problem(path, "open the sweep file", e) from None
+    if os.path.getsize(path) == 0:
+        raise InvalidOption("FILE", path, "an empty file (0 bytes): an interrupted copy, or a run stopped before it "
+                                          "wrote its file; copy it again, or start the sweep again")
     if not h5py.is_hdf5(path):
         raise InvalidOption("FILE", path, "not an HDF5 file: an rmtsweep sweep file is needed")
 
@@ -639,7 +681,11 @@ def main(argv=None):
         check_file(args.file)
         dpi = parse_dpi(args.dpi)
         check_out(args.out)
-        with h5py.File(args.file, "r") as h5:
+        try:
+            h5 = h5py.File(args.file, "r")
+        except OSError as e:
+            raise file_problem(args.file, "open the sweep file", e) from None
+        with h5:
             phase = Phase(h5)
             index = spectrum_point(h5, phase, args.point)
             names = (phase_figures(phase) + list(CURVE_FIGURES) + finite_size_figures(phase)
@@ -649,6 +695,13 @@ def main(argv=None):
             draw(h5, phase, args.out, dpi, index)
     except InvalidOption as e:
         parser.exit(2, f"rmtsweep plot: {e}\n")
+    except FileProblem as e:
+        parser.exit(1, f"rmtsweep plot: error: {e}\n")
+    except OSError as e:  # a figure not written (a full disk), a dataset not read (a damaged file)
+        written = e.filename is not None and os.path.abspath(str(e.filename)) != os.path.abspath(args.file)
+        problem = file_problem(str(e.filename) if written else args.file,
+                               "write the figure" if written else "read the sweep file", e)
+        parser.exit(1, f"rmtsweep plot: error: {problem}\n")
     return 0
 
 

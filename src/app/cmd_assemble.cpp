@@ -2,11 +2,14 @@
 #include <mpi.h>
 
 #include <boost/program_options.hpp>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
-#include <system_error>
+#include <functional>
 #include <string>
+#include <system_error>
 
 #include "commands.hpp"
 #include "point_options.hpp"
@@ -15,8 +18,11 @@
 #include "rmtsweep/assemble/phase_file.hpp"
 #include "rmtsweep/assemble/theory_tables.hpp"
 #include "rmtsweep/common/error.hpp"
-#include "rmtsweep/model/parse_number.hpp"
+#include "rmtsweep/io/file_error.hpp"
 #include "rmtsweep/io/file_lock.hpp"
+#include "rmtsweep/io/hdf5.hpp"
+#include "rmtsweep/model/parse_number.hpp"
+#include "rmtsweep/sweep/plan.hpp"
 
 namespace po = boost::program_options;
 
@@ -113,6 +119,45 @@ io::FileLock lock_for_assembly(const std::string& path) {
   return lock;  // locked, or unsupported here (then nothing is locked, as before locks existed)
 }
 
+/// Writes /phase (by `write`, given the file to write it into) into the sweep file only where it
+/// fits: first into a scratch file beside it, FILE.h5.phase.tmp, whose size says what /phase
+/// takes. A write that fails inside the sweep file on a full disk can leave its root group past
+/// what HDF5 flushed, unreadable to every later write (HDF5 1.10: "len not positive after
+/// adjustment for EOA"); in the scratch file it costs nothing, and the sweep file is written
+/// when its file system has twice that room and 256 KiB.
+void write_phase_where_it_fits(const std::string& path,
+                               const std::function<void(const std::string&)>& write) {
+  const std::string scratch = path + ".phase.tmp";
+  const std::string untouched =
+      "nothing was written into the sweep file; once there is room, run assemble again";
+  std::error_code ec;
+  try {
+    io::File created = io::create_file(scratch);
+    created.reset();
+    write(scratch);
+  } catch (const Hdf5Error& e) {
+    const FileIoError told = io::file_error(path, "write /phase", e, untouched);
+    std::filesystem::remove(scratch, ec);
+    throw told;
+  }
+  const auto needed = static_cast<double>(std::filesystem::file_size(scratch, ec));
+  std::filesystem::remove(scratch, ec);
+  const std::filesystem::space_info space =
+      std::filesystem::space(std::filesystem::absolute(path).parent_path(), ec);
+  if (!ec && static_cast<double>(space.available) < 2.0 * needed + 256.0 * 1024.0) {
+    throw FileIoError(path, "write /phase into the sweep file", std::strerror(ENOSPC),
+                      "/phase takes about " + sweep::memory_text(needed) + " and its file system has " +
+                          sweep::memory_text(static_cast<double>(space.available)) + " free; " + untouched);
+  }
+  try {
+    write(path);
+  } catch (const Hdf5Error& e) {
+    throw io::file_error(
+        path, "write /phase into the sweep file", e,
+        "then run assemble again (`rmtsweep status` says whether the points are still readable)");
+  }
+}
+
 }  // namespace
 
 int command_assemble(int argc, char** argv) {
@@ -137,7 +182,13 @@ int command_assemble(int argc, char** argv) {
   if (rank != 0) return 0;  // serial HDF5: rank 0 alone reads and writes the file
   const io::FileLock lock = lock_for_assembly(path);
 
-  const assemble::SweepData data = assemble::read_sweep(path);
+  const assemble::SweepData data = [&] {
+    try {
+      return assemble::read_sweep(path);
+    } catch (const Hdf5Error& e) {
+      throw io::file_error(path, "read the sweep file", e);
+    }
+  }();
   model::PointParams base;
   base.d = data.axes.d.back();  // the fine theory curves (d -> infinity limits) record the largest
   base.T = data.config.T;
@@ -149,7 +200,9 @@ int command_assemble(int argc, char** argv) {
   const auto table = assemble::tabulate(data.axes, data.points, theory.detection_threshold);
   const auto rules =
       assemble::detection_tables(data.axes, data.points, theory.bulk_edge_right, margin);
-  assemble::write_phase(path, data, table, theory, margin, rules, shown);
+  write_phase_where_it_fits(path, [&](const std::string& target) {
+    assemble::write_phase(target, data, table, theory, margin, rules, shown);
+  });
 
   std::printf("%s: /phase written: %zu weighting(s) x %zu d x %zu delta x %zu gamma x %zu snr; %lld of %lld points done",
               path.c_str(), data.axes.weighting.size(), data.axes.d.size(), data.axes.delta.size(), data.axes.gamma.size(),

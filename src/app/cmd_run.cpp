@@ -4,6 +4,8 @@
 // (recorded in the file); 128 + signal when stopped by SIGTERM/SIGINT (resume with --resume);
 // 1 any other error (main prints it and aborts).
 #include <mpi.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 
 #include <chrono>
 #include <cstdio>
@@ -17,6 +19,7 @@
 #include "output_path.hpp"
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/common/meminfo.hpp"
+#include "rmtsweep/io/file_error.hpp"
 #include "rmtsweep/io/file_lock.hpp"
 #include "rmtsweep/io/hdf5.hpp"
 #include "rmtsweep/model/parse_number.hpp"
@@ -149,6 +152,8 @@ bool check_plan(const RunArguments& args, const sweep::Grid& grid, int size) {
     std::printf("  whole sweep: about %.3g core-hours (ranks x %d BLAS thread(s) each); %.3g s of wall time on %d "
                 "group(s) of these ranks\n",
                 plan.core_hours, threads, plan.core_hours * 3600.0 / (static_cast<double>(size) * threads), groups);
+    std::printf("  file: at least %s (its datasets, allocated when it is created)\n",
+                sweep::memory_text(sweep::file_data_bytes(grid)).c_str());
     std::printf("  memory here: %s per rank (this node's memory over its %d rank(s))\n",
                 sweep::memory_text(available).c_str(), on_node);
     std::printf("  (estimates from the cost models measured on this project's 2-core machine: within a factor of "
@@ -164,6 +169,62 @@ bool check_plan(const RunArguments& args, const sweep::Grid& grid, int size) {
                             "anyway");
   }
   return args.plan;
+}
+
+/// Refuses (on every rank, before anything is written) a new file whose data alone need more than
+/// the free space rank 0 sees in its directory (statvfs: a quota is not seen; with --force, the old
+/// file's blocks count as free), unless --force-space.
+void check_space(const RunArguments& args, const sweep::Grid& grid) {
+  const double needed = sweep::file_data_bytes(grid);
+  const double available = parallel::decided_on_root(MPI_COMM_WORLD, [&] {
+    struct statvfs fs {};
+    const std::string directory = std::filesystem::absolute(args.output).parent_path().string();
+    if (::statvfs(directory.c_str(), &fs) != 0) return -1.0;
+    struct stat old {};  // with --force the old file's blocks are freed when it is truncated
+    const double freed =
+        ::stat(args.output.c_str(), &old) == 0 ? static_cast<double>(old.st_blocks) * 512.0 : 0.0;
+    return static_cast<double>(fs.f_bavail) * static_cast<double>(fs.f_frsize) + freed;
+  });
+  if (args.force_space || available < 0.0 || needed <= available) return;
+  throw InvalidOption(
+      "output", args.output,
+      "its " + std::to_string(grid.size()) + " points take at least " + sweep::memory_text(needed) +
+          " and its file system has " + sweep::memory_text(available) +
+          " free; allowed: a file that fits (free space there, or choose another --output), or "
+          "--force-space to try anyway");
+}
+
+/// SweepFile::create; when it fails (a full disk, a quota), the partly written file is removed by
+/// every rank that saw the failure (its creation never completed, no point is in it), so that the
+/// same command starts it again once there is room. Then main aborts the job.
+sweep::SweepFile create_or_remove(const std::string& path, MPI_Comm comm, const sweep::Grid& grid,
+                                  const std::vector<theory::Prediction>& predictions,
+                                  const sweep::RunInfo& run) {
+  try {
+    return sweep::SweepFile::create(path, comm, grid, predictions, run);
+  } catch (const Hdf5Error& e) {
+    // Told before the removal frees the file system's space (file_error looks at it).
+    const FileIoError told =
+        io::file_error(path, "create the sweep file", e,
+                       "the partly written file was removed: once there is room, run the same command again");
+    std::error_code ec;
+    std::filesystem::remove(path, ec);
+    if (ec) throw told.with_note(" -- but removing it failed (" + ec.message() + "): remove it first");
+    throw told;
+  }
+}
+
+/// SweepFile::open_for_resume, its failure said as the file's (an open of a damaged file, a full
+/// disk when the run's attributes are recorded).
+sweep::SweepFile open_for_resume(const std::string& path, MPI_Comm comm, const sweep::Grid& grid,
+                                 const sweep::RunInfo& run) {
+  try {
+    return sweep::SweepFile::open_for_resume(path, comm, grid, run);
+  } catch (const Hdf5Error& e) {
+    throw io::file_error(
+        path, "open the sweep file to resume it", e,
+        "once that is mended, run the same command again (`rmtsweep status` shows what it holds)");
+  }
 }
 
 }  // namespace
@@ -240,6 +301,8 @@ int command_run(int argc, char** argv) {
     std::fprintf(stderr, "rmtsweep run: %s does not exist yet: starting a new sweep\n", args.output.c_str());
   }
 
+  if (!(exists && args.resume)) check_space(args, grid);
+
   sweep::RunInfo run;
   run.command_line = parallel::broadcast(args.command_line, MPI_COMM_WORLD);
   run.started = parallel::broadcast(utc_now(), MPI_COMM_WORLD);
@@ -248,8 +311,8 @@ int command_run(int argc, char** argv) {
   run.eigensolver = config.eigensolver;
   sweep::install_stop_handlers();
   const bool resuming = exists && args.resume;  // with --force an existing file is recreated
-  sweep::SweepFile file = resuming ? sweep::SweepFile::open_for_resume(args.output, io_comm, grid, run)
-                                   : sweep::SweepFile::create(args.output, io_comm, grid, predictions, run);
+  sweep::SweepFile file = resuming ? open_for_resume(args.output, io_comm, grid, run)
+                                   : create_or_remove(args.output, io_comm, grid, predictions, run);
   if (rank == 0) {
     std::fprintf(stderr, "rmtsweep run: %s: %lld points (run %d) on %d ranks in groups of %d\n",
                  args.output.c_str(), static_cast<long long>(grid.size()), file.run_index(), size,
@@ -263,8 +326,22 @@ int command_run(int argc, char** argv) {
                    coretype.c_str());
     }
   }
-  const sweep::RunOutcome outcome = sweep::run_sweep(grid, file, MPI_COMM_WORLD, stderr);
-  file.close();
+  const sweep::RunOutcome outcome = [&] {
+    try {
+      return sweep::run_sweep(grid, file, MPI_COMM_WORLD, stderr);
+    } catch (const Hdf5Error& e) {  // a group leader's write of a point (main aborts the job)
+      throw io::file_error(
+          args.output, "write a point's results into the sweep file", e,
+          "the points written before are kept and the file is resumable: once there is room, run "
+          "the same command with --resume");
+    }
+  }();
+  try {
+    file.close();
+  } catch (const Hdf5Error& e) {  // its metadata not flushed: a full disk or a quota
+    throw io::file_error(args.output, "close the sweep file", e,
+                         "once there is room, the same command with --resume checks what it holds");
+  }
   lock.release();
   if (rank == 0) print_summary(outcome, args.output);
   if (outcome.stop_signal != 0) return 128 + outcome.stop_signal;

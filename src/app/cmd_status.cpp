@@ -10,6 +10,7 @@
 #include "commands.hpp"
 #include "point_options.hpp"
 #include "rmtsweep/common/error.hpp"
+#include "rmtsweep/io/file_error.hpp"
 #include "rmtsweep/model/parse_number.hpp"
 #include "rmtsweep/parallel/eigen.hpp"
 #include "rmtsweep/sweep/sweep_reader.hpp"
@@ -18,16 +19,9 @@ namespace po = boost::program_options;
 
 namespace rmtsweep::app {
 
-int command_status(int argc, char** argv) {
-  std::string path;
-  bool help = false;
-  po::options_description options("Usage: rmtsweep status FILE.h5");
-  options.add_options()("file", po::value<std::string>(&path), "the sweep file")(
-      "help,h", po::bool_switch(&help), "this help");
-  if (!parse_file_command(argc, argv, options, "status", help, path)) return 0;
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  if (rank != 0) return 0;  // a serial report: rank 0 alone reads the file
+namespace {
+
+void print_status(const std::string& path) {
   const sweep::SweepReader reader(path);
   std::printf("%s: rmtsweep sweep file, schema %lld, written by rmtsweep %s, created %s\n", path.c_str(),
               static_cast<long long>(reader.schema_version()),
@@ -129,6 +123,25 @@ int command_status(int argc, char** argv) {
                   model::format_double(snr[i]).c_str(), weighting[i].c_str(),
                   static_cast<long long>(trial[i]), errors[i].c_str());
     }
+  }
+}
+
+}  // namespace
+
+int command_status(int argc, char** argv) {
+  std::string path;
+  bool help = false;
+  po::options_description options("Usage: rmtsweep status FILE.h5");
+  options.add_options()("file", po::value<std::string>(&path), "the sweep file")(
+      "help,h", po::bool_switch(&help), "this help");
+  if (!parse_file_command(argc, argv, options, "status", help, path)) return 0;
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank != 0) return 0;  // a serial report: rank 0 alone reads the file
+  try {
+    print_status(path);
+  } catch (const Hdf5Error& e) {  // opened, but a read failed: a damaged file, an I/O error
+    throw io::file_error(path, "read the sweep file", e);
   }
   return 0;
 }

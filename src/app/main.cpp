@@ -1,7 +1,9 @@
 // rmtsweep: where attention pooling lets a hidden signal be recovered (arXiv:2605.06826).
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <optional>
@@ -10,6 +12,7 @@
 
 #include "commands.hpp"
 #include "rmtsweep/common/error.hpp"
+#include "rmtsweep/io/file_error.hpp"
 #include "rmtsweep/parallel/environment.hpp"
 #include "rmtsweep/version.hpp"
 
@@ -19,17 +22,25 @@ struct Subcommand {
   std::string_view name;
   int (*run)(int, char**);
   bool needs_mpi;
+  /// Rank 0 alone does the work (the other ranks return at once): an error there ends the program
+  /// with exit status 1 (after MPI_Finalize, or at once after an HDF5 error: end_after_file_error),
+  /// without MPI_Abort's banner.
+  bool serial;
   std::string_view summary;
 };
 
 constexpr Subcommand subcommands[] = {
-    {"theory", rmtsweep::app::command_theory, false, "print the theory's predictions for one point"},
-    {"point", rmtsweep::app::command_point, true, "simulate one point on all ranks and compare with theory"},
-    {"run", rmtsweep::app::command_run, true, "run a sweep config into one HDF5 file (resumable)"},
-    {"status", rmtsweep::app::command_status, true, "summarise a sweep file: done, pending, failed points"},
-    {"assemble", rmtsweep::app::command_assemble, true, "write phase diagrams (/phase) into a sweep file"},
-    {"plot", rmtsweep::app::command_plot, false, "draw PNG figures from a sweep file"},
-    {"schema", rmtsweep::app::command_schema, false, "print the /points columns of a sweep file (Markdown or JSON)"},
+    {"theory", rmtsweep::app::command_theory, false, true, "print the theory's predictions for one point"},
+    {"point", rmtsweep::app::command_point, true, false,
+     "simulate one point on all ranks and compare with theory"},
+    {"run", rmtsweep::app::command_run, true, false, "run a sweep config into one HDF5 file (resumable)"},
+    {"status", rmtsweep::app::command_status, true, true,
+     "summarise a sweep file: done, pending, failed points"},
+    {"assemble", rmtsweep::app::command_assemble, true, true,
+     "write phase diagrams (/phase) into a sweep file"},
+    {"plot", rmtsweep::app::command_plot, false, true, "draw PNG figures from a sweep file"},
+    {"schema", rmtsweep::app::command_schema, false, true,
+     "print the /points columns of a sweep file (Markdown or JSON)"},
 };
 
 void print_usage(std::FILE* out) {
@@ -37,6 +48,43 @@ void print_usage(std::FILE* out) {
   for (const auto& sub : subcommands) {
     std::fprintf(out, "  %-10s %s\n", std::string(sub.name).c_str(), std::string(sub.summary).c_str());
   }
+  std::fprintf(
+      out,
+      "\n--verbose anywhere on the line (or RMTSWEEP_VERBOSE=1): with an error, HDF5's error stack too\n");
+}
+
+/// Removes every "--verbose" from argv (any command, anywhere) and says whether there was one.
+bool take_verbose(int& argc, char** argv) {
+  int kept = 1;
+  bool found = false;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--verbose") == 0) {
+      found = true;
+    } else {
+      argv[kept++] = argv[i];
+    }
+  }
+  argv[kept] = nullptr;
+  argc = kept;
+  return found;
+}
+
+/// The one-line message of an error, prefixed, then with --verbose HDF5's error stack under it.
+void print_error(const char* prefix, const std::exception& e) {
+  std::string stack;
+  if (const auto* file = dynamic_cast<const rmtsweep::FileIoError*>(&e)) stack = file->detail();
+  if (const auto* hdf5 = dynamic_cast<const rmtsweep::Hdf5Error*>(&e)) stack = hdf5->stack();
+  std::fprintf(stderr, "%s%s\n", prefix, e.what());
+  if (rmtsweep::io::verbose() && !stack.empty()) {
+    std::fprintf(stderr, "  HDF5 error stack (outermost first):\n");
+    std::size_t begin = 0;
+    while (begin < stack.size()) {
+      const std::size_t end = std::min(stack.find('\n', begin), stack.size());
+      std::fprintf(stderr, "    %s\n", stack.substr(begin, end - begin).c_str());
+      begin = end + 1;
+    }
+  }
+  std::fflush(stderr);
 }
 
 int run_subcommand(const Subcommand& sub, int argc, char** argv) {
@@ -52,9 +100,23 @@ int run_subcommand(const Subcommand& sub, int argc, char** argv) {
   }
 }
 
+/// After a failed HDF5 write the library may hold a file it could not close (H5Fclose fails when
+/// its metadata cannot be flushed to a full disk), and HDF5 1.10's own cleanup of it, run by
+/// MPI_Finalize or at exit, then crashes (SIGSEGV in H5F__close_cb): exit 1 at once instead, after
+/// the message. Nothing is lost: what could be written was, and the lock goes with the process.
+void end_after_file_error(const std::exception& e) {
+  if (dynamic_cast<const rmtsweep::FileIoError*>(&e) == nullptr &&
+      dynamic_cast<const rmtsweep::Hdf5Error*>(&e) == nullptr)
+    return;
+  std::fflush(stdout);
+  std::fflush(stderr);
+  std::_Exit(1);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (take_verbose(argc, argv)) rmtsweep::io::set_verbose(true);
   if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
     print_usage(argc < 2 ? stderr : stdout);
     return argc < 2 ? 2 : 0;
@@ -72,21 +134,35 @@ int main(int argc, char** argv) {
                  argv[1]);
     return 2;
   }
+  const std::string prefix = "rmtsweep " + std::string(argv[1]) + ": error: ";
   if (!chosen->needs_mpi) {
     try {
       return run_subcommand(*chosen, argc, argv);
     } catch (const std::exception& e) {
-      std::fprintf(stderr, "rmtsweep %s: error: %s\n", argv[1], e.what());
+      print_error(prefix.c_str(), e);
+      end_after_file_error(e);
+      return 1;
+    }
+  }
+  rmtsweep::parallel::MpiEnvironment mpi(argc, argv);
+  if (chosen->serial) {
+    // The other ranks have returned: no MPI_Abort; MPI_Finalize (the environment's destructor).
+    try {
+      return run_subcommand(*chosen, argc, argv);
+    } catch (const std::exception& e) {
+      print_error(prefix.c_str(), e);
+      end_after_file_error(e);
       return 1;
     }
   }
   // A throw on one rank must never leave the others hanging: print, then MPI_Abort.
-  rmtsweep::parallel::MpiEnvironment mpi(argc, argv);
   try {
     return run_subcommand(*chosen, argc, argv);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "rmtsweep %s: rank %d: error: %s\n", argv[1], rmtsweep::parallel::world_rank(), e.what());
-    std::fflush(stderr);
+    print_error(("rmtsweep " + std::string(argv[1]) + ": rank " +
+                 std::to_string(rmtsweep::parallel::world_rank()) + ": error: ")
+                    .c_str(),
+                e);
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
   return 1;

@@ -65,9 +65,12 @@ RunArguments parse_run_arguments(int argc, char** argv, const ConfigReader& read
       "continue the points not done in an existing output (same config)")(
       "force", po::bool_switch(&args.force), "overwrite an existing output")(
       "plan", po::bool_switch(&args.plan),
-      "print the points, the peak memory per rank and time of the largest, and the core-hours; write nothing")(
+      "print the points, the peak memory per rank and time of the largest, and the core-hours; write "
+      "nothing")(
       "force-memory", po::bool_switch(&args.force_memory),
       "run even when the largest point seems not to fit in a rank's memory (the estimate of --plan)")(
+      "force-space", po::bool_switch(&args.force_space),
+      "create the output even when its file system seems to lack the room its data take (a compressing one)")(
       "help,h", po::bool_switch(&args.help), "this help");
   const po::options_description keys = key_options();
   po::options_description all;

@@ -15,6 +15,7 @@ struct RunArguments {
   bool force = false;                         ///< --force
   bool plan = false;                          ///< --plan: print the plan, write nothing
   bool force_memory = false;                  ///< --force-memory: run points that seem not to fit
+  bool force_space = false;                   ///< --force-space: create a file that seems not to fit
   bool help = false;                          ///< --help
   std::map<std::string, std::string> values;  ///< key -> text, command line over config file
   std::string command_line;                   ///< argv joined with spaces (quoted where needed)

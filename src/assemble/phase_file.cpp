@@ -272,6 +272,9 @@ void write_phase(const std::string& path, const SweepData& data, const PhaseTabl
   set_attribute(phase, "detection_rule",
                 std::string("detected iff top eigenvalue > right_edge * (1 + c * d^(-2/3))"));
   set_attribute(phase, "assembled_by", std::string("rmtsweep ") + rmtsweep::version);
+  // Flushed here, where a failure throws: H5Fclose in the destructor would fail silently (a full
+  // disk) and leave the command saying "/phase written".
+  io::flush(file);
 }
 
 }  // namespace rmtsweep::assemble

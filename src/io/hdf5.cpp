@@ -4,6 +4,9 @@
 #include <H5FDmpio.h>
 
 #include <atomic>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 
 #include "rmtsweep/common/error.hpp"
@@ -11,21 +14,87 @@
 namespace rmtsweep::io {
 namespace {
 
-/// Appends one frame of HDF5's error stack ("H5Dwrite: can't write data") to a string.
-herr_t append_frame(unsigned n, const H5E_error2_t* frame, void* client) {
-  auto& text = *static_cast<std::string*>(client);
-  if (n > 0) text += "; ";
-  text += frame->func_name ? frame->func_name : "?";
-  text += ": ";
-  text += frame->desc ? frame->desc : "(no description)";
+/// What a walk of HDF5's error stack (outermost frame first) learns about a failure.
+struct StackFacts {
+  std::string frames;                 ///< "func: desc" per frame, one a line
+  std::string innermost;              ///< the desc of the last (innermost) frame
+  int os_error = 0;                   ///< "errno = N" in a file driver's message
+  std::string mpi_error;              ///< "MPI error string is '...'" of the MPI-IO driver
+  bool io_failure = false;            ///< a frame of class H5E_IO or a read/write/seek/open failure
+  bool truncated = false;             ///< H5E_TRUNCATED: the file is shorter than its superblock says
+  bool write_failed = false;          ///< H5E_WRITEERROR
+  unsigned long long stored_eof = 0;  ///< the "stored_eof = N" of that frame
+
+  static unsigned long long number_after(const std::string& text, const char* key) {
+    const auto at = text.find(key);
+    return at == std::string::npos ? 0 : std::strtoull(text.c_str() + at + std::strlen(key), nullptr, 10);
+  }
+};
+
+herr_t read_frame(unsigned, const H5E_error2_t* frame, void* client) {
+  auto& facts = *static_cast<StackFacts*>(client);
+  const std::string desc = frame->desc ? frame->desc : "(no description)";
+  facts.frames += std::string(frame->func_name ? frame->func_name : "?") + ": " + desc + "\n";
+  facts.innermost = desc;
+  if (facts.os_error == 0 && desc.find("errno = ") != std::string::npos)
+    facts.os_error = static_cast<int>(StackFacts::number_after(desc, "errno = "));
+  if (const auto at = desc.find("MPI error string is '");
+      at != std::string::npos && facts.mpi_error.empty()) {
+    const auto begin = at + std::strlen("MPI error string is '");
+    facts.mpi_error = desc.substr(begin, desc.find('\'', begin) - begin);
+  }
+  if (frame->maj_num == H5E_IO || frame->min_num == H5E_WRITEERROR || frame->min_num == H5E_READERROR ||
+      frame->min_num == H5E_SEEKERROR || frame->min_num == H5E_CANTOPENFILE)
+    facts.io_failure = true;
+  if (frame->min_num == H5E_WRITEERROR) facts.write_failed = true;
+  if (frame->min_num == H5E_TRUNCATED) {
+    facts.truncated = true;
+    facts.stored_eof = StackFacts::number_after(desc, "stored_eof = ");
+  }
   return 0;
 }
 
+/// The errno an MPI-IO error class stands for (MPI_Error_string texts say no more), or 0.
+int errno_of_mpi_error(const std::string& text) {
+  static constexpr std::pair<const char*, int> classes[] = {
+      {"MPI_ERR_NO_SPACE", ENOSPC}, {"MPI_ERR_QUOTA", EDQUOT},        {"MPI_ERR_READ_ONLY", EROFS},
+      {"MPI_ERR_ACCESS", EACCES},   {"MPI_ERR_NO_SUCH_FILE", ENOENT}, {"MPI_ERR_FILE_EXISTS", EEXIST}};
+  for (const auto& [name, code] : classes) {
+    if (text.find(name) != std::string::npos) return code;
+  }
+  return 0;
+}
+
+/// errno values that a failed read or write of a file leaves when the driver does not record
+/// one (Open MPI's MPI-IO reports a short write as success): trusted only with an I/O frame.
+bool file_errno(int code) {
+  return code == ENOSPC || code == EDQUOT || code == EFBIG || code == EROFS || code == EIO ||
+         code == EACCES || code == EPERM;
+}
+
 [[noreturn]] void throw_with_stack(const char* call) {
-  std::string stack;
-  H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, append_frame, &stack);
+  const int saved_errno = errno;  // before anything here can change it
+  StackFacts facts;
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, read_frame, &facts);
   H5Eclear2(H5E_DEFAULT);
-  throw Hdf5Error(std::string(call) + " failed" + (stack.empty() ? std::string() : ": " + stack));
+  int os_error = facts.os_error;
+  if (os_error == 0) os_error = errno_of_mpi_error(facts.mpi_error);
+  if (os_error == 0 && facts.io_failure && file_errno(saved_errno)) os_error = saved_errno;
+  std::string cause;
+  if (facts.truncated) {
+    cause = "the file is truncated (" + facts.innermost + ")";
+  } else if (os_error != 0) {
+    cause = std::strerror(os_error);
+  } else if (!facts.mpi_error.empty()) {
+    cause = facts.mpi_error;
+  } else {
+    cause = facts.innermost.empty() ? "(HDF5 recorded no error)" : facts.innermost;
+  }
+  if (saved_errno != 0 && os_error == 0)  // told, not trusted: Open MPI's MPI-IO leaves a stale one
+    facts.frames += "(errno after the failure: " + std::string(std::strerror(saved_errno)) + ")\n";
+  if (!facts.frames.empty()) facts.frames.pop_back();
+  throw Hdf5Error(call, cause, std::move(facts.frames),
+                  Hdf5Error::Cause{os_error, facts.truncated, facts.write_failed, facts.stored_eof});
 }
 
 PropertyList file_access(MPI_Comm comm) {

@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "rmtsweep/model/weighting.hpp"
 #include "rmtsweep/simulate/point.hpp"
+#include "rmtsweep/sweep/schema.hpp"
 
 namespace rmtsweep::sweep {
 namespace {
@@ -79,6 +81,25 @@ SweepPlan plan_sweep(const Grid& grid, int threads_per_rank) {
     }
   }
   return plan;
+}
+
+double file_data_bytes(const Grid& grid) {
+  const SweepConfig& c = grid.config();
+  const auto points = static_cast<double>(grid.size());
+  std::size_t weighting_width = 1;  // text columns without a fixed width hold a weighting's name
+  for (const auto& w : c.weighting) weighting_width = std::max(weighting_width, model::to_string(w).size());
+  double bytes = 0.0;
+  for (const Column* column : point_columns()) {
+    if (column->type == ColumnType::text) {
+      bytes += points * static_cast<double>(column->text_width > 0 ? column->text_width : weighting_width);
+    } else {
+      bytes += points * 8.0 * (column->shape == ColumnShape::top_k ? c.k : 1);
+    }
+  }
+  for (const int d : c.d) {
+    if (c.spectra_stored(d)) bytes += static_cast<double>(c.points_per_d()) * (8.0 * d + 8.0);
+  }
+  return bytes;
 }
 
 std::string memory_text(double bytes) {

@@ -130,6 +130,15 @@ bool dynamic_schedule(MPI_Comm comm) {
   });
 }
 
+/// "d=60 T=10 delta=0.5 ... trial=1": a point's parameters in a failure's message.
+std::string describe_point(const model::PointParams& point) {
+  return "d=" + std::to_string(point.d) + " T=" + std::to_string(point.T) +
+         " delta=" + model::format_double(point.delta) + " gamma=" + model::format_double(point.gamma) +
+         " snr=" + model::format_double(point.snr) + " weighting=" + model::to_string(point.weighting) +
+         " correlation=" + model::to_string(point.correlation) + " table=" + model::to_string(point.table) +
+         " trial=" + std::to_string(point.trial);
+}
+
 }  // namespace
 
 std::string point_failure_text(const std::exception& e, const model::PointParams& point, int ranks_per_point) {
@@ -141,14 +150,11 @@ std::string point_failure_text(const std::exception& e, const model::PointParams
 OutOfMemory out_of_memory(const std::bad_alloc& e, const model::PointParams& point, int ranks_per_point) {
   const double d = point.d;
   const double per_rank = d * d * 8.0 / static_cast<double>(std::max(ranks_per_point, 1));
-  return OutOfMemory("out of memory (" + std::string(e.what()) + ") computing the point d=" + std::to_string(point.d) +
-         " T=" + std::to_string(point.T) + " delta=" + model::format_double(point.delta) +
-         " gamma=" + model::format_double(point.gamma) + " snr=" + model::format_double(point.snr) +
-         " weighting=" + model::to_string(point.weighting) + " correlation=" + model::to_string(point.correlation) +
-         " table=" + model::to_string(point.table) + " trial=" + std::to_string(point.trial) +
-         ": the d x d matrix S alone takes about " + memory_text(per_rank) + " per rank (d^2 x 8 bytes / " +
-         std::to_string(ranks_per_point) + " ranks_per_point); give each point more ranks (a larger ranks_per_point, "
-         "with as many more MPI ranks) or more memory per rank");
+  return OutOfMemory("out of memory (" + std::string(e.what()) + ") computing the point " +
+                     describe_point(point) + ": the d x d matrix S alone takes about " +
+                     memory_text(per_rank) + " per rank (d^2 x 8 bytes / " + std::to_string(ranks_per_point) +
+                     " ranks_per_point); give each point more ranks (a larger ranks_per_point, "
+                     "with as many more MPI ranks) or more memory per rank");
 }
 
 RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE* progress_out) {
@@ -242,7 +248,12 @@ RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE
         if (group.rank() == group.size() - 1 &&
             std::find(config.fail_points.begin(), config.fail_points.end(), index) !=
                 config.fail_points.end()) {
-          throw std::runtime_error("fault injected by the test-only fail_points key");
+          // Longer than the 256 bytes of /points/error in files of earlier versions (1024 now).
+          throw std::runtime_error(
+              "fault injected by the test-only fail_points key, instead of computing the point " +
+              describe_point(grid.params(index)) +
+              "; a message this long checks that a failure's whole text is kept in /points/error "
+              "and shown by rmtsweep status, as real ones (out of memory, a refused value) are");
         }
         const model::PointParams params = grid.params(index);
         simulate::SimulationOptions options = simulation_options(config, params.d);

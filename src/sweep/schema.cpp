@@ -161,8 +161,9 @@ constexpr Column table[] = {
      "|u_j^T u|^2 of the eigenvectors of the top_eigenvalues with the signal direction u (points x k)",
      nullptr, [](O o) { return k_values(o, o.result ? &o.result->overlaps : nullptr); }},
     {"error", text, scalar, measurement,
-     "message of a failed point (status 2), empty otherwise; truncated to 256 characters", nullptr,
-     [](O o) -> Cell { return std::string(o.error); }, 0, error_width},
+     "message of a failed point (status 2), empty otherwise; cut at the dataset's width: 1024 bytes, 256 in "
+     "older files",
+     nullptr, [](O o) -> Cell { return std::string(o.error); }, 0, error_width},
 };
 
 constexpr auto pointers = [] {

@@ -222,6 +222,10 @@ std::string resume_problem(const std::string& path, std::string& config) {
   } catch (const InvalidFile& e) {
     const std::string what = e.what();
     return what.substr(std::min(what.size(), path.size() + 2)) + "; --force starts it again (overwriting it)";
+  } catch (const FileIoError& e) {  // "<path>: cannot open the sweep file: <cause>; <advice>"
+    const std::string what = e.what();
+    return what.substr(std::min(what.size(), path.size() + 2)) +
+           "; or --force starts it again (overwriting it)";
   } catch (const Hdf5Error& e) {
     const std::string what = e.what();
     return "cannot be read as a sweep file (" + what.substr(0, what.find('\n')) +

@@ -1,12 +1,17 @@
 // Reading a sweep file by schema entry (include/rmtsweep/sweep/sweep_reader.hpp).
 #include "rmtsweep/sweep/sweep_reader.hpp"
 
-#include <stdexcept>
+#include <fcntl.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <filesystem>
 #include <map>
 #include <sstream>
+#include <stdexcept>
 
 #include "rmtsweep/common/error.hpp"
+#include "rmtsweep/io/file_error.hpp"
 
 namespace rmtsweep::sweep {
 namespace {
@@ -54,8 +59,26 @@ StatusCounts count_status(const std::vector<std::int64_t>& status) noexcept {
 }
 
 SweepReader::SweepReader(const std::string& path) : path_(path) {
+  // What keeps a file from being read is said before HDF5 sees it (H5Fis_hdf5 says only "no").
+  if (const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC); fd >= 0) {
+    ::close(fd);
+  } else if (errno == ENOENT) {
+    throw InvalidFile(path, "no such file");
+  } else if (errno != EISDIR) {
+    throw io::os_file_error(path, "open the sweep file", errno);
+  }
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(path, ec) && std::filesystem::file_size(path, ec) == 0 && !ec) {
+    throw InvalidFile(path,
+                      "an empty file (0 bytes): an interrupted copy, or a run stopped before it wrote its "
+                      "file; copy it again, or start the sweep again");
+  }
   if (!io::is_hdf5_file(path)) throw InvalidFile(path, "not an HDF5 file (an rmtsweep sweep file is needed)");
-  file_ = io::open_file(path, io::Access::read_only);
+  try {
+    file_ = io::open_file(path, io::Access::read_only);
+  } catch (const Hdf5Error& e) {
+    throw io::file_error(path, "open the sweep file", e);
+  }
   const bool started = io::exists(file_, std::string(points_group)) || io::exists(file_, std::string(grid_group)) ||
                        io::has_attribute(file_, "config");
   if (!started) {

@@ -11,7 +11,10 @@
 ///   │  └─ ScalapackError       a LAPACK/ScaLAPACK/ELPA routine returned info != 0
 ///   ├─ OutOfMemory             an allocation failed, with what was being computed
 ///   ├─ MpiError                an MPI call failed
-///   └─ Hdf5Error               an HDF5 call failed (with HDF5's error stack)
+///   ├─ Hdf5Error               an HDF5 call failed (the cause in what(), HDF5's error stack apart)
+///   └─ FileIoError             a file could not be read or written: disk full, quota, permission,
+///                              a truncated file; names the file, the operation, the cause and
+///                              what to do (exit status 1)
 #include <stdexcept>
 #include <string>
 
@@ -106,10 +109,61 @@ class MpiError : public Error {
   int code_;
 };
 
-/// An HDF5 call failed; the message holds the call and HDF5's error stack.
+/// An HDF5 call failed. what() is one line, "<call> failed: <cause>", the cause being the
+/// operating system's error where HDF5's file driver met one ("No space left on device"), else
+/// the innermost message of HDF5's error stack; the whole stack is kept apart (stack()), for
+/// `--verbose` (RMTSWEEP_VERBOSE=1).
 class Hdf5Error : public Error {
  public:
-  using Error::Error;
+  /// What HDF5's error stack says of a failure's cause.
+  struct Cause {
+    int os_error = 0;                       ///< the errno a file driver reported (0: none)
+    bool truncated = false;                 ///< the file is shorter than its superblock says (H5E_TRUNCATED)
+    bool write_failed = false;              ///< a write to the file failed (H5E_WRITEERROR)
+    unsigned long long expected_bytes = 0;  ///< with truncated: the size HDF5 expected (0: unknown)
+  };
+  /// A failure found by rmtsweep's own HDF5 layer (no HDF5 stack): `message` is the whole text.
+  explicit Hdf5Error(const std::string& message) : Error(message) {}
+  /// `call` failed with `cause_text`; `stack` holds HDF5's frames, one a line, outermost first.
+  Hdf5Error(const std::string& call, const std::string& cause_text, std::string stack, Cause cause)
+      : Error(call + " failed: " + cause_text), stack_(std::move(stack)), cause_(cause) {}
+  const std::string& stack() const noexcept { return stack_; }
+  const Cause& cause() const noexcept { return cause_; }
+
+ private:
+  std::string stack_;
+  Cause cause_;
+};
+
+/// A file could not be read or written, as the user needs to hear it, in one line:
+/// "<path>: cannot <operation>: <cause>; <what to do>", e.g.
+/// "out.h5: cannot create the sweep file: No space left on device; free space ... ".
+/// Made from an Hdf5Error by io::file_error (include/rmtsweep/io/file_error.hpp), which keeps
+/// its stack as detail() for `--verbose`.
+class FileIoError : public Error {
+ public:
+  FileIoError(std::string path, const std::string& operation, const std::string& cause,
+              const std::string& advice, std::string detail = {}, int os_error = 0)
+      : Error(printable(path) + ": cannot " + operation + ": " + cause +
+              (advice.empty() ? "" : "; " + advice)),
+        path_(std::move(path)),
+        detail_(std::move(detail)),
+        os_error_(os_error) {}
+  const std::string& path() const noexcept { return path_; }
+  /// HDF5's error stack of the failure (one frame a line), or empty.
+  const std::string& detail() const noexcept { return detail_; }
+  int os_error() const noexcept { return os_error_; }
+  /// The same error with `note` appended to its message.
+  FileIoError with_note(const std::string& note) const {
+    return FileIoError(Noted{}, std::string(what()) + note, path_, detail_, os_error_);
+  }
+
+ private:
+  struct Noted {};
+  FileIoError(Noted, const std::string& message, std::string path, std::string detail, int os_error)
+      : Error(message), path_(std::move(path)), detail_(std::move(detail)), os_error_(os_error) {}
+  std::string path_, detail_;
+  int os_error_ = 0;
 };
 
 /// Throws MpiError when an MPI call did not return MPI_SUCCESS.

@@ -35,6 +35,11 @@ struct SweepPlan {
 /// The plan of a whole grid; `threads_per_rank` BLAS threads each rank uses (for the core-hours).
 SweepPlan plan_sweep(const Grid& grid, int threads_per_rank);
 
+/// The bytes of raw data a new sweep file of `grid` allocates at creation: every /points column
+/// (points x its width, from the schema table) and the stored spectra. The file is this plus
+/// HDF5's metadata (tens of KiB), so less free space than this means the file cannot be created.
+double file_data_bytes(const Grid& grid);
+
 /// "3.05 MiB", "298 GiB": a byte count to three digits.
 std::string memory_text(double bytes);
 

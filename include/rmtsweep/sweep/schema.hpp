@@ -95,8 +95,9 @@ extern const Column &top_eigenvalues, &overlaps, &error;
 extern const Column &solver, &operator_products, &solver_fell_back;
 }  // namespace column
 
-/// Width of the fixed-length /points/error strings (longer messages are truncated).
-inline constexpr std::size_t error_width = 256;
+/// Width of the fixed-length /points/error strings of a new file (longer messages are cut); a
+/// resumed file keeps the width it was created with (256 in files written before this one).
+inline constexpr std::size_t error_width = 1024;
 
 /// A dataset of the file outside /points: its path and description.
 struct DatasetEntry {

@@ -4,11 +4,13 @@
 #include <mpi.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cmath>
 #include <filesystem>
 #include <string>
 
 #include "rmtsweep/common/error.hpp"
+#include "rmtsweep/io/file_error.hpp"
 #include "rmtsweep/io/hdf5.hpp"
 
 namespace io = rmtsweep::io;
@@ -80,15 +82,45 @@ TEST(Hdf5Serial, UnwrittenRowsHoldTheFillValueAndRowsCanBeWrittenAlone) {
   std::filesystem::remove(path);
 }
 
-TEST(Hdf5Serial, AFailedCallThrowsHdf5ErrorNamingTheCallAndTheStack) {
+// what() is one line: the call and the operating system's cause; the stack is kept apart.
+TEST(Hdf5Serial, AFailedCallThrowsHdf5ErrorNamingTheCallAndTheCauseWithTheStackApart) {
   try {
     (void)io::open_file("/nonexistent/dir/file.h5", io::Access::read_only);
     FAIL() << "opening a missing file did not throw";
   } catch (const rmtsweep::Hdf5Error& e) {
-    const std::string message = e.what();
-    EXPECT_NE(message.find("H5Fopen(/nonexistent/dir/file.h5) failed"), std::string::npos) << message;
-    EXPECT_NE(message.find("H5F"), message.rfind("H5Fopen")) << "no error stack in: " << message;
+    EXPECT_EQ(std::string(e.what()), "H5Fopen(/nonexistent/dir/file.h5) failed: No such file or directory");
+    EXPECT_EQ(e.cause().os_error, ENOENT);
+    EXPECT_FALSE(e.cause().truncated);
+    EXPECT_NE(e.stack().find("H5FD_open"), std::string::npos) << e.stack();
+    EXPECT_NE(e.stack().find('\n'), std::string::npos) << "one frame a line: " << e.stack();
   }
+}
+
+// A file cut short: HDF5's H5E_TRUNCATED is told, with the size the superblock records, and
+// io::file_error says so in one line with both sizes and what to do.
+TEST(Hdf5Serial, ATruncatedFileIsToldAsTruncatedWithBothSizes) {
+  const std::string path = temp_path("truncated", true);
+  {
+    const io::File file = io::create_file(path);
+    io::write(io::create_double_dataset(file, "x", {1000}), std::vector<double>(1000, 1.0));
+  }
+  const auto size = std::filesystem::file_size(path);
+  std::filesystem::resize_file(path, size / 2);
+  try {
+    (void)io::open_file(path, io::Access::read_only);
+    FAIL() << "opening a truncated file did not throw";
+  } catch (const rmtsweep::Hdf5Error& e) {
+    EXPECT_TRUE(e.cause().truncated) << e.what();
+    EXPECT_EQ(e.cause().expected_bytes, size);
+    const std::string told = io::file_error(path, "open the sweep file", e).what();
+    EXPECT_NE(
+        told.find(path + ": cannot open the sweep file: the file is truncated (" + std::to_string(size / 2) +
+                  " bytes of the " + std::to_string(size) + " bytes HDF5 expects); "),
+        std::string::npos)
+        << told;
+    EXPECT_EQ(told.find('\n'), std::string::npos) << told;
+  }
+  std::filesystem::remove(path);
 }
 
 TEST(Hdf5Serial, HoldersCloseTheirIdOnceAndMoveOwnership) {

@@ -1,0 +1,28 @@
+#pragma once
+/// What a failed read or write of a file means for the user (issue 20, "clear I/O errors"):
+/// one line naming the file, the operation, the operating system's error and what to do, with
+/// HDF5's error stack kept apart for `--verbose` / RMTSWEEP_VERBOSE=1.
+#include <string>
+
+#include "rmtsweep/common/error.hpp"
+
+namespace rmtsweep::io {
+
+/// The FileIoError of a failed HDF5 call on `path` while doing `operation` ("read the sweep
+/// file", "create the sweep file"): the cause (the OS error, or that the file is truncated to
+/// N of the M bytes HDF5 expects), what to do about that cause, then `then` (what the command
+/// left behind: "the partly written file was removed, so the same command starts it again").
+FileIoError file_error(const std::string& path, const std::string& operation, const Hdf5Error& error,
+                       const std::string& then = {});
+
+/// The FileIoError of a system call on `path` that failed with `os_error` (an errno), e.g. a
+/// file that cannot be opened for want of permission.
+FileIoError os_file_error(const std::string& path, const std::string& operation, int os_error,
+                          const std::string& then = {});
+
+/// True when RMTSWEEP_VERBOSE is set to anything but "" or "0", or `rmtsweep --verbose` was given
+/// (set_verbose): main then prints HDF5's error stack under the one-line message.
+bool verbose();
+void set_verbose(bool on) noexcept;
+
+}  // namespace rmtsweep::io

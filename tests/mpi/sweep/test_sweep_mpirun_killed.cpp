@@ -7,9 +7,10 @@
 namespace rmtsweep::test {
 namespace {
 
-/// 160 points at d = 250 (~0.1 s each): still running when the test signals it.
+/// 160 points at d = 600 (several seconds on 2 idle cores; at d = 250 an idle machine finished them
+/// before the signal): still running when the test signals it.
 std::vector<std::string> sweep_args(const std::string& output, bool resume = false) {
-  std::vector<std::string> args{"run",          "--output", output,     "--d",    "250",   "--delta",
+  std::vector<std::string> args{"run",          "--output", output,     "--d",    "600",   "--delta",
                                 "0.25,0.5",     "--gamma",  "0.25,0.5", "--snr",  "0:4:5", "--weighting",
                                 "mean,optimal", "--trials", "4",        "--seed", "3"};
   if (resume) args.push_back("--resume");

@@ -147,14 +147,24 @@ int command_assemble(int argc, char** argv) {
 
   const auto theory = assemble::theory_tables(base, data.config.weighting, data.axes, margin);
   const auto table = assemble::tabulate(data.axes, data.points, theory.detection_threshold);
-  const auto rules =
-      assemble::detection_tables(data.axes, data.points, theory.bulk_edge_right, margin);
-  assemble::write_phase(path, data, table, theory, margin, rules, shown);
+  auto rules = assemble::detection_tables(data.axes, data.points, theory.bulk_edge_right, margin);
+  // Refined thresholds (probit fits over grid and /refine points); the extrapolation to d -> infinity
+  // takes them where a line has refined points.
+  std::vector<assemble::RefinedTable> refined;
+  for (auto& rule : rules) {
+    refined.push_back(assemble::refined_table(data.axes, data.points, data.refined, rule));
+    if (!data.refined.empty()) assemble::extrapolate_with_refined(data.axes, refined.back(), rule);
+  }
+  assemble::write_phase(path, data, table, theory, margin, rules, shown, refined);
 
   std::printf("%s: /phase written: %zu weighting(s) x %zu d x %zu delta x %zu gamma x %zu snr; %lld of %lld points done",
               path.c_str(), data.axes.weighting.size(), data.axes.d.size(), data.axes.delta.size(), data.axes.gamma.size(),
               data.axes.snr.size(), static_cast<long long>(data.done), static_cast<long long>(data.total));
   if (data.failed > 0) std::printf(", %lld failed", static_cast<long long>(data.failed));
+  if (data.refined_total > 0) {
+    std::printf("; %lld refined points (%lld done, %lld failed)", static_cast<long long>(data.refined_total),
+                static_cast<long long>(data.refined_done), static_cast<long long>(data.refined_failed));
+  }
   std::printf("\ndetection: top eigenvalue > right_edge (1 + %g d^(-2/3))\n", margin);
   if (!quiet) print_thresholds(data, theory, rules);
   return 0;

@@ -28,6 +28,7 @@ constexpr Subcommand subcommands[] = {
     {"run", rmtsweep::app::command_run, true, "run a sweep config into one HDF5 file (resumable)"},
     {"status", rmtsweep::app::command_status, true, "summarise a sweep file: done, pending, failed points"},
     {"assemble", rmtsweep::app::command_assemble, true, "write phase diagrams (/phase) into a sweep file"},
+    {"refine", rmtsweep::app::command_refine, true, "add points near every line's threshold until it is known to a tolerance"},
     {"plot", rmtsweep::app::command_plot, false, "draw PNG figures from a sweep file"},
     {"schema", rmtsweep::app::command_schema, false, "print the /points columns of a sweep file (Markdown or JSON)"},
 };
@@ -68,7 +69,7 @@ int main(int argc, char** argv) {
     if (sub.name == argv[1]) chosen = &sub;
   }
   if (!chosen) {
-    std::fprintf(stderr, "rmtsweep: unknown command '%s': allowed are theory, point, run, status, assemble, plot, schema\n",
+    std::fprintf(stderr, "rmtsweep: unknown command '%s': allowed are theory, point, run, status, assemble, refine, plot, schema\n",
                  argv[1]);
     return 2;
   }

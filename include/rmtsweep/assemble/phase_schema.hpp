@@ -82,6 +82,19 @@ inline constexpr PhaseEntry extrapolation_chi2_per_dof{"extrapolation_chi2_per_d
                                                        "chi^2 per degree of freedom of the fit (its residual)"};
 inline constexpr PhaseEntry extrapolation_sizes{"extrapolation_sizes",
                                                 "sizes d the fit used (a threshold and an error each)"};
+inline constexpr PhaseEntry refined_threshold_snr{
+    "refined_threshold_snr",
+    "mu of the maximum-likelihood probit fit P(detected) = Phi((snr - mu)/sigma) to every done point of the line, "
+    "grid and /refine together; NaN without a fit"};
+inline constexpr PhaseEntry refined_threshold_snr_err{
+    "refined_threshold_snr_err",
+    "standard error of refined_threshold_snr, cluster-robust over trials (a trial shares its noise along snr)"};
+inline constexpr PhaseEntry refined_width_snr{"refined_width_snr", "sigma of the probit fit: width of the transition"};
+inline constexpr PhaseEntry refined_width_snr_err{"refined_width_snr_err", "standard error of refined_width_snr"};
+inline constexpr PhaseEntry refined_points{
+    "refined_points",
+    "done refined points of the line (/refine); where > 0 and the fit has an error, the extrapolation to d -> "
+    "infinity takes refined_threshold_snr for this size"};
 inline constexpr PhaseEntry empirical_threshold_bracket{
     "empirical_threshold_bracket",
     "0 crossing found; -1 detected fraction >= 1/2 already at the smallest snr; +1 never reaches 1/2 "
@@ -119,6 +132,8 @@ inline constexpr PhaseEntry empirical_threshold_snr{
     "empirical_threshold_snr", "snr where this rule's detected fraction first crosses 1/2; NaN unless bracketed"};
 inline constexpr PhaseEntry empirical_threshold_bracket{
     "empirical_threshold_bracket", "0 found, -1 below the grid, +1 above it, 2 a cell without trials decides"};
+using phase::refined_threshold_snr, phase::refined_threshold_snr_err, phase::refined_width_snr,
+    phase::refined_width_snr_err, phase::refined_points;
 using phase::empirical_threshold_snr_err, phase::extrapolated_threshold_snr, phase::extrapolated_threshold_snr_err,
     phase::extrapolation_a, phase::extrapolation_b, phase::extrapolation_terms, phase::extrapolation_chi2_per_dof,
     phase::extrapolation_sizes;

@@ -53,12 +53,12 @@ TEST(ProbitFit, ErrorsAreHonestOverRepeatedExperiments) {
   }
   double mean = 0, err = 0;
   for (std::size_t i = 0; i < mus.size(); ++i) {
-    mean += mus[i] / mus.size();
-    err += errs[i] / errs.size();
+    mean += mus[i] / static_cast<double>(mus.size());
+    err += errs[i] / static_cast<double>(errs.size());
   }
   double ss = 0;
   for (const double m : mus) ss += (m - mean) * (m - mean);
-  const double sd = std::sqrt(ss / (mus.size() - 1));
+  const double sd = std::sqrt(ss / static_cast<double>(mus.size() - 1));
   EXPECT_NEAR(err / sd, 1.0, 0.3);
 }
 

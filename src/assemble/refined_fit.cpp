@@ -18,6 +18,8 @@ RefinedTable refined_table(const Axes& axes, const std::vector<PointRecord>& gri
   out.threshold_err.assign(lines, nan);
   out.width.assign(lines, nan);
   out.width_err.assign(lines, nan);
+  out.guess.assign(lines, nan);
+  out.lapse.assign(lines, nan);
   out.refined_points.assign(lines, 0);
   std::vector<std::vector<Detection>> seen(lines);
   const auto detector = [&](std::size_t line) { return Detector{table.rule, table.threshold[line]}; };
@@ -32,8 +34,10 @@ RefinedTable refined_table(const Axes& axes, const std::vector<PointRecord>& gri
   for (std::size_t line = 0; line < lines; ++line) {
     if (!(table.threshold[line] == table.threshold[line])) continue;  // the rule has no threshold here
     const ProbitFit fit = fit_probit(seen[line]);
-    out.threshold[line] = fit.mu;
-    out.threshold_err[line] = fit.mu_err;
+    out.threshold[line] = fit.threshold;
+    out.threshold_err[line] = fit.threshold_err;
+    out.guess[line] = fit.guess;
+    out.lapse[line] = fit.lapse;
     out.width[line] = fit.sigma;
     out.width_err[line] = fit.sigma_err;
   }

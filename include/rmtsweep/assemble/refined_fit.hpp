@@ -23,7 +23,9 @@ struct RefinedRecord {
 /// One rule's fits, per line (arrays row-major as PhaseTable's lines).
 struct RefinedTable {
   Rule rule = Rule::edge;
-  std::vector<double> threshold, threshold_err, width, width_err;  ///< mu, sigma of the fit; NaN without one
+  std::vector<double> threshold, threshold_err;  ///< the fit's half crossing and its error; NaN without a fit
+  std::vector<double> width, width_err;          ///< sigma of the fit
+  std::vector<double> guess, lapse;              ///< the fit's rates (probit_fit.hpp)
   std::vector<std::int64_t> refined_points;                        ///< done refined points of the line
 };
 

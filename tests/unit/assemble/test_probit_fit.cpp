@@ -39,13 +39,14 @@ TEST(ProbitFit, RecoversTheThresholdAndWidthOfKnownData) {
   EXPECT_NEAR(fit.mu, 1.3, 0.05);
   EXPECT_NEAR(fit.sigma, 0.2, 0.04);
   EXPECT_NEAR(fit.mu_err, 0.2 / 20.0, 0.006);  // the error of a mean of 400 thresholds, roughly
+  EXPECT_NEAR(fit.threshold, fit.mu, 0.01);      // no trial detected everywhere or never: rates near 0
 }
 
 TEST(ProbitFit, ErrorsAreHonestOverRepeatedExperiments) {
   // The cluster-robust error should match the spread of mu over independent repetitions (within 30 %,
-  // the sampling error of an sd from 60 repetitions being about 10 %).
+  // the sampling error of an sd from 40 repetitions being about 11 %).
   std::vector<double> mus, errs;
-  for (unsigned seed = 0; seed < 60; ++seed) {
+  for (unsigned seed = 0; seed < 40; ++seed) {
     const ProbitFit fit = fit_probit(synthetic(1.0, 0.15, 40, axis(0.4, 1.6, 25), seed + 10));
     ASSERT_TRUE(fit.converged);
     mus.push_back(fit.mu);
@@ -60,6 +61,20 @@ TEST(ProbitFit, ErrorsAreHonestOverRepeatedExperiments) {
   for (const double m : mus) ss += (m - mean) * (m - mean);
   const double sd = std::sqrt(ss / static_cast<double>(mus.size() - 1));
   EXPECT_NEAR(err / sd, 1.0, 0.3);
+}
+
+TEST(ProbitFit, TrialsDetectedEverywhereAreTakenByTheGuessRateNotByTheWidth) {
+  // 20 % of the trials detect at every snr (a noise outlier): the detected fraction is 0.2 + 0.8 Phi, whose
+  // half crossing lies at 1.3 + 0.2 Phi^-1(0.375) = 1.2363.
+  std::vector<Detection> points = synthetic(1.3, 0.2, 400, axis(0.0, 2.4, 49), 3);
+  for (Detection& p : points) {
+    if (p.trial % 5 == 0) p.detected = true;
+  }
+  const ProbitFit fit = fit_probit(points);
+  ASSERT_TRUE(fit.converged);
+  EXPECT_NEAR(fit.guess, 0.2, 0.03);  // 80 trials of 400: binomial sd 0.02, profiled in steps of 0.02
+  EXPECT_NEAR(fit.sigma, 0.2, 0.05);
+  EXPECT_NEAR(fit.threshold, 1.2363, 0.05);
 }
 
 TEST(ProbitFit, SeparatedDataHaveNoFit) {

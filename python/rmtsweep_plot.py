@@ -662,9 +662,12 @@ def normal_cdf(x):
 
 def refinement(h5, phase, out, dpi):
     """Per line (up to MAX_PANELS): the grid's detected fraction (edge rule), the refined points (detected at 1,
-    not at 0, jittered) and the fitted probit curve Phi((snr - mu)/sigma) with mu +- its error."""
+    not at 0, jittered), the fitted detection curve with its half crossing, and the refined threshold (median of
+    the per-trial thresholds) +- its error as a band."""
     lines, snr, top = refined_points(h5, phase)
-    mu, mu_err = phase["refined_threshold_snr"], phase["refined_threshold_snr_err"]
+    median, median_err = phase["refined_threshold_snr"], phase["refined_threshold_snr_err"]
+    fitted = phase.get("refined_fit_threshold_snr")
+    mu, mu_err = (median, median_err) if fitted is None else (fitted, phase["refined_fit_threshold_snr_err"])
     sigma = phase["refined_width_snr"]
     guess, lapse = phase.get("refined_guess_rate"), phase.get("refined_lapse_rate")
     if guess is None:
@@ -693,7 +696,10 @@ def refinement(h5, phase, out, dpi):
             m = mu[w, n, i, j] - sigma[w, n, i, j] * NormalDist().inv_cdf((0.5 - g) / (1 - g - l))
             ax.plot(x, g + (1 - g - l) * normal_cdf((x - m) / sigma[w, n, i, j]), "-", color="k", lw=1.3,
                     label=f"probit fit: {mu[w, n, i, j]:.3f} ± {mu_err[w, n, i, j]:.3f}")
-            ax.axvspan(mu[w, n, i, j] - mu_err[w, n, i, j], mu[w, n, i, j] + mu_err[w, n, i, j], color="k", alpha=0.15)
+        if np.isfinite(median[w, n, i, j]):
+            ax.axvspan(median[w, n, i, j] - median_err[w, n, i, j], median[w, n, i, j] + median_err[w, n, i, j],
+                       color="tab:red", alpha=0.25,
+                       label=f"threshold (per-trial median): {median[w, n, i, j]:.3f} ± {median_err[w, n, i, j]:.3f}")
         ax.set_ylim(-0.1, 1.1)
         ax.set_xlabel("snr = ‖μ‖²")
         ax.set_ylabel("detected")

@@ -136,6 +136,11 @@ void put_finite_size(PhaseWriter& out, const RuleTable& rule, const std::vector<
 void put_refined(PhaseWriter& out, const RefinedTable& refined, const std::vector<hsize_t>& lines) {
   out.put(phase::refined_threshold_snr, lines, refined.threshold);
   out.put(phase::refined_threshold_snr_err, lines, refined.threshold_err);
+  out.put(phase::refined_resolution_err, lines, refined.resolution_err);
+  out.put(phase::refined_spread_err, lines, refined.spread_err);
+  out.put(phase::refined_trials, lines, refined.trials);
+  out.put(phase::refined_fit_threshold_snr, lines, refined.fit_threshold);
+  out.put(phase::refined_fit_threshold_snr_err, lines, refined.fit_threshold_err);
   out.put(phase::refined_width_snr, lines, refined.width);
   out.put(phase::refined_width_snr_err, lines, refined.width_err);
   out.put(phase::refined_guess_rate, lines, refined.guess);

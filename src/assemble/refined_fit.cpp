@@ -5,6 +5,9 @@
 #include <limits>
 
 #include "rmtsweep/assemble/finite_size.hpp"
+#include "rmtsweep/refine/design.hpp"
+
+#include <map>
 
 namespace rmtsweep::assemble {
 
@@ -16,6 +19,11 @@ RefinedTable refined_table(const Axes& axes, const std::vector<PointRecord>& gri
   out.rule = table.rule;
   out.threshold.assign(lines, nan);
   out.threshold_err.assign(lines, nan);
+  out.resolution_err.assign(lines, nan);
+  out.spread_err.assign(lines, nan);
+  out.trials.assign(lines, 0);
+  out.fit_threshold.assign(lines, nan);
+  out.fit_threshold_err.assign(lines, nan);
   out.width.assign(lines, nan);
   out.width_err.assign(lines, nan);
   out.guess.assign(lines, nan);
@@ -34,8 +42,21 @@ RefinedTable refined_table(const Axes& axes, const std::vector<PointRecord>& gri
   for (std::size_t line = 0; line < lines; ++line) {
     if (!(table.threshold[line] == table.threshold[line])) continue;  // the rule has no threshold here
     const ProbitFit fit = fit_probit(seen[line]);
-    out.threshold[line] = fit.threshold;
-    out.threshold_err[line] = fit.threshold_err;
+    out.fit_threshold[line] = fit.threshold;
+    out.fit_threshold_err[line] = fit.threshold_err;
+    // The per-trial estimate over the trials present (numbered 0..K-1 in order of their index).
+    std::map<int, int> number;
+    for (const Detection& o : seen[line]) number.try_emplace(o.trial, 0);
+    int k = 0;
+    for (auto& [trial, n] : number) n = k++;
+    std::vector<refine::Observation> observations;
+    for (const Detection& o : seen[line]) observations.push_back({o.snr, number[o.trial], o.detected});
+    const refine::LineEstimate e = refine::estimate_line(refine::trial_brackets(observations, k));
+    out.threshold[line] = e.threshold;
+    out.threshold_err[line] = e.err;
+    out.resolution_err[line] = e.resolution_err;
+    out.spread_err[line] = e.spread_err;
+    out.trials[line] = k;
     out.guess[line] = fit.guess;
     out.lapse[line] = fit.lapse;
     out.width[line] = fit.sigma;

@@ -29,7 +29,11 @@ double open_step(const DesignOptions& options, int seen) {
 
 double target_width(double tolerance) noexcept { return resolution_share * std::sqrt(12.0) * tolerance; }
 
-double snr_quantum(double tolerance) noexcept { return tolerance / 8.0; }
+double snr_quantum(double tolerance) noexcept {
+  // A power of two, the same for every tolerance from 0.008 up: refines with other tolerances place their
+  // points on the same lattice and share them, and bisections of dyadic brackets stay exact.
+  return std::min(std::ldexp(1.0, -10), std::ldexp(1.0, static_cast<int>(std::floor(std::log2(tolerance / 8.0)))));
+}
 
 std::vector<TrialBracket> trial_brackets(const std::vector<Observation>& observations, int trials) {
   std::vector<TrialBracket> brackets(static_cast<std::size_t>(std::max(trials, 0)));

@@ -84,11 +84,24 @@ inline constexpr PhaseEntry extrapolation_sizes{"extrapolation_sizes",
                                                 "sizes d the fit used (a threshold and an error each)"};
 inline constexpr PhaseEntry refined_threshold_snr{
     "refined_threshold_snr",
-    "half crossing (P = 1/2) of the maximum-likelihood fit P(detected) = guess + (1 - guess - lapse) "
-    "Phi((snr - mu)/sigma) to every done point of the line, grid and /refine together; NaN without a fit"};
+    "median over trials of the per-trial thresholds (each trial's bracket [highest snr not detected, lowest "
+    "detected] from every done point of the line, grid and /refine together): the estimate rmtsweep refine drives "
+    "below its tolerance; NaN unless every trial's bracket is closed"};
 inline constexpr PhaseEntry refined_threshold_snr_err{
     "refined_threshold_snr_err",
-    "standard error of refined_threshold_snr, cluster-robust over trials (a trial shares its noise along snr)"};
+    "standard error of refined_threshold_snr: sqrt(resolution^2 + spread^2), resolution (median(hi) - median(lo)) "
+    "/ sqrt(12), spread 1.2533 sd / sqrt(K)"};
+inline constexpr PhaseEntry refined_resolution_err{"refined_resolution_err",
+                                                   "resolution part of refined_threshold_snr_err"};
+inline constexpr PhaseEntry refined_spread_err{"refined_spread_err", "spread part of refined_threshold_snr_err"};
+inline constexpr PhaseEntry refined_trials{"refined_trials", "trials of the line, grid and refined"};
+inline constexpr PhaseEntry refined_fit_threshold_snr{
+    "refined_fit_threshold_snr",
+    "half crossing (P = 1/2) of the maximum-likelihood fit P(detected) = guess + (1 - guess - lapse) "
+    "Phi((snr - mu)/sigma) to every done point of the line; NaN without a fit"};
+inline constexpr PhaseEntry refined_fit_threshold_snr_err{
+    "refined_fit_threshold_snr_err",
+    "standard error of refined_fit_threshold_snr, cluster-robust over trials (a trial shares its noise along snr)"};
 inline constexpr PhaseEntry refined_width_snr{"refined_width_snr", "sigma of the probit fit: width of the transition"};
 inline constexpr PhaseEntry refined_guess_rate{
     "refined_guess_rate", "guess rate of the fit: trials detected at every snr (profiled on 0, 0.02, ..., 0.3)"};
@@ -137,7 +150,9 @@ inline constexpr PhaseEntry empirical_threshold_snr{
 inline constexpr PhaseEntry empirical_threshold_bracket{
     "empirical_threshold_bracket", "0 found, -1 below the grid, +1 above it, 2 a cell without trials decides"};
 using phase::refined_threshold_snr, phase::refined_threshold_snr_err, phase::refined_width_snr,
-    phase::refined_width_snr_err, phase::refined_points, phase::refined_guess_rate, phase::refined_lapse_rate;
+    phase::refined_width_snr_err, phase::refined_points, phase::refined_guess_rate, phase::refined_lapse_rate,
+    phase::refined_resolution_err, phase::refined_spread_err, phase::refined_trials, phase::refined_fit_threshold_snr,
+    phase::refined_fit_threshold_snr_err;
 using phase::empirical_threshold_snr_err, phase::extrapolated_threshold_snr, phase::extrapolated_threshold_snr_err,
     phase::extrapolation_a, phase::extrapolation_b, phase::extrapolation_terms, phase::extrapolation_chi2_per_dof,
     phase::extrapolation_sizes;

@@ -1,8 +1,15 @@
 #pragma once
 /// The refined thresholds of `rmtsweep assemble` (issue 19): per rule and per (weighting, d, delta, gamma)
-/// line, the probit fit (probit_fit.hpp) of the detections of every done point of the line, the grid's
-/// and the refined ones (/refine, sweep/refine_file.hpp) together; and the extrapolation to d -> infinity
-/// redone with the refined thresholds where a line has refined points. Pure functions of numbers.
+/// line, from the detections of every done point of the line, the grid's and the refined ones (/refine,
+/// sweep/refine_file.hpp) together,
+///  - the threshold: the median of the per-trial thresholds with its error (refine/design.hpp's
+///    estimate_line, the estimate `rmtsweep refine` drives below its tolerance), and
+///  - the probit fit of the detection curve (probit_fit.hpp): its half crossing, width and rates.
+/// The two estimate the same half crossing; the fit is a model of the curve's shape, and where that
+/// shape is off (a heavy low tail of per-trial thresholds at finite d) its half crossing is biased by
+/// more than its error (README, Adaptive refinement), so the threshold stored and extrapolated is the
+/// per-trial median. The extrapolation to d -> infinity is redone with it where a line has refined
+/// points. Pure functions of numbers.
 #include <cstdint>
 #include <vector>
 
@@ -23,7 +30,10 @@ struct RefinedRecord {
 /// One rule's fits, per line (arrays row-major as PhaseTable's lines).
 struct RefinedTable {
   Rule rule = Rule::edge;
-  std::vector<double> threshold, threshold_err;  ///< the fit's half crossing and its error; NaN without a fit
+  std::vector<double> threshold, threshold_err;  ///< median of the per-trial thresholds and its error
+  std::vector<double> resolution_err, spread_err;  ///< the two parts of threshold_err
+  std::vector<std::int64_t> trials;              ///< trials of the line
+  std::vector<double> fit_threshold, fit_threshold_err;  ///< the fit's half crossing and its error
   std::vector<double> width, width_err;          ///< sigma of the fit
   std::vector<double> guess, lapse;              ///< the fit's rates (probit_fit.hpp)
   std::vector<std::int64_t> refined_points;                        ///< done refined points of the line

@@ -82,8 +82,9 @@ struct Proposal {
 /// The resolution share of the error budget and the bracket width that meets it.
 inline constexpr double resolution_share = 0.6, spread_share = 0.8;
 double target_width(double tolerance) noexcept;
-/// New snr values are rounded to multiples of tolerance / 8 (so that trials bisecting the same
-/// bracket share their snr values, and a value is stored exactly as it is compared).
+/// New snr values are rounded to multiples of this quantum: min(2^-10, the power of two at or below
+/// tolerance / 8). Trials bisecting the same bracket share their snr values, refines with other
+/// tolerances share their points, and a value is stored exactly as it is compared.
 double snr_quantum(double tolerance) noexcept;
 
 /// Whether a line is finished: its error is at most the tolerance, or it has reached max_trials

@@ -669,9 +669,6 @@ def refinement(h5, phase, out, dpi):
     fitted = phase.get("refined_fit_threshold_snr")
     mu, mu_err = (median, median_err) if fitted is None else (fitted, phase["refined_fit_threshold_snr_err"])
     sigma = phase["refined_width_snr"]
-    guess, lapse = phase.get("refined_guess_rate"), phase.get("refined_lapse_rate")
-    if guess is None:
-        guess = lapse = np.zeros(mu.shape)
     threshold = phase.group["detection/edge/threshold"][...]
     fraction = phase["detected_fraction"]
     shape = mu.shape
@@ -689,12 +686,7 @@ def refinement(h5, phase, out, dpi):
         if np.isfinite(mu[w, n, i, j]) and np.isfinite(sigma[w, n, i, j]):
             lo, hi = min(phase.snr.min(), snr[mine].min(initial=np.inf)), max(phase.snr.max(), snr[mine].max(initial=-np.inf))
             x = np.linspace(lo, hi, 400)
-            # The fitted curve: guess + (1 - guess - lapse) Phi((snr - m) / sigma), m placed so that its half
-            # crossing is the stored threshold.
-            g, l = guess[w, n, i, j], lapse[w, n, i, j]
-            from statistics import NormalDist
-            m = mu[w, n, i, j] - sigma[w, n, i, j] * NormalDist().inv_cdf((0.5 - g) / (1 - g - l))
-            ax.plot(x, g + (1 - g - l) * normal_cdf((x - m) / sigma[w, n, i, j]), "-", color="k", lw=1.3,
+            ax.plot(x, normal_cdf((x - mu[w, n, i, j]) / sigma[w, n, i, j]), "-", color="k", lw=1.3,
                     label=f"probit fit: {mu[w, n, i, j]:.3f} ± {mu_err[w, n, i, j]:.3f}")
         if np.isfinite(median[w, n, i, j]):
             ax.axvspan(median[w, n, i, j] - median_err[w, n, i, j], median[w, n, i, j] + median_err[w, n, i, j],

@@ -143,8 +143,6 @@ void put_refined(PhaseWriter& out, const RefinedTable& refined, const std::vecto
   out.put(phase::refined_fit_threshold_snr_err, lines, refined.fit_threshold_err);
   out.put(phase::refined_width_snr, lines, refined.width);
   out.put(phase::refined_width_snr_err, lines, refined.width_err);
-  out.put(phase::refined_guess_rate, lines, refined.guess);
-  out.put(phase::refined_lapse_rate, lines, refined.lapse);
   out.put(phase::refined_points, lines, refined.refined_points);
 }
 

@@ -1,4 +1,4 @@
-// The probit fit of a line's detections (include/rmtsweep/assemble/probit_fit.hpp).
+// The interval-censored probit fit of a line's detections (include/rmtsweep/assemble/probit_fit.hpp).
 #include "rmtsweep/assemble/probit_fit.hpp"
 
 #include <algorithm>
@@ -8,202 +8,153 @@
 namespace rmtsweep::assemble {
 namespace {
 
-double normal_cdf(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
-double normal_pdf(double x) { return std::exp(-0.5 * x * x) / std::sqrt(2.0 * M_PI); }
+constexpr double inf = std::numeric_limits<double>::infinity();
 
-/// Score of one observation with respect to (a, b), its Fisher weight (s phi)^2 / (p (1 - p)) and its
-/// log-likelihood, for P = guess + s Phi(a + b snr), s = 1 - guess - lapse.
+double normal_pdf(double x) { return std::isinf(x) ? 0.0 : std::exp(-0.5 * x * x) / std::sqrt(2.0 * M_PI); }
+
+/// Phi(b) - Phi(a) for a <= b, accurate in both tails.
+double mass(double a, double b) {
+  const double s = 1.0 / std::sqrt(2.0);
+  if (a > 0) return 0.5 * (std::erfc(a * s) - std::erfc(b * s));
+  if (b < 0) return 0.5 * (std::erfc(-b * s) - std::erfc(-a * s));
+  return 1.0 - 0.5 * std::erfc(-a * s) - 0.5 * std::erfc(b * s);
+}
+
+struct Bracket {
+  double lo = -inf, hi = inf;
+};
+
+/// A trial's log-likelihood term and its gradient in (mu, log sigma).
 struct Term {
-  double score_a, score_b, weight, log_likelihood;
+  double value, d_mu, d_log_sigma;
 };
 
-Term term(double a, double b, const Detection& o, double guess, double lapse) {
-  const double eta = a + b * o.snr;
-  const double scale = 1.0 - guess - lapse;
-  // Clamped away from 0 and 1 so that far tails keep a finite weight.
-  const double p = std::clamp(guess + scale * normal_cdf(eta), 1e-12, 1.0 - 1e-12);
-  const double phi = scale * normal_pdf(eta);
-  const double r = ((o.detected ? 1.0 : 0.0) - p) * phi / (p * (1.0 - p));
-  return {r, r * o.snr, phi * phi / (p * (1.0 - p)), std::log(o.detected ? p : 1.0 - p)};
+Term term(const Bracket& b, double mu, double sigma) {
+  const double za = (b.lo - mu) / sigma, zb = (b.hi - mu) / sigma;
+  const double d = std::max(mass(za, zb), 1e-300);
+  const double pa = normal_pdf(za), pb = normal_pdf(zb);
+  const double ta = std::isinf(za) ? 0.0 : za * pa, tb = std::isinf(zb) ? 0.0 : zb * pb;
+  return {std::log(d), -(pb - pa) / (sigma * d), -(tb - ta) / d};
 }
 
-/// Phi^-1 by bisection (the fit needs it once per (guess, lapse)).
-double normal_quantile(double q) {
-  double lo = -40.0, hi = 40.0;
-  for (int k = 0; k < 200; ++k) {
-    const double mid = 0.5 * (lo + hi);
-    (normal_cdf(mid) < q ? lo : hi) = mid;
+struct Sums {
+  double value = 0, g_mu = 0, g_ls = 0;
+};
+
+Sums sums(const std::vector<Bracket>& brackets, double mu, double log_sigma) {
+  Sums s;
+  const double sigma = std::exp(log_sigma);
+  for (const Bracket& b : brackets) {
+    const Term t = term(b, mu, sigma);
+    s.value += t.value;
+    s.g_mu += t.d_mu;
+    s.g_ls += t.d_log_sigma;
   }
-  return 0.5 * (lo + hi);
+  return s;
 }
-
-/// The points of one snr value: how many, how many detected (the likelihood's sufficient statistics).
-struct Cell {
-  double snr;
-  double n, k;
-};
-
-/// Score, weight and log-likelihood of a cell of n points with k detected.
-Term cell_term(double a, double b, const Cell& c, double guess, double lapse) {
-  const double eta = a + b * c.snr;
-  const double scale = 1.0 - guess - lapse;
-  const double p = std::clamp(guess + scale * normal_cdf(eta), 1e-12, 1.0 - 1e-12);
-  const double phi = scale * normal_pdf(eta);
-  const double r = (c.k - c.n * p) * phi / (p * (1.0 - p));
-  return {r, r * c.snr, c.n * phi * phi / (p * (1.0 - p)), c.k * std::log(p) + (c.n - c.k) * std::log(1.0 - p)};
-}
-
-ProbitFit fit_fixed_rates(const std::vector<Detection>& points, const std::vector<Cell>& cells, double guess,
-                          double lapse);
 
 }  // namespace
 
 ProbitFit fit_probit(const std::vector<Detection>& points) {
-  std::map<double, Cell> by_snr;
-  for (const Detection& o : points) {
-    Cell& c = by_snr.try_emplace(o.snr, Cell{o.snr, 0.0, 0.0}).first->second;
-    c.n += 1.0;
-    c.k += o.detected ? 1.0 : 0.0;
-  }
-  std::vector<Cell> cells;
-  for (const auto& [snr, c] : by_snr) cells.push_back(c);
-  ProbitFit best;
-  for (int g = 0; g <= max_rate_steps_guess; ++g) {
-    for (int l = 0; l <= max_rate_steps_lapse; ++l) {
-      const ProbitFit fit = fit_fixed_rates(points, cells, g * rate_step, l * rate_step);
-      // A fit that ran off to a step (separated data) still counts with the likelihood it reached: when
-      // that is the largest, the maximum is a step and there is no fit.
-      if (g == 0 && l == 0) best = fit;
-      else if (fit.log_likelihood > best.log_likelihood || std::isnan(best.log_likelihood)) best = fit;
-    }
-  }
-  if (!best.converged) {
-    ProbitFit none;
-    none.points = best.points;
-    none.trials = best.trials;
-    none.iterations = best.iterations;
-    return none;
-  }
-  return best;
-}
-
-namespace {
-
-ProbitFit fit_fixed_rates(const std::vector<Detection>& points, const std::vector<Cell>& cells, double guess,
-                          double lapse) {
   ProbitFit fit;
-  fit.guess = guess;
-  fit.lapse = lapse;
   fit.points = static_cast<std::int64_t>(points.size());
-  std::map<int, int> trials;
-  std::size_t detected = 0;
-  double lo = INFINITY, hi = -INFINITY;
+  std::map<int, Bracket> by_trial;
   for (const Detection& o : points) {
-    ++trials[o.trial];
-    detected += o.detected ? 1 : 0;
-    lo = std::min(lo, o.snr);
-    hi = std::max(hi, o.snr);
+    Bracket& b = by_trial[o.trial];
+    if (o.detected) b.hi = std::min(b.hi, o.snr);
   }
-  fit.trials = static_cast<std::int64_t>(trials.size());
-  if (detected == 0 || detected == points.size() || trials.size() < 2 || !(hi > lo)) return fit;
+  for (const Detection& o : points) {
+    Bracket& b = by_trial[o.trial];
+    if (!o.detected && o.snr < b.hi) b.lo = std::max(b.lo, o.snr);
+  }
+  std::vector<Bracket> brackets;
+  std::vector<double> ends;
+  bool finite_lo = false, finite_hi = false, some_width = false;
+  for (const auto& [trial, b] : by_trial) {
+    brackets.push_back(b);
+    finite_lo = finite_lo || std::isfinite(b.lo);
+    finite_hi = finite_hi || std::isfinite(b.hi);
+    some_width = some_width || !(std::isfinite(b.lo) && std::isfinite(b.hi) && b.hi - b.lo < 1e-12);
+    ends.push_back(std::isfinite(b.lo) && std::isfinite(b.hi) ? 0.5 * (b.lo + b.hi)
+                                                              : (std::isfinite(b.lo) ? b.lo : b.hi));
+  }
+  fit.trials = static_cast<std::int64_t>(brackets.size());
+  if (brackets.size() < 2 || !finite_lo || !finite_hi || !some_width) return fit;
 
-  // Start: the mean snr of the points and a width of a quarter of their range.
-  double mean = 0.0;
-  for (const Detection& o : points) mean += o.snr;
-  mean /= static_cast<double>(points.size());
-  double b = 4.0 / (hi - lo), a = -mean * b;
-  const double b_max = 1e6 / (hi - lo);  // beyond: a step, the data are separated
-  double haa = 0, hab = 0, hbb = 0;
-  const auto likelihood = [&] {
-    double sum = 0.0;
-    for (const Cell& c : cells) sum += cell_term(a, b, c, guess, lapse).log_likelihood;
-    return sum;
+  // Start at the median and the spread of the brackets' centres.
+  std::sort(ends.begin(), ends.end());
+  double mu = ends[ends.size() / 2];
+  double spread = (ends.back() - ends.front()) / 4.0;
+  double log_sigma = std::log(std::max(spread, 1e-3 * std::max(1.0, std::abs(mu))));
+  Sums at = sums(brackets, mu, log_sigma);
+  // The Hessian by central differences of the analytic gradient.
+  const auto hessian = [&](double m, double ls, double h[3]) {
+    const double e = 1e-5;
+    const Sums mp = sums(brackets, m + e, ls), mm = sums(brackets, m - e, ls);
+    const Sums lp = sums(brackets, m, ls + e), lm = sums(brackets, m, ls - e);
+    h[0] = (mp.g_mu - mm.g_mu) / (2 * e);
+    h[1] = 0.5 * ((mp.g_ls - mm.g_ls) / (2 * e) + (lp.g_mu - lm.g_mu) / (2 * e));
+    h[2] = (lp.g_ls - lm.g_ls) / (2 * e);
   };
-  for (fit.iterations = 1; fit.iterations <= 100; ++fit.iterations) {
-    double ga = 0, gb = 0;
-    haa = hab = hbb = 0;
-    for (const Cell& c : cells) {
-      const Term t = cell_term(a, b, c, guess, lapse);
-      ga += t.score_a;
-      gb += t.score_b;
-      haa += t.weight;
-      hab += t.weight * c.snr;
-      hbb += t.weight * c.snr * c.snr;
+  for (fit.iterations = 1; fit.iterations <= 200; ++fit.iterations) {
+    double h[3];
+    hessian(mu, log_sigma, h);
+    const double det = h[0] * h[2] - h[1] * h[1];
+    double step_mu = 0, step_ls = 0;
+    if (h[0] < 0 && det > 0) {  // Newton's step where the surface is concave
+      step_mu = -(h[2] * at.g_mu - h[1] * at.g_ls) / det;
+      step_ls = -(h[0] * at.g_ls - h[1] * at.g_mu) / det;
+    } else {  // else up the gradient
+      step_mu = 0.1 * at.g_mu / (1.0 + std::abs(at.g_mu)) * std::exp(log_sigma);
+      step_ls = 0.1 * at.g_ls / (1.0 + std::abs(at.g_ls));
     }
-    const double det = haa * hbb - hab * hab;
-    if (!(det > 0)) {
-      fit.log_likelihood = likelihood();
-      return fit;
-    }
-    double da = (hbb * ga - hab * gb) / det, db = (haa * gb - hab * ga) / det;
-    // Damped: b stays positive (detection rises with snr) and moves at most by a factor 2 per step.
+    step_ls = std::clamp(step_ls, -1.0, 1.0);
     double scale = 1.0;
-    while (b + scale * db <= 0.5 * b || b + scale * db >= 2.0 * b + 1.0 / (hi - lo)) scale *= 0.5;
-    da *= scale;
-    db *= scale;
-    const double mu_old = -a / b;
-    a += da;
-    b += db;
-    if (b > b_max) {
-      fit.log_likelihood = likelihood();
-      return fit;
+    Sums next = sums(brackets, mu + step_mu, log_sigma + step_ls);
+    while (!(next.value >= at.value) && scale > 1e-12) {
+      scale *= 0.5;
+      next = sums(brackets, mu + scale * step_mu, log_sigma + scale * step_ls);
     }
-    const double mu = -a / b;
-    if (scale == 1.0 && std::abs(mu - mu_old) <= 1e-10 * std::max(1.0, std::abs(mu)) &&
-        std::abs(db) <= 1e-10 * b) {
+    if (!(next.value >= at.value)) break;
+    mu += scale * step_mu;
+    log_sigma += scale * step_ls;
+    at = next;
+    if (log_sigma < std::log(1e-9 * std::max(1.0, std::abs(mu)))) return fit;  // a step: no width
+    if (std::abs(scale * step_mu) < 1e-10 * std::max(1.0, std::abs(mu)) && std::abs(scale * step_ls) < 1e-10) {
       fit.converged = true;
       break;
     }
   }
-  // A width far below the points' spacing is a step: separated data, no fit.
-  if (!fit.converged || 1.0 / b < 1e-4 * (hi - lo)) {
+  if (!fit.converged) return fit;
+  double h[3];
+  hessian(mu, log_sigma, h);
+  const double det = h[0] * h[2] - h[1] * h[1];
+  if (!(h[0] < 0 && det > 0)) {
     fit.converged = false;
-    fit.log_likelihood = likelihood();
     return fit;
   }
-  // Fisher information at the maximum, its inverse, and the sandwich over trials.
-  haa = hab = hbb = 0;
-  std::map<int, std::pair<double, double>> cluster;
-  fit.log_likelihood = 0.0;
-  for (const Detection& o : points) {
-    const Term t = term(a, b, o, guess, lapse);
-    fit.log_likelihood += t.log_likelihood;
-    haa += t.weight;
-    hab += t.weight * o.snr;
-    hbb += t.weight * o.snr * o.snr;
-    cluster[o.trial].first += t.score_a;
-    cluster[o.trial].second += t.score_b;
-  }
-  const double det = haa * hbb - hab * hab;
-  const double iaa = hbb / det, iab = -hab / det, ibb = haa / det;
+  // Inverse of the observed information I = -H, and the sandwich over the trials.
+  const double iaa = -h[2] / det, iab = h[1] / det, ibb = -h[0] / det;
   double maa = 0, mab = 0, mbb = 0;
-  for (const auto& [trial, g] : cluster) {
-    maa += g.first * g.first;
-    mab += g.first * g.second;
-    mbb += g.second * g.second;
+  const double sigma = std::exp(log_sigma);
+  for (const Bracket& b : brackets) {
+    const Term t = term(b, mu, sigma);
+    maa += t.d_mu * t.d_mu;
+    mab += t.d_mu * t.d_log_sigma;
+    mbb += t.d_log_sigma * t.d_log_sigma;
   }
-  const double k = static_cast<double>(cluster.size());
+  const double k = static_cast<double>(brackets.size());
   const double small_sample = k / (k - 1.0);
-  // C = I M I (2 x 2, symmetric).
-  const double xa = iaa * maa + iab * mab, xb = iaa * mab + iab * mbb;  // row a of I M
-  const double ya = iab * maa + ibb * mab, yb = iab * mab + ibb * mbb;  // row b of I M
+  const double xa = iaa * maa + iab * mab, xb = iaa * mab + iab * mbb;
+  const double ya = iab * maa + ibb * mab, yb = iab * mab + ibb * mbb;
   const double caa = (xa * iaa + xb * iab) * small_sample;
-  const double cab = (xa * iab + xb * ibb) * small_sample;
   const double cbb = (ya * iab + yb * ibb) * small_sample;
-  fit.mu = -a / b;
-  fit.sigma = 1.0 / b;
-  // mu = -a/b: d/da = -1/b, d/db = a/b^2; sigma = 1/b: d/db = -1/b^2.
-  const double ma = -1.0 / b, mb = a / (b * b);
-  fit.mu_err = std::sqrt(std::max(0.0, ma * ma * caa + 2 * ma * mb * cab + mb * mb * cbb));
-  fit.sigma_err = std::sqrt(std::max(0.0, cbb)) / (b * b);
-  // The half crossing: Phi(a + b s) = (1/2 - guess) / (1 - guess - lapse) =: q, s = (z_q - a) / b.
-  const double z = normal_quantile((0.5 - guess) / (1.0 - guess - lapse));
-  fit.threshold = (z - a) / b;
-  const double ta = -1.0 / b, tb = -(z - a) / (b * b);
-  fit.threshold_err = std::sqrt(std::max(0.0, ta * ta * caa + 2 * ta * tb * cab + tb * tb * cbb));
+  fit.mu = mu;
+  fit.sigma = sigma;
+  fit.mu_err = std::sqrt(std::max(0.0, caa));
+  fit.sigma_err = sigma * std::sqrt(std::max(0.0, cbb));
+  fit.log_likelihood = at.value;
   return fit;
 }
-
-}  // namespace
 
 }  // namespace rmtsweep::assemble

@@ -26,8 +26,6 @@ RefinedTable refined_table(const Axes& axes, const std::vector<PointRecord>& gri
   out.fit_threshold_err.assign(lines, nan);
   out.width.assign(lines, nan);
   out.width_err.assign(lines, nan);
-  out.guess.assign(lines, nan);
-  out.lapse.assign(lines, nan);
   out.refined_points.assign(lines, 0);
   std::vector<std::vector<Detection>> seen(lines);
   const auto detector = [&](std::size_t line) { return Detector{table.rule, table.threshold[line]}; };
@@ -42,8 +40,8 @@ RefinedTable refined_table(const Axes& axes, const std::vector<PointRecord>& gri
   for (std::size_t line = 0; line < lines; ++line) {
     if (!(table.threshold[line] == table.threshold[line])) continue;  // the rule has no threshold here
     const ProbitFit fit = fit_probit(seen[line]);
-    out.fit_threshold[line] = fit.threshold;
-    out.fit_threshold_err[line] = fit.threshold_err;
+    out.fit_threshold[line] = fit.mu;
+    out.fit_threshold_err[line] = fit.mu_err;
     // The per-trial estimate over the trials present (numbered 0..K-1 in order of their index).
     std::map<int, int> number;
     for (const Detection& o : seen[line]) number.try_emplace(o.trial, 0);
@@ -57,8 +55,6 @@ RefinedTable refined_table(const Axes& axes, const std::vector<PointRecord>& gri
     out.resolution_err[line] = e.resolution_err;
     out.spread_err[line] = e.spread_err;
     out.trials[line] = k;
-    out.guess[line] = fit.guess;
-    out.lapse[line] = fit.lapse;
     out.width[line] = fit.sigma;
     out.width_err[line] = fit.sigma_err;
   }

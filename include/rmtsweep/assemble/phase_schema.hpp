@@ -97,16 +97,13 @@ inline constexpr PhaseEntry refined_spread_err{"refined_spread_err", "spread par
 inline constexpr PhaseEntry refined_trials{"refined_trials", "trials of the line, grid and refined"};
 inline constexpr PhaseEntry refined_fit_threshold_snr{
     "refined_fit_threshold_snr",
-    "half crossing (P = 1/2) of the maximum-likelihood fit P(detected) = guess + (1 - guess - lapse) "
-    "Phi((snr - mu)/sigma) to every done point of the line; NaN without a fit"};
+    "mu of the maximum-likelihood probit fit P(detected) = Phi((snr - mu)/sigma) to the trials' brackets "
+    "(interval-censored: each trial counts once); NaN without a fit"};
 inline constexpr PhaseEntry refined_fit_threshold_snr_err{
     "refined_fit_threshold_snr_err",
     "standard error of refined_fit_threshold_snr, cluster-robust over trials (a trial shares its noise along snr)"};
-inline constexpr PhaseEntry refined_width_snr{"refined_width_snr", "sigma of the probit fit: width of the transition"};
-inline constexpr PhaseEntry refined_guess_rate{
-    "refined_guess_rate", "guess rate of the fit: trials detected at every snr (profiled on 0, 0.02, ..., 0.3)"};
-inline constexpr PhaseEntry refined_lapse_rate{
-    "refined_lapse_rate", "lapse rate of the fit: trials never detected (profiled on 0, 0.02, ..., 0.1)"};
+inline constexpr PhaseEntry refined_width_snr{"refined_width_snr",
+                                              "sigma of the probit fit: the spread of per-trial thresholds"};
 inline constexpr PhaseEntry refined_width_snr_err{"refined_width_snr_err", "standard error of refined_width_snr"};
 inline constexpr PhaseEntry refined_points{
     "refined_points",
@@ -150,7 +147,7 @@ inline constexpr PhaseEntry empirical_threshold_snr{
 inline constexpr PhaseEntry empirical_threshold_bracket{
     "empirical_threshold_bracket", "0 found, -1 below the grid, +1 above it, 2 a cell without trials decides"};
 using phase::refined_threshold_snr, phase::refined_threshold_snr_err, phase::refined_width_snr,
-    phase::refined_width_snr_err, phase::refined_points, phase::refined_guess_rate, phase::refined_lapse_rate,
+    phase::refined_width_snr_err, phase::refined_points,
     phase::refined_resolution_err, phase::refined_spread_err, phase::refined_trials, phase::refined_fit_threshold_snr,
     phase::refined_fit_threshold_snr_err;
 using phase::empirical_threshold_snr_err, phase::extrapolated_threshold_snr, phase::extrapolated_threshold_snr_err,

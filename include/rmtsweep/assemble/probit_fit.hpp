@@ -1,56 +1,48 @@
 #pragma once
-/// The detection curve of one line fitted along snr (issue 19), by maximum likelihood over every done
-/// point of the line, grid and refined together:
-///   P(detected | snr) = guess + (1 - guess - lapse) Phi((snr - mu) / sigma)
-/// mu and sigma locate the transition and give its width. The guess rate takes the trials that detect at
-/// every snr (a noise outlier above the edge: the false detections of optimal and harmonic pooling at
-/// finite d) and the lapse rate those that stay undetected far above: without them a plain probit widens
-/// its sigma to cover such trials and moves mu off the bulk of the transition. The threshold stored,
-/// /phase/refined_threshold_snr, is the curve's half crossing P = 1/2 (mu when guess = lapse = 0), the
-/// quantity the grid's interpolated crossing and refine's per-trial median estimate. guess and lapse are
-/// profiled on the grid 0, 0.02, ..., 0.3 (guess) x 0, 0.02, ..., 0.1 (lapse), (a, b) fitted at each, the
-/// largest likelihood kept; the errors are those of (a, b) at the chosen rates (the rates' own
-/// uncertainty is not propagated). Pure functions of numbers (no MPI, no HDF5).
+/// The detection curve of one line fitted along snr (issue 19) from every done point of the line, grid
+/// and refined together. Pure functions of numbers (no MPI, no HDF5).
 ///
-/// Errors. The points of one trial share their noise along snr (common random numbers), so they are
-/// not independent observations: a trial is one cluster. The covariance of (a, b) = (-mu/sigma,
-/// 1/sigma) is the cluster-robust sandwich H^-1 (sum_t g_t g_t^T) H^-1 K/(K - 1), H the Fisher
-/// information at the maximum, g_t the score summed over trial t's points, K the trials (Liang and
-/// Zeger 1986); the errors of mu and sigma follow by the delta method. This is the variance of the
-/// fit under resampling whole trials, what the bootstrap of finite_size.hpp measures for the grid's
-/// crossing; the naive binomial errors would count a trial bisected at many snr values many times.
+/// The model. A trial shares its noise along snr (common random numbers), so its detection is a step at
+/// its own threshold tau_t, and its points say only that tau_t lies in its bracket (lo_t, hi_t] (hi_t the
+/// lowest snr detected, lo_t the highest below it not detected; an open end is -inf or +inf). The
+/// thresholds are modelled as tau ~ N(mu, sigma^2), so that the detected fraction is the probit curve
+///   P(detected | snr) = Phi((snr - mu) / sigma),
+/// and (mu, sigma) are fitted by maximum likelihood of the interval-censored brackets,
+///   log L = sum_t log(Phi((hi_t - mu)/sigma) - Phi((lo_t - mu)/sigma)).
+/// Each trial counts once, however many points bisected it: a binomial likelihood over the points would
+/// count a trial bisected at many snr values many times, and under refine's adaptive design (points
+/// placed inside each trial's own bracket) the points near the median come from the trials whose
+/// thresholds lie there, so their detected fraction is about 1/2 whatever the curve; a pooled fit of them
+/// is biased. mu is the curve's half crossing (the threshold), sigma its width.
+///
+/// Errors: the sandwich H^-1 (sum_t g_t g_t^T) H^-1 K/(K - 1) over the trials' scores g_t (H the observed
+/// information; robust when the normal model is off), by the delta method for sigma = exp(log sigma).
 #include <cstdint>
 #include <limits>
 #include <vector>
 
 namespace rmtsweep::assemble {
 
-/// One done point: its snr, its trial (the cluster) and whether it was detected.
+/// One done point: its snr, its trial and whether it was detected.
 struct Detection {
   double snr = 0.0;
   int trial = 0;
   bool detected = false;
 };
 
-/// The profile grid of the guess and lapse rates.
-inline constexpr double rate_step = 0.02;
-inline constexpr int max_rate_steps_guess = 15, max_rate_steps_lapse = 5;
-
 struct ProbitFit {
   static constexpr double nan = std::numeric_limits<double>::quiet_NaN();
-  double threshold = nan, threshold_err = nan;  ///< half crossing P = 1/2 [snr] and its error
-  double guess = 0.0, lapse = 0.0;              ///< the chosen rates
-  double log_likelihood = nan;
-  double mu = nan, mu_err = nan;        ///< threshold [snr] and its cluster-robust standard error
+  double mu = nan, mu_err = nan;        ///< threshold (half crossing) [snr] and its standard error
   double sigma = nan, sigma_err = nan;  ///< width [snr] and its error
-  std::int64_t points = 0, trials = 0;  ///< observations and distinct trials used
+  double log_likelihood = nan;
+  std::int64_t points = 0, trials = 0;  ///< observations and trials used
   int iterations = 0;
-  bool converged = false;  ///< false: no maximum (too few points, all alike, or separated data); all NaN
+  bool converged = false;  ///< false: no maximum (fewer than two trials, no closed end on one side, or every
+                           ///< bracket of zero width); every value NaN
 };
 
-/// Fits the probit curve to `points` by Fisher scoring on (a, b) (at most 100 iterations, converged
-/// when the step changes mu by less than 1e-10 relative). Needs both outcomes, two trials and two
-/// distinct snr values; separated data (a perfect step: sigma -> 0 at the maximum) give no fit.
+/// Fits the curve by Newton's method on (mu, log sigma) with step halving (at most 200 iterations,
+/// converged when a step changes both by less than 1e-10).
 ProbitFit fit_probit(const std::vector<Detection>& points);
 
 }  // namespace rmtsweep::assemble

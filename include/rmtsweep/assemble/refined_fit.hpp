@@ -4,7 +4,7 @@
 /// sweep/refine_file.hpp) together,
 ///  - the threshold: the median of the per-trial thresholds with its error (refine/design.hpp's
 ///    estimate_line, the estimate `rmtsweep refine` drives below its tolerance), and
-///  - the probit fit of the detection curve (probit_fit.hpp): its half crossing, width and rates.
+///  - the probit fit of the detection curve (probit_fit.hpp): its half crossing and width.
 /// The two estimate the same half crossing; the fit is a model of the curve's shape, and where that
 /// shape is off (a heavy low tail of per-trial thresholds at finite d) its half crossing is biased by
 /// more than its error (README, Adaptive refinement), so the threshold stored and extrapolated is the
@@ -35,7 +35,6 @@ struct RefinedTable {
   std::vector<std::int64_t> trials;              ///< trials of the line
   std::vector<double> fit_threshold, fit_threshold_err;  ///< the fit's half crossing and its error
   std::vector<double> width, width_err;          ///< sigma of the fit
-  std::vector<double> guess, lapse;              ///< the fit's rates (probit_fit.hpp)
   std::vector<std::int64_t> refined_points;                        ///< done refined points of the line
 };
 

@@ -39,11 +39,10 @@ TEST(ProbitFit, RecoversTheThresholdAndWidthOfKnownData) {
   EXPECT_NEAR(fit.mu, 1.3, 0.05);
   EXPECT_NEAR(fit.sigma, 0.2, 0.04);
   EXPECT_NEAR(fit.mu_err, 0.2 / 20.0, 0.006);  // the error of a mean of 400 thresholds, roughly
-  EXPECT_NEAR(fit.threshold, fit.mu, 0.01);      // no trial detected everywhere or never: rates near 0
 }
 
 TEST(ProbitFit, ErrorsAreHonestOverRepeatedExperiments) {
-  // The cluster-robust error should match the spread of mu over independent repetitions (within 30 %,
+  // The sandwich error should match the spread of mu over independent repetitions (within 30 %,
   // the sampling error of an sd from 40 repetitions being about 11 %).
   std::vector<double> mus, errs;
   for (unsigned seed = 0; seed < 40; ++seed) {
@@ -63,22 +62,62 @@ TEST(ProbitFit, ErrorsAreHonestOverRepeatedExperiments) {
   EXPECT_NEAR(err / sd, 1.0, 0.3);
 }
 
-TEST(ProbitFit, TrialsDetectedEverywhereAreTakenByTheGuessRateNotByTheWidth) {
-  // 20 % of the trials detect at every snr (a noise outlier): the detected fraction is 0.2 + 0.8 Phi, whose
-  // half crossing lies at 1.3 + 0.2 Phi^-1(0.375) = 1.2363.
-  std::vector<Detection> points = synthetic(1.3, 0.2, 400, axis(0.0, 2.4, 49), 3);
-  for (Detection& p : points) {
-    if (p.trial % 5 == 0) p.detected = true;
+TEST(ProbitFit, ATrialCountsOnceHoweverManyPointsBisectedIt) {
+  // The same brackets, once from a coarse axis and once with many more points inside one trial's
+  // bracket on both sides of its threshold: the fit depends on the brackets only.
+  std::vector<Detection> coarse = synthetic(1.0, 0.3, 30, axis(0.0, 2.0, 21), 4);
+  std::vector<Detection> dense = coarse;
+  double lo = -1, hi = 9;
+  for (const Detection& p : coarse) {
+    if (p.trial != 0) continue;
+    if (p.detected) hi = std::min(hi, p.snr);
+    else lo = std::max(lo, p.snr);
+  }
+  for (int k = 1; k < 50; ++k) dense.push_back({lo - 0.01 * k, 0, false});  // below lo: nothing new
+  const ProbitFit a = fit_probit(coarse), b = fit_probit(dense);
+  ASSERT_TRUE(a.converged && b.converged);
+  EXPECT_NEAR(a.mu, b.mu, 1e-9);
+  EXPECT_NEAR(a.sigma, b.sigma, 1e-9);
+}
+
+TEST(ProbitFit, AnAdaptiveDesignInsideEachTrialsBracketDoesNotBiasTheFit) {
+  // Bisect every trial to a width of 0.01 (what refine does): points then crowd each trial's own
+  // threshold, and a pooled binomial fit would see a fraction near 1/2 everywhere in the middle.
+  std::mt19937_64 engine(9);
+  std::normal_distribution<double> normal(1.2, 0.25);
+  std::vector<Detection> points;
+  for (int t = 0; t < 300; ++t) {
+    const double tau = normal(engine);
+    double lo = 0.0, hi = 2.4;
+    points.push_back({lo, t, lo >= tau});
+    points.push_back({hi, t, hi >= tau});
+    while (hi - lo > 0.01) {
+      const double mid = 0.5 * (lo + hi);
+      const bool detected = mid >= tau;
+      points.push_back({mid, t, detected});
+      (detected ? hi : lo) = mid;
+    }
   }
   const ProbitFit fit = fit_probit(points);
   ASSERT_TRUE(fit.converged);
-  EXPECT_NEAR(fit.guess, 0.2, 0.03);  // 80 trials of 400: binomial sd 0.02, profiled in steps of 0.02
-  EXPECT_NEAR(fit.sigma, 0.2, 0.05);
-  EXPECT_NEAR(fit.threshold, 1.2363, 0.05);
+  // 300 trials: mu known to about 0.25 / sqrt(300) = 0.014; four errors.
+  EXPECT_NEAR(fit.mu, 1.2, 0.06);
+  EXPECT_NEAR(fit.sigma, 0.25, 0.05);
+  EXPECT_NEAR(fit.mu_err, 0.25 / std::sqrt(300.0), 0.005);
 }
 
-TEST(ProbitFit, SeparatedDataHaveNoFit) {
-  // Every trial switches between 1.0 and 1.1: a perfect step, no finite width.
+TEST(ProbitFit, BracketsOfZeroWidthHaveNoFit) {
+  // Every trial is detected and not detected at the same snr: a step of no width.
+  std::vector<Detection> step;
+  for (int t = 0; t < 4; ++t) {
+    step.push_back({1.0, t, true});
+    step.push_back({1.0 - 1e-15, t, false});
+  }
+  EXPECT_FALSE(fit_probit(step).converged);
+}
+
+TEST(ProbitFit, IdenticalBracketsHaveNoWidthToFit) {
+  // Every trial between 1.0 and 1.1: the likelihood grows as the curve narrows inside the bracket.
   std::vector<Detection> step;
   for (int t = 0; t < 4; ++t) {
     for (const double s : {0.5, 1.0, 1.1, 1.5}) step.push_back({s, t, s > 1.05});

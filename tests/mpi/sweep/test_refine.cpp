@@ -159,3 +159,20 @@ TEST(SweepRefine, AFileWhoseStoredConfigWasEditedByHandIsRefusedWithTheDifferenc
 }
 
 }  // namespace rmtsweep::test
+
+namespace rmtsweep::test {
+
+TEST(SweepRefine, BadOptionValuesAreRefusedNamingOptionValueAndWhatIsAllowed) {
+  const TempDir dir;
+  for (const auto& [option, value] : std::vector<std::pair<std::string, std::string>>{
+           {"--tolerance", "0"}, {"--trials", "1"}, {"--max-points", "x"}, {"--detection", "foo"}}) {
+    const Finished refused = run(mpi_command(1, {"refine", dir / "none.h5", option, value}), dir / "bad.log");
+    EXPECT_EQ(refused.exit_code, 2) << refused.output;
+    EXPECT_NE(refused.output.find("invalid " + option + " '" + value + "': allowed"), std::string::npos)
+        << refused.output;
+  }
+  const Finished missing = run(mpi_command(1, {"refine", dir / "none.h5"}), dir / "missing.log");
+  EXPECT_EQ(missing.exit_code, 2) << missing.output;
+}
+
+}  // namespace rmtsweep::test

@@ -105,6 +105,9 @@ std::vector<std::size_t> ascending_positions(const std::vector<double>& values) 
   return position;
 }
 
+/// The rows a new /refine block preallocates at most beyond what its round needs.
+constexpr std::int64_t block_chunk = 65536;
+
 /// A refined point's identity: (line, snr, trial). Points are never duplicated on it.
 using Key = std::tuple<std::size_t, double, int>;
 
@@ -275,7 +278,12 @@ class Replay {
       plan.compute_line.push_back(static_cast<std::int64_t>(round_line[p]));
       plan.compute_trial.push_back(round[p].trial);
     }
-    if (next_new > capacity) plan.block_rows = std::max(next_new, options_.max_points) - capacity;
+    // A new block holds what this round needs and room for more, up to the budget, at most 65536 rows
+    // beyond the need: preallocated rows cost their bytes even when never used.
+    if (next_new > capacity) {
+      const std::int64_t room = std::min<std::int64_t>(options_.max_points - capacity, block_chunk);
+      plan.block_rows = std::max(next_new - capacity, room);
+    }
     return plan;
   }
 

@@ -55,6 +55,24 @@ TEST(SweepRefine, OneAndTwoRanksGiveTheSameRefinedFile) {
   EXPECT_GT(refined_counts(dir / "one.h5").second, 40) << "the refinement added too few points to prove anything";
   expect_same_values(dir / "one.h5", dir / "two.h5");
 
+  // assemble fits the refined lines and plot draws them.
+  const Finished assembled = run(mpi_command(1, {"assemble", dir / "one.h5"}), dir / "assemble.log");
+  ASSERT_EQ(assembled.exit_code, 0) << assembled.output;
+  EXPECT_NE(assembled.output.find("refined (edge)"), std::string::npos) << assembled.output;
+  {
+    const io::File file = io::open_file(dir / "one.h5", io::Access::read_only);
+    const auto threshold = io::read_doubles(io::open_dataset(file, "phase/refined_threshold_snr"));
+    const auto points = io::read_ints(io::open_dataset(file, "phase/refined_points"));
+    ASSERT_EQ(threshold.size(), 4u);  // 2 weightings x 2 sizes
+    for (std::size_t l = 0; l < threshold.size(); ++l) {
+      EXPECT_GT(points[l], 0) << "line " << l;
+      EXPECT_TRUE(std::isfinite(threshold[l])) << "line " << l;
+    }
+  }
+  const Finished plotted = run({RMTSWEEP_BINARY, "plot", dir / "one.h5", "--out", dir / "figures"}, dir / "plot.log");
+  ASSERT_EQ(plotted.exit_code, 0) << plotted.output;
+  EXPECT_EQ(read_text(dir / "figures/refinement.png").substr(0, 4), "\x89PNG");
+
   // A refined point of a new trial and a grid point each equal `rmtsweep point` with their parameters
   // exactly: the draws depend on (seed, trial, d, delta, ...), never on the snr or on which set holds
   // the point, so a refined point at a grid (snr, trial) would reproduce the grid's values.

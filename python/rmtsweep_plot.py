@@ -16,6 +16,9 @@ and, when the sweep has several embedding dimensions d (finite-size scaling):
   threshold_vs_d.png           empirical thresholds against d^(-1/3) with their bootstrap errors, the
                                fit thr_inf + a x (+ b x^2) and its extrapolation to d -> infinity
   overlap_vs_snr_by_d.png      overlap against snr, one colour per d, per weighting
+and, after `rmtsweep refine` (a /refine group and /phase/refined_threshold_snr):
+  refinement.png               per line, the grid's detected fraction, the points the refinement added
+                               (detected at 1, not at 0) and the fitted probit curve with its threshold
 The figures above that show one d show the largest (their titles say so). /phase has the axes
 weighting x d x delta x gamma x snr; a file assembled before d was an axis (no /phase/d) is read
 as a sweep with one d.
@@ -43,6 +46,7 @@ CURVE_FIGURES = ("overlap_vs_snr.png", "top_eigenvalue_vs_snr.png", "ridge_accur
 THRESHOLD_VS_D_FIGURE = "threshold_vs_d.png"
 OVERLAP_BY_D_FIGURE = "overlap_vs_snr_by_d.png"
 SPECTRUM_FIGURE = "spectrum.png"
+REFINEMENT_FIGURE = "refinement.png"
 
 
 class InvalidOption(Exception):
@@ -667,6 +671,87 @@ def check_file(path):
         raise InvalidOption("FILE", path, "not an HDF5 file: an rmtsweep sweep file is needed")
 
 
+def refined_points(h5, phase):
+    """The done refined points as (line tuple (w, n, i, j), snr, top eigenvalue) arrays, axes positions as
+    /phase orders them (numeric axes ascending); None without a /refine group."""
+    if "refine" not in h5:
+        return None
+    grid = h5["grid"]
+    position = {}
+    for axis in ("d", "delta", "gamma"):
+        values = grid[axis][...]
+        position[axis] = np.argsort(np.argsort(values, kind="stable"), kind="stable")
+    columns = {name: [] for name in ("status", "weighting_index", "d_index", "delta_index", "gamma_index", "snr",
+                                     "top_eigenvalue")}
+    b = 0
+    while f"block_{b}" in h5["refine"] and "rows" in h5["refine"][f"block_{b}"].attrs:
+        block = h5["refine"][f"block_{b}"]
+        for name in columns:
+            columns[name].append(block[name][...])
+        b += 1
+    if b == 0:
+        return None
+    c = {name: np.concatenate(v) for name, v in columns.items()}
+    done = c["status"] == 1
+    lines = np.stack([c["weighting_index"][done], position["d"][c["d_index"][done]],
+                      position["delta"][c["delta_index"][done]], position["gamma"][c["gamma_index"][done]]], axis=1)
+    return lines, c["snr"][done], c["top_eigenvalue"][done]
+
+
+def refinement_figures(h5, phase):
+    """[REFINEMENT_FIGURE] when the file has refined points and assembled refined thresholds."""
+    return [REFINEMENT_FIGURE] if refined_points(h5, phase) is not None and phase.get("refined_threshold_snr") is not None else []
+
+
+def normal_cdf(x):
+    from math import erf, sqrt
+    return 0.5 * (1.0 + np.vectorize(erf)(x / sqrt(2.0)))
+
+
+def refinement(h5, phase, out, dpi):
+    """Per line (up to MAX_PANELS): the grid's detected fraction (edge rule), the refined points (detected at 1,
+    not at 0, jittered), the fitted detection curve with its half crossing, and the refined threshold (median of
+    the per-trial thresholds) +- its error as a band."""
+    lines, snr, top = refined_points(h5, phase)
+    median, median_err = phase["refined_threshold_snr"], phase["refined_threshold_snr_err"]
+    fitted = phase.get("refined_fit_threshold_snr")
+    mu, mu_err = (median, median_err) if fitted is None else (fitted, phase["refined_fit_threshold_snr_err"])
+    sigma = phase["refined_width_snr"]
+    threshold = phase.group["detection/edge/threshold"][...]
+    fraction = phase["detected_fraction"]
+    shape = mu.shape
+    chosen = [tuple(k) for k in np.ndindex(*shape)]
+    chosen = [chosen[k] for k in panel_indices(len(chosen))]
+    fig, axes = subplots(len(chosen))
+    rng = np.random.default_rng(0)
+    for ax, (w, n, i, j) in zip(axes, chosen):
+        mine = np.all(lines == np.array([w, n, i, j]), axis=1)
+        detected = top[mine] > threshold[w, n, i, j]
+        jitter = rng.uniform(-0.04, 0.04, mine.sum())
+        ax.plot(snr[mine], detected + jitter, "|", color="tab:orange", alpha=0.35, ms=6,
+                label=f"refined points ({mine.sum()})")
+        ax.plot(phase.snr, fraction[w, n, i, j], "o", color="tab:blue", ms=5, label="grid: detected fraction")
+        if np.isfinite(mu[w, n, i, j]) and np.isfinite(sigma[w, n, i, j]):
+            lo, hi = min(phase.snr.min(), snr[mine].min(initial=np.inf)), max(phase.snr.max(), snr[mine].max(initial=-np.inf))
+            x = np.linspace(lo, hi, 400)
+            ax.plot(x, normal_cdf((x - mu[w, n, i, j]) / sigma[w, n, i, j]), "-", color="k", lw=1.3,
+                    label=f"probit fit: {mu[w, n, i, j]:.3f} ± {mu_err[w, n, i, j]:.3f}")
+        if np.isfinite(median[w, n, i, j]):
+            ax.axvspan(median[w, n, i, j] - median_err[w, n, i, j], median[w, n, i, j] + median_err[w, n, i, j],
+                       color="tab:red", alpha=0.25,
+                       label=f"threshold (per-trial median): {median[w, n, i, j]:.3f} ± {median_err[w, n, i, j]:.3f}")
+        ax.set_ylim(-0.1, 1.1)
+        ax.set_xlabel("snr = ‖μ‖²")
+        ax.set_ylabel("detected")
+        ax.set_title(f"{phase.weighting[w]}, d = {phase.d[n]}, δ = {phase.delta[i]:g}, γ = {phase.gamma[j]:g}",
+                     fontsize=9)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7, loc="center right")
+    fig.suptitle(f"adaptive refinement (edge rule)\n{phase.fixed}", fontsize=10)
+    fig.tight_layout()
+    return save(fig, out, REFINEMENT_FIGURE, dpi)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="rmtsweep plot", description=__doc__.split("\n")[0])
     parser.add_argument("file", help="an assembled sweep file (rmtsweep assemble FILE.h5)")
@@ -689,7 +774,7 @@ def main(argv=None):
             phase = Phase(h5)
             index = spectrum_point(h5, phase, args.point)
             names = (phase_figures(phase) + list(CURVE_FIGURES) + finite_size_figures(phase)
-                     + ([SPECTRUM_FIGURE] if index is not None else []))
+                     + ([SPECTRUM_FIGURE] if index is not None else []) + refinement_figures(h5, phase))
             check_overwrite(args.out, names, args.force)
             os.makedirs(args.out, exist_ok=True)
             draw(h5, phase, args.out, dpi, index)
@@ -723,6 +808,8 @@ def draw(h5, phase, out, dpi, index):
         overlap_vs_snr_by_d(phase, out, dpi)
     if index is not None:
         spectrum(h5, phase, out, dpi, index)
+    if refinement_figures(h5, phase):
+        refinement(h5, phase, out, dpi)
 
 
 if __name__ == "__main__":

@@ -52,10 +52,12 @@ std::string extrapolation_text(const assemble::Extrapolation& e) {
 /// Prints, per (weighting, delta, gamma) and per d, each rule's empirical threshold with its bootstrap
 /// error beside the theory's, and, with several sizes, each rule's extrapolation to d -> infinity.
 void print_thresholds(const assemble::SweepData& data, const assemble::TheoryTables& theory,
-                      const std::vector<assemble::RuleTable>& rules) {
+                      const std::vector<assemble::RuleTable>& rules, const std::vector<assemble::RefinedTable>& refined) {
+  const bool any_refined = !data.refined.empty();
   const auto& a = data.axes;
   std::printf("%-18s %9s %9s %8s %11s", "weighting", "delta", "gamma", "d", "snr_sample");
   for (const auto& rule : rules) std::printf(" %18s", assemble::to_string(rule.rule));
+  if (any_refined) std::printf(" %18s", "refined (edge)");
   std::printf("   false detections at snr 0 (");
   for (std::size_t r = 0; r < rules.size(); ++r) std::printf("%s%s", r ? " / " : "", assemble::to_string(rules[r].rule));
   std::printf(")\n");
@@ -79,6 +81,12 @@ void print_thresholds(const assemble::SweepData& data, const assemble::TheoryTab
             std::snprintf(rate, sizeof rate, "%s%.3g", rates.empty() ? "" : " / ", rule.false_detection_rate[line]);
             rates += rate;
           }
+          if (any_refined) {
+            const assemble::RefinedTable& r = refined.front();  // all_rules starts with the edge rule
+            std::printf(" %18s", r.refined_points[line] > 0 && std::isfinite(r.threshold[line])
+                                     ? threshold_text(r.threshold[line], r.threshold_err[line], assemble::bracket_found).c_str()
+                                     : "-");
+          }
           std::printf("   %s\n", rates.c_str());
         }
         if (a.d.size() < 2) continue;
@@ -96,6 +104,7 @@ void print_thresholds(const assemble::SweepData& data, const assemble::TheoryTab
             models += model;
           }
         }
+        if (any_refined) std::printf(" %18s", "");
         std::printf("   %s\n", models.empty() ? "extrapolation: fewer than 3 sizes with a threshold and an error"
                                                : models.c_str());
       }
@@ -198,18 +207,28 @@ int command_assemble(int argc, char** argv) {
 
   const auto theory = assemble::theory_tables(base, data.config.weighting, data.axes, margin);
   const auto table = assemble::tabulate(data.axes, data.points, theory.detection_threshold);
-  const auto rules =
-      assemble::detection_tables(data.axes, data.points, theory.bulk_edge_right, margin);
+  auto rules = assemble::detection_tables(data.axes, data.points, theory.bulk_edge_right, margin);
+  // Refined thresholds (probit fits over grid and /refine points); the extrapolation to d -> infinity
+  // takes them where a line has refined points.
+  std::vector<assemble::RefinedTable> refined;
+  for (auto& rule : rules) {
+    refined.push_back(assemble::refined_table(data.axes, data.points, data.refined, rule));
+    if (!data.refined.empty()) assemble::extrapolate_with_refined(data.axes, refined.back(), rule);
+  }
   write_phase_where_it_fits(path, [&](const std::string& target) {
-    assemble::write_phase(target, data, table, theory, margin, rules, shown);
+    assemble::write_phase(target, data, table, theory, margin, rules, shown, refined);
   });
 
   std::printf("%s: /phase written: %zu weighting(s) x %zu d x %zu delta x %zu gamma x %zu snr; %lld of %lld points done",
               path.c_str(), data.axes.weighting.size(), data.axes.d.size(), data.axes.delta.size(), data.axes.gamma.size(),
               data.axes.snr.size(), static_cast<long long>(data.done), static_cast<long long>(data.total));
   if (data.failed > 0) std::printf(", %lld failed", static_cast<long long>(data.failed));
+  if (data.refined_total > 0) {
+    std::printf("; %lld refined points (%lld done, %lld failed)", static_cast<long long>(data.refined_total),
+                static_cast<long long>(data.refined_done), static_cast<long long>(data.refined_failed));
+  }
   std::printf("\ndetection: top eigenvalue > right_edge (1 + %g d^(-2/3))\n", margin);
-  if (!quiet) print_thresholds(data, theory, rules);
+  if (!quiet) print_thresholds(data, theory, rules, refined);
   return 0;
 }
 

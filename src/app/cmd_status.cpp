@@ -13,6 +13,7 @@
 #include "rmtsweep/io/file_error.hpp"
 #include "rmtsweep/model/parse_number.hpp"
 #include "rmtsweep/parallel/eigen.hpp"
+#include "rmtsweep/sweep/refine_file.hpp"
 #include "rmtsweep/sweep/sweep_reader.hpp"
 
 namespace po = boost::program_options;
@@ -77,6 +78,23 @@ void print_status(const std::string& path) {
                   static_cast<long long>(all));
     }
     std::printf("\n");
+  }
+  // Refined points (/refine, `rmtsweep refine`): rows given to points, by status.
+  {
+    const sweep::RefinedRows refined = sweep::read_refined_rows(reader.file());
+    std::int64_t given = 0, done = 0, pending = 0, failed = 0;
+    for (const std::int64_t s : refined.status) {
+      if (s == static_cast<std::int64_t>(sweep::PointStatus::unused)) continue;
+      ++given;
+      done += s == static_cast<std::int64_t>(sweep::PointStatus::done) ? 1 : 0;
+      pending += s == static_cast<std::int64_t>(sweep::PointStatus::pending) ? 1 : 0;
+      failed += s == static_cast<std::int64_t>(sweep::PointStatus::failed) ? 1 : 0;
+    }
+    if (!refined.status.empty()) {
+      std::printf("refined points: %lld (of %zu rows preallocated), %lld done, %lld pending, %lld failed\n",
+                  static_cast<long long>(given), refined.status.size(), static_cast<long long>(done),
+                  static_cast<long long>(pending), static_cast<long long>(failed));
+    }
   }
   if (reader.has(sweep::column::solver)) {  // files written before the Krylov engine have no solver
     // What computed the done points' eigenpairs, with the Krylov engine's work.

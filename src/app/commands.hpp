@@ -8,6 +8,7 @@ int command_point(int argc, char** argv);     ///< simulate one point on all ran
 int command_run(int argc, char** argv);       ///< a whole sweep into one HDF5 file
 int command_status(int argc, char** argv);    ///< what a sweep file holds
 int command_assemble(int argc, char** argv);  ///< phase diagrams into the sweep file
+int command_refine(int argc, char** argv);    ///< adaptive refinement of every line's threshold
 int command_plot(int argc, char** argv);      ///< PNG figures from a sweep file (no MPI)
 int command_schema(int argc, char** argv);    ///< the /points columns (no MPI)
 

@@ -38,6 +38,8 @@ constexpr Subcommand subcommands[] = {
      "summarise a sweep file: done, pending, failed points"},
     {"assemble", rmtsweep::app::command_assemble, true, true,
      "write phase diagrams (/phase) into a sweep file"},
+    {"refine", rmtsweep::app::command_refine, true, false,
+     "add points near every line's threshold until it is known to a tolerance"},
     {"plot", rmtsweep::app::command_plot, false, true, "draw PNG figures from a sweep file"},
     {"schema", rmtsweep::app::command_schema, false, true,
      "print the /points columns of a sweep file (Markdown or JSON)"},
@@ -130,7 +132,7 @@ int main(int argc, char** argv) {
     if (sub.name == argv[1]) chosen = &sub;
   }
   if (!chosen) {
-    std::fprintf(stderr, "rmtsweep: unknown command '%s': allowed are theory, point, run, status, assemble, plot, schema\n",
+    std::fprintf(stderr, "rmtsweep: unknown command '%s': allowed are theory, point, run, status, assemble, refine, plot, schema\n",
                  argv[1]);
     return 2;
   }

@@ -12,6 +12,7 @@
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/io/hdf5.hpp"
 #include "rmtsweep/model/weighting.hpp"
+#include "rmtsweep/sweep/refine_file.hpp"
 #include "rmtsweep/sweep/sweep_reader.hpp"
 #include "rmtsweep/version.hpp"
 
@@ -131,6 +132,20 @@ void put_finite_size(PhaseWriter& out, const RuleTable& rule, const std::vector<
   out.put(phase::extrapolation_sizes, size_lines, field(&Extrapolation::sizes_used));
 }
 
+/// Writes a rule's refined thresholds (the probit fits over grid and refined points).
+void put_refined(PhaseWriter& out, const RefinedTable& refined, const std::vector<hsize_t>& lines) {
+  out.put(phase::refined_threshold_snr, lines, refined.threshold);
+  out.put(phase::refined_threshold_snr_err, lines, refined.threshold_err);
+  out.put(phase::refined_resolution_err, lines, refined.resolution_err);
+  out.put(phase::refined_spread_err, lines, refined.spread_err);
+  out.put(phase::refined_trials, lines, refined.trials);
+  out.put(phase::refined_fit_threshold_snr, lines, refined.fit_threshold);
+  out.put(phase::refined_fit_threshold_snr_err, lines, refined.fit_threshold_err);
+  out.put(phase::refined_width_snr, lines, refined.width);
+  out.put(phase::refined_width_snr_err, lines, refined.width_err);
+  out.put(phase::refined_points, lines, refined.refined_points);
+}
+
 }  // namespace
 
 SweepData read_sweep(const std::string& path) {
@@ -177,11 +192,30 @@ SweepData read_sweep(const std::string& path) {
                            d_position.at(static_cast<std::size_t>(ni[p])), static_cast<int>(trial[p])});
   }
   data.pending = data.total - data.done - data.failed;
+  // Refined points (/refine): placed on their lines, at their own snr.
+  const sweep::RefinedRows rows = sweep::read_refined_rows(reader.file());
+  const auto rk = static_cast<std::size_t>(rows.k);
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    const std::int64_t s = rows.status[r];
+    if (s == static_cast<std::int64_t>(sweep::PointStatus::unused)) continue;
+    ++data.refined_total;
+    if (s == static_cast<std::int64_t>(sweep::PointStatus::failed)) ++data.refined_failed;
+    if (s != static_cast<std::int64_t>(sweep::PointStatus::done)) continue;
+    ++data.refined_done;
+    const std::size_t line = data.axes.line(static_cast<std::size_t>(rows.weighting_index[r]),
+                                            d_position.at(static_cast<std::size_t>(rows.d_index[r])),
+                                            delta_position.at(static_cast<std::size_t>(rows.delta_index[r])),
+                                            gamma_position.at(static_cast<std::size_t>(rows.gamma_index[r])));
+    data.refined.push_back({line, rows.snr[r], static_cast<int>(rows.trial[r]),
+                            std::vector<double>(rows.top_eigenvalues.begin() + static_cast<std::ptrdiff_t>(r * rk),
+                                                rows.top_eigenvalues.begin() + static_cast<std::ptrdiff_t>((r + 1) * rk))});
+  }
   return data;
 }
 
 void write_phase(const std::string& path, const SweepData& data, const PhaseTable& table,
-                 const TheoryTables& theory, double margin, const std::vector<RuleTable>& rules, Rule shown) {
+                 const TheoryTables& theory, double margin, const std::vector<RuleTable>& rules, Rule shown,
+                 const std::vector<RefinedTable>& refined) {
   const io::File file = io::open_file(path, io::Access::read_write);
   const io::Group phase = open_or_create_group(file, std::string(phase_group));
   const Axes& a = data.axes;
@@ -217,8 +251,10 @@ void write_phase(const std::string& path, const SweepData& data, const PhaseTabl
   out.put(phase::theory_sample_threshold_snr, lines, theory.sample_threshold_snr);
   out.put(phase::empirical_threshold_snr, lines, table.empirical_threshold_snr);
   out.put(phase::empirical_threshold_bracket, lines, table.empirical_threshold_bracket);
-  for (const RuleTable& rule : rules) {
-    if (rule.rule == Rule::edge) put_finite_size(out, rule, lines, size_lines);  // the top level is the edge rule's
+  for (std::size_t r = 0; r < rules.size(); ++r) {
+    if (rules[r].rule != Rule::edge) continue;  // the top level is the edge rule's
+    put_finite_size(out, rules[r], lines, size_lines);
+    put_refined(out, refined.at(r), lines);
   }
   out.put(phase::extrapolated_overlap, {W, D, G, S}, table.extrapolated_overlap);
   out.put(phase::extrapolated_overlap_err, {W, D, G, S}, table.extrapolated_overlap_err);
@@ -258,6 +294,7 @@ void write_phase(const std::string& path, const SweepData& data, const PhaseTabl
       put.put(phase_detection::false_detection_rate, lines, rule.false_detection_rate);
       put.put(phase_detection::threshold, lines, rule.threshold);
       put_finite_size(put, rule, lines, size_lines);
+      put_refined(put, refined.at(static_cast<std::size_t>(&rule - rules.data())), lines);
       put.remove_others();
       groups.keep(name);
     }

@@ -128,4 +128,29 @@ std::vector<std::int64_t> table_runs(const Grid& grid, const std::vector<std::in
   return starts;
 }
 
+std::vector<std::int64_t> table_runs(const std::vector<model::PointParams>& ordered, const SweepConfig& config,
+                                     int groups) {
+  struct Key {
+    double cost, delta;
+    int d, trial;
+    bool operator==(const Key&) const = default;
+  };
+  const std::int64_t divisor = 4 * std::max(1, groups);
+  const auto n = static_cast<std::int64_t>(ordered.size());
+  std::vector<std::int64_t> starts;
+  Key run_key{};
+  std::int64_t start = 0, cap = 1;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const model::PointParams& p = ordered[static_cast<std::size_t>(i)];
+    const Key key{point_cost(p, config), p.delta, p.d, p.trial};
+    if (i > start && key == run_key && i - start < cap) continue;
+    starts.push_back(i);
+    start = i;
+    run_key = key;
+    cap = std::max<std::int64_t>(1, (n - i) / divisor);
+  }
+  starts.push_back(n);
+  return starts;
+}
+
 }  // namespace rmtsweep::sweep

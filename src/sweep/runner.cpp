@@ -35,8 +35,10 @@ class Progress {
   /// taken in that order, costliest first, so the cost of the first `finished` positions estimates the
   /// work done: in a sweep of mixed sizes a count of points would promise the small ones' rate for the
   /// large ones' remaining work, or the reverse.
-  Progress(std::FILE* out, std::int64_t total, std::int64_t already_done, std::vector<double> cost_before)
+  Progress(std::FILE* out, const char* label, std::int64_t total, std::int64_t already_done,
+           std::vector<double> cost_before)
       : out_(out),
+        label_(label),
         total_(total),
         already_done_(already_done),
         todo_(static_cast<std::int64_t>(cost_before.size()) - 1),
@@ -54,7 +56,7 @@ class Progress {
     const double cost_done = cost_before_[done], cost_all = cost_before_.back();
     const double eta = cost_done > 0 ? (cost_all - cost_done) * elapsed / cost_done : 0.0;
     std::fprintf(
-        out_, "rmtsweep run: %lld/%lld points (%lld this run), %.2f points/s, elapsed %.0f s, ETA %.0f s\n",
+        out_, "%s: %lld/%lld points (%lld this run), %.2f points/s, elapsed %.0f s, ETA %.0f s\n", label_,
         static_cast<long long>(already_done_ + finished_this_run), static_cast<long long>(total_),
         static_cast<long long>(finished_this_run), rate, elapsed, eta);
     std::fflush(out_);
@@ -62,6 +64,7 @@ class Progress {
 
  private:
   std::FILE* out_;
+  const char* label_;
   std::int64_t total_, already_done_, todo_;
   std::vector<double> cost_before_;
   Clock::time_point start_;
@@ -69,11 +72,10 @@ class Progress {
   double last_time_ = -1e9;
 };
 
-/// Prefix sums of the points' costs along `order` (rank 0's progress report).
-std::vector<double> cost_prefix(const Grid& grid, const std::vector<std::int64_t>& order) {
-  std::vector<double> before(order.size() + 1, 0.0);
-  for (std::size_t p = 0; p < order.size(); ++p)
-    before[p + 1] = before[p] + point_cost(grid.params(order[p]), grid.config());
+/// Prefix sums of the points' costs in the order given (rank 0's progress report).
+std::vector<double> cost_prefix(const std::vector<model::PointParams>& points, const SweepConfig& config) {
+  std::vector<double> before(points.size() + 1, 0.0);
+  for (std::size_t p = 0; p < points.size(); ++p) before[p + 1] = before[p] + point_cost(points[p], config);
   return before;
 }
 
@@ -157,30 +159,29 @@ OutOfMemory out_of_memory(const std::bad_alloc& e, const model::PointParams& poi
                      "with as many more MPI ranks) or more memory per rank");
 }
 
-RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE* progress_out) {
+RunOutcome run_batch(const PointBatch& batch, const SweepConfig& config, MPI_Comm comm, std::FILE* progress_out) {
   const auto start = Clock::now();
   int rank = 0, size = 1;
   RMTSWEEP_MPI_CHECK(MPI_Comm_rank(comm, &rank));
   RMTSWEEP_MPI_CHECK(MPI_Comm_size(comm, &size));
-  const SweepConfig& config = grid.config();
   const int per_group = config.ranks_per_point;
   if (size % per_group != 0) throw std::logic_error("ranks_per_point must divide the number of ranks");
   const parallel::Communicator group = parallel::Communicator::split(comm, rank / per_group, rank);
   const bool leader = group.rank() == 0;
 
   RunOutcome outcome;
-  outcome.total = grid.size();
-  const std::vector<std::int64_t> order = pending_order(grid, file, comm);
-  outcome.todo = static_cast<std::int64_t>(order.size());
+  outcome.total = batch.total;
+  const std::vector<model::PointParams>& points = batch.points;
+  outcome.todo = static_cast<std::int64_t>(points.size());
   // A task is a run of points sharing their noise table, computed by one group, which draws the
   // table once; runs shrink towards the end of the order, so that the last tasks are single
   // points and the groups finish together.
   const int groups = size / per_group;
-  const std::vector<std::int64_t> runs = table_runs(grid, order, groups);
+  const std::vector<std::int64_t> runs = table_runs(points, config, groups);
   const auto tasks = static_cast<std::int64_t>(runs.size()) - 1;
-  Progress progress(rank == 0 ? progress_out : nullptr, grid.size(), grid.size() - outcome.todo,
-                    rank == 0 && progress_out ? cost_prefix(grid, order)
-                                              : std::vector<double>(order.size() + 1, 0.0));
+  Progress progress(rank == 0 ? progress_out : nullptr, batch.label, batch.total, batch.total - outcome.todo,
+                    rank == 0 && progress_out ? cost_prefix(points, config)
+                                              : std::vector<double>(points.size() + 1, 0.0));
 
   // Points along snr and weighting share their noise table; order_by_cost puts them one after
   // the other and table_runs hands them to one group, which draws the table once for all of them.
@@ -219,7 +220,8 @@ RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE
       }
       position = parallel::broadcast(position, group);
       if (position < 0) break;
-      const std::int64_t index = order[static_cast<std::size_t>(position)];
+      const auto at = static_cast<std::size_t>(position);
+      const model::PointParams& params = points[at];
       const auto point_start = Clock::now();
       std::string failure;
       simulate::PointResult result;
@@ -231,13 +233,14 @@ RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE
       // collective destructors (the file's H5Fclose, the counter's MPI_Win_free) that the waiting
       // ranks never join.
       const auto local_failure = [&](const std::exception& e) {
-        const std::string text = point_failure_text(e, grid.params(index), per_group);
+        const std::string text = point_failure_text(e, params, per_group);
         if (per_group > 1) {
           std::fprintf(stderr,
-                       "rmtsweep run: rank %d: point %lld failed on this rank (%s); the other ranks of its "
+                       "%s: rank %d: point %lld failed on this rank (%s); the other ranks of its "
                        "group cannot know, so the job ends here (MPI_Abort); the file is resumable with "
                        "--resume\n",
-                       rank, static_cast<long long>(index), text.c_str());
+                       batch.label, rank, static_cast<long long>(batch.id_of ? batch.id_of(at) : position),
+                       text.c_str());
           std::fflush(stderr);
           MPI_Abort(comm, 1);
         }
@@ -245,24 +248,21 @@ RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE
       };
       try {
         // The injected fault, like an out-of-memory error, hits one rank: the group's last.
-        if (group.rank() == group.size() - 1 &&
-            std::find(config.fail_points.begin(), config.fail_points.end(), index) !=
-                config.fail_points.end()) {
+        if (group.rank() == group.size() - 1 && batch.fail_injected && batch.fail_injected(at)) {
           // Longer than the 256 bytes of /points/error in files of earlier versions (1024 now).
           throw std::runtime_error(
               "fault injected by the test-only fail_points key, instead of computing the point " +
-              describe_point(grid.params(index)) +
+              describe_point(params) +
               "; a message this long checks that a failure's whole text is kept in /points/error "
               "and shown by rmtsweep status, as real ones (out of memory, a refused value) are");
         }
-        const model::PointParams params = grid.params(index);
         simulate::SimulationOptions options = simulation_options(config, params.d);
         options.tables = &tables;
         result = simulate::simulate_point(params, options, group);
       } catch (const NumericalFailure& e) {
-        failure = point_failure_text(e, grid.params(index), per_group);
+        failure = point_failure_text(e, params, per_group);
       } catch (const InvalidOption& e) {
-        failure = point_failure_text(e, grid.params(index), per_group);
+        failure = point_failure_text(e, params, per_group);
       } catch (const std::exception& e) {
         failure = local_failure(e);
       }
@@ -274,9 +274,9 @@ RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE
       if (failure.empty() && result.krylov()) ++krylov;
       if (leader) {
         if (failure.empty()) {
-          file.write_done(index, result, seconds);
+          batch.write_done(at, result, seconds);
         } else {
-          file.write_failed(index, failure, seconds);
+          batch.write_failed(at, failure, seconds);
         }
         counter.add_done();
       }
@@ -308,9 +308,30 @@ RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE
   const double busy_sum = parallel::all_sum(leader ? busy : 0.0, comm);
   const double busy_mean = busy_sum / static_cast<double>(size / per_group);
   outcome.load_imbalance = busy_mean > 0 ? busy_max / busy_mean : 1.0;
-  outcome.done_total = (grid.size() - outcome.todo) + (outcome.computed - outcome.failed);
+  outcome.done_total = (batch.total - outcome.todo) + (outcome.computed - outcome.failed);
   outcome.wall_seconds = seconds_since(start);
   return outcome;
+}
+
+RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE* progress) {
+  const std::vector<std::int64_t> order = pending_order(grid, file, comm);
+  PointBatch batch;
+  batch.label = "rmtsweep run";
+  batch.total = grid.size();
+  batch.points.reserve(order.size());
+  for (const std::int64_t index : order) batch.points.push_back(grid.params(index));
+  const SweepConfig& config = grid.config();
+  batch.id_of = [&](std::size_t at) { return order[at]; };
+  batch.fail_injected = [&](std::size_t at) {
+    return std::find(config.fail_points.begin(), config.fail_points.end(), order[at]) != config.fail_points.end();
+  };
+  batch.write_done = [&](std::size_t at, const simulate::PointResult& result, double seconds) {
+    file.write_done(order[at], result, seconds);
+  };
+  batch.write_failed = [&](std::size_t at, const std::string& message, double seconds) {
+    file.write_failed(order[at], message, seconds);
+  };
+  return run_batch(batch, config, comm, progress);
 }
 
 }  // namespace rmtsweep::sweep

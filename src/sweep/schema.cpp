@@ -181,6 +181,8 @@ const Column& named(std::string_view name) {
 
 const char* to_string(PointStatus status) noexcept {
   switch (status) {
+    case PointStatus::unused:
+      return "unused";
     case PointStatus::pending:
       return "pending";
     case PointStatus::done:

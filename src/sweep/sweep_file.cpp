@@ -12,32 +12,15 @@
 #include "rmtsweep/random/counter_rng.hpp"
 #include "rmtsweep/sweep/sweep_reader.hpp"
 #include "rmtsweep/version.hpp"
+#include "column_io.hpp"
 
 namespace rmtsweep::sweep {
 namespace {
 
-void describe(hid_t object, std::string_view text) {
-  io::write_attribute(object, "description", std::string(text));
-}
+using detail::create_column;
+using detail::write_cell;
 
-/// Creates the dataset of one /points column (rows = points) with its fill value.
-io::Dataset create_column(hid_t points, const Column& column, hsize_t rows, int k, std::size_t text_width) {
-  io::DatasetOptions options;
-  options.int_fill = column.integer_fill;
-  const std::string name(column.name);
-  io::Dataset set;
-  if (column.type == ColumnType::text) {
-    set = io::create_string_dataset(points, name, rows,
-                                    column.text_width > 0 ? column.text_width : text_width, options);
-  } else {
-    std::vector<hsize_t> dims{rows};
-    if (column.shape == ColumnShape::top_k) dims.push_back(static_cast<hsize_t>(k));
-    set = column.type == ColumnType::integer ? io::create_int_dataset(points, name, dims, options)
-                                             : io::create_double_dataset(points, name, dims, options);
-  }
-  describe(set, column.description);
-  return set;
-}
+using detail::describe;
 
 /// Writes a parameter column whole: one cell per point from the grid and the predictions.
 void write_parameter_column(const io::Dataset& set, const Column& column, const Grid& grid,
@@ -62,19 +45,6 @@ void write_parameter_column(const io::Dataset& set, const Column& column, const 
     std::vector<double> values(points);
     for (std::size_t i = 0; i < points; ++i) values[i] = std::get<double>(cell(static_cast<std::int64_t>(i)));
     io::write(set, values);
-  }
-}
-
-/// Writes one cell into row `row` of its column's dataset.
-void write_cell(const io::Dataset& set, hsize_t row, const Cell& cell) {
-  if (const auto* real = std::get_if<double>(&cell)) {
-    io::write_rows(set, row, 1, std::vector<double>{*real});
-  } else if (const auto* integer = std::get_if<std::int64_t>(&cell)) {
-    io::write_rows(set, row, 1, std::vector<std::int64_t>{*integer});
-  } else if (const auto* text = std::get_if<std::string>(&cell)) {
-    io::write_rows(set, row, 1, std::vector<std::string>{*text});
-  } else {
-    io::write_rows(set, row, 1, std::get<std::vector<double>>(cell));
   }
 }
 
@@ -135,7 +105,7 @@ SweepFile SweepFile::create(const std::string& path, MPI_Comm comm, const Grid& 
   std::size_t weighting_width = 1;  // text columns of parameters hold a weighting
   for (const auto& w : weightings) weighting_width = std::max(weighting_width, w.size());
   for (const Column* column : point_columns()) {
-    const io::Dataset set = create_column(group, *column, points, c.k, weighting_width);
+    const io::Dataset set = create_column(group, *column, points, c.k, weighting_width, column->integer_fill);
     if (writer && column->phase == ColumnPhase::parameter)
       write_parameter_column(set, *column, grid, predictions);
   }

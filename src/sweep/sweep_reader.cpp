@@ -14,9 +14,7 @@
 #include "rmtsweep/io/file_error.hpp"
 
 namespace rmtsweep::sweep {
-namespace {
 
-/// key = value lines of the resolved config text (what the sweep stores in `config`).
 std::map<std::string, std::string> config_lines(const std::string& text) {
   std::map<std::string, std::string> values;
   std::istringstream in(text);
@@ -35,8 +33,6 @@ std::map<std::string, std::string> config_lines(const std::string& text) {
   }
   return values;
 }
-
-}  // namespace
 
 StatusCounts count_status(const std::vector<std::int64_t>& status) noexcept {
   StatusCounts counts;

@@ -12,6 +12,7 @@
 
 #include "rmtsweep/assemble/detection_tables.hpp"
 #include "rmtsweep/assemble/phase.hpp"
+#include "rmtsweep/assemble/refined_fit.hpp"
 #include "rmtsweep/assemble/theory_tables.hpp"
 #include "rmtsweep/sweep/config.hpp"
 
@@ -23,6 +24,9 @@ struct SweepData {
   Axes axes;                         ///< numeric axes ascending; weighting in grid order
   std::vector<PointRecord> points;   ///< done points, in the file's point order
   std::int64_t total = 0, done = 0, failed = 0, pending = 0;
+  /// Done refined points (/refine, `rmtsweep refine`), and the refined rows given to points by status.
+  std::vector<RefinedRecord> refined;
+  std::int64_t refined_total = 0, refined_done = 0, refined_failed = 0;
 };
 
 /// Reads the config, grid and done points of `path` (sweep::SweepReader). Throws InvalidFile
@@ -32,7 +36,10 @@ SweepData read_sweep(const std::string& path);
 /// Writes (or rewrites) /phase of `path` from the tables; `margin` is the detection c.
 /// `rules` go to /phase/detection/<rule>; `shown` is the rule the figures draw (attribute
 /// figure_detection), the top-level detected_fraction and empirical_threshold_snr being the edge rule's.
+/// `refined` holds one table per rule of `rules` (same order): /phase/refined_* (the edge rule's) and
+/// /phase/detection/<rule>/refined_*.
 void write_phase(const std::string& path, const SweepData& data, const PhaseTable& table,
-                 const TheoryTables& theory, double margin, const std::vector<RuleTable>& rules, Rule shown);
+                 const TheoryTables& theory, double margin, const std::vector<RuleTable>& rules, Rule shown,
+                 const std::vector<RefinedTable>& refined);
 
 }  // namespace rmtsweep::assemble

@@ -88,6 +88,33 @@ inline constexpr PhaseEntry extrapolation_chi2_per_dof{"extrapolation_chi2_per_d
                                                        "chi^2 per degree of freedom of the fit (its residual)"};
 inline constexpr PhaseEntry extrapolation_sizes{"extrapolation_sizes",
                                                 "sizes d the fit used (a threshold and an error each)"};
+inline constexpr PhaseEntry refined_threshold_snr{
+    "refined_threshold_snr",
+    "median over trials of the per-trial thresholds (each trial's bracket [highest snr not detected, lowest "
+    "detected] from every done point of the line, grid and /refine together): the estimate rmtsweep refine drives "
+    "below its tolerance; NaN unless every trial's bracket is closed"};
+inline constexpr PhaseEntry refined_threshold_snr_err{
+    "refined_threshold_snr_err",
+    "standard error of refined_threshold_snr: sqrt(resolution^2 + spread^2), resolution (median(hi) - median(lo)) "
+    "/ sqrt(12), spread 1.2533 sd / sqrt(K)"};
+inline constexpr PhaseEntry refined_resolution_err{"refined_resolution_err",
+                                                   "resolution part of refined_threshold_snr_err"};
+inline constexpr PhaseEntry refined_spread_err{"refined_spread_err", "spread part of refined_threshold_snr_err"};
+inline constexpr PhaseEntry refined_trials{"refined_trials", "trials of the line, grid and refined"};
+inline constexpr PhaseEntry refined_fit_threshold_snr{
+    "refined_fit_threshold_snr",
+    "mu of the maximum-likelihood probit fit P(detected) = Phi((snr - mu)/sigma) to the trials' brackets "
+    "(interval-censored: each trial counts once); NaN without a fit"};
+inline constexpr PhaseEntry refined_fit_threshold_snr_err{
+    "refined_fit_threshold_snr_err",
+    "standard error of refined_fit_threshold_snr, cluster-robust over trials (a trial shares its noise along snr)"};
+inline constexpr PhaseEntry refined_width_snr{"refined_width_snr",
+                                              "sigma of the probit fit: the spread of per-trial thresholds"};
+inline constexpr PhaseEntry refined_width_snr_err{"refined_width_snr_err", "standard error of refined_width_snr"};
+inline constexpr PhaseEntry refined_points{
+    "refined_points",
+    "done refined points of the line (/refine); where > 0 and the fit has an error, the extrapolation to d -> "
+    "infinity takes refined_threshold_snr for this size"};
 inline constexpr PhaseEntry empirical_threshold_bracket{
     "empirical_threshold_bracket",
     "0 crossing found; -1 detected fraction >= 1/2 already at the smallest snr; +1 never reaches 1/2 "
@@ -125,6 +152,10 @@ inline constexpr PhaseEntry empirical_threshold_snr{
     "empirical_threshold_snr", "snr where this rule's detected fraction first crosses 1/2; NaN unless bracketed"};
 inline constexpr PhaseEntry empirical_threshold_bracket{
     "empirical_threshold_bracket", "0 found, -1 below the grid, +1 above it, 2 a cell without trials decides"};
+using phase::refined_threshold_snr, phase::refined_threshold_snr_err, phase::refined_width_snr,
+    phase::refined_width_snr_err, phase::refined_points,
+    phase::refined_resolution_err, phase::refined_spread_err, phase::refined_trials, phase::refined_fit_threshold_snr,
+    phase::refined_fit_threshold_snr_err;
 using phase::empirical_threshold_snr_err, phase::extrapolated_threshold_snr, phase::extrapolated_threshold_snr_err,
     phase::extrapolation_a, phase::extrapolation_b, phase::extrapolation_terms, phase::extrapolation_chi2_per_dof,
     phase::extrapolation_sizes;

@@ -65,4 +65,10 @@ std::vector<std::int64_t> order_by_cost(const Grid& grid, std::vector<std::int64
 /// point at a time, the points of a run went to every group in turn, each drawing the same table.
 std::vector<std::int64_t> table_runs(const Grid& grid, const std::vector<std::int64_t>& order, int groups);
 
+/// The same for points given by their parameters, in hand-out order (points off the grid: refined
+/// ones). Two points share a noise table when d, delta and trial agree (seed and table kind are the
+/// sweep's); for grid points this groups exactly as the overload above.
+std::vector<std::int64_t> table_runs(const std::vector<model::PointParams>& ordered, const SweepConfig& config,
+                                     int groups);
+
 }  // namespace rmtsweep::sweep

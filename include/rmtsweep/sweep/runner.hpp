@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <exception>
+#include <functional>
+#include <vector>
 #include <new>
 #include <string>
 
@@ -28,6 +30,25 @@ struct RunOutcome {
   double wall_seconds = 0.0;
   double load_imbalance = 1.0;  ///< max / mean busy seconds of the groups (1 = perfect)
 };
+
+/// A list of points to compute, in the order they are handed out (costliest first, points of one
+/// noise table together), and where their outcomes go. What run_sweep computes for the grid and
+/// `rmtsweep refine` for its refined points (refine_file.hpp); identical on every rank but for the
+/// writers, which only group leaders call.
+struct PointBatch {
+  const char* label = "rmtsweep run";         ///< prefix of the progress lines
+  std::int64_t total = 0;                     ///< points in the whole set (progress: total - todo are done)
+  std::vector<model::PointParams> points;     ///< the points to compute, in hand-out order
+  std::function<std::int64_t(std::size_t)> id_of;            ///< a point's row, for messages (optional)
+  std::function<bool(std::size_t)> fail_injected;            ///< test-only fault injection (optional)
+  std::function<void(std::size_t, const simulate::PointResult&, double)> write_done;
+  std::function<void(std::size_t, const std::string&, double)> write_failed;
+};
+
+/// Computes `batch` on every rank of `comm` with the dynamic schedule of run_sweep (below): groups of
+/// config.ranks_per_point ranks, tasks of points sharing their noise table (table_runs), an RMA task
+/// counter. Collective; the outcome is the same on every rank.
+RunOutcome run_batch(const PointBatch& batch, const SweepConfig& config, MPI_Comm comm, std::FILE* progress);
 
 /// Collective on `comm` (size divisible by ranks_per_point, checked by the caller). Rank 0
 /// reads which points are not done, orders them most expensive first and broadcasts the

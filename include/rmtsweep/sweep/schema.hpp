@@ -34,10 +34,12 @@ inline constexpr std::int64_t schema_version = 2;
 /// The oldest schema_version this rmtsweep reads, assembles and resumes.
 inline constexpr std::int64_t oldest_schema_version = 1;
 
-/// A point's state in /points/status. The values are stored: never renumber them.
-enum class PointStatus : std::int64_t { pending = 0, done = 1, failed = 2 };
+/// A point's state in /points/status (and /refine/block_<i>/status). The values are stored: never
+/// renumber them. `unused` (-1) is the fill value of the refined points' preallocated rows
+/// (refine_file.hpp): a row not yet given to a point; /points never holds it.
+enum class PointStatus : std::int64_t { unused = -1, pending = 0, done = 1, failed = 2 };
 
-/// "pending", "done", "failed".
+/// "unused", "pending", "done", "failed".
 const char* to_string(PointStatus status) noexcept;
 
 enum class ColumnType { real, integer, text };

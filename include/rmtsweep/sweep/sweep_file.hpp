@@ -66,6 +66,10 @@ class SweepFile {
   ~SweepFile();
 
   int run_index() const noexcept { return run_index_; }
+  /// Top eigenvalues stored per point.
+  int k() const noexcept { return k_; }
+  /// The open file, for the refined points' blocks beside /points (refine_file.hpp).
+  hid_t handle() const noexcept { return file_; }
   /// /points/status of every point (independent read).
   std::vector<std::int64_t> read_status() const;
 

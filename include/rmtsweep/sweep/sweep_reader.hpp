@@ -8,6 +8,7 @@
 /// schema_version read as well: version 1 had no d axis (d_indices() gives zeros, its config one
 /// size) and its spectra in one dataset (spectrum() reads either layout).
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,6 +32,10 @@ struct StatusCounts {
   std::int64_t total() const noexcept { return pending + done + failed + other; }
 };
 StatusCounts count_status(const std::vector<std::int64_t>& status) noexcept;
+
+/// The key = value lines of a resolved config text (what a sweep stores in `config`), for
+/// parse_sweep_config.
+std::map<std::string, std::string> config_lines(const std::string& text);
 
 class SweepReader {
  public:

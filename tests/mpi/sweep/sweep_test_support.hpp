@@ -126,6 +126,16 @@ inline std::vector<std::pair<std::string, std::vector<double>>> stored_values(co
     if (name == "seconds" || name == "run" || name == "operator_products" || name == "solver_residual") continue;
     values.emplace_back("points/" + name, io::read_doubles(io::open_dataset(file, "points/" + name)));
   }
+  // The refined points' blocks (rmtsweep refine), column by column as /points.
+  for (std::size_t b = 0; io::exists(file, "refine/block_" + std::to_string(b)); ++b) {
+    const std::string block = "refine/block_" + std::to_string(b);
+    for (const std::string& name : io::list_children(io::open_group(file, block))) {
+      const sweep::Column* column = sweep::find_column(name);
+      if (column != nullptr && column->type == sweep::ColumnType::text) continue;
+      if (name == "seconds" || name == "run" || name == "operator_products" || name == "solver_residual") continue;
+      values.emplace_back(block + "/" + name, io::read_doubles(io::open_dataset(file, block + "/" + name)));
+    }
+  }
   if (io::exists(file, "spectra/eigenvalues")) {  // schema_version 1
     values.emplace_back("spectra/eigenvalues",
                         io::read_doubles(io::open_dataset(file, "spectra/eigenvalues")));

@@ -1,0 +1,49 @@
+#pragma once
+/// The refined thresholds of `rmtsweep assemble` (issue 19): per rule and per (weighting, d, delta, gamma)
+/// line, from the detections of every done point of the line, the grid's and the refined ones (/refine,
+/// sweep/refine_file.hpp) together,
+///  - the threshold: the median of the per-trial thresholds with its error (refine/design.hpp's
+///    estimate_line, the estimate `rmtsweep refine` drives below its tolerance), and
+///  - the probit fit of the detection curve (probit_fit.hpp): its half crossing and width.
+/// The two estimate the same half crossing; the fit is a model of the curve's shape, and where that
+/// shape is off (a heavy low tail of per-trial thresholds at finite d) its half crossing is biased by
+/// more than its error (README, Adaptive refinement), so the threshold stored and extrapolated is the
+/// per-trial median. The extrapolation to d -> infinity is redone with it where a line has refined
+/// points. Pure functions of numbers.
+#include <cstdint>
+#include <vector>
+
+#include "rmtsweep/assemble/detection_tables.hpp"
+#include "rmtsweep/assemble/phase.hpp"
+#include "rmtsweep/assemble/probit_fit.hpp"
+
+namespace rmtsweep::assemble {
+
+/// One done refined point, placed on its line (axes positions as in PointRecord) at its own snr.
+struct RefinedRecord {
+  std::size_t line = 0;
+  double snr = 0.0;
+  int trial = 0;
+  std::vector<double> top_eigenvalues;
+};
+
+/// One rule's fits, per line (arrays row-major as PhaseTable's lines).
+struct RefinedTable {
+  Rule rule = Rule::edge;
+  std::vector<double> threshold, threshold_err;  ///< median of the per-trial thresholds and its error
+  std::vector<double> resolution_err, spread_err;  ///< the two parts of threshold_err
+  std::vector<std::int64_t> trials;              ///< trials of the line
+  std::vector<double> fit_threshold, fit_threshold_err;  ///< the fit's half crossing and its error
+  std::vector<double> width, width_err;          ///< sigma of the fit
+  std::vector<std::int64_t> refined_points;                        ///< done refined points of the line
+};
+
+/// The fit of every line for `rule` (its per-line detector threshold taken from `table.threshold`).
+RefinedTable refined_table(const Axes& axes, const std::vector<PointRecord>& grid,
+                           const std::vector<RefinedRecord>& refined, const RuleTable& table);
+
+/// Redoes `table.extrapolation` with, per size, the refined threshold and error where that line has
+/// refined points and a fit with a finite error, else the grid's empirical threshold and bootstrap error.
+void extrapolate_with_refined(const Axes& axes, const RefinedTable& refined, RuleTable& table);
+
+}  // namespace rmtsweep::assemble

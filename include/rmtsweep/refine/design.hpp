@@ -1,0 +1,99 @@
+#pragma once
+/// The round design of `rmtsweep refine` (issue 19): from the detections measured so far on one line
+/// (weighting, d, delta, gamma), the line's threshold with its standard error, and the points the
+/// next round adds. Pure functions of numbers (no MPI, no HDF5): the same observations give the same
+/// design on every machine and for any number of ranks.
+///
+/// Per-trial thresholds. Trial t shares its noise draws along snr (common random numbers, model.md
+/// section 7), so its detection is (nearly) a step in snr at its own threshold tau_t. Its bracket is
+/// [lo_t, hi_t]: hi_t the lowest snr detected, lo_t the highest snr below hi_t not detected (a
+/// non-detection above hi_t, rare noise, is ignored). Open ends are NaN.
+///
+/// The line's threshold is the median of tau over trials: the detected fraction at snr s is the
+/// fraction of trials with tau_t <= s, so its half crossing is that median (the grid's interpolated
+/// crossing and the probit fit's location estimate the same thing). Since lo_t <= tau_t <= hi_t for
+/// every trial, the sample median of the tau_t lies in [median(lo), median(hi)] exactly:
+///   estimate       = (median(lo) + median(hi)) / 2
+///   resolution_err = (median(hi) - median(lo)) / sqrt(12)     (uniform within that interval)
+///   spread_err     = 1.2533 sd(midpoints) / sqrt(K)           (the median of K normal values)
+///   err            = sqrt(resolution_err^2 + spread_err^2)
+/// The error budget splits as 0.6 tolerance for resolution and 0.8 tolerance for spread
+/// (0.6^2 + 0.8^2 = 1). When spread_err exceeds its share the design adds trials (new trial indices
+/// K, K + 1, ..., up to max_trials; drawn exactly as the grid's would be); while resolution_err
+/// exceeds its share it bisects the brackets of the trials that decide the median (those meeting
+/// [median(lo), median(hi)] and wider than 2.08 tolerance, so that median(hi) - median(lo) falls
+/// below 0.6 sqrt(12) tolerance). Open brackets are closed by steps that double; a new trial's first
+/// point is the current estimate (else the theory's sample threshold).
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+namespace rmtsweep::refine {
+
+inline constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+
+/// One done point of a line: its snr, its trial and whether the rule detected the outlier.
+struct Observation {
+  double snr = 0.0;
+  int trial = 0;
+  bool detected = false;
+};
+
+/// A trial's bracket of its own threshold; NaN for an open end.
+struct TrialBracket {
+  int trial = 0;
+  double lo = nan;  ///< highest snr below hi not detected
+  double hi = nan;  ///< lowest snr detected
+  bool closed() const noexcept { return lo == lo && hi == hi; }
+};
+
+/// The brackets of trials 0..trials-1 (a trial without observations has both ends open).
+std::vector<TrialBracket> trial_brackets(const std::vector<Observation>& observations, int trials);
+
+/// A line's threshold from its per-trial brackets (see the header comment); every value NaN unless
+/// every trial's bracket is closed and there are at least two trials.
+struct LineEstimate {
+  double threshold = nan;
+  double err = nan;
+  double resolution_err = nan;
+  double spread_err = nan;
+  double median_lo = nan, median_hi = nan;
+  double spread_sd = nan;  ///< sample sd (n - 1) of the bracket midpoints
+  int trials = 0;
+};
+LineEstimate estimate_line(const std::vector<TrialBracket>& brackets);
+
+/// What the design may do.
+struct DesignOptions {
+  double tolerance = 0.01;  ///< target standard error of the threshold [snr]
+  int max_trials = 64;      ///< trials per line at most (grid trials included)
+  double start_snr = 1.0;   ///< where to look without any data (the theory's sample threshold)
+  double first_step = 0.25;  ///< the first step that closes an open bracket (then doubled)
+};
+
+/// A point the next round adds: snr and trial on the line.
+struct Proposal {
+  double snr = 0.0;
+  int trial = 0;
+  bool operator==(const Proposal&) const = default;
+};
+
+/// The resolution share of the error budget and the bracket width that meets it.
+inline constexpr double resolution_share = 0.6, spread_share = 0.8;
+double target_width(double tolerance) noexcept;
+/// New snr values are rounded to multiples of this quantum: min(2^-10, the power of two at or below
+/// tolerance / 8). Trials bisecting the same bracket share their snr values, refines with other
+/// tolerances share their points, and a value is stored exactly as it is compared.
+double snr_quantum(double tolerance) noexcept;
+
+/// Whether a line is finished: its error is at most the tolerance, or it has reached max_trials
+/// and its resolution meets its share (more points cannot help within the options).
+bool line_finished(const LineEstimate& estimate, const DesignOptions& options) noexcept;
+
+/// The next round's points of one line whose trials so far are 0..trials-1 (ascending trial, then
+/// snr; empty when line_finished). trials_after is set to the line's trial count after the round.
+std::vector<Proposal> design_line(const std::vector<Observation>& observations, int trials,
+                                  const DesignOptions& options, int& trials_after);
+
+}  // namespace rmtsweep::refine

@@ -1,0 +1,83 @@
+// Refined thresholds of a sweep (include/rmtsweep/assemble/refined_fit.hpp).
+#include "rmtsweep/assemble/refined_fit.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include "rmtsweep/assemble/finite_size.hpp"
+#include "rmtsweep/refine/design.hpp"
+
+#include <map>
+
+namespace rmtsweep::assemble {
+
+RefinedTable refined_table(const Axes& axes, const std::vector<PointRecord>& grid,
+                           const std::vector<RefinedRecord>& refined, const RuleTable& table) {
+  const std::size_t lines = axes.lines();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  RefinedTable out;
+  out.rule = table.rule;
+  out.threshold.assign(lines, nan);
+  out.threshold_err.assign(lines, nan);
+  out.resolution_err.assign(lines, nan);
+  out.spread_err.assign(lines, nan);
+  out.trials.assign(lines, 0);
+  out.fit_threshold.assign(lines, nan);
+  out.fit_threshold_err.assign(lines, nan);
+  out.width.assign(lines, nan);
+  out.width_err.assign(lines, nan);
+  out.refined_points.assign(lines, 0);
+  std::vector<std::vector<Detection>> seen(lines);
+  const auto detector = [&](std::size_t line) { return Detector{table.rule, table.threshold[line]}; };
+  for (const PointRecord& p : grid) {
+    const std::size_t line = axes.line(p.weighting, p.d, p.delta, p.gamma);
+    seen[line].push_back({axes.snr[p.snr], p.trial, detector(line).detects(p.top_eigenvalues)});
+  }
+  for (const RefinedRecord& r : refined) {
+    seen[r.line].push_back({r.snr, r.trial, detector(r.line).detects(r.top_eigenvalues)});
+    ++out.refined_points[r.line];
+  }
+  for (std::size_t line = 0; line < lines; ++line) {
+    if (!(table.threshold[line] == table.threshold[line])) continue;  // the rule has no threshold here
+    const ProbitFit fit = fit_probit(seen[line]);
+    out.fit_threshold[line] = fit.mu;
+    out.fit_threshold_err[line] = fit.mu_err;
+    // The per-trial estimate over the trials present (numbered 0..K-1 in order of their index).
+    std::map<int, int> number;
+    for (const Detection& o : seen[line]) number.try_emplace(o.trial, 0);
+    int k = 0;
+    for (auto& [trial, n] : number) n = k++;
+    std::vector<refine::Observation> observations;
+    for (const Detection& o : seen[line]) observations.push_back({o.snr, number[o.trial], o.detected});
+    const refine::LineEstimate e = refine::estimate_line(refine::trial_brackets(observations, k));
+    out.threshold[line] = e.threshold;
+    out.threshold_err[line] = e.err;
+    out.resolution_err[line] = e.resolution_err;
+    out.spread_err[line] = e.spread_err;
+    out.trials[line] = k;
+    out.width[line] = fit.sigma;
+    out.width_err[line] = fit.sigma_err;
+  }
+  return out;
+}
+
+void extrapolate_with_refined(const Axes& axes, const RefinedTable& refined, RuleTable& table) {
+  const std::vector<double> sizes(axes.d.begin(), axes.d.end());
+  table.extrapolation.resize(axes.size_lines());
+  for (std::size_t w = 0; w < axes.weighting.size(); ++w) {
+    for (std::size_t i = 0; i < axes.delta.size(); ++i) {
+      for (std::size_t j = 0; j < axes.gamma.size(); ++j) {
+        std::vector<double> threshold(sizes.size()), error(sizes.size());
+        for (std::size_t n = 0; n < sizes.size(); ++n) {
+          const std::size_t line = axes.line(w, n, i, j);
+          const bool use = refined.refined_points[line] > 0 && std::isfinite(refined.threshold_err[line]);
+          threshold[n] = use ? refined.threshold[line] : table.empirical_threshold_snr[line];
+          error[n] = use ? refined.threshold_err[line] : table.empirical_threshold_snr_err[line];
+        }
+        table.extrapolation[axes.size_line(w, i, j)] = extrapolate_threshold(sizes, threshold, error);
+      }
+    }
+  }
+}
+
+}  // namespace rmtsweep::assemble

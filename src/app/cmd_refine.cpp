@@ -393,15 +393,6 @@ io::FileLock lock_for_refine(const std::string& path, MPI_Comm comm) {
   return lock;
 }
 
-std::string utc_now() {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return text;
-}
-
 std::string joined_command_line(int argc, char** argv) {
   std::string text = "rmtsweep";
   for (int i = 0; i < argc; ++i) text += std::string(" ") + argv[i];

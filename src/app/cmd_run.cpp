@@ -36,7 +36,6 @@
 #include "sweep_options.hpp"
 
 namespace rmtsweep::app {
-namespace {
 
 std::string utc_now() {
   const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
@@ -46,6 +45,8 @@ std::string utc_now() {
   std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
   return text;
 }
+
+namespace {
 
 /// Rank 0 reads the config file and broadcasts its text: every rank parses the same text, and
 /// a file that only some ranks could read cannot send them down different branches (a hang).

@@ -1,6 +1,8 @@
 #pragma once
 /// The subcommands of the rmtsweep program. Each parses its own options from argv
 /// (argv[0] is the subcommand's name) and returns the process exit status.
+#include <string>
+
 namespace rmtsweep::app {
 
 int command_theory(int argc, char** argv);    ///< predictions for one point (no MPI)
@@ -11,5 +13,8 @@ int command_assemble(int argc, char** argv);  ///< phase diagrams into the sweep
 int command_refine(int argc, char** argv);    ///< adaptive refinement of every line's threshold
 int command_plot(int argc, char** argv);      ///< PNG figures from a sweep file (no MPI)
 int command_schema(int argc, char** argv);    ///< the /points columns (no MPI)
+
+/// The time now, ISO 8601 UTC (a run's `started`; run and refine record it).
+std::string utc_now();
 
 }  // namespace rmtsweep::app

@@ -111,21 +111,10 @@ std::vector<std::int64_t> order_by_cost(const Grid& grid, std::vector<std::int64
 }
 
 std::vector<std::int64_t> table_runs(const Grid& grid, const std::vector<std::int64_t>& order, int groups) {
-  const std::int64_t divisor = 4 * std::max(1, groups);
-  const auto n = static_cast<std::int64_t>(order.size());
-  std::vector<std::int64_t> starts;
-  TableAndCost run_key{};
-  std::int64_t start = 0, cap = 1;
-  for (std::int64_t i = 0; i < n; ++i) {
-    const TableAndCost key = table_and_cost(grid, order[static_cast<std::size_t>(i)]);
-    if (i > start && key == run_key && i - start < cap) continue;
-    starts.push_back(i);
-    start = i;
-    run_key = key;
-    cap = std::max<std::int64_t>(1, (n - i) / divisor);
-  }
-  starts.push_back(n);
-  return starts;
+  std::vector<model::PointParams> ordered;
+  ordered.reserve(order.size());
+  for (const std::int64_t i : order) ordered.push_back(grid.params(i));
+  return table_runs(ordered, grid.config(), groups);  // (d, delta) values name the same table as their indices
 }
 
 std::vector<std::int64_t> table_runs(const std::vector<model::PointParams>& ordered, const SweepConfig& config,

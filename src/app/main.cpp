@@ -132,27 +132,20 @@ int main(int argc, char** argv) {
     if (sub.name == argv[1]) chosen = &sub;
   }
   if (!chosen) {
-    std::fprintf(stderr, "rmtsweep: unknown command '%s': allowed are theory, point, run, status, assemble, refine, plot, schema\n",
-                 argv[1]);
+    std::string names;
+    for (const auto& sub : subcommands) names += (names.empty() ? "" : ", ") + std::string(sub.name);
+    std::fprintf(stderr, "rmtsweep: unknown command '%s': allowed are %s\n", argv[1], names.c_str());
     return 2;
   }
-  const std::string prefix = "rmtsweep " + std::string(argv[1]) + ": error: ";
-  if (!chosen->needs_mpi) {
+  std::optional<rmtsweep::parallel::MpiEnvironment> mpi;
+  if (chosen->needs_mpi) mpi.emplace(argc, argv);
+  if (!chosen->needs_mpi || chosen->serial) {
+    // No other rank waits on this one (none exist, or they have returned): no MPI_Abort; with MPI,
+    // MPI_Finalize in the environment's destructor.
     try {
       return run_subcommand(*chosen, argc, argv);
     } catch (const std::exception& e) {
-      print_error(prefix.c_str(), e);
-      end_after_file_error(e);
-      return 1;
-    }
-  }
-  rmtsweep::parallel::MpiEnvironment mpi(argc, argv);
-  if (chosen->serial) {
-    // The other ranks have returned: no MPI_Abort; MPI_Finalize (the environment's destructor).
-    try {
-      return run_subcommand(*chosen, argc, argv);
-    } catch (const std::exception& e) {
-      print_error(prefix.c_str(), e);
+      print_error(("rmtsweep " + std::string(argv[1]) + ": error: ").c_str(), e);
       end_after_file_error(e);
       return 1;
     }

@@ -8,7 +8,6 @@
 #include <filesystem>
 #include <map>
 #include <sstream>
-#include <stdexcept>
 
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/io/file_error.hpp"
@@ -134,22 +133,6 @@ std::vector<std::string> SweepReader::texts(const Column& column) const {
 std::vector<std::int64_t> SweepReader::d_indices() const {
   if (has(column::d_index)) return integers(column::d_index);
   return std::vector<std::int64_t>(static_cast<std::size_t>(points()), 0);
-}
-
-std::vector<double> SweepReader::spectrum(std::int64_t index) const {
-  if (index < 0 || index >= points()) throw std::out_of_range("point index out of range");
-  std::string path;
-  std::int64_t row = index;
-  if (schema_version_ < 2) {
-    path = std::string(spectra_eigenvalues.path);
-  } else {
-    const SweepConfig c = config();
-    const std::int64_t n = index / c.points_per_d();
-    path = spectra_eigenvalues_path(c.d[static_cast<std::size_t>(n)]);
-    row = index - n * c.points_per_d();
-  }
-  if (!io::exists(file_, path)) return {};
-  return io::read_double_rows(io::open_dataset(file_, path), static_cast<hsize_t>(row), 1);
 }
 
 std::optional<std::string> SweepReader::text_attribute(const std::string& name) const {

@@ -6,7 +6,7 @@
 /// schema_version attribute is written last at creation) with a schema this rmtsweep reads;
 /// anything else is an InvalidFile naming the path and what is wrong. Files of every earlier
 /// schema_version read as well: version 1 had no d axis (d_indices() gives zeros, its config one
-/// size) and its spectra in one dataset (spectrum() reads either layout).
+/// size) and its spectra in one dataset /spectra/eigenvalues (schema.hpp).
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -60,9 +60,6 @@ class SweepReader {
   std::vector<std::string> texts(const Column& column) const;
   /// /points/d_index, or zeros for a schema_version 1 file (one size, no such column).
   std::vector<std::int64_t> d_indices() const;
-  /// All d eigenvalues (ascending) of point `index`: empty when its size stores no spectra. A point
-  /// not computed yet (or failed) reads NaN.
-  std::vector<double> spectrum(std::int64_t index) const;
   /// /points/status as stored (values outside PointStatus are kept, for count_status to report).
   std::vector<std::int64_t> status() const { return integers(column::status); }
 

@@ -53,10 +53,12 @@ inline std::vector<std::string> mpi_command(int ranks, const std::vector<std::st
   return command;
 }
 
-/// Starts `command` with stdout and stderr going to `log`; returns its pid.
-inline pid_t start(const std::vector<std::string>& command, const std::string& log) {
+/// Starts `command` with stdout and stderr going to `log`; returns its pid. With `own_group` the
+/// command leads a new process group (as a shell's job), which exists before this returns.
+inline pid_t start(const std::vector<std::string>& command, const std::string& log, bool own_group = false) {
   const pid_t pid = fork();
   if (pid == 0) {
+    if (own_group) setpgid(0, 0);
     const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     dup2(fd, 1);
     dup2(fd, 2);
@@ -66,6 +68,7 @@ inline pid_t start(const std::vector<std::string>& command, const std::string& l
     execvp(argv[0], argv.data());
     _exit(127);
   }
+  if (own_group) setpgid(pid, pid);  // also here, so that the group exists before the caller signals it
   return pid;
 }
 
@@ -142,8 +145,8 @@ inline std::vector<std::pair<std::string, std::vector<double>>> stored_values(co
   } else if (io::exists(file, "spectra")) {  // schema_version 2: /spectra/d<d>/{eigenvalues, point}
     for (const std::string& size : io::list_children(io::open_group(file, "spectra"))) {
       for (const char* name : {"eigenvalues", "point"}) {
-        const std::string path = "spectra/" + size + "/" + name;
-        values.emplace_back(path, io::read_doubles(io::open_dataset(file, path)));
+        const std::string dataset = "spectra/" + size + "/" + name;
+        values.emplace_back(dataset, io::read_doubles(io::open_dataset(file, dataset)));
       }
     }
   }

@@ -17,24 +17,6 @@ std::vector<std::string> sweep_args(const std::string& output, bool resume = fal
   return args;
 }
 
-/// Starts `command` as the leader of a new process group (as a shell's job), output to `log`.
-pid_t start_in_own_group(const std::vector<std::string>& command, const std::string& log) {
-  const pid_t pid = fork();
-  if (pid == 0) {
-    setpgid(0, 0);
-    const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    dup2(fd, 1);
-    dup2(fd, 2);
-    std::vector<char*> argv;
-    for (const auto& word : command) argv.push_back(const_cast<char*>(word.c_str()));
-    argv.push_back(nullptr);
-    execvp(argv[0], argv.data());
-    _exit(127);
-  }
-  setpgid(pid, pid);  // also here, so that the group exists before the test signals it
-  return pid;
-}
-
 /// Whether `pid` runs (exists and is not a zombie left for an init that does not reap).
 bool running(pid_t pid) {
   std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
@@ -64,7 +46,7 @@ std::vector<pid_t> ranks_once_running(const std::string& path, pid_t mpirun, std
 void expect_ranks_end_and_resume_finishes(int signal) {
   const TempDir dir;
   const std::string output = dir / "sweep.h5";
-  const pid_t mpirun = start_in_own_group(mpi_command(2, sweep_args(output)), dir / "run.log");
+  const pid_t mpirun = start(mpi_command(2, sweep_args(output)), dir / "run.log", true);
   const std::vector<pid_t> ranks = ranks_once_running(output, mpirun, 8);
   ASSERT_EQ(ranks.size(), 2u) << read_text(dir / "run.log");
   ASSERT_EQ(::kill(-mpirun, signal), 0);

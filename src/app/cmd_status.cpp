@@ -108,7 +108,8 @@ void print_status(const std::string& path) {
       ++by_solver[solvers[i]];
       fallbacks += fell_back[i];
       if (solvers[i] == parallel::to_string(parallel::Reducer::spectra_lanczos) ||
-          solvers[i] == parallel::to_string(parallel::Reducer::spectra_davidson)) {
+          solvers[i] == parallel::to_string(parallel::Reducer::spectra_davidson) ||
+          solvers[i] == parallel::to_string(parallel::Reducer::block_lanczos)) {
         ++krylov;
         total += products[i];
         most = std::max(most, products[i]);

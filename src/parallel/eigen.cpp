@@ -257,6 +257,7 @@ const char* to_string(Reducer reducer) noexcept {
     case Reducer::elpa: return "elpa";
     case Reducer::spectra_lanczos: return "spectra-lanczos";
     case Reducer::spectra_davidson: return "spectra-davidson";
+    case Reducer::block_lanczos: return "block-lanczos";
   }
   return "unknown";
 }

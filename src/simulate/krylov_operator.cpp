@@ -8,7 +8,9 @@
 #include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/parallel/distributed_matrix.hpp"
+#include "rmtsweep/parallel/blas_threads.hpp"
 #include "rmtsweep/parallel/scalapack.hpp"
+#include "table_kernels.hpp"
 
 extern "C" void dgemv_(const char* trans, const int* m, const int* n, const double* alpha, const double* a,
                        const int* lda, const double* x, const int* incx, const double* beta, double* y,
@@ -38,7 +40,9 @@ FactoredCovariance::FactoredCovariance(const NoiseTable& table, const SparsePool
       V_(table.vocabulary()),
       N_(seqs.sequences()),
       signal_(std::sqrt(snr)),
-      comm_(comm) {
+      comm_(comm),
+      kernels_(table_kernels_available()),
+      threads_(parallel::blas_threads()) {
   if (N_ < 1) throw std::invalid_argument("FactoredCovariance: no sequences");
   RMTSWEEP_MPI_CHECK(MPI_Comm_rank(comm, &rank_));
   RMTSWEEP_MPI_CHECK(MPI_Comm_size(comm, &ranks_));
@@ -142,6 +146,12 @@ std::vector<double> FactoredCovariance::columns_times(const double* columns, std
   y_local_.assign(std::max<std::size_t>(1, lr * ub), 0.0);
   if (lr > 0 && b == 1) {
     local_gemv('N', static_cast<int>(lr), static_cast<int>(m), columns, ld, w.data(), y_local_.data());
+  } else if (lr > 0 && kernel_lanes(b)) {
+    rows_block_.resize(lr * ub);
+    stream_times(columns, static_cast<std::int64_t>(lr), m, ld, w.data(), b, rows_block_.data(), threads_);
+    for (std::size_t i = 0; i < lr; ++i) {
+      for (std::size_t j = 0; j < ub; ++j) y_local_[j * lr + i] = rows_block_[i * ub + j];
+    }
   } else if (lr > 0) {
     parallel::local_gemm('N', 'T', static_cast<int>(lr), b, static_cast<int>(m), 1.0, columns, ld, w.data(), b, 0.0,
                          y_local_.data(), static_cast<int>(lr));
@@ -158,7 +168,25 @@ std::vector<double> FactoredCovariance::columns_times(const double* columns, std
   return y;
 }
 
+bool FactoredCovariance::kernel_lanes(int b) const noexcept { return b > 1 && b % 4 == 0 && kernels_; }
+
 void FactoredCovariance::apply(const double* x, double* y, int b) const {
+  const int padded = (b + 3) / 4 * 4;
+  if (b > 1 && padded != b && kernels_) {
+    // Zero lanes up to a multiple of 4 for the kernels: they cost arithmetic, not another table pass.
+    const auto ud = static_cast<std::size_t>(d_), ub = static_cast<std::size_t>(b);
+    padded_in_.assign(ud * static_cast<std::size_t>(padded), 0.0);
+    padded_out_.resize(padded_in_.size());
+    std::copy(x, x + ud * ub, padded_in_.begin());
+    apply_block(padded_in_.data(), padded_out_.data(), padded);
+    std::copy(padded_out_.begin(), padded_out_.begin() + static_cast<std::ptrdiff_t>(ud * ub), y);
+  } else {
+    apply_block(x, y, b);
+  }
+  products_ += b;
+}
+
+void FactoredCovariance::apply_block(const double* x, double* y, int b) const {
   const auto ub = static_cast<std::size_t>(b), ud = static_cast<std::size_t>(d_);
   const auto& mine = table_.global_rows();
   const auto lr = mine.size();
@@ -170,12 +198,16 @@ void FactoredCovariance::apply(const double* x, double* y, int b) const {
   const auto um = static_cast<std::size_t>(m);
   // u^T = x^T E (b x m): this rank's rows, summed over the ranks on rank 0 and broadcast.
   x_local_.resize(std::max<std::size_t>(1, lr * ub));
+  const bool lanes = kernel_lanes(b);  // x_local_ row-major for the kernels, else column-major for dgemm
   for (std::size_t j = 0; j < ub; ++j) {
-    for (std::size_t i = 0; i < lr; ++i) x_local_[j * lr + i] = x[j * ud + mine[i]];
+    for (std::size_t i = 0; i < lr; ++i) x_local_[lanes ? i * ub + j : j * lr + i] = x[j * ud + mine[i]];
   }
   u_.assign(um * ub, 0.0);
   if (lr > 0 && b == 1) {
     local_gemv('T', static_cast<int>(lr), static_cast<int>(m), columns, ld, x_local_.data(), u_.data());
+  } else if (lr > 0 && lanes) {
+    stream_transpose_times(columns, static_cast<std::int64_t>(lr), m, ld, x_local_.data(), b, u_.data(),
+                          threads_);
   } else if (lr > 0) {
     parallel::local_gemm('T', 'N', b, static_cast<int>(m), static_cast<int>(lr), 1.0, x_local_.data(), ld, columns,
                          ld, 0.0, u_.data(), b);
@@ -203,7 +235,6 @@ void FactoredCovariance::apply(const double* x, double* y, int b) const {
   }
   const std::vector<double> result = columns_times(columns, m, w_, b, !compressed());
   std::copy(result.begin(), result.end(), y);
-  products_ += b;
 }
 
 void FactoredCovariance::compress(double max_fraction) {

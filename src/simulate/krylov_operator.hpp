@@ -2,8 +2,8 @@
 // The centred sample covariance S applied without forming it (private to src/simulate):
 //   S X = E M E^T X,   M = (1/N) sum_n a_n a_n^T - a-bar a-bar^T  (V x V, sparse),
 // with E = Z + sqrt(snr) e_1 s^T the d x V table (c_n = E a_n, c-bar = E a-bar; model.md 1.2, 5.5).
-// On a block of b vectors: one dgemm U^T = X^T Z (2 d V b flops), the sparse M on U (4 N T b),
-// one dgemm Z W (2 d V b). Rows of Z are spread over the ranks of a P x 1 grid; X and S X are
+// On a block of b vectors: U^T = X^T Z (2 d V b flops), the sparse M on U (4 N T b), Z W (2 d V b),
+// the two table products by table_kernels (streaming the table once each) where the CPU has AVX2. Rows of Z are spread over the ranks of a P x 1 grid; X and S X are
 // replicated and bit-identical on every rank (reduce to rank 0 + broadcast, then an all-gather).
 #include <mpi.h>
 
@@ -25,6 +25,8 @@ class FactoredCovariance {
   FactoredCovariance& operator=(const FactoredCovariance&) = delete;
 
   int dimension() const noexcept { return d_; }
+  /// The group's ranks, over which every product is collective.
+  MPI_Comm communicator() const noexcept { return comm_; }
 
   /// y = S x for the b columns of x (d x b, column-major, the same on every rank). Collective.
   void apply(const double* x, double* y, int b) const;
@@ -48,6 +50,10 @@ class FactoredCovariance {
   long long products() const noexcept { return products_; }
 
  private:
+  /// apply() on b columns as given (b a multiple of 4 where the kernels take it).
+  void apply_block(const double* x, double* y, int b) const;
+  /// Whether a block of b columns goes through table_kernels (else dgemv for 1, dgemm otherwise).
+  bool kernel_lanes(int b) const noexcept;
   /// w = M u on the token side, both b x V.
   void apply_sparse(const double* u, double* w, int b) const;
   /// The d x b replicated result of columns (local rows x m, leading dimension the local rows) times
@@ -67,8 +73,10 @@ class FactoredCovariance {
   std::vector<std::vector<std::size_t>> rows_of_;  ///< the global rows each rank holds
   std::vector<double> mean_weights_, label_weights_;
   std::vector<double> pooled_;  ///< compress(): this rank's rows of C = E A (local rows x N), else empty
+  bool kernels_ = false;  ///< table_kernels_available()
+  int threads_ = 1;       ///< the kernels' threads: the BLAS threads when the operator was made
   mutable long long products_ = 0;
-  mutable std::vector<double> x_local_, u_, w_, y_local_, gathered_;
+  mutable std::vector<double> x_local_, u_, w_, y_local_, gathered_, rows_block_, padded_in_, padded_out_;
 };
 
 }  // namespace rmtsweep::simulate

@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "krylov_eigen.hpp"
+#include "block_lanczos.hpp"
 #include "krylov_operator.hpp"
 #include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/common/error.hpp"
@@ -14,6 +14,7 @@
 #include "rmtsweep/model/correlation.hpp"
 #include "rmtsweep/model/scalars.hpp"
 #include "rmtsweep/parallel/blacs_grid.hpp"
+#include "rmtsweep/parallel/blas_threads.hpp"
 #include "stages.hpp"
 
 namespace rmtsweep::simulate {
@@ -25,16 +26,15 @@ constexpr double eigen_tolerance = 1e-10;
 /// CG stops at ||r|| <= 1e-11 ||b||: beta's relative error is at most cond(S + lambda I) times
 /// that, about 1e-9 for cond up to 100 (lambda = 0.1 kappa against a top eigenvalue of a few kappa).
 constexpr double ridge_tolerance = 1e-11;
-/// A returned pair is accepted when its measured residual is within 100x of the tolerance
-/// (Spectra tests its own, recurrence-based residuals).
+/// A returned pair (and beta) is accepted when its measured residual is within 100x of the
+/// tolerance (the solver tests the recurrence's residuals, which rounding can flatter).
 constexpr double accepted_residual = 100 * eigen_tolerance;
-/// Single-vector Lanczos by default. Measured on 1 rank x 2 BLAS threads (delta 0.5, gamma 0.25,
-/// k 4, shared cores): at d = 2000 Lanczos took 100 table passes where block Davidson (blocks of
-/// 8) took 56 but 503 products; at d = 4000 Lanczos 246 products in 14.0-17.7 s, Davidson 616
-/// (blocks of 8, 68 passes) in 27.9-29.9 s and 880 (16, 52 passes) in 22.0-29.8 s. OpenBLAS's
-/// dgemm on 8 columns cost 5.6 dgemv products at d = 4000 (15 % of its d x 512 x d rate), so
-/// fewer passes did not pay for more products.
-constexpr int default_block = 1;
+constexpr double accepted_ridge_residual = 100 * ridge_tolerance;
+/// Blocks of 8 (the ridge's right side and 7 more). Measured at d = 4000 (delta 0.5, gamma 0.25,
+/// prefix:3, k 4): the eigenpairs converged in 150, 101, 76, 56 and 48 block products for blocks of
+/// 1, 2, 4, 8 and 12, the ridge in 59-61 whatever the block; a pass with 8 lanes costs about 1.6
+/// single-vector passes (table_kernels), with 12 about 2.6, so 8 reads the table least.
+constexpr int default_block = 8;
 
 /// Products go through the pooled vectors C = E A (4 d N flops) instead of the table (4 d V) where
 /// N <= 0.3 V: C (8 d N bytes) then adds at most 0.3 of the table's memory (target: 1.3 x the table).
@@ -91,28 +91,35 @@ KrylovOutcome krylov_point(const model::PointParams& params, const SimulationOpt
   context.seconds.covariance += MPI_Wtime() - mark;
 
   mark = MPI_Wtime();
-  const int k = std::min(options.k, params.d - 1);
-  const int block = options.krylov_block > 0 ? options.krylov_block : default_block;
-  const long long budget = options.krylov_budget > 0 ? options.krylov_budget : default_budget(k);
-  RidgeCg ridge(std::move(rhs), context.lambda, ridge_tolerance);
-  // CG rides along the block solver's products (one more column of a dgemm that reads the table
-  // anyway). Not along Lanczos: there the second column turns a dgemv into a dgemm that packs
-  // the table, and eigen + CG riding took 4.6-5.5 s at d = 2000 against 3.2-4.3 s one after the other.
-  TopEigenpairs eigen = top_eigenpairs(s, k, block, budget, eigen_tolerance, kappa, block > 1 ? &ridge : nullptr);
+  KrylovTargets targets;
+  targets.k = std::min(options.k, params.d - 1);
+  targets.block = options.krylov_block > 0 ? options.krylov_block : default_block;
+  targets.budget = options.krylov_budget > 0 ? options.krylov_budget : default_budget(targets.k);
+  targets.eigen_tolerance = eigen_tolerance;
+  targets.scale = kappa;
+  targets.lambda = context.lambda;
+  targets.ridge_tolerance = ridge_tolerance;
+  // One basis for the eigenpairs and the ridge: the time is the eigen stage's (the ridge's is its
+  // test below).
+  // The block products run on the kernels' threads; the solver's small dgemms are single-threaded,
+  // so OpenBLAS's idle workers do not spin (sched_yield) against them: measured with perf at
+  // d = 4000, 20 % of the time went to that spinning with OpenBLAS left at 2 threads.
+  const KrylovSolution solution = [&] {
+    const parallel::SingleThreadedBlas single;
+    return block_lanczos(s, rhs, targets);
+  }();
   context.seconds.eigen += MPI_Wtime() - mark;
-  mark = MPI_Wtime();
-  ridge.finish(s, std::max(0LL, budget - s.products()));
-  context.seconds.ridge += MPI_Wtime() - mark;
 
   KrylovOutcome out;
-  out.converged = eigen.converged && eigen.residual <= accepted_residual && ridge.done();
+  out.converged = solution.converged && solution.residual <= accepted_residual &&
+                  solution.ridge_residual <= accepted_ridge_residual;
   PointResult& result = out.result;
-  result.eigensolver = block > 1 ? parallel::Reducer::spectra_davidson : parallel::Reducer::spectra_lanczos;
+  result.eigensolver = parallel::Reducer::block_lanczos;
   result.products = s.products();
-  result.residual = eigen.residual;
-  result.top_eigenvalues = eigen.values;
-  for (std::size_t j = 0; j < eigen.values.size(); ++j) {
-    const double x = eigen.vectors[j * ud];
+  result.residual = solution.residual;
+  result.top_eigenvalues = solution.values;
+  for (std::size_t j = 0; j < solution.values.size(); ++j) {
+    const double x = solution.vectors[j * ud];
     result.overlaps.push_back(x * x);
   }
   result.overlaps.resize(static_cast<std::size_t>(std::min(options.k, params.d)), 0.0);
@@ -122,7 +129,7 @@ KrylovOutcome krylov_point(const model::PointParams& params, const SimulationOpt
 
   mark = MPI_Wtime();
   const std::int64_t ntest = options.ntest > 0 ? options.ntest : N;
-  result.ridge_accuracy = test_accuracy(context, pooled, ridge.solution(), mean, ntest);
+  result.ridge_accuracy = test_accuracy(context, pooled, solution.ridge, mean, ntest);
   context.seconds.ridge += MPI_Wtime() - mark;
   if (params.weighting.data_dependent()) {
     result.weights_deviation = parallel::all_sum(seqs.deviation_sum, comm) / N;

@@ -85,7 +85,7 @@ EigenSetting parse_eigensolver(const std::string& text) {
       "eigensolver", text,
       "allowed: auto (Krylov where no spectrum is stored and it is faster, else dense), dense (S "
       "formed and reduced: LAPACK, or ELPA/ScaLAPACK on groups of several ranks), krylov (S never "
-      "formed: the top k by Spectra's Lanczos) or scalapack (dense, always pdsytrd on groups: less "
+      "formed: the top k and the ridge by block Lanczos) or scalapack (dense, always pdsytrd on groups: less "
       "memory)");
 }
 

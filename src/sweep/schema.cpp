@@ -123,9 +123,8 @@ constexpr Column table[] = {
        return measured(o, [](const simulate::PointResult& r) { return r.weights_deviation.value_or(nan); });
      }},
     {"solver", text, scalar, measurement,
-     "what computed the eigenpairs: lapack, scalapack, elpa (S formed) or spectra-lanczos, spectra-davidson "
-     "(S never "
-     "formed); empty for a failed point",
+     "what computed the eigenpairs: lapack, scalapack, elpa (S formed) or block-lanczos (S never formed; "
+     "spectra-lanczos, spectra-davidson in older files); empty for a failed point",
      nullptr,
      [](O o) -> Cell {
        return o.result ? std::string(parallel::to_string(o.result->eigensolver)) : std::string();

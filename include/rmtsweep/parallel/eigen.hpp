@@ -51,16 +51,19 @@ enum class Reducer {
   lapack,            ///< LAPACK's dsytrd on one process
   scalapack,         ///< ScaLAPACK's pdsytrd on a grid of several processes
   elpa,              ///< ELPA's two-stage solver
-  spectra_lanczos,   ///< Spectra's implicitly restarted Lanczos on the factored S (no S formed)
-  spectra_davidson,  ///< Spectra's block Davidson on the factored S
+  spectra_lanczos,   ///< Spectra's implicitly restarted Lanczos on the factored S (files written before block Lanczos)
+  spectra_davidson,  ///< Spectra's block Davidson on the factored S (files written before block Lanczos)
+  block_lanczos,     ///< block Lanczos on the factored S, the ridge in the same basis (no S formed)
 };
 
 /// Whether the eigenpairs came from a Krylov method on the factored S (S never formed).
 constexpr bool is_krylov(Reducer reducer) noexcept {
-  return reducer == Reducer::spectra_lanczos || reducer == Reducer::spectra_davidson;
+  return reducer == Reducer::spectra_lanczos || reducer == Reducer::spectra_davidson ||
+         reducer == Reducer::block_lanczos;
 }
 
-/// "lapack", "scalapack", "elpa", "spectra-lanczos", "spectra-davidson": as `rmtsweep point`,
+/// "lapack", "scalapack", "elpa", "block-lanczos" (older files: "spectra-lanczos",
+/// "spectra-davidson"): as `rmtsweep point`,
 /// its JSON and the file's /points/solver say it.
 const char* to_string(Reducer reducer) noexcept;
 

@@ -1,0 +1,268 @@
+// Block Lanczos for the top eigenpairs and the ridge in one basis (block_lanczos.hpp).
+#include "block_lanczos.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+
+#include "rmtsweep/common/error.hpp"
+#include "rmtsweep/parallel/collectives.hpp"
+#include "rmtsweep/parallel/scalapack.hpp"
+
+extern "C" {
+void dgeqrf_(const int* m, const int* n, double* a, const int* lda, double* tau, double* work, const int* lwork,
+             int* info);
+void dorgqr_(const int* m, const int* n, const int* k, double* a, const int* lda, const double* tau, double* work,
+             const int* lwork, int* info);
+void dsyevr_(const char* jobz, const char* range, const char* uplo, const int* n, double* a, const int* lda,
+             const double* vl, const double* vu, const int* il, const int* iu, const double* abstol, int* m, double* w,
+             double* z, const int* ldz, int* isuppz, double* work, const int* lwork, int* iwork, const int* liwork,
+             int* info, std::size_t, std::size_t, std::size_t);
+void dposv_(const char* uplo, const int* n, const int* nrhs, double* a, const int* lda, double* b, const int* ldb,
+            int* info, std::size_t);
+}
+
+namespace rmtsweep::simulate {
+namespace {
+
+using Vector = std::vector<double>;
+
+/// x (d x b, column-major) = Q R by Householder QR: x becomes Q; returns R (b x b, column-major,
+/// upper triangular).
+Vector orthonormalise(double* x, int d, int b) {
+  Vector tau(static_cast<std::size_t>(b)), r(static_cast<std::size_t>(b) * b, 0.0);
+  int info = 0, lwork = -1;
+  double query = 0.0;
+  dgeqrf_(&d, &b, x, &d, tau.data(), &query, &lwork, &info);
+  lwork = std::max(1, static_cast<int>(query));
+  Vector work(static_cast<std::size_t>(lwork));
+  dgeqrf_(&d, &b, x, &d, tau.data(), work.data(), &lwork, &info);
+  if (info != 0) throw NumericalFailure("block Lanczos: dgeqrf failed (info " + std::to_string(info) + ")");
+  for (int j = 0; j < b; ++j) {
+    for (int i = 0; i <= j; ++i) r[static_cast<std::size_t>(j) * b + i] = x[static_cast<std::size_t>(j) * d + i];
+  }
+  lwork = -1;
+  dorgqr_(&d, &b, &b, x, &d, tau.data(), &query, &lwork, &info);
+  lwork = std::max(1, static_cast<int>(query));
+  work.resize(static_cast<std::size_t>(lwork));
+  dorgqr_(&d, &b, &b, x, &d, tau.data(), work.data(), &lwork, &info);
+  if (info != 0) throw NumericalFailure("block Lanczos: dorgqr failed (info " + std::to_string(info) + ")");
+  return r;
+}
+
+/// y -= Q (Q^T y) for the d x b block y against the d x m basis q, twice (CGS2).
+void project_out(const double* q, int d, int m, double* y, int b) {
+  if (m == 0) return;
+  Vector c(static_cast<std::size_t>(m) * b);
+  for (int pass = 0; pass < 2; ++pass) {
+    parallel::local_gemm('T', 'N', m, b, d, 1.0, q, d, y, d, 0.0, c.data(), m);
+    parallel::local_gemm('N', 'N', d, b, m, -1.0, q, d, c.data(), m, 1.0, y, d);
+  }
+}
+
+/// The k largest eigenpairs of the symmetric m x m matrix t (column-major): values descending,
+/// vectors m x k.
+void top_ritz(const Vector& t, int m, int k, Vector& values, Vector& vectors) {
+  Vector a = t;
+  const int il = m - k + 1, iu = m;
+  const double none = 0.0, abstol = 0.0;
+  int found = 0, info = 0, lwork = -1, liwork = -1, iquery = 0;
+  double query = 0.0;
+  Vector w(static_cast<std::size_t>(m)), z(static_cast<std::size_t>(m) * k);
+  std::vector<int> support(2 * static_cast<std::size_t>(k));
+  dsyevr_("V", "I", "L", &m, a.data(), &m, &none, &none, &il, &iu, &abstol, &found, w.data(), z.data(), &m,
+          support.data(), &query, &lwork, &iquery, &liwork, &info, 1, 1, 1);
+  lwork = std::max(1, static_cast<int>(query));
+  liwork = std::max(1, iquery);
+  Vector work(static_cast<std::size_t>(lwork));
+  std::vector<int> iwork(static_cast<std::size_t>(liwork));
+  dsyevr_("V", "I", "L", &m, a.data(), &m, &none, &none, &il, &iu, &abstol, &found, w.data(), z.data(), &m,
+          support.data(), work.data(), &lwork, iwork.data(), &liwork, &info, 1, 1, 1);
+  if (info != 0 || found != k)
+    throw NumericalFailure("block Lanczos: dsyevr on the projected matrix failed (info " + std::to_string(info) + ")");
+  // dsyevr returns ascending: reverse to descending.
+  values.assign(static_cast<std::size_t>(k), 0.0);
+  vectors.assign(static_cast<std::size_t>(m) * k, 0.0);
+  for (int j = 0; j < k; ++j) {
+    values[static_cast<std::size_t>(j)] = w[static_cast<std::size_t>(k - 1 - j)];
+    std::copy_n(z.begin() + static_cast<std::ptrdiff_t>(k - 1 - j) * m, m,
+                vectors.begin() + static_cast<std::ptrdiff_t>(j) * m);
+  }
+}
+
+/// y with (t + lambda I) y = g; false if t + lambda I is not positive definite (numerically).
+bool ridge_in_basis(const Vector& t, int m, double lambda, const Vector& g, Vector& y) {
+  Vector a = t;
+  for (int i = 0; i < m; ++i) a[static_cast<std::size_t>(i) * m + i] += lambda;
+  y = g;
+  const int one = 1;
+  int info = 0;
+  dposv_("L", &m, &one, a.data(), &m, y.data(), &m, &info, 1);
+  return info == 0;
+}
+
+/// ||B z_last|| for the b x b upper-triangular coupling B and the last b entries of the m-vector z.
+double coupled_norm(const Vector& coupling, int b, const double* z_last) {
+  double sum = 0.0;
+  for (int i = 0; i < b; ++i) {
+    double x = 0.0;
+    for (int j = i; j < b; ++j) x += coupling[static_cast<std::size_t>(j) * b + i] * z_last[j];
+    sum += x * x;
+  }
+  return std::sqrt(sum);
+}
+
+/// Fixed pseudo-random entries in [-1, 1) (a splitmix64 hash of the index), the same on every rank.
+double hashed_uniform(std::uint64_t index) noexcept {
+  std::uint64_t z = index + 0x9E3779B97F4A7C15ULL;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  z ^= z >> 31;
+  return static_cast<double>(z >> 11) * 0x1.0p-52 - 1.0;
+}
+
+double norm2(const double* x, std::size_t n) {
+  double sum = 0.0;
+  for (std::size_t i = 0; i < n; ++i) sum += x[i] * x[i];
+  return std::sqrt(sum);
+}
+
+}  // namespace
+
+KrylovSolution block_lanczos(const FactoredCovariance& s, const Vector& rhs, const KrylovTargets& targets) {
+  const int d = s.dimension(), b = std::max(1, std::min(targets.block, d)), k = std::min(targets.k, d);
+  const auto ud = static_cast<std::size_t>(d), ub = static_cast<std::size_t>(b);
+  if (rhs.size() != ud) throw std::invalid_argument("block_lanczos: rhs has the wrong length");
+  const MPI_Comm comm = s.communicator();
+  const double rhs_norm = norm2(rhs.data(), ud);
+
+  // The basis Q (d x m, column-major), grown a block at a time, and T = Q^T S Q (block tridiagonal).
+  Vector q(ud * ub);
+  std::copy(rhs.begin(), rhs.end(), q.begin());
+  if (rhs_norm == 0.0) {
+    for (std::size_t i = 0; i < ud; ++i) q[i] = hashed_uniform(i);
+  }
+  for (std::size_t j = 1; j < ub; ++j) {
+    for (std::size_t i = 0; i < ud; ++i) q[j * ud + i] = hashed_uniform(j * ud + i);
+  }
+  const Vector start_r = orthonormalise(q.data(), d, b);  // q e_1 = rhs / r_11
+  parallel::broadcast(std::span<double>(q), comm);
+
+  KrylovSolution out;
+  Vector t, values, ritz, y, g, block_y(ud * ub), coupling, previous, packed;
+  int m = 0;
+  bool eigen_done = false, ridge_done = rhs_norm == 0.0;
+  while (s.products() + b <= targets.budget) {
+    const double* qj = q.data() + static_cast<std::size_t>(m) * ud;
+    s.apply(qj, block_y.data(), b);
+    ++out.blocks;
+    // A_j = Q_j^T S Q_j, and the new directions S Q_j orthogonalised against the whole basis.
+    Vector a(ub * ub);
+    parallel::local_gemm('T', 'N', b, b, d, 1.0, qj, d, block_y.data(), d, 0.0, a.data(), b);
+    for (int i = 0; i < b; ++i) {
+      for (int j = 0; j < i; ++j) {
+        const double mean = 0.5 * (a[static_cast<std::size_t>(j) * ub + i] + a[static_cast<std::size_t>(i) * ub + j]);
+        a[static_cast<std::size_t>(j) * ub + i] = mean;
+        a[static_cast<std::size_t>(i) * ub + j] = mean;
+      }
+    }
+    const int m_next = m + b;
+    project_out(q.data(), d, m_next, block_y.data(), b);
+    // R = Q_{j+1} B_j; ||B_j z|| = ||R z|| is the residual even where no next block fits (room).
+    coupling = orthonormalise(block_y.data(), d, b);
+    const bool room = m_next + b <= d;
+    // Rank 0's coefficients and next block for everyone: the same bits on every rank.
+    packed.resize(2 * ub * ub + ud * ub);
+    std::copy(a.begin(), a.end(), packed.begin());
+    std::copy(coupling.begin(), coupling.end(), packed.begin() + static_cast<std::ptrdiff_t>(ub * ub));
+    std::copy(block_y.begin(), block_y.end(), packed.begin() + static_cast<std::ptrdiff_t>(2 * ub * ub));
+    if (parallel::size_of(comm) > 1) parallel::broadcast(std::span<double>(packed), comm);
+    std::copy_n(packed.begin(), ub * ub, a.begin());
+    std::copy_n(packed.begin() + static_cast<std::ptrdiff_t>(ub * ub), ub * ub, coupling.begin());
+
+    // T grows by a block row and column: A_j on the diagonal, B_{j-1} (kept in t) beside it.
+    Vector grown(static_cast<std::size_t>(m_next) * m_next, 0.0);
+    for (int j = 0; j < m; ++j) {
+      std::copy_n(t.begin() + static_cast<std::ptrdiff_t>(j) * m, m, grown.begin() + static_cast<std::ptrdiff_t>(j) * m_next);
+    }
+    for (int j = 0; j < b; ++j) {
+      for (int i = 0; i < b; ++i) {
+        grown[static_cast<std::size_t>(m + j) * m_next + m + i] = a[static_cast<std::size_t>(j) * ub + i];
+      }
+    }
+    if (m > 0) {
+      // T(m + i, m - b + j) = B_{j-1}(i, j), the previous step's coupling (upper triangular).
+      for (int j = 0; j < b; ++j) {
+        for (int i = 0; i <= j; ++i) {
+          const double x = previous[static_cast<std::size_t>(j) * ub + i];
+          grown[static_cast<std::size_t>(m - b + j) * m_next + m + i] = x;
+          grown[static_cast<std::size_t>(m + i) * m_next + m - b + j] = x;
+        }
+      }
+    }
+    t = std::move(grown);
+    m = m_next;
+
+    // Convergence from the recurrence: S Q z - theta Q z = Q_{j+1} B_j z_last.
+    const int kk = std::min(k, m);
+    top_ritz(t, m, kk, values, ritz);
+    double eigen_residual = 0.0;
+    for (int j = 0; j < kk; ++j) {
+      eigen_residual = std::max(eigen_residual, coupled_norm(coupling, b, ritz.data() + static_cast<std::size_t>(j) * m + m - b));
+    }
+    double ridge_residual = 0.0;
+    if (rhs_norm > 0.0) {
+      g.assign(static_cast<std::size_t>(m), 0.0);
+      for (int i = 0; i < b; ++i) g[static_cast<std::size_t>(i)] = start_r[static_cast<std::size_t>(i)];  // Q^T rhs
+      if (!ridge_in_basis(t, m, targets.lambda, g, y)) throw NumericalFailure("block Lanczos: T + lambda I is not positive definite");
+      ridge_residual = coupled_norm(coupling, b, y.data() + m - b) / rhs_norm;
+    }
+    const int met = parallel::decided_on_root(comm, [&] {
+      return (kk == k && eigen_residual <= targets.eigen_tolerance * targets.scale ? 1 : 0) |
+             (rhs_norm == 0.0 || ridge_residual <= targets.ridge_tolerance ? 2 : 0);
+    });
+    eigen_done = (met & 1) != 0;
+    ridge_done = (met & 2) != 0;
+    if ((eigen_done && ridge_done) || !room) break;
+    previous = coupling;
+    q.resize(static_cast<std::size_t>(m + b) * ud);
+    std::copy(packed.begin() + static_cast<std::ptrdiff_t>(2 * ub * ub), packed.end(),
+              q.begin() + static_cast<std::ptrdiff_t>(m) * ud);
+  }
+  out.converged = eigen_done && ridge_done;
+
+  // Ritz vectors X = Q Z and beta = Q y; then their residuals measured with one more product.
+  const int kk = static_cast<int>(values.size());
+  out.values = values;
+  out.vectors.assign(ud * static_cast<std::size_t>(kk), 0.0);
+  parallel::local_gemm('N', 'N', d, kk, m, 1.0, q.data(), d, ritz.data(), m, 0.0, out.vectors.data(), d);
+  out.ridge.assign(ud, 0.0);
+  if (rhs_norm > 0.0) parallel::local_gemm('N', 'N', d, 1, m, 1.0, q.data(), d, y.data(), m, 0.0, out.ridge.data(), d);
+  const auto lanes = static_cast<std::size_t>(kk) + 1;
+  Vector x(ud * lanes), sx(ud * lanes);
+  std::copy(out.vectors.begin(), out.vectors.end(), x.begin());
+  std::copy(out.ridge.begin(), out.ridge.end(), x.begin() + static_cast<std::ptrdiff_t>(ud) * kk);
+  s.apply(x.data(), sx.data(), static_cast<int>(lanes));
+  for (std::size_t j = 0; j < static_cast<std::size_t>(kk); ++j) {
+    double sum = 0.0;
+    for (std::size_t i = 0; i < ud; ++i) {
+      const double r = sx[j * ud + i] - out.values[j] * out.vectors[j * ud + i];
+      sum += r * r;
+    }
+    out.residual = std::max(out.residual, std::sqrt(sum) / std::abs(out.values[j]));
+  }
+  if (rhs_norm > 0.0) {
+    double sum = 0.0;
+    const double* sb = sx.data() + ud * static_cast<std::size_t>(kk);
+    for (std::size_t i = 0; i < ud; ++i) {
+      const double r = sb[i] + targets.lambda * out.ridge[i] - rhs[i];
+      sum += r * r;
+    }
+    out.ridge_residual = std::sqrt(sum) / rhs_norm;
+  }
+  return out;
+}
+
+}  // namespace rmtsweep::simulate

@@ -1,0 +1,149 @@
+// Multi-vector products with the table without dgemm's packing (table_kernels.hpp). Every function
+// here is compiled for AVX2 + FMA through its target attribute (not a flag for the whole file, so no
+// AVX2 copy of an inline function shared with other files can be picked by the linker); callers
+// check table_kernels_available() first.
+#include "table_kernels.hpp"
+
+#include <algorithm>
+#include <omp.h>
+
+namespace rmtsweep::simulate {
+namespace {
+
+using v4 = double __attribute__((vector_size(32)));
+
+__attribute__((target("avx2,fma"))) inline v4 load(const double* p) noexcept { v4 v; __builtin_memcpy(&v, p, sizeof v); return v; }
+__attribute__((target("avx2,fma"))) inline void store(double* p, v4 v) noexcept { __builtin_memcpy(p, &v, sizeof v); }
+__attribute__((target("avx2,fma"))) inline v4 splat(double x) noexcept { return v4{x, x, x, x}; }
+
+/// u[v, lane0 + 0..B) (+)= sum_{i in [r0, r1)} z[i, v] x[i, lane0 + 0..B) for v in [v0, v1): C columns
+/// at a time, B lanes in B / 4 registers each.
+template <int B, int C>
+__attribute__((always_inline, target("avx2,fma"))) inline void dot_columns(const double* z, std::int64_t ld, std::int64_t r0,
+                                                       std::int64_t r1, std::int64_t v0, std::int64_t v1,
+                                                       const double* x, int bp, int lane0, double* u, bool add) {
+  constexpr int R = B / 4;
+  std::int64_t v = v0;
+  for (; v + C <= v1; v += C) {
+    v4 acc[C][R] = {};
+    const double* col[C];
+    for (int c = 0; c < C; ++c) col[c] = z + (v + c) * ld;
+    for (std::int64_t i = r0; i < r1; ++i) {
+      v4 xi[R];
+      for (int r = 0; r < R; ++r) xi[r] = load(x + i * bp + lane0 + 4 * r);
+      for (int c = 0; c < C; ++c) {
+        const v4 zc = splat(col[c][i]);
+        for (int r = 0; r < R; ++r) acc[c][r] += zc * xi[r];
+      }
+    }
+    for (int c = 0; c < C; ++c) {
+      double* out = u + (v + c) * bp + lane0;
+      for (int r = 0; r < R; ++r) store(out + 4 * r, add ? load(out + 4 * r) + acc[c][r] : acc[c][r]);
+    }
+  }
+  for (; v < v1; ++v) dot_columns<B, 1>(z, ld, r0, r1, v, v + 1, x, bp, lane0, u, add);
+}
+
+/// y[i, lane0 + 0..B) += sum_v z[i, v] w[v, lane0 + 0..B) for i in [r0, r1), v in [v0, v1).
+template <int B, int C>
+__attribute__((always_inline, target("avx2,fma"))) inline void axpy_columns(const double* z, std::int64_t ld, std::int64_t r0,
+                                                        std::int64_t r1, std::int64_t v0, std::int64_t v1,
+                                                        const double* w, int bp, int lane0, double* y) {
+  constexpr int R = B / 4;
+  std::int64_t v = v0;
+  for (; v + C <= v1; v += C) {
+    v4 wc[C][R];
+    const double* col[C];
+    for (int c = 0; c < C; ++c) {
+      col[c] = z + (v + c) * ld;
+      for (int r = 0; r < R; ++r) wc[c][r] = load(w + (v + c) * bp + lane0 + 4 * r);
+    }
+    for (std::int64_t i = r0; i < r1; ++i) {
+      v4 yi[R];
+      for (int r = 0; r < R; ++r) yi[r] = load(y + i * bp + lane0 + 4 * r);
+      for (int c = 0; c < C; ++c) {
+        const v4 zc = splat(col[c][i]);
+        for (int r = 0; r < R; ++r) yi[r] += zc * wc[c][r];
+      }
+      for (int r = 0; r < R; ++r) store(y + i * bp + lane0 + 4 * r, yi[r]);
+    }
+  }
+  for (; v < v1; ++v) axpy_columns<B, 1>(z, ld, r0, r1, v, v + 1, w, bp, lane0, y);
+}
+
+/// Rows of x per chunk: a chunk of x (rows x 16 lanes) stays in a core's L2 beside the streamed table.
+constexpr std::int64_t dot_chunk_bytes = 128 * 1024;
+/// Rows of y per chunk of the axpy form: 16 lanes of 256 rows (32 KiB) stay in L1/L2.
+constexpr std::int64_t axpy_chunk_rows = 1024;
+
+template <int B>
+__attribute__((target("avx2,fma"))) void transpose_times_group(const double* z, std::int64_t rows, std::int64_t m, std::int64_t ld, const double* x,
+                           int bp, int lane0, double* u, int threads) {
+  constexpr int C = B <= 8 ? 4 : (B == 12 ? 3 : 2);
+  const std::int64_t chunk = std::max<std::int64_t>(64, dot_chunk_bytes / (8 * B));
+#pragma omp parallel num_threads(threads)
+  {
+    const int t = omp_get_thread_num(), nt = omp_get_num_threads();
+    const std::int64_t v0 = m * t / nt, v1 = m * (t + 1) / nt;
+    for (std::int64_t r0 = 0; r0 < std::max<std::int64_t>(rows, 1); r0 += chunk) {
+      dot_columns<B, C>(z, ld, r0, std::min(rows, r0 + chunk), v0, v1, x, bp, lane0, u, r0 > 0);
+    }
+  }
+}
+
+template <int B>
+__attribute__((target("avx2,fma"))) void times_group(const double* z, std::int64_t rows, std::int64_t m, std::int64_t ld, const double* w, int bp,
+                 int lane0, double* y, int threads) {
+  constexpr int H = B % 8 == 0 ? 8 : 4;  // lanes per sweep over a chunk: 2 registers (or 1) of y
+  constexpr int C = 4;
+#pragma omp parallel num_threads(threads)
+  {
+    const int t = omp_get_thread_num(), nt = omp_get_num_threads();
+    const std::int64_t i0 = rows * t / nt, i1 = rows * (t + 1) / nt;
+    for (std::int64_t i = i0; i < i1; ++i) std::fill(y + i * bp + lane0, y + i * bp + lane0 + B, 0.0);
+    for (std::int64_t a = i0; a < i1; a += axpy_chunk_rows) {
+      const std::int64_t b = std::min(i1, a + axpy_chunk_rows);
+      for (std::int64_t v = 0; v < m; v += C) {
+        for (int h = 0; h < B; h += H) axpy_columns<H, C>(z, ld, a, b, v, std::min(m, v + C), w, bp, lane0 + h, y);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+bool table_kernels_available() noexcept {
+#if defined(__x86_64__) && defined(__GNUC__)
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#else
+  return false;
+#endif
+}
+
+
+__attribute__((target("avx2,fma"))) void stream_transpose_times(const double* z, std::int64_t rows, std::int64_t m, std::int64_t ld, const double* x,
+                           int bp, double* u, int threads) {
+  for (int lane0 = 0; lane0 < bp; lane0 += 16) {
+    switch (std::min(16, bp - lane0)) {
+      case 4: transpose_times_group<4>(z, rows, m, ld, x, bp, lane0, u, threads); break;
+      case 8: transpose_times_group<8>(z, rows, m, ld, x, bp, lane0, u, threads); break;
+      case 12: transpose_times_group<12>(z, rows, m, ld, x, bp, lane0, u, threads); break;
+      default: transpose_times_group<16>(z, rows, m, ld, x, bp, lane0, u, threads); break;
+    }
+  }
+}
+
+
+__attribute__((target("avx2,fma"))) void stream_times(const double* z, std::int64_t rows, std::int64_t m, std::int64_t ld, const double* w, int bp,
+                 double* y, int threads) {
+  for (int lane0 = 0; lane0 < bp; lane0 += 16) {
+    switch (std::min(16, bp - lane0)) {
+      case 4: times_group<4>(z, rows, m, ld, w, bp, lane0, y, threads); break;
+      case 8: times_group<8>(z, rows, m, ld, w, bp, lane0, y, threads); break;
+      case 12: times_group<12>(z, rows, m, ld, w, bp, lane0, y, threads); break;
+      default: times_group<16>(z, rows, m, ld, w, bp, lane0, y, threads); break;
+    }
+  }
+}
+
+}  // namespace rmtsweep::simulate

@@ -10,6 +10,7 @@
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/parallel/scalapack.hpp"
+#include "table_kernels.hpp"
 
 extern "C" {
 void dgeqrf_(const int* m, const int* n, double* a, const int* lda, double* tau, double* work, const int* lwork,
@@ -20,14 +21,26 @@ void dsyevr_(const char* jobz, const char* range, const char* uplo, const int* n
              const double* vl, const double* vu, const int* il, const int* iu, const double* abstol, int* m, double* w,
              double* z, const int* ldz, int* isuppz, double* work, const int* lwork, int* iwork, const int* liwork,
              int* info, std::size_t, std::size_t, std::size_t);
-void dposv_(const char* uplo, const int* n, const int* nrhs, double* a, const int* lda, double* b, const int* ldb,
-            int* info, std::size_t);
+void dsbevx_(const char* jobz, const char* range, const char* uplo, const int* n, const int* kd, double* ab,
+             const int* ldab, double* q, const int* ldq, const double* vl, const double* vu, const int* il,
+             const int* iu, const double* abstol, int* m, double* w, double* z, const int* ldz, double* work,
+             int* iwork, int* ifail, int* info, std::size_t, std::size_t, std::size_t);
+void dgbsv_(const int* n, const int* kl, const int* ku, const int* nrhs, double* ab, const int* ldab, int* ipiv,
+            double* b, const int* ldb, int* info);
+void dpbsv_(const char* uplo, const int* n, const int* kd, const int* nrhs, double* ab, const int* ldab, double* b,
+            const int* ldb, int* info, std::size_t);
 }
 
 namespace rmtsweep::simulate {
 namespace {
 
 using Vector = std::vector<double>;
+
+double norm2(const double* x, std::size_t n) {
+  double sum = 0.0;
+  for (std::size_t i = 0; i < n; ++i) sum += x[i] * x[i];
+  return std::sqrt(sum);
+}
 
 /// x (d x b, column-major) = Q R by Householder QR: x becomes Q; returns R (b x b, column-major,
 /// upper triangular).
@@ -52,10 +65,27 @@ Vector orthonormalise(double* x, int d, int b) {
   return r;
 }
 
-/// y -= Q (Q^T y) for the d x b block y against the d x m basis q, twice (CGS2).
-void project_out(const double* q, int d, int m, double* y, int b) {
+/// y -= Q (Q^T y) for the d x b block y against the d x m basis q, twice (CGS2). With the table
+/// kernels (b a multiple of 4) each pass streams q once for Q^T y and once for Q c on `threads`
+/// threads, where dgemm would copy (pack) q for each of the four products.
+void project_out(const double* q, int d, int m, double* y, int b, int threads) {
   if (m == 0) return;
-  Vector c(static_cast<std::size_t>(m) * b);
+  const auto ud = static_cast<std::size_t>(d), ub = static_cast<std::size_t>(b);
+  Vector c(static_cast<std::size_t>(m) * ub);
+  if (b % 4 == 0 && table_kernels_available()) {
+    Vector lanes(ud * ub), qc(ud * ub);
+    for (int pass = 0; pass < 2; ++pass) {
+      for (std::size_t j = 0; j < ub; ++j) {
+        for (std::size_t i = 0; i < ud; ++i) lanes[i * ub + j] = y[j * ud + i];
+      }
+      stream_transpose_times(q, d, m, d, lanes.data(), b, c.data(), threads);
+      stream_times(q, d, m, d, c.data(), b, qc.data(), threads);
+      for (std::size_t j = 0; j < ub; ++j) {
+        for (std::size_t i = 0; i < ud; ++i) y[j * ud + i] -= qc[i * ub + j];
+      }
+    }
+    return;
+  }
   for (int pass = 0; pass < 2; ++pass) {
     parallel::local_gemm('T', 'N', m, b, d, 1.0, q, d, y, d, 0.0, c.data(), m);
     parallel::local_gemm('N', 'N', d, b, m, -1.0, q, d, c.data(), m, 1.0, y, d);
@@ -92,14 +122,101 @@ void top_ritz(const Vector& t, int m, int k, Vector& values, Vector& vectors) {
   }
 }
 
-/// y with (t + lambda I) y = g; false if t + lambda I is not positive definite (numerically).
-bool ridge_in_basis(const Vector& t, int m, double lambda, const Vector& g, Vector& y) {
-  Vector a = t;
-  for (int i = 0; i < m; ++i) a[static_cast<std::size_t>(i) * m + i] += lambda;
+/// T = Q^T S Q, block tridiagonal with bandwidth b, in LAPACK's lower band storage (uplo 'L'):
+/// T(i, j) for j <= i <= j + b at ab[j (b + 1) + i - j]. Grows by b columns per block.
+struct BandMatrix {
+  int kd = 0, n = 0;
+  Vector ab;
+
+  double& at(int i, int j) { return ab[static_cast<std::size_t>(j) * (kd + 1) + (i - j)]; }
+  double at(int i, int j) const { return ab[static_cast<std::size_t>(j) * (kd + 1) + (i - j)]; }
+
+  /// Appends the block A_j (b x b, symmetric) on the diagonal, below the previous block's coupling
+  /// B_{j-1} (b x b upper triangular: T(n + i, n - b + j) = B(i, j)).
+  void append(const Vector& a, const Vector& coupling) {
+    const int b = kd;
+    ab.resize(static_cast<std::size_t>(n + b) * (kd + 1), 0.0);
+    for (int j = 0; j < b; ++j) {
+      for (int i = j; i < b; ++i) at(n + i, n + j) = a[static_cast<std::size_t>(j) * b + i];
+    }
+    if (n > 0) {
+      for (int j = 0; j < b; ++j) {
+        for (int i = 0; i <= j; ++i) at(n + i, n - b + j) = coupling[static_cast<std::size_t>(j) * b + i];
+      }
+    }
+    n += b;
+  }
+
+  Vector dense() const {
+    Vector t(static_cast<std::size_t>(n) * n, 0.0);
+    for (int j = 0; j < n; ++j) {
+      for (int i = j; i < std::min(n, j + kd + 1); ++i) {
+        t[static_cast<std::size_t>(j) * n + i] = at(i, j);
+        t[static_cast<std::size_t>(i) * n + j] = at(i, j);
+      }
+    }
+    return t;
+  }
+};
+
+/// The k largest eigenvalues of the band matrix, descending (dsbevx without vectors: O(n^2 b)).
+Vector top_band_values(const BandMatrix& t, int k) {
+  Vector ab = t.ab, w(static_cast<std::size_t>(t.n)), work(7 * static_cast<std::size_t>(t.n));
+  std::vector<int> iwork(5 * static_cast<std::size_t>(t.n)), fail(static_cast<std::size_t>(t.n));
+  const int ldab = t.kd + 1, il = t.n - k + 1, iu = t.n, one = 1;
+  const double none = 0.0, abstol = 0.0;
+  double unused = 0.0;
+  int found = 0, info = 0;
+  dsbevx_("N", "I", "L", &t.n, &t.kd, ab.data(), &ldab, &unused, &one, &none, &none, &il, &iu, &abstol, &found,
+          w.data(), &unused, &one, work.data(), iwork.data(), fail.data(), &info, 1, 1, 1);
+  if (info != 0 || found != k)
+    throw NumericalFailure("block Lanczos: dsbevx on the projected matrix failed (info " + std::to_string(info) + ")");
+  Vector values(static_cast<std::size_t>(k));
+  for (int j = 0; j < k; ++j) values[static_cast<std::size_t>(j)] = w[static_cast<std::size_t>(k - 1 - j)];
+  return values;
+}
+
+/// The unit eigenvector of the band matrix for its eigenvalue theta, by two steps of inverse
+/// iteration on the band LU of T - theta I (dgbsv: O(n b^2)). theta is accurate to rounding, so
+/// the first solve already amplifies its eigenvector by ~1e12 over a neighbour 1e-3 away.
+Vector band_eigenvector(const BandMatrix& t, double theta) {
+  const int n = t.n, kd = t.kd, ldab = 3 * kd + 1, one = 1;
+  Vector z(static_cast<std::size_t>(n), 1.0);
+  std::vector<int> pivots(static_cast<std::size_t>(n));
+  double shift = theta;
+  for (int step = 0; step < 2; ++step) {
+    for (int attempt = 0;; ++attempt) {
+      Vector ab(static_cast<std::size_t>(ldab) * n, 0.0);
+      for (int j = 0; j < n; ++j) {
+        for (int i = std::max(0, j - kd); i < std::min(n, j + kd + 1); ++i) {
+          const double x = i >= j ? t.at(i, j) : t.at(j, i);
+          ab[static_cast<std::size_t>(j) * ldab + 2 * kd + i - j] = i == j ? x - shift : x;
+        }
+      }
+      Vector rhs = z;
+      int info = 0;
+      dgbsv_(&n, &kd, &kd, &one, ab.data(), &ldab, pivots.data(), rhs.data(), &n, &info);
+      if (info == 0) {
+        z = std::move(rhs);
+        break;
+      }
+      if (info < 0 || attempt == 3) throw NumericalFailure("block Lanczos: dgbsv in inverse iteration failed");
+      shift = theta * (1.0 + 1e-14 * (attempt + 1));  // an exactly singular T - theta I: nudge the shift
+    }
+    const double norm = norm2(z.data(), z.size());
+    for (double& x : z) x /= norm;
+  }
+  return z;
+}
+
+/// y with (T + lambda I) y = g (dpbsv, the band Cholesky: O(n b^2)); false if not positive definite.
+bool band_ridge(const BandMatrix& t, double lambda, const Vector& g, Vector& y) {
+  Vector ab = t.ab;
+  for (int j = 0; j < t.n; ++j) ab[static_cast<std::size_t>(j) * (t.kd + 1)] += lambda;
   y = g;
-  const int one = 1;
+  const int ldab = t.kd + 1, one = 1;
   int info = 0;
-  dposv_("L", &m, &one, a.data(), &m, y.data(), &m, &info, 1);
+  dpbsv_("L", &t.n, &t.kd, &one, ab.data(), &ldab, y.data(), &t.n, &info, 1);
   return info == 0;
 }
 
@@ -121,12 +238,6 @@ double hashed_uniform(std::uint64_t index) noexcept {
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
   z ^= z >> 31;
   return static_cast<double>(z >> 11) * 0x1.0p-52 - 1.0;
-}
-
-double norm2(const double* x, std::size_t n) {
-  double sum = 0.0;
-  for (std::size_t i = 0; i < n; ++i) sum += x[i] * x[i];
-  return std::sqrt(sum);
 }
 
 }  // namespace
@@ -151,7 +262,8 @@ KrylovSolution block_lanczos(const FactoredCovariance& s, const Vector& rhs, con
   parallel::broadcast(std::span<double>(q), comm);
 
   KrylovSolution out;
-  Vector t, values, ritz, y, g, block_y(ud * ub), coupling, previous, packed;
+  BandMatrix t{b, 0, {}};
+  Vector values, ritz, y, g, block_y(ud * ub), coupling, previous(ub * ub, 0.0), packed;
   int m = 0;
   bool eigen_done = false, ridge_done = rhs_norm == 0.0;
   while (s.products() + b <= targets.budget) {
@@ -169,9 +281,20 @@ KrylovSolution block_lanczos(const FactoredCovariance& s, const Vector& rhs, con
       }
     }
     const int m_next = m + b;
-    project_out(q.data(), d, m_next, block_y.data(), b);
+    const double before = norm2(block_y.data(), block_y.size());
+    project_out(q.data(), d, m_next, block_y.data(), b, s.threads());
     // R = Q_{j+1} B_j; ||B_j z|| = ||R z|| is the residual even where no next block fits (room).
     coupling = orthonormalise(block_y.data(), d, b);
+    double smallest = before;
+    for (std::size_t i = 0; i < ub; ++i) smallest = std::min(smallest, std::abs(coupling[i * ub + i]));
+    if (smallest < 1e-6 * before) {
+      // A direction of R is (nearly) in the basis already (the Krylov space is close to invariant,
+      // e.g. once it spans S's range where N < d): its column of Q_{j+1} is rounding noise, not
+      // orthogonal to the basis. Orthogonalise the block once more; B_j stays (those columns
+      // carry ~0 of S Q_j), and the new directions continue the space.
+      project_out(q.data(), d, m_next, block_y.data(), b, s.threads());
+      orthonormalise(block_y.data(), d, b);
+    }
     const bool room = m_next + b <= d;
     // Rank 0's coefficients and next block for everyone: the same bits on every rank.
     packed.resize(2 * ub * ub + ud * ub);
@@ -182,41 +305,25 @@ KrylovSolution block_lanczos(const FactoredCovariance& s, const Vector& rhs, con
     std::copy_n(packed.begin(), ub * ub, a.begin());
     std::copy_n(packed.begin() + static_cast<std::ptrdiff_t>(ub * ub), ub * ub, coupling.begin());
 
-    // T grows by a block row and column: A_j on the diagonal, B_{j-1} (kept in t) beside it.
-    Vector grown(static_cast<std::size_t>(m_next) * m_next, 0.0);
-    for (int j = 0; j < m; ++j) {
-      std::copy_n(t.begin() + static_cast<std::ptrdiff_t>(j) * m, m, grown.begin() + static_cast<std::ptrdiff_t>(j) * m_next);
-    }
-    for (int j = 0; j < b; ++j) {
-      for (int i = 0; i < b; ++i) {
-        grown[static_cast<std::size_t>(m + j) * m_next + m + i] = a[static_cast<std::size_t>(j) * ub + i];
-      }
-    }
-    if (m > 0) {
-      // T(m + i, m - b + j) = B_{j-1}(i, j), the previous step's coupling (upper triangular).
-      for (int j = 0; j < b; ++j) {
-        for (int i = 0; i <= j; ++i) {
-          const double x = previous[static_cast<std::size_t>(j) * ub + i];
-          grown[static_cast<std::size_t>(m - b + j) * m_next + m + i] = x;
-          grown[static_cast<std::size_t>(m + i) * m_next + m - b + j] = x;
-        }
-      }
-    }
-    t = std::move(grown);
+    // T grows by a block row and column: A_j on the diagonal, B_{j-1} beside it.
+    t.append(a, previous);
     m = m_next;
 
-    // Convergence from the recurrence: S Q z - theta Q z = Q_{j+1} B_j z_last.
+    // Convergence from the recurrence: S Q z - theta Q z = Q_{j+1} B_j z_last for the Ritz pairs
+    // (theta, z) of T, and (S + lambda I) Q y - rhs = Q_{j+1} B_j y_last for the ridge.
     const int kk = std::min(k, m);
-    top_ritz(t, m, kk, values, ritz);
+    values = top_band_values(t, kk);
     double eigen_residual = 0.0;
     for (int j = 0; j < kk; ++j) {
-      eigen_residual = std::max(eigen_residual, coupled_norm(coupling, b, ritz.data() + static_cast<std::size_t>(j) * m + m - b));
+      const Vector z = band_eigenvector(t, values[static_cast<std::size_t>(j)]);
+      eigen_residual = std::max(eigen_residual, coupled_norm(coupling, b, z.data() + m - b));
     }
     double ridge_residual = 0.0;
     if (rhs_norm > 0.0) {
       g.assign(static_cast<std::size_t>(m), 0.0);
       for (int i = 0; i < b; ++i) g[static_cast<std::size_t>(i)] = start_r[static_cast<std::size_t>(i)];  // Q^T rhs
-      if (!ridge_in_basis(t, m, targets.lambda, g, y)) throw NumericalFailure("block Lanczos: T + lambda I is not positive definite");
+      if (!band_ridge(t, targets.lambda, g, y))
+        throw NumericalFailure("block Lanczos: T + lambda I is not positive definite");
       ridge_residual = coupled_norm(coupling, b, y.data() + m - b) / rhs_norm;
     }
     const int met = parallel::decided_on_root(comm, [&] {
@@ -233,8 +340,10 @@ KrylovSolution block_lanczos(const FactoredCovariance& s, const Vector& rhs, con
   }
   out.converged = eigen_done && ridge_done;
 
-  // Ritz vectors X = Q Z and beta = Q y; then their residuals measured with one more product.
+  // Ritz vectors X = Q Z (Z from dsyevr on T, once) and beta = Q y; then their residuals measured
+  // with one more product.
   const int kk = static_cast<int>(values.size());
+  if (kk > 0) top_ritz(t.dense(), m, kk, values, ritz);
   out.values = values;
   out.vectors.assign(ud * static_cast<std::size_t>(kk), 0.0);
   parallel::local_gemm('N', 'N', d, kk, m, 1.0, q.data(), d, ritz.data(), m, 0.0, out.vectors.data(), d);

@@ -27,6 +27,8 @@ class FactoredCovariance {
   int dimension() const noexcept { return d_; }
   /// The group's ranks, over which every product is collective.
   MPI_Comm communicator() const noexcept { return comm_; }
+  /// The threads of the block products (the BLAS threads when the operator was made).
+  int threads() const noexcept { return threads_; }
 
   /// y = S x for the b columns of x (d x b, column-major, the same on every rank). Collective.
   void apply(const double* x, double* y, int b) const;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -104,8 +105,10 @@ KrylovOutcome krylov_point(const model::PointParams& params, const SimulationOpt
   // The block products run on the kernels' threads; the solver's small dgemms are single-threaded,
   // so OpenBLAS's idle workers do not spin (sched_yield) against them: measured with perf at
   // d = 4000, 20 % of the time went to that spinning with OpenBLAS left at 2 threads.
+  // (Blocks of one vector are dgemv products, which want the BLAS threads.)
   const KrylovSolution solution = [&] {
-    const parallel::SingleThreadedBlas single;
+    std::optional<parallel::SingleThreadedBlas> single;
+    if (targets.block > 1) single.emplace();
     return block_lanczos(s, rhs, targets);
   }();
   context.seconds.eigen += MPI_Wtime() - mark;
@@ -166,22 +169,20 @@ bool krylov_modelled_faster(const model::PointParams& params, const SimulationOp
 }
 
 EngineCosts engine_costs(const model::PointParams& params, const SimulationOptions& options) {
-  // Seconds in units of a dgemm flop of the dense path's covariance, fitted on 1 rank x 2 BLAS
-  // threads (delta 0.5, gamma 0.25, k 4; shared cores) at d = 2000, 4000, 8000: dense = d^2 min(N, V)
-  // (dsyrk or the vocabulary's dgemm; d N^2 on the Gram path) + 3 m^3 (the reduction of the m x m
-  // matrix, m = min(d, N)); Krylov = 20 P d V, P products of dgemv-bound cost 4 d V each, eigen and
-  // CG: 200, 246, 305 of them at d = 2000, 4000, 8000, i.e. 50 k (d / 2000)^0.3 (the bulk edge's
-  // eigenvalues crowd as d grows). Measured: Krylov/dense time 0.64-0.80 at d = 2000, 0.51-0.60 at
-  // 4000, 0.37 at 8000. The ranks divide both alike.
+  // Seconds in units of a dgemm flop of the dense path's covariance: dense = d^2 min(N, V) (dsyrk
+  // or the vocabulary's dgemm; d N^2 on the Gram path) + 3 m^3 (the reduction of the m x m matrix,
+  // m = min(d, N)); Krylov = 57 B d columns for B block products (of 8 lanes, each streaming the
+  // table twice), B = 55 (d / 2000)^0.18: 55, 57, 71 measured at d = 2000, 4000, 8000 (delta 0.5,
+  // gamma 0.25, k 4). The 57 is fitted to Krylov/dense = 0.20 at d = 8000 (20.6 s against 101 s,
+  // 1 rank x 2 threads, a shared machine, 2026-12-02); it gives 0.33 at d = 4000 (measured
+  // 0.33-0.50) and 0.63 at d = 2000 (measured 0.59-1.19: there the two are close). The ranks
+  // divide both alike.
   const double d = params.d, N = static_cast<double>(params.sequences()), V = static_cast<double>(params.vocabulary());
   const double m = std::min(d, N);
   const double dense = (N < d ? d * N * N : d * d * std::min(N, V)) + 3.0 * m * m * m;
-  const double products = 50.0 * std::min(options.k, params.d) * std::pow(d / 2000.0, 0.3);
+  const double blocks = 55.0 * std::pow(d / 2000.0, 0.18) * std::max(1.0, std::min(options.k, params.d) / 4.0);
   const double columns = N <= compress_fraction * V ? N : V;  // FactoredCovariance::compress
-  // 33, not the 20 fitted on the shared machine: on an idle one (1 rank x 2 threads, Haswell
-  // kernels, 2026-12-01) the Krylov point took 1.14-1.36 s against dense 0.83-1.01 s at d = 2000
-  // and 5.6 s against 8.1 s at d = 4000, memory-bound at ~30 GB/s, so the crossover is near 2800.
-  return {dense, 33.0 * products * d * columns};
+  return {dense, 57.0 * blocks * d * columns};
 }
 
 }  // namespace rmtsweep::simulate

@@ -73,39 +73,44 @@ __attribute__((always_inline, target("avx2,fma"))) inline void axpy_columns(cons
 
 /// Rows of x per chunk: a chunk of x (rows x 16 lanes) stays in a core's L2 beside the streamed table.
 constexpr std::int64_t dot_chunk_bytes = 128 * 1024;
-/// Rows of y per chunk of the axpy form: 16 lanes of 256 rows (32 KiB) stay in L1/L2.
-constexpr std::int64_t axpy_chunk_rows = 1024;
+/// Columns per unit of work of the dot form, rows per unit of the axpy form (4 KiB runs of each
+/// column). Units are handed out dynamically, so a thread whose core is busy with something else
+/// (a laptop, a shared node) holds the others up by one unit, not by its whole share; each entry
+/// is still summed by one thread in one fixed order, so the bits do not depend on the threads.
+constexpr std::int64_t dot_unit_columns = 256;
+constexpr std::int64_t axpy_unit_rows = 512;
 
 template <int B>
-__attribute__((target("avx2,fma"))) void transpose_times_group(const double* z, std::int64_t rows, std::int64_t m, std::int64_t ld, const double* x,
-                           int bp, int lane0, double* u, int threads) {
+__attribute__((target("avx2,fma"))) void transpose_times_group(const double* z, std::int64_t rows, std::int64_t m,
+                                                               std::int64_t ld, const double* x, int bp, int lane0,
+                                                               double* u, int threads) {
   constexpr int C = B <= 8 ? 4 : (B == 12 ? 3 : 2);
   const std::int64_t chunk = std::max<std::int64_t>(64, dot_chunk_bytes / (8 * B));
+  const std::int64_t units = (m + dot_unit_columns - 1) / dot_unit_columns;
 #pragma omp parallel num_threads(threads)
-  {
-    const int t = omp_get_thread_num(), nt = omp_get_num_threads();
-    const std::int64_t v0 = m * t / nt, v1 = m * (t + 1) / nt;
-    for (std::int64_t r0 = 0; r0 < std::max<std::int64_t>(rows, 1); r0 += chunk) {
+  for (std::int64_t r0 = 0; r0 < std::max<std::int64_t>(rows, 1); r0 += chunk) {
+    // The implied barrier after each chunk keeps every u[v] summed chunk by chunk, in order.
+#pragma omp for schedule(dynamic, 1)
+    for (std::int64_t unit = 0; unit < units; ++unit) {
+      const std::int64_t v0 = unit * dot_unit_columns, v1 = std::min(m, v0 + dot_unit_columns);
       dot_columns<B, C>(z, ld, r0, std::min(rows, r0 + chunk), v0, v1, x, bp, lane0, u, r0 > 0);
     }
   }
 }
 
 template <int B>
-__attribute__((target("avx2,fma"))) void times_group(const double* z, std::int64_t rows, std::int64_t m, std::int64_t ld, const double* w, int bp,
-                 int lane0, double* y, int threads) {
-  constexpr int H = B % 8 == 0 ? 8 : 4;  // lanes per sweep over a chunk: 2 registers (or 1) of y
+__attribute__((target("avx2,fma"))) void times_group(const double* z, std::int64_t rows, std::int64_t m,
+                                                     std::int64_t ld, const double* w, int bp, int lane0, double* y,
+                                                     int threads) {
+  constexpr int H = B % 8 == 0 ? 8 : 4;  // lanes per sweep over a unit: 2 registers (or 1) of y
   constexpr int C = 4;
-#pragma omp parallel num_threads(threads)
-  {
-    const int t = omp_get_thread_num(), nt = omp_get_num_threads();
-    const std::int64_t i0 = rows * t / nt, i1 = rows * (t + 1) / nt;
-    for (std::int64_t i = i0; i < i1; ++i) std::fill(y + i * bp + lane0, y + i * bp + lane0 + B, 0.0);
-    for (std::int64_t a = i0; a < i1; a += axpy_chunk_rows) {
-      const std::int64_t b = std::min(i1, a + axpy_chunk_rows);
-      for (std::int64_t v = 0; v < m; v += C) {
-        for (int h = 0; h < B; h += H) axpy_columns<H, C>(z, ld, a, b, v, std::min(m, v + C), w, bp, lane0 + h, y);
-      }
+  const std::int64_t units = (rows + axpy_unit_rows - 1) / axpy_unit_rows;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+  for (std::int64_t unit = 0; unit < units; ++unit) {
+    const std::int64_t a = unit * axpy_unit_rows, b = std::min(rows, a + axpy_unit_rows);
+    for (std::int64_t i = a; i < b; ++i) std::fill(y + i * bp + lane0, y + i * bp + lane0 + B, 0.0);
+    for (std::int64_t v = 0; v < m; v += C) {
+      for (int h = 0; h < B; h += H) axpy_columns<H, C>(z, ld, a, b, v, std::min(m, v + C), w, bp, lane0 + h, y);
     }
   }
 }

@@ -127,7 +127,7 @@ TEST(SweepEndToEnd, AKrylovSweepGivesTheSameFileOnOneThreeRanksAndGroupsOfTwo) {
   }
   const io::File file = io::open_file(dir / "k1.h5", io::Access::read_only);
   for (const std::string& solver : io::read_strings(io::open_dataset(file, "points/solver")))
-    EXPECT_EQ(solver, "spectra-lanczos");
+    EXPECT_EQ(solver, "block-lanczos");
   for (const std::int64_t products : io::read_ints(io::open_dataset(file, "points/operator_products")))
     EXPECT_GT(products, 0);
   for (const double residual : io::read_doubles(io::open_dataset(file, "points/solver_residual")))

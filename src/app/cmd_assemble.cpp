@@ -14,6 +14,7 @@
 #include "commands.hpp"
 #include "point_options.hpp"
 #include "rmtsweep/assemble/detection_tables.hpp"
+#include "rmtsweep/assemble/finite_t_edges.hpp"
 #include "rmtsweep/assemble/phase.hpp"
 #include "rmtsweep/assemble/phase_file.hpp"
 #include "rmtsweep/assemble/theory_tables.hpp"
@@ -179,7 +180,7 @@ int command_assemble(int argc, char** argv) {
       "margin", po::value<std::string>(&margin_text)->default_value(margin_text),
       "c of the detection rule: top eigenvalue > right_edge (1 + c d^(-2/3))")(
       "detection", po::value<std::string>(&detection_text)->default_value("edge"),
-      "the rule the figures draw: edge, eigengap or null (all three are stored in /phase/detection)")(
+      "the rule the figures draw: edge, eigengap, null or finite_t_edge (all four are stored in /phase/detection)")(
       "quiet,q", po::bool_switch(&quiet), "print no threshold table")("help,h", po::bool_switch(&help), "this help");
   if (!parse_file_command(argc, argv, options, "assemble", help, path)) return 0;
   int rank = 0;
@@ -207,7 +208,8 @@ int command_assemble(int argc, char** argv) {
 
   const auto theory = assemble::theory_tables(base, data.config.weighting, data.axes, margin);
   const auto table = assemble::tabulate(data.axes, data.points, theory.detection_threshold);
-  auto rules = assemble::detection_tables(data.axes, data.points, theory.bulk_edge_right, margin);
+  const auto finite_t = assemble::finite_t_edges(base, data.config.weighting, data.axes);
+  auto rules = assemble::detection_tables(data.axes, data.points, theory.bulk_edge_right, finite_t, margin);
   // Refined thresholds (probit fits over grid and /refine points); the extrapolation to d -> infinity
   // takes them where a line has refined points.
   std::vector<assemble::RefinedTable> refined;

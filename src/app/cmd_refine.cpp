@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <memory>
 #include <set>
@@ -29,6 +30,7 @@
 #include "commands.hpp"
 #include "point_options.hpp"
 #include "rmtsweep/assemble/detection_tables.hpp"
+#include "rmtsweep/assemble/finite_t_edges.hpp"
 #include "rmtsweep/assemble/phase_file.hpp"
 #include "rmtsweep/assemble/theory_tables.hpp"
 #include "rmtsweep/common/error.hpp"
@@ -74,7 +76,7 @@ RefineOptions parse_refine_options(int argc, char** argv, bool& help) {
       "refined points in the file at most (over every refine of it)")(
       "max-rounds", po::value<std::string>(&rounds)->default_value(rounds), "rounds at most")(
       "detection", po::value<std::string>(&detection)->default_value(detection),
-      "the rule whose threshold is refined: edge, eigengap or null")("help,h", po::bool_switch(&help), "this help");
+      "the rule whose threshold is refined: edge, eigengap, null or finite_t_edge")("help,h", po::bool_switch(&help), "this help");
   if (!parse_file_command(argc, argv, options, "refine", help, o.path)) return o;
   const std::string tolerance_allowed = "allowed: a number 0 < tolerance <= 10 [snr]";
   o.tolerance = model::parse_double(tolerance, "tolerance", tolerance_allowed);
@@ -136,7 +138,11 @@ Lines read_lines(const std::string& path, const RefineOptions& options) {
   base.table = c.table;
   base.seed = c.seed;
   const auto theory = assemble::theory_tables(base, c.weighting, a, options.margin, {2, 2, 2});
-  const auto rules = assemble::detection_tables(a, data.points, theory.bulk_edge_right, options.margin);
+  // The finite-T edges cost an eigenvalue problem per line: only when that rule is refined.
+  const auto finite_t = options.rule == assemble::Rule::finite_t_edge
+                            ? assemble::finite_t_edges(base, c.weighting, a)
+                            : std::vector<double>(a.lines(), std::numeric_limits<double>::quiet_NaN());
+  const auto rules = assemble::detection_tables(a, data.points, theory.bulk_edge_right, finite_t, options.margin);
   const auto& rule = *std::find_if(rules.begin(), rules.end(), [&](const auto& t) { return t.rule == options.rule; });
   lines.detector.resize(a.lines());
   for (std::size_t l = 0; l < a.lines(); ++l) lines.detector[l] = {options.rule, rule.threshold[l]};

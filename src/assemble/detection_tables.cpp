@@ -2,6 +2,7 @@
 #include "rmtsweep/assemble/detection_tables.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 
@@ -37,6 +38,7 @@ const char* to_string(Rule rule) noexcept {
     case Rule::edge: return "edge";
     case Rule::eigengap: return "eigengap";
     case Rule::null: return "null";
+    case Rule::finite_t_edge: return "finite_t_edge";
   }
   return "edge";
 }
@@ -47,8 +49,9 @@ Rule parse_rule(const std::string& name) {
   }
   throw InvalidOption("detection", name,
                       "allowed: edge (top eigenvalue above the theory's bulk edge by c d^(-2/3)), eigengap "
-                      "(Onatski's ratio above its calibrated 95 % value) or null (top eigenvalue above the 95 % "
-                      "quantile of the line's snr = 0 trials)");
+                      "(Onatski's ratio above its calibrated 95 % value), null (top eigenvalue above the 95 % "
+                      "quantile of the line's snr = 0 trials) or finite_t_edge (top eigenvalue above the "
+                      "finite-T bulk edge of the line's own token draws by c d^(-2/3))");
 }
 
 double null_false_detection_rate(const std::vector<double>& null_values, double alpha) {
@@ -63,9 +66,11 @@ double null_false_detection_rate(const std::vector<double>& null_values, double 
 }
 
 std::vector<RuleTable> detection_tables(const Axes& axes, const std::vector<PointRecord>& points,
-                                        const std::vector<double>& right_edge, double margin, double alpha) {
+                                        const std::vector<double>& right_edge,
+                                        const std::vector<double>& finite_t_edge, double margin, double alpha) {
   const std::size_t lines = axes.lines();
-  if (right_edge.size() != lines) throw std::invalid_argument("detection_tables: one right edge per line needed");
+  if (right_edge.size() != lines || finite_t_edge.size() != lines)
+    throw std::invalid_argument("detection_tables: one right edge and one finite-T edge per line needed");
   // Every line's cells, trials in point order (the file's flattened order), and each one's trial number.
   std::vector<Cells> line_cells(lines, Cells(axes.snr.size()));
   std::vector<std::vector<std::vector<int>>> line_trials(lines, std::vector<std::vector<int>>(axes.snr.size()));
@@ -91,9 +96,11 @@ std::vector<RuleTable> detection_tables(const Axes& axes, const std::vector<Poin
           for (std::size_t j = 0; j < axes.gamma.size(); ++j) {
             const std::size_t line = axes.line(w, n, i, j);
             const Cells& cells = line_cells[line];
-            const Detector detector = rule == Rule::edge       ? edge_detector(right_edge[line], d, margin)
-                                      : rule == Rule::eigengap ? eigengap_detector(d)
-                                                               : null_detector(axes.snr, cells, alpha);
+            if (rule == Rule::finite_t_edge && std::isnan(finite_t_edge[line])) continue;  // not computed
+            const Detector detector = rule == Rule::edge            ? edge_detector(right_edge[line], d, margin)
+                                      : rule == Rule::eigengap      ? eigengap_detector(d)
+                                      : rule == Rule::finite_t_edge ? finite_t_edge_detector(finite_t_edge[line], d, margin)
+                                                                    : null_detector(axes.snr, cells, alpha);
             const LineDetection found = detect_line(axes.snr, cells, detector);
             for (std::size_t s = 0; s < axes.snr.size(); ++s)
               t.detected_fraction[axes.cell(w, n, i, j, s)] = found.fraction[s];

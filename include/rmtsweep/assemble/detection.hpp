@@ -68,9 +68,12 @@ enum class Rule {
   edge,      ///< lambda_1 > detection_threshold(right_edge, d, c) (phase.hpp)
   eigengap,  ///< eigengap_ratio > critical value
   null,      ///< lambda_1 > null_quantile_threshold of the line's snr = 0 trials
+  /// lambda_1 > detection_threshold(finite-T right edge of the line's own token draws, d, c)
+  /// (finite_t_edges.hpp): the edge rule on the bulk law that few pooled tokens do not bend
+  finite_t_edge,
 };
 
-/// A rule with its threshold: lambda_1 for `edge` and `null`, R for `eigengap`.
+/// A rule with its threshold: lambda_1 for `edge`, `null` and `finite_t_edge`, R for `eigengap`.
 struct Detector {
   Rule rule = Rule::edge;
   double threshold = 0.0;
@@ -81,6 +84,11 @@ struct Detector {
 /// The edge rule as a Detector: threshold detection_threshold(right_edge, d, c) on lambda_1.
 inline Detector edge_detector(double right_edge, int d, double c = default_detection_margin) {
   return {Rule::edge, detection_threshold(right_edge, d, c)};
+}
+
+/// The finite-T edge rule as a Detector: the edge rule's threshold on the finite-T right edge.
+inline Detector finite_t_edge_detector(double finite_t_edge, int d, double c = default_detection_margin) {
+  return {Rule::finite_t_edge, detection_threshold(finite_t_edge, d, c)};
 }
 
 /// The eigengap rule as a Detector: threshold eigengap_critical_value(d) on R.

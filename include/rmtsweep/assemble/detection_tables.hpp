@@ -14,9 +14,10 @@
 namespace rmtsweep::assemble {
 
 /// The rules in the order /phase/detection lists them, and their names there.
-inline constexpr Rule all_rules[] = {Rule::edge, Rule::eigengap, Rule::null};
+inline constexpr Rule all_rules[] = {Rule::edge, Rule::eigengap, Rule::null, Rule::finite_t_edge};
 const char* to_string(Rule rule) noexcept;
-/// The rule called `name` ("edge", "eigengap", "null"); InvalidOption("detection", name, ...) otherwise.
+/// The rule called `name` ("edge", "eigengap", "null", "finite_t_edge"); InvalidOption("detection", name,
+/// ...) otherwise.
 Rule parse_rule(const std::string& name);
 
 /// One rule over the grid (arrays row-major as in PhaseTable).
@@ -39,9 +40,12 @@ struct RuleTable {
 };
 
 /// Every rule over the done points. right_edge holds the theory's right bulk edge per (weighting, d,
-/// delta, gamma) line, whose d the rules' scales take; margin the edge rule's c; alpha the null rule's level.
+/// delta, gamma) line, whose d the rules' scales take, finite_t_edge the finite-T edge per line
+/// (finite_t_edges.hpp; NaN where not computed: that rule's entries of the line stay NaN); margin the
+/// edge rules' c; alpha the null rule's level.
 std::vector<RuleTable> detection_tables(const Axes& axes, const std::vector<PointRecord>& points,
-                                        const std::vector<double>& right_edge, double margin,
+                                        const std::vector<double>& right_edge,
+                                        const std::vector<double>& finite_t_edge, double margin,
                                         double alpha = default_null_alpha);
 
 /// The null rule's leave-one-out false-detection rate over null values (lambda_1 of snr = 0 trials):

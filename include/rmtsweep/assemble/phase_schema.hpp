@@ -143,7 +143,7 @@ inline constexpr PhaseEntry density{
     "density", "density f(x) of the continuous bulk kappa (MP_delta [x] MP_gamma) of S (model.md 5.1)"};
 }  // namespace phase_theory
 
-/// /phase/detection/<rule> (rule: edge, eigengap, null; detection_tables.hpp), one group per rule.
+/// /phase/detection/<rule> (rule: edge, eigengap, null, finite_t_edge; detection_tables.hpp), one group per rule.
 inline constexpr std::string_view phase_detection_group = "detection";
 namespace phase_detection {
 inline constexpr PhaseEntry detected_fraction{
@@ -164,7 +164,7 @@ inline constexpr PhaseEntry false_detection_rate{
     "fraction of the line's snr = 0 trials this rule detects (null rule: each judged by the others' threshold, "
     "leave one out); NaN without an snr = 0 cell"};
 inline constexpr PhaseEntry threshold{
-    "threshold", "the rule's threshold per line: on lambda_1 (edge, null) or on the eigengap ratio R (eigengap)"};
+    "threshold", "the rule's threshold per line: on lambda_1 (edge, null, finite_t_edge) or on the eigengap ratio R (eigengap)"};
 }  // namespace phase_detection
 
 }  // namespace rmtsweep::assemble

@@ -208,9 +208,10 @@ TEST(DetectionTables, EachRuleDetectsTheOutlierAndReportsItsFalseDetections) {
     points.push_back({0, 0, 0, 0, l1, 0.0, 0.5, {l1, l1 - 0.05, l1 - 0.1, l1 - 0.15}});
     points.push_back({0, 0, 0, 1, 3.0, 0.5, 0.8, {3.0, 1.0, 0.99, 0.98}});
   }
-  // Edge 1.15 with margin 0: the null trials at 1.2 and 1.3 count as false detections.
-  const auto tables = assemble::detection_tables(axes, points, {1.15}, 0.0);
-  ASSERT_EQ(tables.size(), 3u);
+  // Edge 1.15 with margin 0: the null trials at 1.2 and 1.3 count as false detections. The finite-T
+  // edge (1.25) sits above the paper's, as it does for few pooled tokens.
+  const auto tables = assemble::detection_tables(axes, points, {1.15}, {1.25}, 0.0);
+  ASSERT_EQ(tables.size(), 4u);
   const auto& edge = tables[0];
   EXPECT_EQ(edge.detected_fraction, (std::vector<double>{0.5, 1.0}));
   EXPECT_EQ(edge.false_detection_rate[0], 0.5);
@@ -223,6 +224,30 @@ TEST(DetectionTables, EachRuleDetectsTheOutlierAndReportsItsFalseDetections) {
   EXPECT_EQ(null.detected_fraction, (std::vector<double>{0.0, 1.0}));
   // Leave one out: 1.3 exceeds the others' quantile (1.2); 1.0, 1.1, 1.2 do not exceed theirs (1.3).
   EXPECT_DOUBLE_EQ(null.false_detection_rate[0], 0.25);
+  const auto& finite_t = tables[3];  // only the null trial at 1.3 lies above the finite-T edge 1.25
+  EXPECT_EQ(finite_t.rule, assemble::Rule::finite_t_edge);
+  EXPECT_DOUBLE_EQ(finite_t.threshold[0], 1.25);
+  EXPECT_EQ(finite_t.detected_fraction, (std::vector<double>{0.25, 1.0}));
+  EXPECT_EQ(finite_t.false_detection_rate[0], 0.25);
+}
+
+// Where the finite-T edge was not computed (a line too large for its eigenvalue problem), that rule
+// says nothing about the line: NaN, not "never detected".
+TEST(DetectionTables, ALineWithoutAFiniteTEdgeHasNoFiniteTEdgeResults) {
+  assemble::Axes axes;
+  axes.weighting = {"mean"};
+  axes.d = {400};
+  axes.delta = {0.5};
+  axes.gamma = {0.25};
+  axes.snr = {0.0, 1.0};
+  const std::vector<assemble::PointRecord> points{{0, 0, 0, 0, 1.0, 0.0, 0.5, {1.0, 0.9, 0.8}},
+                                                  {0, 0, 0, 1, 3.0, 0.5, 0.8, {3.0, 1.0, 0.99}}};
+  const auto tables = assemble::detection_tables(axes, points, {1.15}, {std::nan("")}, 1.0);
+  const auto& finite_t = tables[3];
+  EXPECT_TRUE(std::isnan(finite_t.threshold[0]));
+  EXPECT_TRUE(std::isnan(finite_t.false_detection_rate[0]));
+  EXPECT_TRUE(std::isnan(finite_t.detected_fraction[0]) && std::isnan(finite_t.detected_fraction[1]));
+  EXPECT_EQ(tables[0].detected_fraction, (std::vector<double>{0.0, 1.0})) << "the edge rule is unaffected";
 }
 
 TEST(DetectionTables, ALineWithoutAnSnrZeroCellHasNoNullThresholdAndNoFalseDetectionRate) {
@@ -233,7 +258,7 @@ TEST(DetectionTables, ALineWithoutAnSnrZeroCellHasNoNullThresholdAndNoFalseDetec
   axes.gamma = {0.25};
   axes.snr = {1.0};
   const std::vector<assemble::PointRecord> points{{0, 0, 0, 0, 3.0, 0.5, 0.8, {3.0, 1.0, 0.99}}};
-  const auto tables = assemble::detection_tables(axes, points, {1.15}, 1.0);
+  const auto tables = assemble::detection_tables(axes, points, {1.15}, {1.15}, 1.0);
   for (const auto& t : tables) EXPECT_TRUE(std::isnan(t.false_detection_rate[0])) << assemble::to_string(t.rule);
   EXPECT_TRUE(std::isnan(tables[2].threshold[0]));
   EXPECT_EQ(tables[2].detected_fraction, (std::vector<double>{0.0})) << "a NaN threshold detects nothing";

@@ -19,16 +19,21 @@ namespace {
 
 using namespace rmtsweep::sweep;
 
-/// A done point's record: the measurement columns but status in schema order, then status (SweepFile's order).
+/// A done point's record: the measurement columns but status in schema order, then status (SweepFile's
+/// order).
 PointRecord record_of(std::int64_t index, int d) {
   PointRecord r;
   r.index = index;
   for (const Column* c : point_columns()) {
     if (c->phase != ColumnPhase::measurement || c == &column::status) continue;
-    if (c->shape == ColumnShape::top_k) r.cells.emplace_back(std::vector<double>(4, 1.5));
-    else if (c->type == ColumnType::real) r.cells.emplace_back(0.25 * static_cast<double>(index));
-    else if (c->type == ColumnType::integer) r.cells.emplace_back(std::int64_t{1});
-    else r.cells.emplace_back(std::string(c == &column::solver ? "lapack" : ""));
+    if (c->shape == ColumnShape::top_k)
+      r.cells.emplace_back(std::vector<double>(4, 1.5));
+    else if (c->type == ColumnType::real)
+      r.cells.emplace_back(0.25 * static_cast<double>(index));
+    else if (c->type == ColumnType::integer)
+      r.cells.emplace_back(std::int64_t{1});
+    else
+      r.cells.emplace_back(std::string(c == &column::solver ? "lapack" : ""));
   }
   r.cells.emplace_back(static_cast<std::int64_t>(PointStatus::done));
   r.spectrum.assign(static_cast<std::size_t>(d), 0.5);
@@ -54,7 +59,8 @@ JournalHead head_for(int d, std::int64_t records, int run) {
   return h;
 }
 
-double seconds_per_record(const std::string& directory, int d, std::int64_t records, int run, bool sync_each) {
+double seconds_per_record(const std::string& directory, int d, std::int64_t records, int run,
+                          bool sync_each) {
   JournalWriter writer(directory, head_for(d, records, run));
   writer.open();
   const int fd = ::open(writer.path().c_str(), O_RDONLY | O_CLOEXEC);

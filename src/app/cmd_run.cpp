@@ -154,10 +154,11 @@ bool check_plan(const RunArguments& args, const sweep::Grid& grid, int size) {
     std::printf("  whole sweep: about %.3g core-hours (ranks x %d BLAS thread(s) each); %.3g s of wall time on %d "
                 "group(s) of these ranks\n",
                 plan.core_hours, threads, plan.core_hours * 3600.0 / (static_cast<double>(size) * threads), groups);
-    std::printf("  file: at least %s (its datasets, allocated when it is created); its journal: about %s once every "
-                "point is done\n",
-                sweep::memory_text(sweep::file_data_bytes(grid)).c_str(),
-                sweep::memory_text(sweep::journal_data_bytes(grid)).c_str());
+    std::printf(
+        "  file: at least %s (its datasets, allocated when it is created); its journal: about %s once every "
+        "point is done\n",
+        sweep::memory_text(sweep::file_data_bytes(grid)).c_str(),
+        sweep::memory_text(sweep::journal_data_bytes(grid)).c_str());
     std::printf("  memory here: %s per rank (this node's memory over its %d rank(s))\n",
                 sweep::memory_text(available).c_str(), on_node);
     std::printf("  (estimates from the cost models measured on this project's 2-core machine: within a factor of "
@@ -194,7 +195,8 @@ void check_space(const RunArguments& args, const sweep::Grid& grid, bool journal
   throw InvalidOption(
       "output", args.output,
       "its " + std::to_string(grid.size()) + " points take at least " + sweep::memory_text(needed) +
-          (journal ? " (" + sweep::memory_text(file) + " in the file, " + sweep::memory_text(log) + " in its journal)"
+          (journal ? " (" + sweep::memory_text(file) + " in the file, " + sweep::memory_text(log) +
+                         " in its journal)"
                    : std::string()) +
           " and its file system has " + sweep::memory_text(available) +
           " free; allowed: a file that fits (free space there, or choose another --output), or "

@@ -53,7 +53,8 @@ std::string journal_problem(const std::string& output, bool resuming, bool force
     }
     const std::string aside = io::aside_name(directory, "replaced");
     io::rename_path(directory, aside, "move the old journal aside");
-    std::fprintf(stderr, "rmtsweep run: note: the old journal %s was moved to %s (remove it when not needed)\n",
+    std::fprintf(stderr,
+                 "rmtsweep run: note: the old journal %s was moved to %s (remove it when not needed)\n",
                  directory.c_str(), aside.c_str());
     return {};
   }
@@ -62,14 +63,17 @@ std::string journal_problem(const std::string& output, bool resuming, bool force
   const std::int64_t runs = reader.integer_attribute("runs").value_or(0);
   for (const std::string& other : s.sweep_ids) {
     if (other != id) {
-      return "its journal " + directory + " belongs to another sweep (sweep_id " + other + ", the file's is " +
-             (id.empty() ? "unrecorded" : id) + "): move the journal aside and run the same command again";
+      return "its journal " + directory + " belongs to another sweep (sweep_id " + other +
+             ", the file's is " + (id.empty() ? "unrecorded" : id) +
+             "): move the journal aside and run the same command again";
     }
   }
   if (s.last_run >= runs) {
-    return "its journal " + directory + " holds run " + std::to_string(s.last_run) + ", which the file does not record (" +
-           std::to_string(runs) + " runs): a file restored from an older copy? `rmtsweep recover " + output +
-           "` rebuilds it from the journal with those points; or move the journal aside to resume the file as it is";
+    return "its journal " + directory + " holds run " + std::to_string(s.last_run) +
+           ", which the file does not record (" + std::to_string(runs) +
+           " runs): a file restored from an older copy? `rmtsweep recover " + output +
+           "` rebuilds it from the journal with those points; or move the journal aside to resume the file "
+           "as it is";
   }
   return {};
 }

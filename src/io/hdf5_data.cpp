@@ -22,7 +22,8 @@ Dataset create_dataset(hid_t loc, const std::string& name, hid_t type, const std
   if (options.early_allocation) {
     check(H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY), "H5Pset_alloc_time");
     // Filled when allocated, strings (no fill value of their own) too: HDF5 otherwise leaves their storage a
-    // hole on a sparse file system, which a point's later write (its error, its solver) must then find room for.
+    // hole on a sparse file system, which a point's later write (its error, its solver) must then find room
+    // for.
     check(H5Pset_fill_time(dcpl, H5D_FILL_TIME_ALLOC), "H5Pset_fill_time");
   }
   if (fill) check(H5Pset_fill_value(dcpl, type, fill), "H5Pset_fill_value");

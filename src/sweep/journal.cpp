@@ -23,7 +23,8 @@ constexpr const char* then_resume =
 
 }  // namespace
 
-std::vector<JournalColumn> journal_columns(const std::vector<std::pair<const Column*, std::size_t>>& written) {
+std::vector<JournalColumn> journal_columns(
+    const std::vector<std::pair<const Column*, std::size_t>>& written) {
   std::vector<JournalColumn> columns;
   for (const auto& [column, width] : written)
     columns.push_back({std::string(column->name), column->type, column->shape, width});

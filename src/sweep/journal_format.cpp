@@ -4,9 +4,9 @@
 #include <zlib.h>
 
 #include <bit>
-#include <cstring>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <stdexcept>
@@ -64,7 +64,8 @@ class Reader {
   }
   std::vector<double> reals() {
     const std::uint32_t n = u32();
-    if (n > remaining() / 8) throw BadPayload{"a list of " + std::to_string(n) + " values longer than its record"};
+    if (n > remaining() / 8)
+      throw BadPayload{"a list of " + std::to_string(n) + " values longer than its record"};
     std::vector<double> v(n);
     for (double& x : v) x = f64();
     return v;
@@ -91,7 +92,8 @@ const char* shape_name(ColumnShape s) { return s == ColumnShape::scalar ? "scala
 std::string columns_text(const std::vector<JournalColumn>& columns) {
   std::string text;
   for (const JournalColumn& c : columns) {
-    text += c.name + " " + type_name(c.type) + " " + shape_name(c.shape) + " " + std::to_string(c.width) + "\n";
+    text +=
+        c.name + " " + type_name(c.type) + " " + shape_name(c.shape) + " " + std::to_string(c.width) + "\n";
   }
   return text;
 }
@@ -108,11 +110,16 @@ std::vector<JournalColumn> parse_columns(const std::string& text) {
       throw BadPayload{"a column line '" + line + "' of the head does not parse"};
     JournalColumn c{name, ColumnType::real, ColumnShape::scalar, width};
     const std::string t = type, s = shape;
-    if (t == "integer") c.type = ColumnType::integer;
-    else if (t == "text") c.type = ColumnType::text;
-    else if (t != "real") throw BadPayload{"a column of unknown type '" + t + "'"};
-    if (s == "top_k") c.shape = ColumnShape::top_k;
-    else if (s != "scalar") throw BadPayload{"a column of unknown shape '" + s + "'"};
+    if (t == "integer")
+      c.type = ColumnType::integer;
+    else if (t == "text")
+      c.type = ColumnType::text;
+    else if (t != "real")
+      throw BadPayload{"a column of unknown type '" + t + "'"};
+    if (s == "top_k")
+      c.shape = ColumnShape::top_k;
+    else if (s != "scalar")
+      throw BadPayload{"a column of unknown shape '" + s + "'"};
     columns.push_back(std::move(c));
     begin = end + 1;
   }
@@ -122,7 +129,8 @@ std::vector<JournalColumn> parse_columns(const std::string& text) {
 std::int64_t to_integer(const std::string& key, const std::string& text) {
   char* end = nullptr;
   const long long v = std::strtoll(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0') throw BadPayload{"head key " + key + " holds '" + text + "', not an integer"};
+  if (text.empty() || *end != '\0')
+    throw BadPayload{"head key " + key + " holds '" + text + "', not an integer"};
   return v;
 }
 
@@ -144,7 +152,8 @@ Bytes sealed(Bytes out) {
   const std::size_t payload = out.size() - 8;
   if (payload > std::numeric_limits<std::uint32_t>::max() - frame_overhead)
     throw std::length_error("a journal record of " + std::to_string(payload) + " bytes");
-  for (int b = 0; b < 4; ++b) out[4 + static_cast<std::size_t>(b)] = static_cast<unsigned char>(payload >> (8 * b));
+  for (int b = 0; b < 4; ++b)
+    out[4 + static_cast<std::size_t>(b)] = static_cast<unsigned char>(payload >> (8 * b));
   const auto crc = ::crc32(0L, out.data(), static_cast<uInt>(out.size()));
   put_u32(out, static_cast<std::uint32_t>(crc));
   return out;
@@ -258,9 +267,12 @@ Bytes encode_record(const PointRecord& record, const std::vector<JournalColumn>&
                            std::to_string(columns.size()) + " columns");
   std::size_t bytes = 12 + 8 * record.spectrum.size();
   for (const Cell& cell : record.cells) {
-    if (const auto* text = std::get_if<std::string>(&cell)) bytes += 4 + text->size();
-    else if (const auto* values = std::get_if<std::vector<double>>(&cell)) bytes += 4 + 8 * values->size();
-    else bytes += 8;
+    if (const auto* text = std::get_if<std::string>(&cell))
+      bytes += 4 + text->size();
+    else if (const auto* values = std::get_if<std::vector<double>>(&cell))
+      bytes += 4 + 8 * values->size();
+    else
+      bytes += 8;
   }
   Bytes out = open_frame(FrameKind::point, bytes);
   put_u64(out, static_cast<std::uint64_t>(record.index));
@@ -303,7 +315,8 @@ PointRecord decode_record(std::span<const unsigned char> payload, const JournalH
     }
   }
   record.spectrum = in.reals();
-  if (in.remaining() != 0) throw BadPayload{std::to_string(in.remaining()) + " bytes after the record's values"};
+  if (in.remaining() != 0)
+    throw BadPayload{std::to_string(in.remaining()) + " bytes after the record's values"};
   return record;
 }
 
@@ -318,7 +331,8 @@ Frames split_frames(std::span<const unsigned char> bytes, std::size_t offset) {
       break;
     }
     const std::uint32_t kind = get_u32(p), length = get_u32(p + 4);
-    if (kind != static_cast<std::uint32_t>(FrameKind::head) && kind != static_cast<std::uint32_t>(FrameKind::point)) {
+    if (kind != static_cast<std::uint32_t>(FrameKind::head) &&
+        kind != static_cast<std::uint32_t>(FrameKind::point)) {
       out.problem = "no record at byte " + std::to_string(out.end) + ": a damaged or overwritten file";
       break;
     }

@@ -20,7 +20,8 @@ inline constexpr std::size_t frame_overhead = 12;
 std::vector<unsigned char> frame(FrameKind kind, const std::vector<unsigned char>& payload);
 
 std::vector<unsigned char> encode_head(const JournalHead& head);
-std::vector<unsigned char> encode_record(const PointRecord& record, const std::vector<JournalColumn>& columns);
+std::vector<unsigned char> encode_record(const PointRecord& record,
+                                         const std::vector<JournalColumn>& columns);
 
 /// A payload that does not decode: what is wrong with it.
 struct BadPayload {

@@ -32,7 +32,8 @@ JournalFile read_journal_file(const std::string& path) {
   file.path = path;
   std::ifstream in(path, std::ios::binary);
   if (!in) throw io::os_file_error(path, "read the sweep's journal file", errno ? errno : EIO);
-  const std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)),
+                                         std::istreambuf_iterator<char>());
   if (in.bad()) throw io::os_file_error(path, "read the sweep's journal file", EIO);
   file.bytes = bytes.size();
   const std::string_view magic = detail::journal_magic;
@@ -80,10 +81,12 @@ Journal read_journal(const std::string& directory) {
   Journal journal;
   journal.directory = directory;
   std::error_code ec;
-  if (!std::filesystem::is_directory(directory, ec)) throw InvalidFile(directory, "no such journal directory");
+  if (!std::filesystem::is_directory(directory, ec))
+    throw InvalidFile(directory, "no such journal directory");
   std::vector<std::string> paths;
   for (const auto& entry : std::filesystem::directory_iterator(directory, ec)) {
-    if (entry.path().extension() == ".jrnl" && entry.is_regular_file(ec)) paths.push_back(entry.path().string());
+    if (entry.path().extension() == ".jrnl" && entry.is_regular_file(ec))
+      paths.push_back(entry.path().string());
   }
   if (ec) throw io::os_file_error(directory, "list the sweep's journal", ec.value());
   for (const std::string& path : paths) {

@@ -49,13 +49,16 @@ std::vector<JournalColumn> expected_columns() {
 }
 
 /// "a, b (only in the journal); c (only in this rmtsweep)"; widths that differ.
-std::string column_differences(const std::vector<JournalColumn>& journal, const std::vector<JournalColumn>& ours) {
+std::string column_differences(const std::vector<JournalColumn>& journal,
+                               const std::vector<JournalColumn>& ours) {
   const auto names = [](const std::vector<JournalColumn>& from, const std::vector<JournalColumn>& without) {
     std::string text;
     for (const JournalColumn& c : from) {
       bool same = false;
       for (const JournalColumn& o : without) same = same || o == c;
-      if (!same) text += (text.empty() ? "" : ", ") + c.name + (c.width ? " (" + std::to_string(c.width) + " bytes)" : "");
+      if (!same)
+        text +=
+            (text.empty() ? "" : ", ") + c.name + (c.width ? " (" + std::to_string(c.width) + " bytes)" : "");
     }
     return text;
   };
@@ -69,17 +72,18 @@ std::string column_differences(const std::vector<JournalColumn>& journal, const 
 void check_journal(const std::string& path, const Journal& journal) {
   const JournalHead& head = journal.head();
   if (head.schema_version != schema_version) {
-    throw InvalidFile(journal.directory,
-                      "was written for a file of schema_version " + std::to_string(head.schema_version) +
-                          "; this rmtsweep rebuilds files of schema_version " + std::to_string(schema_version) +
-                          " only: resume " + path + " with the rmtsweep that started it");
+    throw InvalidFile(journal.directory, "was written for a file of schema_version " +
+                                             std::to_string(head.schema_version) +
+                                             "; this rmtsweep rebuilds files of schema_version " +
+                                             std::to_string(schema_version) + " only: resume " + path +
+                                             " with the rmtsweep that started it");
   }
   const std::vector<JournalColumn> ours = expected_columns();
   if (head.columns != ours) {
-    throw InvalidFile(journal.directory, "its records hold other /points columns than this rmtsweep writes (" +
-                                             column_differences(head.columns, ours) + "; written by rmtsweep " +
-                                             head.provenance.rmtsweep_version + "): recover " + path +
-                                             " with that rmtsweep");
+    throw InvalidFile(journal.directory,
+                      "its records hold other /points columns than this rmtsweep writes (" +
+                          column_differences(head.columns, ours) + "; written by rmtsweep " +
+                          head.provenance.rmtsweep_version + "): recover " + path + " with that rmtsweep");
   }
 }
 
@@ -95,8 +99,9 @@ RecoverOutcome recover_sweep(const std::string& path) {
   std::error_code ec;
   const std::string directory = journal_directory(path);
   if (fs::is_directory(path, ec)) {
-    throw InvalidFile(path, "a directory: give the sweep file (`rmtsweep recover FILE.h5` rebuilds FILE.h5 from "
-                            "FILE.h5.journal)");
+    throw InvalidFile(path,
+                      "a directory: give the sweep file (`rmtsweep recover FILE.h5` rebuilds FILE.h5 from "
+                      "FILE.h5.journal)");
   }
   const bool exists = fs::exists(fs::symlink_status(path, ec));
   if (!fs::is_directory(directory, ec)) {
@@ -104,10 +109,11 @@ RecoverOutcome recover_sweep(const std::string& path) {
       throw InvalidFile(path, "no such file, and no journal " + directory +
                                   " beside it: check the name (recover takes the sweep file's path)");
     }
-    throw InvalidFile(path, "has no journal (" + directory +
-                                " is missing: the file was written without one, by an rmtsweep before journals, or "
-                                "its journal was moved): there is nothing to rebuild it from; resume it if it "
-                                "opens, else start it again with --force");
+    throw InvalidFile(path,
+                      "has no journal (" + directory +
+                          " is missing: the file was written without one, by an rmtsweep before journals, or "
+                          "its journal was moved): there is nothing to rebuild it from; resume it if it "
+                          "opens, else start it again with --force");
   }
   const Journal journal = read_journal(directory);
   check_journal(path, journal);
@@ -139,9 +145,11 @@ RecoverOutcome recover_sweep(const std::string& path) {
 
   io::FileLock lock = io::FileLock::try_exclusive(io::lock_path(path));
   if (lock.outcome() == io::FileLock::Outcome::held_elsewhere) {
-    throw InvalidOption("file", path,
-                        "a file no other process is writing: a running `rmtsweep run`, `refine` or `assemble` holds "
-                        "its lock (" + io::lock_path(path) + "); wait for it to end");
+    throw InvalidOption(
+        "file", path,
+        "a file no other process is writing: a running `rmtsweep run`, `refine` or `assemble` holds "
+        "its lock (" +
+            io::lock_path(path) + "); wait for it to end");
   }
   RecoverOutcome outcome;
   outcome.points = grid.size();
@@ -162,15 +170,16 @@ RecoverOutcome recover_sweep(const std::string& path) {
       (record_status(*record) == PointStatus::done ? outcome.done : outcome.failed) += 1;
     }
     io::write_attribute(file.handle(), "recovered",
-                        io::utc_stamp() + " by rmtsweep " + rmtsweep::version + " recover from " + directory + " (" +
-                            std::to_string(outcome.done + outcome.failed) + " of " + std::to_string(grid.size()) +
-                            " points)" + (exists ? "; the file it replaced kept as " + damaged : std::string()));
+                        io::utc_stamp() + " by rmtsweep " + rmtsweep::version + " recover from " + directory +
+                            " (" + std::to_string(outcome.done + outcome.failed) + " of " +
+                            std::to_string(grid.size()) + " points)" +
+                            (exists ? "; the file it replaced kept as " + damaged : std::string()));
     file.close();
   } catch (const Hdf5Error& e) {
-    const FileIoError told = io::file_error(
-        building, "write the rebuilt sweep file", e,
-        "nothing was changed (" + path + " and its journal are as they were; the partial " + building +
-            " was removed): once there is room, run the same command again");
+    const FileIoError told =
+        io::file_error(building, "write the rebuilt sweep file", e,
+                       "nothing was changed (" + path + " and its journal are as they were; the partial " +
+                           building + " was removed): once there is room, run the same command again");
     fs::remove(building, ec);
     throw told;
   }
@@ -179,29 +188,34 @@ RecoverOutcome recover_sweep(const std::string& path) {
   try {
     io::rename_path(building, path, "put the rebuilt sweep file in its place");
   } catch (const FileIoError& e) {
-    throw e.with_note(" -- the rebuilt file is " + building + (exists ? ", the old one " + damaged : std::string()) +
-                      ": rename the first to " + path);
+    throw e.with_note(" -- the rebuilt file is " + building +
+                      (exists ? ", the old one " + damaged : std::string()) + ": rename the first to " +
+                      path);
   }
 
   for (const JournalFile& file : journal.files) {
     if (file.ignored_bytes > 0) {
-      outcome.notes.push_back(file.path + ": the last " + std::to_string(file.ignored_bytes) + " bytes ignored (" +
-                              file.problem + ")");
+      outcome.notes.push_back(file.path + ": the last " + std::to_string(file.ignored_bytes) +
+                              " bytes ignored (" + file.problem + ")");
     }
   }
-  if (!journal.headless.empty()) outcome.notes.push_back("ignored, without a readable head: " + joined(journal.headless));
+  if (!journal.headless.empty())
+    outcome.notes.push_back("ignored, without a readable head: " + joined(journal.headless));
   if (old) {
     const JournalAgreement agreement = compare_with_file(journal, old->status);
     if (agreement.file_only > 0) {
-      outcome.notes.push_back(std::to_string(agreement.file_only) + " points done or failed in " + damaged +
-                              " have no record in the journal: they are pending here (the old file keeps them)");
+      outcome.notes.push_back(
+          std::to_string(agreement.file_only) + " points done or failed in " + damaged +
+          " have no record in the journal: they are pending here (the old file keeps them)");
     }
   }
   bool refined = old && old->refined;
-  for (const RunInfo& run : head.provenance.runs) refined = refined || run.command_line.find(" refine ") != std::string::npos;
+  for (const RunInfo& run : head.provenance.runs)
+    refined = refined || run.command_line.find(" refine ") != std::string::npos;
   if (refined) {
-    outcome.notes.push_back("the refined points (/refine, `rmtsweep refine`) are not journaled: the same `rmtsweep "
-                            "refine` computes them again");
+    outcome.notes.push_back(
+        "the refined points (/refine, `rmtsweep refine`) are not journaled: the same `rmtsweep "
+        "refine` computes them again");
   }
   return outcome;
 }

@@ -8,12 +8,12 @@
 #include <limits>
 #include <stdexcept>
 
+#include "column_io.hpp"
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/model/weighting.hpp"
 #include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/random/counter_rng.hpp"
 #include "rmtsweep/sweep/sweep_reader.hpp"
-#include "column_io.hpp"
 
 namespace rmtsweep::sweep {
 namespace {
@@ -208,7 +208,8 @@ SweepFile SweepFile::open_for_resume(const std::string& path, MPI_Comm comm, con
   detail::write_run_attributes(sweep.file_, static_cast<std::size_t>(sweep.run_index_), run);
   // A file written before sweep_id existed gets one: its journal carries it (journal.hpp).
   if (!io::has_attribute(sweep.file_, "sweep_id")) {
-    io::write_attribute(sweep.file_, "sweep_id", parallel::decided_on_root(comm, [] { return new_sweep_id(); }));
+    io::write_attribute(sweep.file_, "sweep_id",
+                        parallel::decided_on_root(comm, [] { return new_sweep_id(); }));
   }
   io::flush(sweep.file_);
   const io::Dataset top = io::open_dataset(sweep.file_, path_of(column::top_eigenvalues));
@@ -290,13 +291,15 @@ void SweepFile::write_record(const PointRecord& record) {
     throw std::logic_error("a point record of " + std::to_string(record.cells.size()) + " cells for " +
                            std::to_string(measurements_.size() + 1) + " columns");
   const auto row = static_cast<hsize_t>(record.index);
-  for (std::size_t c = 0; c < measurements_.size(); ++c) write_cell(measurements_[c].second, row, record.cells[c]);
+  for (std::size_t c = 0; c < measurements_.size(); ++c)
+    write_cell(measurements_[c].second, row, record.cells[c]);
   const auto size = static_cast<std::size_t>(record.index / points_per_d_);
   if (const io::Dataset& eigenvalues = spectra_.at(size); eigenvalues.valid()) {
     const auto d = static_cast<std::size_t>(io::shape(eigenvalues)[1]);
-    write_cell(eigenvalues, static_cast<hsize_t>(record.index - static_cast<std::int64_t>(size) * points_per_d_),
-               record.spectrum.size() == d ? record.spectrum
-                                           : std::vector<double>(d, std::numeric_limits<double>::quiet_NaN()));
+    write_cell(
+        eigenvalues, static_cast<hsize_t>(record.index - static_cast<std::int64_t>(size) * points_per_d_),
+        record.spectrum.size() == d ? record.spectrum
+                                    : std::vector<double>(d, std::numeric_limits<double>::quiet_NaN()));
   }
   write_cell(status_, row, record.cells.back());  // last: the point's data are complete
 }

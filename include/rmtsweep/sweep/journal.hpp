@@ -56,7 +56,7 @@ std::vector<JournalColumn> journal_columns(const std::vector<std::pair<const Col
 struct JournalHead {
   std::string file_name;  ///< the sweep file's name, without its directory
   std::int64_t schema_version = 0;
-  std::string config;  ///< the sweep file's stored config text
+  std::string config;     ///< the sweep file's stored config text
   Provenance provenance;  ///< sweep_id, versions and runs[0..run]
   std::int64_t run = 0;
   int rank = 0;
@@ -119,7 +119,7 @@ JournalFile read_journal_file(const std::string& path);
 struct Journal {
   std::string directory;
   std::vector<JournalFile> files;
-  std::vector<std::string> headless;  ///< files without a readable head (ignored)
+  std::vector<std::string> headless;                             ///< files without a readable head (ignored)
   const JournalHead& head() const { return files.back().head; }  ///< of the latest run
   /// Records in all files and the ignored bytes.
   std::int64_t record_count() const;

@@ -21,7 +21,8 @@ struct RecoverOutcome {
   std::string damaged;  ///< where the file that was at the path went; empty when there was none
   std::int64_t points = 0, done = 0, failed = 0;
   std::int64_t records = 0;  ///< records read (several for a point retried by --resume)
-  std::vector<std::string> notes;  ///< lines for the user: bytes ignored, points lost against the old file, /refine
+  std::vector<std::string>
+      notes;  ///< lines for the user: bytes ignored, points lost against the old file, /refine
 };
 
 /// Rebuilds `path` (serial: one process, its own MPI_COMM_SELF file). Throws InvalidFile (exit 2)

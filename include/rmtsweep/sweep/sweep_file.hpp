@@ -22,8 +22,8 @@
 #include <vector>
 
 #include "rmtsweep/io/hdf5.hpp"
-#include "rmtsweep/simulate/point.hpp"
 #include "rmtsweep/parallel/eigen.hpp"
+#include "rmtsweep/simulate/point.hpp"
 #include "rmtsweep/sweep/grid.hpp"
 #include "rmtsweep/sweep/journal.hpp"
 #include "rmtsweep/sweep/provenance.hpp"
@@ -31,7 +31,6 @@
 #include "rmtsweep/theory/prediction.hpp"
 
 namespace rmtsweep::sweep {
-
 
 class SweepFile {
  public:

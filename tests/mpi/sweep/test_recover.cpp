@@ -18,10 +18,10 @@ namespace fs = std::filesystem;
 /// 2 x 2 x 2 x 2 x 4 = 32 points at d = 60 with their spectra, point 3 failed by fault injection.
 std::vector<std::string> small_sweep(const std::string& output, std::vector<std::string> extra = {},
                                      const std::string& seed = "7") {
-  std::vector<std::string> args{"run",   "--output", output,  "--d",         "60",        "--seed",
-                                seed,    "--trials", "4",     "--delta",     "0.5,1",     "--gamma",
-                                "0.5",   "--snr",    "0:3:2", "--weighting", "mean,last", "--store_spectra",
-                                "true",  "--fail_points", "3"};
+  std::vector<std::string> args{
+      "run",       "--output",        output,  "--d",           "60",  "--seed", seed,    "--trials",
+      "4",         "--delta",         "0.5,1", "--gamma",       "0.5", "--snr",  "0:3:2", "--weighting",
+      "mean,last", "--store_spectra", "true",  "--fail_points", "3"};
   args.insert(args.end(), extra.begin(), extra.end());
   return args;
 }
@@ -32,7 +32,9 @@ std::vector<std::string> serial(const std::vector<std::string>& args) {
   return command;
 }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> lines;
@@ -59,16 +61,16 @@ void truncate_to(const std::string& path, double fraction) {
 
 /// compare_sweep_files.py a b [extra]: exit 0 when they hold the same content.
 Finished compare(const std::string& a, const std::string& b, const std::vector<std::string>& extra = {}) {
-  std::vector<std::string> command{RMTSWEEP_PYTHON, std::string(RMTSWEEP_SOURCE_DIR) + "/tests/python/compare_sweep_files.py",
-                                   a, b};
+  std::vector<std::string> command{
+      RMTSWEEP_PYTHON, std::string(RMTSWEEP_SOURCE_DIR) + "/tests/python/compare_sweep_files.py", a, b};
   command.insert(command.end(), extra.begin(), extra.end());
   return run(command, a + ".compare.log");
 }
 
 /// What a file finished by a resume differs in from an uninterrupted run: which run computed a point.
 const std::vector<std::string> resumed_differences{
-    "--ignore-attr", "runs", "--ignore-attr", "run_1_mpi_ranks", "--ignore-attr", "run_1_ranks_per_point",
-    "--ignore-attr", "run_1_eigensolver", "--ignore-dataset", "points/run"};
+    "--ignore-attr",         "runs",          "--ignore-attr",     "run_1_mpi_ranks",  "--ignore-attr",
+    "run_1_ranks_per_point", "--ignore-attr", "run_1_eigensolver", "--ignore-dataset", "points/run"};
 
 /// The files `rmtsweep recover` left beside `path` under the name *.damaged-*.
 std::vector<std::string> damaged_beside(const std::string& path) {
@@ -108,7 +110,8 @@ class Recover : public ::testing::Test {
 TEST_F(Recover, AFinishedFileTruncatedAtSeveralSizesOrRemovedIsRebuiltEqualToIt) {
   for (const double fraction : {0.9, 0.5, 0.05, 0.0, -1.0}) {
     const std::string case_name = fraction < 0 ? "removed" : "cut to " + std::to_string(fraction);
-    const std::string path = copy_sweep(finished_, *dir_ / ("cut" + std::to_string(static_cast<int>(fraction * 100))));
+    const std::string path =
+        copy_sweep(finished_, *dir_ / ("cut" + std::to_string(static_cast<int>(fraction * 100))));
     if (fraction < 0) {
       fs::remove(path);
     } else {
@@ -117,8 +120,9 @@ TEST_F(Recover, AFinishedFileTruncatedAtSeveralSizesOrRemovedIsRebuiltEqualToIt)
     const auto cut_size = fraction < 0 ? 0 : fs::file_size(path);
     const Finished recovered = run(serial({"recover", path}), path + ".log");
     ASSERT_EQ(recovered.exit_code, 0) << case_name << ": " << recovered.output;
-    EXPECT_TRUE(contains(recovered.output, path + ": rebuilt from its journal (32 records): 31 of 32 points done, "
-                                                  "1 failed, 0 pending"))
+    EXPECT_TRUE(
+        contains(recovered.output, path + ": rebuilt from its journal (32 records): 31 of 32 points done, "
+                                          "1 failed, 0 pending"))
         << case_name << ": " << recovered.output;
     const Finished same = compare(finished_, path);
     EXPECT_EQ(same.exit_code, 0) << case_name << ": " << same.output;
@@ -127,8 +131,10 @@ TEST_F(Recover, AFinishedFileTruncatedAtSeveralSizesOrRemovedIsRebuiltEqualToIt)
       EXPECT_TRUE(damaged.empty()) << case_name;
     } else {
       ASSERT_EQ(damaged.size(), 1u) << case_name;
-      EXPECT_EQ(fs::file_size(damaged[0]), cut_size) << case_name << ": the damaged file was not kept as it was";
-      EXPECT_TRUE(contains(recovered.output, "the file that was there is kept as " + damaged[0])) << recovered.output;
+      EXPECT_EQ(fs::file_size(damaged[0]), cut_size)
+          << case_name << ": the damaged file was not kept as it was";
+      EXPECT_TRUE(contains(recovered.output, "the file that was there is kept as " + damaged[0]))
+          << recovered.output;
     }
     EXPECT_FALSE(fs::exists(path + ".recovering")) << case_name;
   }
@@ -143,7 +149,8 @@ TEST_F(Recover, ATornJournalRecordIsSkippedAndItsPointComputedAgainByResume) {
   truncate_to(path, 0.5);
   const Finished recovered = run(serial({"recover", path}), path + ".log");
   ASSERT_EQ(recovered.exit_code, 0) << recovered.output;
-  EXPECT_TRUE(contains(recovered.output, "(31 records): 30 of 32 points done, 1 failed, 1 pending")) << recovered.output;
+  EXPECT_TRUE(contains(recovered.output, "(31 records): 30 of 32 points done, 1 failed, 1 pending"))
+      << recovered.output;
   EXPECT_TRUE(contains(recovered.output, "note: " + last + ": the last ")) << recovered.output;
   EXPECT_TRUE(contains(recovered.output, "bytes ignored (a record cut short: ")) << recovered.output;
   const Finished status = run(serial({"status", path}), path + ".status.log");
@@ -172,7 +179,8 @@ TEST_F(Recover, TheJournalOfATwoOrThreeRankRunRecoversToTheSameFileAsAOneRankRun
     rebuilt.push_back(path);
   }
   for (const std::string& other : {rebuilt[1], rebuilt[2]}) {
-    const Finished same = compare(rebuilt[0], other, {"--ignore-attr", "mpi_ranks", "--ignore-attr", "run_0_mpi_ranks"});
+    const Finished same =
+        compare(rebuilt[0], other, {"--ignore-attr", "mpi_ranks", "--ignore-attr", "run_0_mpi_ranks"});
     EXPECT_EQ(same.exit_code, 0) << other << ": " << same.output;
   }
 }
@@ -187,21 +195,25 @@ TEST_F(Recover, BadInputIsRefusedInOneLineNamingTheFileAndWhatToDo) {
   ASSERT_EQ(run(mpi_command(2, small_sweep(other, {}, "8")), other + ".run.log").exit_code, 3);
   fs::remove_all(sweep::journal_directory(other));
   fs::copy(sweep::journal_directory(finished_), sweep::journal_directory(other), fs::copy_options::recursive);
-  const std::string renamed = *dir_ / "renamed/b.h5";  // a cut file beside the journal of a file named otherwise
+  const std::string renamed =
+      *dir_ / "renamed/b.h5";  // a cut file beside the journal of a file named otherwise
   fs::create_directories(fs::path(renamed).parent_path());
   fs::copy_file(finished_, renamed);
   truncate_to(renamed, 0.5);
-  fs::copy(sweep::journal_directory(finished_), sweep::journal_directory(renamed), fs::copy_options::recursive);
+  fs::copy(sweep::journal_directory(finished_), sweep::journal_directory(renamed),
+           fs::copy_options::recursive);
   const struct {
     std::string path, says;
   } cases[] = {
       {bare, bare + ": has no journal (" + bare + ".journal is missing"},
-      {*dir_ / "nowhere.h5", *dir_ / "nowhere.h5: no such file, and no journal " + *dir_ / "nowhere.h5.journal" +
-                                 " beside it: check the name"},
-      {sweep::journal_directory(finished_), sweep::journal_directory(finished_) + ": a directory: give the sweep file"},
+      {*dir_ / "nowhere.h5", *dir_ / "nowhere.h5: no such file, and no journal " +
+                                 *dir_ / "nowhere.h5.journal" + " beside it: check the name"},
+      {sweep::journal_directory(finished_),
+       sweep::journal_directory(finished_) + ": a directory: give the sweep file"},
       {other, other + ": belongs to another sweep than the journal beside it (sweep_id "},
-      {renamed, renamed + ".journal: was written beside a sweep file named sweep.h5, not b.h5: to rebuild that sweep, "
-                          "rename the journal to sweep.h5.journal"},
+      {renamed,
+       renamed + ".journal: was written beside a sweep file named sweep.h5, not b.h5: to rebuild that sweep, "
+                 "rename the journal to sweep.h5.journal"},
   };
   for (const auto& c : cases) {
     const auto before = fs::exists(c.path) && fs::is_regular_file(c.path) ? fs::file_size(c.path) : 0;
@@ -223,7 +235,8 @@ TEST_F(Recover, BadInputIsRefusedInOneLineNamingTheFileAndWhatToDo) {
   ASSERT_TRUE(lock.locked());
   const Finished refused = run(serial({"recover", locked}), *dir_ / "locked.log");
   EXPECT_EQ(refused.exit_code, 2) << refused.output;
-  EXPECT_TRUE(contains(refused.output, "holds its lock (" + locked + ".lock); wait for it to end")) << refused.output;
+  EXPECT_TRUE(contains(refused.output, "holds its lock (" + locked + ".lock); wait for it to end"))
+      << refused.output;
   EXPECT_TRUE(damaged_beside(locked).empty());
 }
 
@@ -232,13 +245,17 @@ TEST_F(Recover, BadInputIsRefusedInOneLineNamingTheFileAndWhatToDo) {
 TEST_F(Recover, StatusSaysWhenTheFileAndItsJournalDisagree) {
   const std::string path = copy_sweep(finished_, *dir_ / "status");
   const Finished agrees = run(serial({"status", path}), path + ".1.log");
-  EXPECT_TRUE(contains(agrees.output, "journal: " + path + ".journal: 2 files, 32 records; the file agrees with it"))
+  EXPECT_TRUE(
+      contains(agrees.output, "journal: " + path + ".journal: 2 files, 32 records; the file agrees with it"))
       << agrees.output;
-  const std::string unset = "import h5py, sys; f = h5py.File(sys.argv[1], 'r+'); s = f['points/status']; "
-                            "s[0] = 0; s[9] = 0; s[20] = 0";
-  ASSERT_EQ(run({RMTSWEEP_PYTHON, "-c", unset, path}, path + ".py.log").exit_code, 0) << read_text(path + ".py.log");
+  const std::string unset =
+      "import h5py, sys; f = h5py.File(sys.argv[1], 'r+'); s = f['points/status']; "
+      "s[0] = 0; s[9] = 0; s[20] = 0";
+  ASSERT_EQ(run({RMTSWEEP_PYTHON, "-c", unset, path}, path + ".py.log").exit_code, 0)
+      << read_text(path + ".py.log");
   const Finished pending = run(serial({"status", path}), path + ".2.log");
-  EXPECT_TRUE(contains(pending.output, "journal and file disagree: 3 points the journal holds are pending in the file"))
+  EXPECT_TRUE(contains(pending.output,
+                       "journal and file disagree: 3 points the journal holds are pending in the file"))
       << pending.output;
   EXPECT_TRUE(contains(pending.output, "`rmtsweep recover " + path + "` rebuilds the file from the journal"))
       << pending.output;
@@ -258,7 +275,8 @@ TEST_F(Recover, ResumeOfATruncatedFileNamesRecoverInItsOneLine) {
   const Finished refused = run(mpi_command(2, small_sweep(path, {"--resume"})), path + ".log");
   EXPECT_EQ(refused.exit_code, 2) << refused.output;
   EXPECT_TRUE(contains(refused.output, "the file is truncated (")) << refused.output;
-  EXPECT_TRUE(contains(refused.output, "its journal (" + path + ".journal) can rebuild it: `rmtsweep recover " + path +
+  EXPECT_TRUE(contains(refused.output, "its journal (" + path +
+                                           ".journal) can rebuild it: `rmtsweep recover " + path +
                                            "`, then this command again"))
       << refused.output;
   const Finished status = run(serial({"status", path}), path + ".status.log");
@@ -273,8 +291,8 @@ TEST_F(Recover, ANewSweepWithForceMovesTheOldJournalAsideAndNeverMixesItIn) {
   const std::string path = copy_sweep(finished_, *dir_ / "force");
   const Finished forced = run(mpi_command(2, small_sweep(path, {"--force"}, "9")), path + ".log");
   EXPECT_EQ(forced.exit_code, 3) << forced.output;
-  EXPECT_TRUE(contains(forced.output, "rmtsweep run: note: the old journal " + path + ".journal was moved to " + path +
-                                          ".journal.replaced-"))
+  EXPECT_TRUE(contains(forced.output, "rmtsweep run: note: the old journal " + path +
+                                          ".journal was moved to " + path + ".journal.replaced-"))
       << forced.output;
   std::vector<std::string> aside;
   for (const auto& entry : fs::directory_iterator(fs::path(path).parent_path())) {
@@ -294,17 +312,19 @@ TEST_F(Recover, ANewSweepWithForceMovesTheOldJournalAsideAndNeverMixesItIn) {
   fs::remove(path);  // the file gone, its journal left: a new run without --force is refused
   const Finished refused = run(mpi_command(2, small_sweep(path)), path + ".refused.log");
   EXPECT_EQ(refused.exit_code, 2) << refused.output;
-  EXPECT_TRUE(contains(refused.output, "its journal " + path + ".journal holds 32 points of a sweep whose file is "
-                                           "missing: `rmtsweep recover " + path + "` rebuilds the file from it"))
+  EXPECT_TRUE(contains(refused.output, "its journal " + path +
+                                           ".journal holds 32 points of a sweep whose file is "
+                                           "missing: `rmtsweep recover " +
+                                           path + "` rebuilds the file from it"))
       << refused.output;
   EXPECT_FALSE(fs::exists(path));
 }
 
 /// 80 points at d = 300 (about 0.1 s each on this machine): long enough to be killed midway.
 std::vector<std::string> long_sweep(const std::string& output, std::vector<std::string> extra = {}) {
-  std::vector<std::string> args{"run",     "--output", output, "--d",         "300",          "--delta",
-                                "0.25,0.5", "--gamma", "0.25,0.5", "--snr",  "0:4:5",        "--weighting",
-                                "mean,optimal", "--trials", "2",   "--seed", "3"};
+  std::vector<std::string> args{"run",          "--output", output,     "--d",    "300",   "--delta",
+                                "0.25,0.5",     "--gamma",  "0.25,0.5", "--snr",  "0:4:5", "--weighting",
+                                "mean,optimal", "--trials", "2",        "--seed", "3"};
   args.insert(args.end(), extra.begin(), extra.end());
   return args;
 }
@@ -344,7 +364,8 @@ TEST(RecoverKilled, ASweepKilledMidRunIsRebuiltWithEveryPointItsJournalHeldAndRe
   EXPECT_GE(journaled, done_at_kill) << "a point done in the file is missing from the journal";
 
   for (const double fraction : {0.6, 0.1}) {
-    const std::string path = copy_sweep(dir / "k.h5", dir / ("cut" + std::to_string(static_cast<int>(fraction * 100))));
+    const std::string path =
+        copy_sweep(dir / "k.h5", dir / ("cut" + std::to_string(static_cast<int>(fraction * 100))));
     truncate_to(path, fraction);
     const Finished recovered = run(serial({"recover", path}), path + ".log");
     ASSERT_EQ(recovered.exit_code, 0) << recovered.output;
@@ -358,8 +379,8 @@ TEST(RecoverKilled, ASweepKilledMidRunIsRebuiltWithEveryPointItsJournalHeldAndRe
     // The recovered points hold the clean run's values: the resume computes only the others.
     const Finished resumed = run(mpi_command(3, long_sweep(path, {"--resume"})), path + ".resume.log");
     ASSERT_EQ(resumed.exit_code, 0) << resumed.output;
-    EXPECT_TRUE(contains(resumed.output, std::to_string(80 - journaled) + " of " + std::to_string(80 - journaled) +
-                                             " points computed in this run"))
+    EXPECT_TRUE(contains(resumed.output, std::to_string(80 - journaled) + " of " +
+                                             std::to_string(80 - journaled) + " points computed in this run"))
         << resumed.output;
     const Finished same = compare(dir / "ref.h5", path, resumed_differences);
     EXPECT_EQ(same.exit_code, 0) << same.output;
@@ -370,23 +391,26 @@ TEST(RecoverKilled, ASweepKilledMidRunIsRebuiltWithEveryPointItsJournalHeldAndRe
 TEST(RecoverRefined, ARefinedFileIsRebuiltWithItsPointsAndTheNoteThatRefineIsNotJournaled) {
   const TempDir dir;
   const std::string path = dir / "r.h5";
-  const std::vector<std::string> keys{"--d",   "60",      "--delta",  "0.5", "--gamma",   "0.5",          "--snr",
-                                      "0:2.4:5", "--trials", "4",     "--seed", "5",     "--weighting", "mean",
-                                      "--table", "centered", "--store_spectra", "false"};
+  const std::vector<std::string> keys{
+      "--d",         "60",      "--delta",  "0.5",      "--gamma",         "0.5",
+      "--snr",       "0:2.4:5", "--trials", "4",        "--seed",          "5",
+      "--weighting", "mean",    "--table",  "centered", "--store_spectra", "false"};
   std::vector<std::string> args{"run", "--output", path};
   args.insert(args.end(), keys.begin(), keys.end());
   ASSERT_EQ(run(mpi_command(2, args), dir / "run.log").exit_code, 0) << read_text(dir / "run.log");
-  const Finished refined = run(mpi_command(2, {"refine", path, "--max-points", "16", "--max-rounds", "1"}), dir / "refine.log");
+  const Finished refined =
+      run(mpi_command(2, {"refine", path, "--max-points", "16", "--max-rounds", "1"}), dir / "refine.log");
   ASSERT_EQ(refined.exit_code, 0) << refined.output;
   fs::copy_file(path, dir / "refined.h5");
   const Finished recovered = run(serial({"recover", path}), dir / "recover.log");
   ASSERT_EQ(recovered.exit_code, 0) << recovered.output;
-  EXPECT_TRUE(contains(recovered.output, "note: the refined points (/refine, `rmtsweep refine`) are not journaled"))
+  EXPECT_TRUE(
+      contains(recovered.output, "note: the refined points (/refine, `rmtsweep refine`) are not journaled"))
       << recovered.output;
-  const Finished differences = compare(dir / "refined.h5", path, {"--ignore-attr", "runs", "--ignore-attr",
-                                                                  "run_1_started", "--ignore-attr", "run_1_mpi_ranks",
-                                                                  "--ignore-attr", "run_1_ranks_per_point",
-                                                                  "--ignore-attr", "run_1_eigensolver"});
+  const Finished differences =
+      compare(dir / "refined.h5", path,
+              {"--ignore-attr", "runs", "--ignore-attr", "run_1_started", "--ignore-attr", "run_1_mpi_ranks",
+               "--ignore-attr", "run_1_ranks_per_point", "--ignore-attr", "run_1_eigensolver"});
   for (const std::string& line : lines_of(differences.output)) {
     if (contains(line, "difference(s)")) continue;
     EXPECT_TRUE(line.starts_with("/refine")) << "beyond /refine: " << line;

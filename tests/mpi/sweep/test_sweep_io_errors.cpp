@@ -175,12 +175,13 @@ TEST(FullDisk, AFileWhoseCreationFailedIsRemovedAndTheSameCommandRunsOnceThereIs
   EXPECT_EQ(failed.exit_code, 1) << failed.output;
   const auto lines = non_empty_lines(failed.output);
   // The rank's line, wherever mpirun's abort banner (forwarded apart from the rank's output) falls.
-  const auto line = std::find_if(lines.begin(), lines.end(), [](const std::string& l) { return contains(l, ": error: "); });
+  const auto line =
+      std::find_if(lines.begin(), lines.end(), [](const std::string& l) { return contains(l, ": error: "); });
   ASSERT_NE(line, lines.end()) << failed.output;
   EXPECT_TRUE(line->starts_with("rmtsweep run: rank ")) << failed.output;
   EXPECT_TRUE(contains(*line, ": error: " + output +
-                                     ": cannot create the sweep file: No space left on device; "
-                                     "its file system is full"))
+                                  ": cannot create the sweep file: No space left on device; "
+                                  "its file system is full"))
       << failed.output;
   EXPECT_TRUE(contains(*line,
                        "the partly written file was removed: once there is room, run the same command "

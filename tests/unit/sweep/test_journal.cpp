@@ -46,7 +46,8 @@ std::vector<JournalColumn> our_columns() {
   return journal_columns(written);
 }
 
-JournalHead head_of(std::int64_t run, int rank, const std::string& sweep_id = "0123456789abcdef0123456789abcdef") {
+JournalHead head_of(std::int64_t run, int rank,
+                    const std::string& sweep_id = "0123456789abcdef0123456789abcdef") {
   JournalHead h;
   h.file_name = "sweep.h5";
   h.schema_version = schema_version;
@@ -82,7 +83,8 @@ PointRecord record_of(std::int64_t index, PointStatus status = PointStatus::done
     } else if (c.type == ColumnType::integer) {
       r.cells.emplace_back(std::int64_t{-7} * index);
     } else {
-      r.cells.emplace_back(c.name == "error" ? std::string(1500, 'e') + std::string(1, '\0') + "end" : "lapack");
+      r.cells.emplace_back(c.name == "error" ? std::string(1500, 'e') + std::string(1, '\0') + "end"
+                                             : "lapack");
     }
   }
   for (int i = 0; i < 20; ++i) r.spectrum.push_back(0.01 * i + static_cast<double>(index));
@@ -258,12 +260,14 @@ TEST(Journal, ItsAgreementWithAFileCountsEachKindOfDifference) {
   fs::create_directories(journal);
   {
     JournalWriter writer(journal, head_of(0, 0));
-    for (const std::int64_t i : {0, 1, 2, 3}) writer.append(record_of(i, i == 2 ? PointStatus::failed : PointStatus::done));
+    for (const std::int64_t i : {0, 1, 2, 3})
+      writer.append(record_of(i, i == 2 ? PointStatus::failed : PointStatus::done));
     writer.close();
   }
   const Journal read = read_journal(journal);
   //                                   0  1  2  3  4  5 ...: 1 pending (journal holds it), 2 done (failed in
-  //                                   the journal), 3 pending and the writer's last record, 5 done (no record)
+  //                                   the journal), 3 pending and the writer's last record, 5 done (no
+  //                                   record)
   const std::vector<std::int64_t> status{1, 0, 1, 0, 0, 1, 0, 0, 0, 0};
   const JournalAgreement a = compare_with_file(read, status);
   EXPECT_EQ(a.journal_only, 2);
@@ -279,7 +283,8 @@ TEST(Journal, RecoverRefusesAJournalWhoseRecordsHoldOtherColumnsNamingThem) {
   const std::string journal = dir / "sweep.h5.journal";
   fs::create_directories(journal);
   JournalHead head = head_of(0, 0);
-  head.columns.insert(head.columns.begin(), {"a_column_of_another_version", ColumnType::real, ColumnShape::scalar, 0});
+  head.columns.insert(head.columns.begin(),
+                      {"a_column_of_another_version", ColumnType::real, ColumnShape::scalar, 0});
   head.provenance.rmtsweep_version = "9.9.9";
   JournalWriter writer(journal, head);
   writer.open();

@@ -6,7 +6,7 @@ packages=(
   openmpi-bin libopenmpi-dev libscalapack-openmpi-dev libhdf5-openmpi-dev hdf5-tools
   libboost-dev libboost-program-options-dev libopenblas-dev libelpa-dev librandom123-dev libgtest-dev
   cmake g++ gfortran make pkg-config nlohmann-json3-dev python3-h5py python3-matplotlib python3-numpy
-  python3-scipy
+  python3-scipy zlib1g-dev
 )
 missing=()
 for p in "${packages[@]}"; do

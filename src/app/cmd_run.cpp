@@ -33,6 +33,7 @@
 #include "rmtsweep/sweep/runner.hpp"
 #include "rmtsweep/sweep/sweep_file.hpp"
 #include "rmtsweep/theory/prediction.hpp"
+#include "run_journal.hpp"
 #include "sweep_options.hpp"
 
 namespace rmtsweep::app {
@@ -153,8 +154,11 @@ bool check_plan(const RunArguments& args, const sweep::Grid& grid, int size) {
     std::printf("  whole sweep: about %.3g core-hours (ranks x %d BLAS thread(s) each); %.3g s of wall time on %d "
                 "group(s) of these ranks\n",
                 plan.core_hours, threads, plan.core_hours * 3600.0 / (static_cast<double>(size) * threads), groups);
-    std::printf("  file: at least %s (its datasets, allocated when it is created)\n",
-                sweep::memory_text(sweep::file_data_bytes(grid)).c_str());
+    std::printf(
+        "  file: at least %s (its datasets, allocated when it is created); its journal: about %s once every "
+        "point is done\n",
+        sweep::memory_text(sweep::file_data_bytes(grid)).c_str(),
+        sweep::memory_text(sweep::journal_data_bytes(grid)).c_str());
     std::printf("  memory here: %s per rank (this node's memory over its %d rank(s))\n",
                 sweep::memory_text(available).c_str(), on_node);
     std::printf("  (estimates from the cost models measured on this project's 2-core machine: within a factor of "
@@ -172,11 +176,12 @@ bool check_plan(const RunArguments& args, const sweep::Grid& grid, int size) {
   return args.plan;
 }
 
-/// Refuses (on every rank, before anything is written) a new file whose data alone need more than
+/// Refuses (on every rank, before anything is written) a new file whose data and journal need more than
 /// the free space rank 0 sees in its directory (statvfs: a quota is not seen; with --force, the old
 /// file's blocks count as free), unless --force-space.
-void check_space(const RunArguments& args, const sweep::Grid& grid) {
-  const double needed = sweep::file_data_bytes(grid);
+void check_space(const RunArguments& args, const sweep::Grid& grid, bool journal) {
+  const double file = sweep::file_data_bytes(grid), log = journal ? sweep::journal_data_bytes(grid) : 0.0;
+  const double needed = file + log;
   const double available = parallel::decided_on_root(MPI_COMM_WORLD, [&] {
     struct statvfs fs {};
     const std::string directory = std::filesystem::absolute(args.output).parent_path().string();
@@ -190,6 +195,9 @@ void check_space(const RunArguments& args, const sweep::Grid& grid) {
   throw InvalidOption(
       "output", args.output,
       "its " + std::to_string(grid.size()) + " points take at least " + sweep::memory_text(needed) +
+          (journal ? " (" + sweep::memory_text(file) + " in the file, " + sweep::memory_text(log) +
+                         " in its journal)"
+                   : std::string()) +
           " and its file system has " + sweep::memory_text(available) +
           " free; allowed: a file that fits (free space there, or choose another --output), or "
           "--force-space to try anyway");
@@ -302,7 +310,9 @@ int command_run(int argc, char** argv) {
     std::fprintf(stderr, "rmtsweep run: %s does not exist yet: starting a new sweep\n", args.output.c_str());
   }
 
-  if (!(exists && args.resume)) check_space(args, grid);
+  const bool journal = journal_enabled(MPI_COMM_WORLD);
+  if (journal) prepare_journal(args.output, exists && args.resume, args.force, MPI_COMM_WORLD);
+  if (!(exists && args.resume)) check_space(args, grid, journal);
 
   sweep::RunInfo run;
   run.command_line = parallel::broadcast(args.command_line, MPI_COMM_WORLD);
@@ -314,6 +324,7 @@ int command_run(int argc, char** argv) {
   const bool resuming = exists && args.resume;  // with --force an existing file is recreated
   sweep::SweepFile file = resuming ? open_for_resume(args.output, io_comm, grid, run)
                                    : create_or_remove(args.output, io_comm, grid, predictions, run);
+  if (journal) attach_journal(file, args.output, grid.size(), MPI_COMM_WORLD);
   if (rank == 0) {
     std::fprintf(stderr, "rmtsweep run: %s: %lld points (run %d) on %d ranks in groups of %d\n",
                  args.output.c_str(), static_cast<long long>(grid.size()), file.run_index(), size,

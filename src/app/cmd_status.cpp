@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <cstdio>
+#include <filesystem>
 #include <map>
 #include <string>
 
@@ -13,6 +14,7 @@
 #include "rmtsweep/io/file_error.hpp"
 #include "rmtsweep/model/parse_number.hpp"
 #include "rmtsweep/parallel/eigen.hpp"
+#include "rmtsweep/sweep/journal.hpp"
 #include "rmtsweep/sweep/refine_file.hpp"
 #include "rmtsweep/sweep/sweep_reader.hpp"
 
@@ -21,6 +23,76 @@ namespace po = boost::program_options;
 namespace rmtsweep::app {
 
 namespace {
+
+/// The journal's line(s): what it holds and whether the file agrees (journal.hpp). Never fails the
+/// report: a journal that cannot be read is said as such.
+void print_journal(const std::string& path, const std::string& sweep_id,
+                   const std::vector<std::int64_t>& status) {
+  const std::string directory = sweep::journal_directory(path);
+  std::error_code ec;
+  if (!std::filesystem::is_directory(directory, ec)) {
+    std::printf("journal: none (%s is missing): `rmtsweep recover` could not rebuild this file\n",
+                directory.c_str());
+    return;
+  }
+  try {
+    const sweep::Journal journal = sweep::read_journal(directory);
+    std::printf("journal: %s: %zu files, %lld records", directory.c_str(), journal.files.size(),
+                static_cast<long long>(journal.record_count()));
+    for (const sweep::JournalFile& file : journal.files) {
+      if (file.ignored_bytes > 0)
+        std::printf("; %s: its last %llu bytes ignored (%s)",
+                    std::filesystem::path(file.path).filename().c_str(),
+                    static_cast<unsigned long long>(file.ignored_bytes), file.problem.c_str());
+    }
+    if (journal.head().provenance.sweep_id != sweep_id) {
+      std::printf(
+          "\njournal: belongs to another sweep (sweep_id %s, the file's %s): it cannot rebuild this file\n",
+          journal.head().provenance.sweep_id.c_str(), sweep_id.empty() ? "unrecorded" : sweep_id.c_str());
+      return;
+    }
+    const sweep::JournalAgreement a = sweep::compare_with_file(journal, status);
+    if (a.agrees()) {
+      std::printf("; the file agrees with it\n");
+      return;
+    }
+    if (a.journal_only == a.in_flight && a.file_only == 0 && a.differing == 0) {
+      std::printf(
+          "; the file agrees with it but for %lld points pending in it whose record is the last of its "
+          "writer (in flight while a run writes them; after a kill `rmtsweep recover %s` keeps them, "
+          "--resume computes them again)\n",
+          static_cast<long long>(a.in_flight), path.c_str());
+      return;
+    }
+    std::printf("\njournal and file disagree:");
+    if (a.journal_only > 0) {
+      std::printf(" %lld points the journal holds are pending in the file",
+                  static_cast<long long>(a.journal_only));
+      if (a.in_flight > 0)
+        std::printf(" (%lld of them the last record of a writer of the latest run: in flight while it runs)",
+                    static_cast<long long>(a.in_flight));
+      std::printf(";");
+    }
+    if (a.file_only > 0)
+      std::printf(
+          " %lld points done or failed in the file have no record in the journal (a journal file "
+          "removed, or a run without one);",
+          static_cast<long long>(a.file_only));
+    if (a.differing > 0)
+      std::printf(" %lld points are done in one and failed in the other;",
+                  static_cast<long long>(a.differing));
+    if ((a.journal_only > 0 || a.differing > 0) && a.file_only == 0)
+      std::printf(" `rmtsweep recover %s` rebuilds the file from the journal (keeping this one)",
+                  path.c_str());
+    else if (a.journal_only > 0 || a.differing > 0)
+      std::printf(
+          " `rmtsweep recover %s` would rebuild the file with the journal's points only (keeping this one)",
+          path.c_str());
+    std::printf("\n");
+  } catch (const Error& e) {
+    std::printf("journal: cannot be read: %s\n", e.what());
+  }
+}
 
 void print_status(const std::string& path) {
   const sweep::SweepReader reader(path);
@@ -63,6 +135,7 @@ void print_status(const std::string& path) {
                 static_cast<long long>(counts.other));
   }
   std::printf("\n");
+  print_journal(path, reader.text_attribute("sweep_id").value_or(""), status);
   const sweep::SweepConfig stored = reader.config();
   if (stored.d.size() > 1) {  // a finite-size sweep: how far each size is (the largest run first)
     const std::vector<std::int64_t> size_of = reader.d_indices();
@@ -145,6 +218,14 @@ void print_status(const std::string& path) {
   }
 }
 
+/// "; or `rmtsweep recover FILE` rebuilds it from its journal" where the file has one.
+std::string recover_note(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(sweep::journal_directory(path), ec)) return {};
+  return "; or `rmtsweep recover " + path + "` rebuilds it from its journal (" +
+         sweep::journal_directory(path) + ")";
+}
+
 }  // namespace
 
 int command_status(int argc, char** argv) {
@@ -160,7 +241,9 @@ int command_status(int argc, char** argv) {
   try {
     print_status(path);
   } catch (const Hdf5Error& e) {  // opened, but a read failed: a damaged file, an I/O error
-    throw io::file_error(path, "read the sweep file", e);
+    throw io::file_error(path, "read the sweep file", e).with_note(recover_note(path));
+  } catch (const FileIoError& e) {  // it does not open (truncated, damaged)
+    throw e.with_note(recover_note(path));
   }
   return 0;
 }

@@ -40,6 +40,8 @@ constexpr Subcommand subcommands[] = {
      "write phase diagrams (/phase) into a sweep file"},
     {"refine", rmtsweep::app::command_refine, true, false,
      "add points near every line's threshold until it is known to a tolerance"},
+    {"recover", rmtsweep::app::command_recover, true, true,
+     "rebuild a sweep file that cannot be read from its point journal"},
     {"plot", rmtsweep::app::command_plot, false, true, "draw PNG figures from a sweep file"},
     {"schema", rmtsweep::app::command_schema, false, true,
      "print the /points columns of a sweep file (Markdown or JSON)"},

@@ -19,7 +19,13 @@ Dataset create_dataset(hid_t loc, const std::string& name, hid_t type, const std
   const Dataspace space = simple_dataspace(dims);
   PropertyList dcpl(check_id(H5Pcreate(H5P_DATASET_CREATE), "H5Pcreate(H5P_DATASET_CREATE)"));
   check(H5Pset_layout(dcpl, H5D_CONTIGUOUS), "H5Pset_layout");
-  if (options.early_allocation) check(H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY), "H5Pset_alloc_time");
+  if (options.early_allocation) {
+    check(H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY), "H5Pset_alloc_time");
+    // Filled when allocated, strings (no fill value of their own) too: HDF5 otherwise leaves their storage a
+    // hole on a sparse file system, which a point's later write (its error, its solver) must then find room
+    // for.
+    check(H5Pset_fill_time(dcpl, H5D_FILL_TIME_ALLOC), "H5Pset_fill_time");
+  }
   if (fill) check(H5Pset_fill_value(dcpl, type, fill), "H5Pset_fill_value");
   PropertyList lcpl(check_id(H5Pcreate(H5P_LINK_CREATE), "H5Pcreate(H5P_LINK_CREATE)"));
   check(H5Pset_create_intermediate_group(lcpl, 1), "H5Pset_create_intermediate_group");

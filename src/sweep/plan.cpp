@@ -102,6 +102,24 @@ double file_data_bytes(const Grid& grid) {
   return bytes;
 }
 
+double journal_data_bytes(const Grid& grid) {
+  const SweepConfig& c = grid.config();
+  double per_point = 12.0 + 8.0 + 4.0;  // frame, index, spectrum count (journal.hpp)
+  for (const Column* column : point_columns()) {
+    if (column->phase != ColumnPhase::measurement) continue;
+    if (column->type == ColumnType::text) {
+      per_point += 4.0 + (column == &column::solver ? 16.0 : 0.0);  // a done point's error is empty
+    } else {
+      per_point += column->shape == ColumnShape::top_k ? 4.0 + 8.0 * c.k : 8.0;
+    }
+  }
+  double bytes = per_point * static_cast<double>(grid.size());
+  for (const int d : c.d) {
+    if (c.spectra_stored(d)) bytes += static_cast<double>(c.points_per_d()) * 8.0 * d;
+  }
+  return bytes;
+}
+
 std::string memory_text(double bytes) {
   const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB"};
   int unit = 0;

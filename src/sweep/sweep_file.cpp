@@ -4,15 +4,16 @@
 #include <algorithm>
 #include <cmath>
 #include <exception>
+#include <filesystem>
 #include <limits>
+#include <stdexcept>
 
+#include "column_io.hpp"
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/model/weighting.hpp"
 #include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/random/counter_rng.hpp"
 #include "rmtsweep/sweep/sweep_reader.hpp"
-#include "rmtsweep/version.hpp"
-#include "column_io.hpp"
 
 namespace rmtsweep::sweep {
 namespace {
@@ -77,20 +78,18 @@ void write_grid(hid_t file, const Grid& grid, const std::vector<std::string>& we
   if (writer) io::write(trial, trials);
 }
 
-void write_run_attributes(hid_t file, int run_index, const RunInfo& run) {
-  const std::string prefix = "run_" + std::to_string(run_index) + "_";
-  io::write_attribute(file, prefix + "started", run.started);
-  io::write_attribute(file, prefix + "command_line", run.command_line);
-  io::write_attribute(file, prefix + "mpi_ranks", run.mpi_ranks);
-  io::write_attribute(file, prefix + "ranks_per_point", run.ranks_per_point);
-  io::write_attribute(file, prefix + "eigensolver", eigensolver_setting(run.eigensolver));
-  io::write_attribute(file, "runs", run_index + 1);
-}
-
 }  // namespace
 
 SweepFile SweepFile::create(const std::string& path, MPI_Comm comm, const Grid& grid,
                             const std::vector<theory::Prediction>& predictions, const RunInfo& run) {
+  const SweepConfig& c = grid.config();
+  return create(path, comm, grid, predictions, new_provenance(run, !c.fail_points.empty(), comm),
+                resolved_config_text(c));
+}
+
+SweepFile SweepFile::create(const std::string& path, MPI_Comm comm, const Grid& grid,
+                            const std::vector<theory::Prediction>& predictions, const Provenance& provenance,
+                            const std::string& config_text) {
   const SweepConfig& c = grid.config();
   const bool writer = parallel::rank_of(comm) == 0;
   const auto points = static_cast<hsize_t>(grid.size());
@@ -128,33 +127,13 @@ SweepFile SweepFile::create(const std::string& path, MPI_Comm comm, const Grid& 
     }
   }
 
-  LibraryVersions versions = library_versions();
-  // Collective attribute writes need the same value everywhere, and e.g. OpenBLAS's config names
-  // the CPU core each node detected: rank 0's texts are written.
-  for (std::string* text : {&versions.mpi, &versions.hdf5, &versions.blas, &versions.scalapack}) {
-    *text = parallel::broadcast(std::move(*text), comm);
-  }
-  io::write_attribute(sweep.file_, "rmtsweep_version", rmtsweep::version);
-  io::write_attribute(sweep.file_, "draws_version", random::draws_version);
-  io::write_attribute(sweep.file_, "draws_library", random::draws_library());
-  io::write_attribute(sweep.file_, "created", run.started);
-  io::write_attribute(sweep.file_, "config", resolved_config_text(c));
-  io::write_attribute(sweep.file_, "command_line", run.command_line);
-  io::write_attribute(sweep.file_, "mpi_ranks", run.mpi_ranks);
-  io::write_attribute(sweep.file_, "ranks_per_point", run.ranks_per_point);
-  io::write_attribute(sweep.file_, "eigensolver", eigensolver_setting(run.eigensolver));
+  io::write_attribute(sweep.file_, "config", config_text);
   io::write_attribute(sweep.file_, "point_count", static_cast<std::int64_t>(points));
   io::write_attribute(sweep.file_, "point_order",
                       "index = ((((d_index * n_delta + delta_index) * n_gamma + gamma_index) * n_snr + snr_index) * "
                       "n_weighting + weighting_index) * trials + trial");
-  io::write_attribute(sweep.file_, "mpi_library_version", versions.mpi);
-  io::write_attribute(sweep.file_, "hdf5_version", versions.hdf5);
-  io::write_attribute(sweep.file_, "blas_version", versions.blas);
-  io::write_attribute(sweep.file_, "scalapack_library", versions.scalapack);
-  if (!c.fail_points.empty()) {
-    io::write_attribute(sweep.file_, "fault_injection", "fail_points was set: some failures are deliberate");
-  }
-  write_run_attributes(sweep.file_, 0, run);
+  detail::write_provenance(sweep.file_, provenance);
+  sweep.run_index_ = static_cast<int>(provenance.runs.size()) - 1;
   io::flush(sweep.file_);
   io::write_attribute(sweep.file_, "schema_version", schema_version);  // the "complete" marker
   io::flush(sweep.file_);
@@ -163,6 +142,14 @@ SweepFile SweepFile::create(const std::string& path, MPI_Comm comm, const Grid& 
 }
 
 namespace {
+
+/// "; its journal ... rebuilds it: ..." where `path` has a journal directory, else empty.
+std::string recover_hint(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(journal_directory(path), ec)) return {};
+  return "; its journal (" + journal_directory(path) + ") can rebuild it: `rmtsweep recover " + path +
+         "`, then this command again";
+}
 
 /// Why the file at `path` cannot be resumed by this rmtsweep, or empty (rank 0's serial check).
 std::string resume_problem(const std::string& path, std::string& config) {
@@ -194,12 +181,12 @@ std::string resume_problem(const std::string& path, std::string& config) {
     return what.substr(std::min(what.size(), path.size() + 2)) + "; --force starts it again (overwriting it)";
   } catch (const FileIoError& e) {  // "<path>: cannot open the sweep file: <cause>; <advice>"
     const std::string what = e.what();
-    return what.substr(std::min(what.size(), path.size() + 2)) +
+    return what.substr(std::min(what.size(), path.size() + 2)) + recover_hint(path) +
            "; or --force starts it again (overwriting it)";
   } catch (const Hdf5Error& e) {
     const std::string what = e.what();
-    return "cannot be read as a sweep file (" + what.substr(0, what.find('\n')) +
-           "); start again with --force";
+    return "cannot be read as a sweep file (" + what.substr(0, what.find('\n')) + ")" + recover_hint(path) +
+           "; or start again with --force";
   }
 }
 
@@ -218,7 +205,12 @@ SweepFile SweepFile::open_for_resume(const std::string& path, MPI_Comm comm, con
   sweep.file_ = io::open_file(path, io::Access::read_write, comm);
   const std::int64_t version = io::read_int_attribute(sweep.file_, "schema_version");
   sweep.run_index_ = static_cast<int>(io::read_int_attribute(sweep.file_, "runs"));
-  write_run_attributes(sweep.file_, sweep.run_index_, run);
+  detail::write_run_attributes(sweep.file_, static_cast<std::size_t>(sweep.run_index_), run);
+  // A file written before sweep_id existed gets one: its journal carries it (journal.hpp).
+  if (!io::has_attribute(sweep.file_, "sweep_id")) {
+    io::write_attribute(sweep.file_, "sweep_id",
+                        parallel::decided_on_root(comm, [] { return new_sweep_id(); }));
+  }
   io::flush(sweep.file_);
   const io::Dataset top = io::open_dataset(sweep.file_, path_of(column::top_eigenvalues));
   sweep.k_ = static_cast<int>(io::shape(top)[1]);
@@ -260,18 +252,56 @@ SweepFile::~SweepFile() {
 
 std::vector<std::int64_t> SweepFile::read_status() const { return io::read_ints(status_); }
 
+Provenance SweepFile::provenance() const { return detail::read_provenance(file_); }
+
+std::string SweepFile::config_text() const { return io::read_string_attribute(file_, "config"); }
+
+std::vector<std::pair<const Column*, std::size_t>> SweepFile::written_columns() const {
+  std::vector<std::pair<const Column*, std::size_t>> columns;
+  const auto width = [](const Column& column, const io::Dataset& set) -> std::size_t {
+    return column.type == ColumnType::text ? H5Tget_size(io::Datatype(H5Dget_type(set))) : 0;
+  };
+  for (const auto& [column, set] : measurements_) columns.emplace_back(column, width(*column, set));
+  columns.emplace_back(&column::status, 0);
+  return columns;
+}
+
+void SweepFile::attach_journal(std::unique_ptr<JournalWriter> journal) { journal_ = std::move(journal); }
+
 void SweepFile::write_outcome(std::int64_t index, const PointOutcome& outcome,
                               const std::vector<double>* spectrum) {
-  const auto row = static_cast<hsize_t>(index);
-  for (const auto& [column, set] : measurements_) write_cell(set, row, column->measurement(outcome));
+  PointRecord record;
+  record.index = index;
+  record.cells.reserve(measurements_.size() + 1);
+  for (const auto& [column, set] : measurements_) record.cells.push_back(column->measurement(outcome));
+  record.cells.push_back(column::status.measurement(outcome));
   const auto size = static_cast<std::size_t>(index / points_per_d_);
   if (const io::Dataset& eigenvalues = spectra_.at(size); eigenvalues.valid()) {
-    write_cell(eigenvalues, static_cast<hsize_t>(index - static_cast<std::int64_t>(size) * points_per_d_),
-               spectrum ? *spectrum
-                        : std::vector<double>(static_cast<std::size_t>(io::shape(eigenvalues)[1]),
-                                              std::numeric_limits<double>::quiet_NaN()));
+    record.spectrum = spectrum ? *spectrum
+                               : std::vector<double>(static_cast<std::size_t>(io::shape(eigenvalues)[1]),
+                                                     std::numeric_limits<double>::quiet_NaN());
   }
-  write_cell(status_, row, column::status.measurement(outcome));  // last: the point's data are complete
+  // In the journal before any of it is in the file: a point the file holds as done is in the journal.
+  if (journal_) journal_->append(record);
+  write_record(record);
+}
+
+void SweepFile::write_record(const PointRecord& record) {
+  if (record.cells.size() != measurements_.size() + 1)
+    throw std::logic_error("a point record of " + std::to_string(record.cells.size()) + " cells for " +
+                           std::to_string(measurements_.size() + 1) + " columns");
+  const auto row = static_cast<hsize_t>(record.index);
+  for (std::size_t c = 0; c < measurements_.size(); ++c)
+    write_cell(measurements_[c].second, row, record.cells[c]);
+  const auto size = static_cast<std::size_t>(record.index / points_per_d_);
+  if (const io::Dataset& eigenvalues = spectra_.at(size); eigenvalues.valid()) {
+    const auto d = static_cast<std::size_t>(io::shape(eigenvalues)[1]);
+    write_cell(
+        eigenvalues, static_cast<hsize_t>(record.index - static_cast<std::int64_t>(size) * points_per_d_),
+        record.spectrum.size() == d ? record.spectrum
+                                    : std::vector<double>(d, std::numeric_limits<double>::quiet_NaN()));
+  }
+  write_cell(status_, row, record.cells.back());  // last: the point's data are complete
 }
 
 void SweepFile::write_done(std::int64_t index, const simulate::PointResult& result, double seconds) {
@@ -292,6 +322,11 @@ void SweepFile::close() {
   status_.reset();
   spectra_.clear();
   if (file_.valid()) io::check(H5Fclose(file_.release()), "H5Fclose");
+  // After the file (whose collective close must not wait on a rank that threw): its last records synced.
+  if (journal_) {
+    const std::unique_ptr<JournalWriter> journal = std::move(journal_);
+    journal->close();
+  }
 }
 
 }  // namespace rmtsweep::sweep

@@ -1,15 +1,16 @@
 #!/usr/bin/python3
 """Whether two sweep files hold the same content, as h5py sees it.
 
-    /usr/bin/python3 tests/python/compare_sweep_files.py A.h5 B.h5 [--ignore-attr NAME ...]
+    /usr/bin/python3 tests/python/compare_sweep_files.py A.h5 B.h5 [--ignore-attr NAME ...] [--ignore-dataset PATH ...]
 
 Compares every group and dataset (names, shapes, dtypes, values bit for bit with NaN equal to NaN,
 `description` and every other attribute) and the root attributes, except those that record when
-and with what a file was written (times, command lines, library versions; /points/seconds is
-compared by shape only). Prints each difference
+and with what a file was written (times, command lines, library versions, the creation's random
+sweep_id, a recovery's note; /points/seconds is compared by shape only). Prints each difference
 and exits 1 when there is one, 0 when the files hold the same content. For the refactors that
 must leave files unchanged (the schema table, typed collectives): run a sweep with the old and the
-new binary and compare.
+new binary and compare; for `rmtsweep recover`: a rebuilt file against the run's own. --ignore-dataset
+compares a dataset by shape and dtype only (e.g. points/run of a file finished by a resume).
 """
 import argparse
 import sys
@@ -21,7 +22,7 @@ import numpy as np
 TIME_DATASETS = {"points/seconds"}
 # Root attributes that record the run, not the content.
 RUN_ATTRIBUTES = {"created", "command_line", "rmtsweep_version", "mpi_library_version", "hdf5_version",
-                  "blas_version", "scalapack_library", "assembled_by"}
+                  "blas_version", "scalapack_library", "assembled_by", "sweep_id", "recovered"}
 
 
 def is_run_attribute(name, ignored):
@@ -48,7 +49,7 @@ def compare_attributes(path, a, b, ignored, out):
             out.append(f"{path}: attribute {name}: {a.attrs[name]!r} != {b.attrs[name]!r}")
 
 
-def compare(a, b, ignored):
+def compare(a, b, ignored, ignored_datasets=frozenset()):
     out = []
     compare_attributes("/", a, b, ignored, out)
     names_a, names_b = set(), set()
@@ -65,7 +66,7 @@ def compare(a, b, ignored):
         if isinstance(x, h5py.Dataset):
             if x.dtype != y.dtype:
                 out.append(f"/{name}: dtype {x.dtype} != {y.dtype}")
-            elif name in TIME_DATASETS:
+            elif name in TIME_DATASETS or name in ignored_datasets:
                 if x.shape != y.shape:
                     out.append(f"/{name}: shape {x.shape} != {y.shape}")
             elif not same_values(x[...], y[...]):
@@ -78,9 +79,11 @@ def main():
     parser.add_argument("first")
     parser.add_argument("second")
     parser.add_argument("--ignore-attr", action="append", default=[], help="another root attribute to skip")
+    parser.add_argument("--ignore-dataset", action="append", default=[],
+                        help="a dataset (e.g. points/run) compared by shape and dtype only")
     args = parser.parse_args()
     with h5py.File(args.first, "r") as a, h5py.File(args.second, "r") as b:
-        differences = compare(a, b, set(args.ignore_attr))
+        differences = compare(a, b, set(args.ignore_attr), {name.strip("/") for name in args.ignore_dataset})
     for line in differences:
         print(line)
     print(f"{len(differences)} difference(s)")

@@ -125,9 +125,10 @@ std::vector<hsize_t> shape(hid_t dataset);
 
 // ---- datasets -----------------------------------------------------------------------------
 
-/// Options of create_dataset. `early_allocation` allocates the storage at creation
-/// (H5D_ALLOC_TIME_EARLY, contiguous, no filters): afterwards, writing raw data never touches
-/// the file's metadata, which is what makes a killed writer leave a readable file.
+/// Options of create_dataset. `early_allocation` allocates the storage at creation and fills it
+/// (H5D_ALLOC_TIME_EARLY, H5D_FILL_TIME_ALLOC, contiguous, no filters): afterwards, writing raw data
+/// never touches the file's metadata, which is what makes a killed writer leave a readable file, and
+/// needs no new space on the file system (no hole is left, not even for strings).
 struct DatasetOptions {
   bool early_allocation = true;
   /// Fill value of double datasets (NaN: "not written yet"); ignored for other types.

@@ -40,6 +40,10 @@ SweepPlan plan_sweep(const Grid& grid, int threads_per_rank);
 /// HDF5's metadata (tens of KiB), so less free space than this means the file cannot be created.
 double file_data_bytes(const Grid& grid);
 
+/// The bytes the point journal of a whole sweep of `grid` takes once every point is done (journal.hpp:
+/// each point's measurements and its spectrum where stored): it grows as points finish.
+double journal_data_bytes(const Grid& grid);
+
 /// "3.05 MiB", "298 GiB": a byte count to three digits.
 std::string memory_text(double bytes);
 

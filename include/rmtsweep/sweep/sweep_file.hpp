@@ -1,7 +1,8 @@
 #pragma once
 /// The shared HDF5 file of a sweep, written in parallel: its layout is the schema table
-/// (schema.hpp), its root attributes are schema_version, rmtsweep_version, draws_version,
-/// draws_library, created, config, command_line, mpi_ranks, ranks_per_point, eigensolver,
+/// (schema.hpp), its root attributes are schema_version, config, point_count, point_order and
+/// those of its provenance (provenance.hpp): sweep_id, rmtsweep_version, draws_version,
+/// draws_library, created, command_line, mpi_ranks, ranks_per_point, eigensolver,
 /// mpi_library_version, hdf5_version, blas_version, scalapack_library, runs and
 /// run_<i>_{started,command_line,mpi_ranks,ranks_per_point,eigensolver}. Every dataset has a
 /// `description`.
@@ -10,39 +11,26 @@
 /// parameter and theory columns are written before any point runs, then the file is flushed
 /// and `schema_version` is written last as the "complete" marker and flushed again. After
 /// that only raw data is written, so a killed process leaves metadata intact. A point's
-/// status (0 pending, 1 done, 2 failed) is written after its data.
+/// status (0 pending, 1 done, 2 failed) is written after its data, and, with a journal attached,
+/// after the point's record reached the journal (journal.hpp), so that every point the file holds
+/// as done or failed is in the journal.
 #include <mpi.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "rmtsweep/io/hdf5.hpp"
-#include "rmtsweep/simulate/point.hpp"
 #include "rmtsweep/parallel/eigen.hpp"
+#include "rmtsweep/simulate/point.hpp"
 #include "rmtsweep/sweep/grid.hpp"
+#include "rmtsweep/sweep/journal.hpp"
+#include "rmtsweep/sweep/provenance.hpp"
 #include "rmtsweep/sweep/schema.hpp"
 #include "rmtsweep/theory/prediction.hpp"
 
 namespace rmtsweep::sweep {
-
-/// Who runs this invocation; identical on every rank (rank 0's values are broadcast).
-struct RunInfo {
-  std::string command_line;
-  std::string started;  ///< ISO 8601 UTC
-  int mpi_ranks = 1;
-  int ranks_per_point = 1;
-  EigenSetting eigensolver = EigenSetting::automatic;  ///< the run's eigensolver setting
-};
-
-/// Library versions recorded in the root attributes.
-struct LibraryVersions {
-  std::string mpi, hdf5, blas, scalapack;
-};
-
-/// Versions of the libraries this process runs with (MPI_Get_library_version,
-/// H5get_libversion, openblas_get_config, the ScaLAPACK shared object's file name).
-LibraryVersions library_versions();
 
 class SweepFile {
  public:
@@ -50,6 +38,11 @@ class SweepFile {
   /// parameter and theory columns (predictions[i] for point i), then flushes. Run index 0.
   static SweepFile create(const std::string& path, MPI_Comm comm, const Grid& grid,
                           const std::vector<theory::Prediction>& predictions, const RunInfo& run);
+  /// The same with the root attributes of `provenance` and `config_text` as the stored config (a
+  /// text that describes grid's config): what `rmtsweep recover` rebuilds a file with.
+  static SweepFile create(const std::string& path, MPI_Comm comm, const Grid& grid,
+                          const std::vector<theory::Prediction>& predictions, const Provenance& provenance,
+                          const std::string& config_text);
   /// Opens an existing complete sweep file of `grid` (schema_version 1 or 2) collectively for a
   /// resumed run: records the run's attributes (collective, then flushed) and returns it with
   /// run_index() = previous runs. Check it with stored_config first.
@@ -73,12 +66,29 @@ class SweepFile {
   /// /points/status of every point (independent read).
   std::vector<std::int64_t> read_status() const;
 
+  /// The root attributes of how the file was made (collective reads on every rank alike).
+  Provenance provenance() const;
+  /// The stored config text (root attribute `config`).
+  std::string config_text() const;
+  /// The measurement columns this file writes, in the order of a PointRecord's cells (status last),
+  /// each with its stored width for a text column (0 otherwise).
+  std::vector<std::pair<const Column*, std::size_t>> written_columns() const;
+
+  /// From now on every point written is first appended to `journal` (leaders only; see journal.hpp).
+  void attach_journal(std::unique_ptr<JournalWriter> journal);
+  /// The journal attached, or null.
+  JournalWriter* journal() const noexcept { return journal_.get(); }
+
   /// Writes a computed point's measurements, then its status = done (independent; one rank).
   void write_done(std::int64_t index, const simulate::PointResult& result, double seconds);
   /// Writes a failed point's message, then its status = failed (independent; one rank).
   void write_failed(std::int64_t index, const std::string& message, double seconds);
 
-  /// Collective close.
+  /// Writes a record's cells, its spectrum, and its status cell last (independent; one rank); the
+  /// journal is not written (recover writes what a journal holds).
+  void write_record(const PointRecord& record);
+
+  /// Collective close (the journal first: its last records reach the disk).
   void close();
 
  private:
@@ -89,6 +99,7 @@ class SweepFile {
   int run_index_ = 0;
   int k_ = 0;
   void write_outcome(std::int64_t index, const PointOutcome& outcome, const std::vector<double>* spectrum);
+  std::unique_ptr<JournalWriter> journal_;
 
   /// The measurement columns in schema order, each with its open dataset.
   std::vector<std::pair<const Column*, io::Dataset>> measurements_;

@@ -4,12 +4,15 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/mount.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -43,6 +46,36 @@ class TempDir {
 
  private:
   std::filesystem::path path_;
+};
+
+/// A tmpfs of `size` mounted on a fresh directory, unmounted by the destructor; mounted() is false
+/// where this process may not mount (a CI container without CAP_SYS_ADMIN).
+class SmallDisk {
+ public:
+  explicit SmallDisk(const std::string& size) : path_(dir_ / "disk") {
+    std::filesystem::create_directory(path_);
+    mounted_ = ::mount("tmpfs", path_.c_str(), "tmpfs", 0, ("size=" + size).c_str()) == 0;
+    if (!mounted_) reason_ = std::strerror(errno);
+  }
+  SmallDisk(const SmallDisk&) = delete;
+  SmallDisk& operator=(const SmallDisk&) = delete;
+  ~SmallDisk() {
+    if (mounted_) ::umount2(path_.c_str(), MNT_DETACH);
+  }
+  bool mounted() const noexcept { return mounted_; }
+  const std::string& reason() const noexcept { return reason_; }
+  std::string operator/(const std::string& name) const { return path_ + "/" + name; }
+  /// Fills all but `leave` bytes of the disk with one file.
+  void fill(const std::string& name, std::uintmax_t leave) const {
+    const auto free = std::filesystem::space(path_).available;
+    std::ofstream(*this / name, std::ios::binary) << std::string(free > leave ? free - leave : 0, 'x');
+  }
+
+ private:
+  TempDir dir_;
+  std::string path_;
+  bool mounted_ = false;
+  std::string reason_;
 };
 
 /// mpiexec -n ranks --oversubscribe rmtsweep args...

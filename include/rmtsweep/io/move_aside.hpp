@@ -1,0 +1,18 @@
+#pragma once
+/// Keeping a file or directory under another name instead of deleting it (issue 20: `rmtsweep recover`
+/// keeps the damaged file, `run --force` the old journal).
+#include <string>
+
+namespace rmtsweep::io {
+
+/// The time now as it goes into a file name: "20260314T101500Z" (UTC).
+std::string utc_stamp();
+
+/// A name beside `path` that nothing has yet: "<path>.<label>-<utc_stamp()>", with "-2", "-3", ...
+/// appended when that exists.
+std::string aside_name(const std::string& path, const std::string& label);
+
+/// Renames `path` to `to` (same directory), then syncs the directory. Throws FileIoError.
+void rename_path(const std::string& path, const std::string& to, const std::string& operation);
+
+}  // namespace rmtsweep::io

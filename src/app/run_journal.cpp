@@ -1,0 +1,125 @@
+// The journal of `rmtsweep run` (src/app/run_journal.hpp).
+#include "run_journal.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+
+#include "rmtsweep/common/error.hpp"
+#include "rmtsweep/io/file_error.hpp"
+#include "rmtsweep/io/move_aside.hpp"
+#include "rmtsweep/parallel/collectives.hpp"
+#include "rmtsweep/sweep/journal.hpp"
+#include "rmtsweep/sweep/sweep_reader.hpp"
+
+namespace rmtsweep::app {
+namespace {
+
+/// What a journal directory holds, read leniently (files without a head are counted apart).
+struct Survey {
+  bool exists = false;
+  std::int64_t files = 0, records = 0, last_run = -1;
+  std::set<std::string> sweep_ids;
+};
+
+Survey survey(const std::string& directory) {
+  Survey s;
+  std::error_code ec;
+  s.exists = std::filesystem::is_directory(directory, ec);
+  if (!s.exists) return s;
+  for (const auto& entry : std::filesystem::directory_iterator(directory, ec)) {
+    if (entry.path().extension() != ".jrnl") continue;
+    const sweep::JournalFile file = sweep::read_journal_file(entry.path().string());
+    if (!file.has_head) continue;
+    ++s.files;
+    s.records += static_cast<std::int64_t>(file.records.size());
+    s.last_run = std::max(s.last_run, file.head.run);
+    s.sweep_ids.insert(file.head.provenance.sweep_id);
+  }
+  return s;
+}
+
+/// Rank 0's decision: the problem that refuses the run, or empty (having moved the journal aside).
+std::string journal_problem(const std::string& output, bool resuming, bool force) {
+  const std::string directory = sweep::journal_directory(output);
+  const Survey s = survey(directory);
+  if (!s.exists) return {};
+  if (!resuming) {
+    if (s.records > 0 && !force) {
+      return "its journal " + directory + " holds " + std::to_string(s.records) +
+             " points of a sweep whose file is missing: `rmtsweep recover " + output +
+             "` rebuilds the file from it; --force starts a new sweep instead (moving the journal aside)";
+    }
+    const std::string aside = io::aside_name(directory, "replaced");
+    io::rename_path(directory, aside, "move the old journal aside");
+    std::fprintf(stderr,
+                 "rmtsweep run: note: the old journal %s was moved to %s (remove it when not needed)\n",
+                 directory.c_str(), aside.c_str());
+    return {};
+  }
+  const sweep::SweepReader reader(output);
+  const std::string id = reader.text_attribute("sweep_id").value_or("");
+  const std::int64_t runs = reader.integer_attribute("runs").value_or(0);
+  for (const std::string& other : s.sweep_ids) {
+    if (other != id) {
+      return "its journal " + directory + " belongs to another sweep (sweep_id " + other +
+             ", the file's is " + (id.empty() ? "unrecorded" : id) +
+             "): move the journal aside and run the same command again";
+    }
+  }
+  if (s.last_run >= runs) {
+    return "its journal " + directory + " holds run " + std::to_string(s.last_run) +
+           ", which the file does not record (" + std::to_string(runs) +
+           " runs): a file restored from an older copy? `rmtsweep recover " + output +
+           "` rebuilds it from the journal with those points; or move the journal aside to resume the file "
+           "as it is";
+  }
+  return {};
+}
+
+}  // namespace
+
+bool journal_enabled(MPI_Comm comm) {
+  return parallel::decided_on_root(comm, [] {
+    const char* setting = std::getenv("RMTSWEEP_JOURNAL");
+    return !(setting && std::string(setting) == "off");
+  });
+}
+
+void prepare_journal(const std::string& output, bool resuming, bool force, MPI_Comm comm) {
+  const std::string problem = parallel::decided_on_root(comm, [&] {
+    try {
+      return journal_problem(output, resuming, force);
+    } catch (const FileIoError& e) {
+      return std::string(e.what());
+    }
+  });
+  if (!problem.empty()) throw InvalidOption(resuming ? "resume" : "output", output, problem);
+}
+
+void attach_journal(sweep::SweepFile& file, const std::string& output, std::int64_t points, MPI_Comm comm) {
+  const std::string directory = sweep::journal_directory(output);
+  const int rank = parallel::rank_of(comm);
+  sweep::JournalHead head;
+  head.file_name = std::filesystem::path(output).filename().string();
+  head.schema_version = io::read_int_attribute(file.handle(), "schema_version");
+  head.config = file.config_text();
+  head.provenance = file.provenance();
+  head.run = file.run_index();
+  head.rank = rank;
+  head.k = file.k();
+  head.points = points;
+  head.columns = sweep::journal_columns(file.written_columns());
+  auto writer = std::make_unique<sweep::JournalWriter>(directory, std::move(head));
+  if (rank == 0) {
+    std::error_code ec;
+    std::filesystem::create_directory(directory, ec);
+    if (ec) throw io::os_file_error(directory, "create the sweep's journal directory", ec.value());
+    writer->open();
+  }
+  (void)parallel::broadcast(true, comm);  // the directory exists before a leader creates its file in it
+  file.attach_journal(std::move(writer));
+}
+
+}  // namespace rmtsweep::app

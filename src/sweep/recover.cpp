@@ -1,0 +1,223 @@
+// Rebuilding a sweep file from its journal (include/rmtsweep/sweep/recover.hpp).
+#include "rmtsweep/sweep/recover.hpp"
+
+#include <filesystem>
+#include <optional>
+
+#include "rmtsweep/common/error.hpp"
+#include "rmtsweep/io/file_error.hpp"
+#include "rmtsweep/io/file_lock.hpp"
+#include "rmtsweep/io/move_aside.hpp"
+#include "rmtsweep/parallel/communicator.hpp"
+#include "rmtsweep/sweep/journal.hpp"
+#include "rmtsweep/sweep/sweep_file.hpp"
+#include "rmtsweep/sweep/sweep_reader.hpp"
+#include "rmtsweep/version.hpp"
+
+namespace fs = std::filesystem;
+
+namespace rmtsweep::sweep {
+namespace {
+
+/// What the file at the path still says, when it opens.
+struct OldFile {
+  std::string sweep_id;
+  std::vector<std::int64_t> status;
+  bool refined = false;
+};
+
+std::optional<OldFile> read_old(const std::string& path) {
+  try {
+    const SweepReader reader(path);
+    OldFile old{reader.text_attribute("sweep_id").value_or(""), reader.status(),
+                io::exists(reader.file(), "refine")};
+    return old;
+  } catch (const Error&) {  // truncated, damaged, not a sweep file: nothing to compare with
+    return std::nullopt;
+  }
+}
+
+/// The columns a record of a file this rmtsweep creates holds (SweepFile::written_columns of a new file).
+std::vector<JournalColumn> expected_columns() {
+  std::vector<std::pair<const Column*, std::size_t>> written;
+  for (const Column* column : point_columns()) {
+    if (column->phase == ColumnPhase::measurement && column != &column::status)
+      written.emplace_back(column, column->type == ColumnType::text ? column->text_width : 0);
+  }
+  written.emplace_back(&column::status, 0);
+  return journal_columns(written);
+}
+
+/// "a, b (only in the journal); c (only in this rmtsweep)"; widths that differ.
+std::string column_differences(const std::vector<JournalColumn>& journal,
+                               const std::vector<JournalColumn>& ours) {
+  const auto names = [](const std::vector<JournalColumn>& from, const std::vector<JournalColumn>& without) {
+    std::string text;
+    for (const JournalColumn& c : from) {
+      bool same = false;
+      for (const JournalColumn& o : without) same = same || o == c;
+      if (!same)
+        text +=
+            (text.empty() ? "" : ", ") + c.name + (c.width ? " (" + std::to_string(c.width) + " bytes)" : "");
+    }
+    return text;
+  };
+  const std::string only_journal = names(journal, ours), only_ours = names(ours, journal);
+  std::string text;
+  if (!only_journal.empty()) text += only_journal + " in the journal";
+  if (!only_ours.empty()) text += (text.empty() ? "" : " against ") + only_ours + " in this rmtsweep";
+  return text.empty() ? "the same columns in another order" : text;
+}
+
+void check_journal(const std::string& path, const Journal& journal) {
+  const JournalHead& head = journal.head();
+  if (head.schema_version != schema_version) {
+    throw InvalidFile(journal.directory, "was written for a file of schema_version " +
+                                             std::to_string(head.schema_version) +
+                                             "; this rmtsweep rebuilds files of schema_version " +
+                                             std::to_string(schema_version) + " only: resume " + path +
+                                             " with the rmtsweep that started it");
+  }
+  const std::vector<JournalColumn> ours = expected_columns();
+  if (head.columns != ours) {
+    throw InvalidFile(journal.directory,
+                      "its records hold other /points columns than this rmtsweep writes (" +
+                          column_differences(head.columns, ours) + "; written by rmtsweep " +
+                          head.provenance.rmtsweep_version + "): recover " + path + " with that rmtsweep");
+  }
+}
+
+std::string joined(const std::vector<std::string>& lines) {
+  std::string text;
+  for (const std::string& line : lines) text += (text.empty() ? "" : ", ") + line;
+  return text;
+}
+
+}  // namespace
+
+RecoverOutcome recover_sweep(const std::string& path) {
+  std::error_code ec;
+  const std::string directory = journal_directory(path);
+  if (fs::is_directory(path, ec)) {
+    throw InvalidFile(path,
+                      "a directory: give the sweep file (`rmtsweep recover FILE.h5` rebuilds FILE.h5 from "
+                      "FILE.h5.journal)");
+  }
+  const bool exists = fs::exists(fs::symlink_status(path, ec));
+  if (!fs::is_directory(directory, ec)) {
+    if (!exists) {
+      throw InvalidFile(path, "no such file, and no journal " + directory +
+                                  " beside it: check the name (recover takes the sweep file's path)");
+    }
+    throw InvalidFile(path,
+                      "has no journal (" + directory +
+                          " is missing: the file was written without one, by an rmtsweep before journals, or "
+                          "its journal was moved): there is nothing to rebuild it from; resume it if it "
+                          "opens, else start it again with --force");
+  }
+  const Journal journal = read_journal(directory);
+  check_journal(path, journal);
+  const JournalHead& head = journal.head();
+  const std::optional<OldFile> old = exists ? read_old(path) : std::nullopt;
+  if (old && old->sweep_id != head.provenance.sweep_id) {
+    throw InvalidFile(path, "belongs to another sweep than the journal beside it (sweep_id " +
+                                (old->sweep_id.empty() ? std::string("unrecorded") : old->sweep_id) +
+                                ", the journal's " + head.provenance.sweep_id + "): is " + directory +
+                                " another sweep's journal? nothing was changed");
+  }
+  const std::string name = fs::path(path).filename().string();
+  if (!old && head.file_name != name) {
+    throw InvalidFile(directory, "was written beside a sweep file named " + head.file_name + ", not " + name +
+                                     ": to rebuild that sweep, rename the journal to " + head.file_name +
+                                     ".journal and run `rmtsweep recover` on " + head.file_name);
+  }
+  SweepConfig config;
+  try {
+    config = with_stored_axes(parse_sweep_config(config_lines(head.config)), head.config);
+  } catch (const InvalidOption& e) {
+    throw InvalidFile(directory, std::string("its config does not parse: ") + e.what());
+  }
+  const Grid grid(config);
+  if (grid.size() != head.points) {
+    throw InvalidFile(directory, "its config gives " + std::to_string(grid.size()) + " points, its head " +
+                                     std::to_string(head.points));
+  }
+
+  io::FileLock lock = io::FileLock::try_exclusive(io::lock_path(path));
+  if (lock.outcome() == io::FileLock::Outcome::held_elsewhere) {
+    throw InvalidOption(
+        "file", path,
+        "a file no other process is writing: a running `rmtsweep run`, `refine` or `assemble` holds "
+        "its lock (" +
+            io::lock_path(path) + "); wait for it to end");
+  }
+  RecoverOutcome outcome;
+  outcome.points = grid.size();
+  outcome.records = journal.record_count();
+  const std::vector<const PointRecord*> latest = latest_records(journal);
+  std::vector<theory::Prediction> predictions;
+  predictions.reserve(static_cast<std::size_t>(grid.size()));
+  for (std::int64_t i = 0; i < grid.size(); ++i) predictions.push_back(theory::predict(grid.params(i)));
+
+  const std::string building = path + ".recovering";
+  const std::string damaged = exists ? io::aside_name(path, "damaged") : std::string();
+  try {
+    const parallel::Communicator self = parallel::Communicator::duplicate(MPI_COMM_SELF);
+    SweepFile file = SweepFile::create(building, self, grid, predictions, head.provenance, head.config);
+    for (const PointRecord* record : latest) {
+      if (record == nullptr) continue;
+      file.write_record(*record);
+      (record_status(*record) == PointStatus::done ? outcome.done : outcome.failed) += 1;
+    }
+    io::write_attribute(file.handle(), "recovered",
+                        io::utc_stamp() + " by rmtsweep " + rmtsweep::version + " recover from " + directory +
+                            " (" + std::to_string(outcome.done + outcome.failed) + " of " +
+                            std::to_string(grid.size()) + " points)" +
+                            (exists ? "; the file it replaced kept as " + damaged : std::string()));
+    file.close();
+  } catch (const Hdf5Error& e) {
+    const FileIoError told =
+        io::file_error(building, "write the rebuilt sweep file", e,
+                       "nothing was changed (" + path + " and its journal are as they were; the partial " +
+                           building + " was removed): once there is room, run the same command again");
+    fs::remove(building, ec);
+    throw told;
+  }
+  if (exists) io::rename_path(path, damaged, "keep the damaged sweep file under another name");
+  outcome.damaged = damaged;
+  try {
+    io::rename_path(building, path, "put the rebuilt sweep file in its place");
+  } catch (const FileIoError& e) {
+    throw e.with_note(" -- the rebuilt file is " + building +
+                      (exists ? ", the old one " + damaged : std::string()) + ": rename the first to " +
+                      path);
+  }
+
+  for (const JournalFile& file : journal.files) {
+    if (file.ignored_bytes > 0) {
+      outcome.notes.push_back(file.path + ": the last " + std::to_string(file.ignored_bytes) +
+                              " bytes ignored (" + file.problem + ")");
+    }
+  }
+  if (!journal.headless.empty())
+    outcome.notes.push_back("ignored, without a readable head: " + joined(journal.headless));
+  if (old) {
+    const JournalAgreement agreement = compare_with_file(journal, old->status);
+    if (agreement.file_only > 0) {
+      outcome.notes.push_back(
+          std::to_string(agreement.file_only) + " points done or failed in " + damaged +
+          " have no record in the journal: they are pending here (the old file keeps them)");
+    }
+  }
+  bool refined = old && old->refined;
+  for (const RunInfo& run : head.provenance.runs)
+    refined = refined || run.command_line.find(" refine ") != std::string::npos;
+  if (refined) {
+    outcome.notes.push_back(
+        "the refined points (/refine, `rmtsweep refine`) are not journaled: the same `rmtsweep "
+        "refine` computes them again");
+  }
+  return outcome;
+}
+
+}  // namespace rmtsweep::sweep

@@ -42,10 +42,6 @@ void set_attribute(hid_t object, const std::string& name, const std::string& val
   if (io::has_attribute(object, name) && io::read_string_attribute(object, name) == value) return;
   io::write_attribute(object, name, value);
 }
-void set_attribute(hid_t object, const std::string& name, std::int64_t value) {
-  if (io::has_attribute(object, name) && io::read_int_attribute(object, name) == value) return;
-  io::write_attribute(object, name, value);
-}
 
 /// Writes /phase children deterministically and remembers which ones it wrote.
 class PhaseWriter {

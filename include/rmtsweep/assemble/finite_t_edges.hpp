@@ -17,8 +17,10 @@ inline constexpr std::int64_t max_finite_t_gram = 6400;
 
 /// Per line (row-major as Axes::line): finite_t_edge(token_gram_spectrum(p), d) for the point p of the
 /// line with trial 0 (its token draws; the snr does not enter them), NaN where min(V, N) exceeds
-/// max_finite_t_gram. The edge of one draw stands for the line's trials: their scatter is 0.2-1 % of the
-/// edge (finite_t_bulk.hpp), below the rule's margin d^(-2/3) at the sizes computed here.
+/// max_finite_t_gram. The edge of one draw stands for the line's trials. That holds where many tokens are
+/// pooled, not for one: for `last` at d = 1600 the edges of trials 0-7 spread over +-2 % (3.831-4.006),
+/// and each trial's lambda_1 lay below its own edge, so the rule's level is off there (README, "Three
+/// rules, measured"); per-trial edges would fix it at one eigenvalue problem per trial.
 std::vector<double> finite_t_edges(const model::PointParams& base, const std::vector<model::Weighting>& weightings,
                                    const Axes& axes);
 

@@ -105,6 +105,19 @@ inline pid_t start(const std::vector<std::string>& command, const std::string& l
   return pid;
 }
 
+/// Whether `part` occurs in `text`.
+inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+/// The non-empty lines of `text`.
+inline std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty()) lines.push_back(line);
+  }
+  return lines;
+}
+
 inline std::string read_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream text;

@@ -19,19 +19,6 @@ std::vector<std::string> sweep_args(const std::string& output, std::vector<std::
   return args;
 }
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty()) lines.push_back(line);
-  }
-  return lines;
-}
-
 Finished compare(const std::string& a, const std::string& b, const std::vector<std::string>& extra = {}) {
   std::vector<std::string> command{
       RMTSWEEP_PYTHON, std::string(RMTSWEEP_SOURCE_DIR) + "/tests/python/compare_sweep_files.py", a, b};

@@ -32,19 +32,6 @@ std::vector<std::string> serial(const std::vector<std::string>& args) {
   return command;
 }
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty()) lines.push_back(line);
-  }
-  return lines;
-}
-
 /// A copy of the sweep file `from` and its journal under the same name in `directory` (created).
 std::string copy_sweep(const std::string& from, const std::string& directory) {
   fs::create_directories(directory);

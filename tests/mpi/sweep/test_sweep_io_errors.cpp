@@ -37,10 +37,6 @@ std::vector<std::string> non_empty_lines(const std::string& text) {
   return lines;
 }
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
 /// A finished sweep file, made once for the suite.
 class TruncatedFile : public ::testing::Test {
  protected:

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "rmtsweep/assemble/detection.hpp"
@@ -192,15 +193,21 @@ namespace {
 
 namespace assemble = rmtsweep::assemble;
 
-// detection_tables over a synthetic sweep of one line, snr 0 and 1, four trials each: at snr 0 the
-// top eigenvalues sit at 1.0-1.3 with no gap, at snr 1 a clear outlier at 3.
-TEST(DetectionTables, EachRuleDetectsTheOutlierAndReportsItsFalseDetections) {
+/// One line (mean pooling, d = 400, delta 0.5, gamma 0.25) along `snr`.
+assemble::Axes one_line(std::vector<double> snr) {
   assemble::Axes axes;
   axes.weighting = {"mean"};
   axes.d = {400};
   axes.delta = {0.5};
   axes.gamma = {0.25};
-  axes.snr = {0.0, 1.0};
+  axes.snr = std::move(snr);
+  return axes;
+}
+
+// detection_tables over a synthetic sweep of one line, snr 0 and 1, four trials each: at snr 0 the
+// top eigenvalues sit at 1.0-1.3 with no gap, at snr 1 a clear outlier at 3.
+TEST(DetectionTables, EachRuleDetectsTheOutlierAndReportsItsFalseDetections) {
+  const assemble::Axes axes = one_line({0.0, 1.0});
   std::vector<assemble::PointRecord> points;
   const double null_tops[4] = {1.0, 1.1, 1.2, 1.3};
   for (int t = 0; t < 4; ++t) {
@@ -234,12 +241,7 @@ TEST(DetectionTables, EachRuleDetectsTheOutlierAndReportsItsFalseDetections) {
 // Where the finite-T edge was not computed (a line too large for its eigenvalue problem), that rule
 // says nothing about the line: NaN, not "never detected".
 TEST(DetectionTables, ALineWithoutAFiniteTEdgeHasNoFiniteTEdgeResults) {
-  assemble::Axes axes;
-  axes.weighting = {"mean"};
-  axes.d = {400};
-  axes.delta = {0.5};
-  axes.gamma = {0.25};
-  axes.snr = {0.0, 1.0};
+  const assemble::Axes axes = one_line({0.0, 1.0});
   const std::vector<assemble::PointRecord> points{{0, 0, 0, 0, 1.0, 0.0, 0.5, {1.0, 0.9, 0.8}},
                                                   {0, 0, 0, 1, 3.0, 0.5, 0.8, {3.0, 1.0, 0.99}}};
   const auto tables = assemble::detection_tables(axes, points, {1.15}, {std::nan("")}, 1.0);
@@ -251,12 +253,7 @@ TEST(DetectionTables, ALineWithoutAFiniteTEdgeHasNoFiniteTEdgeResults) {
 }
 
 TEST(DetectionTables, ALineWithoutAnSnrZeroCellHasNoNullThresholdAndNoFalseDetectionRate) {
-  assemble::Axes axes;
-  axes.weighting = {"mean"};
-  axes.d = {400};
-  axes.delta = {0.5};
-  axes.gamma = {0.25};
-  axes.snr = {1.0};
+  const assemble::Axes axes = one_line({1.0});
   const std::vector<assemble::PointRecord> points{{0, 0, 0, 0, 3.0, 0.5, 0.8, {3.0, 1.0, 0.99}}};
   const auto tables = assemble::detection_tables(axes, points, {1.15}, {1.15}, 1.0);
   for (const auto& t : tables) EXPECT_TRUE(std::isnan(t.false_detection_rate[0])) << assemble::to_string(t.rule);

@@ -261,6 +261,7 @@ int command_run(int argc, char** argv) {
   if (args.output.empty()) throw InvalidOption("output", "", "required: the HDF5 file of the sweep");
   if (args.resume && args.force)
     throw InvalidOption("force", "with --resume", "either --resume or --force, not both");
+  if (args.resume && journal_enabled(MPI_COMM_WORLD)) recover_before_resume(args.output, MPI_COMM_WORLD);
   const OutputPath output = inspect_output(args.output, MPI_COMM_WORLD);
   if (output == OutputPath::no_directory) {
     throw InvalidOption("output", args.output, "a file in an existing directory");

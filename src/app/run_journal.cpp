@@ -11,6 +11,7 @@
 #include "rmtsweep/io/move_aside.hpp"
 #include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/sweep/journal.hpp"
+#include "rmtsweep/sweep/recover.hpp"
 #include "rmtsweep/sweep/sweep_reader.hpp"
 
 namespace rmtsweep::app {
@@ -78,6 +79,16 @@ std::string journal_problem(const std::string& output, bool resuming, bool force
   return {};
 }
 
+/// Whether `output` opens as a sweep file (SweepReader checks its schema and datasets).
+bool readable_sweep(const std::string& output) {
+  try {
+    const sweep::SweepReader reader(output);
+    return true;
+  } catch (const Error&) {
+    return false;
+  }
+}
+
 }  // namespace
 
 bool journal_enabled(MPI_Comm comm) {
@@ -86,6 +97,32 @@ bool journal_enabled(MPI_Comm comm) {
     return !(setting && std::string(setting) == "off");
   });
 }
+
+void recover_before_resume(const std::string& output, MPI_Comm comm) {
+  const std::string problem = parallel::decided_on_root(comm, [&]() -> std::string {
+    try {
+      if (std::filesystem::exists(output) && readable_sweep(output)) return {};
+      const Survey s = survey(sweep::journal_directory(output));
+      if (!s.exists || s.records == 0) return {};  // nothing to rebuild from: the run's own checks speak
+      const sweep::RecoverOutcome o = sweep::recover_sweep(output);
+      std::fprintf(stderr,
+                   "rmtsweep run: %s %s: rebuilt from its journal (%lld records, as `rmtsweep recover` does): "
+                   "%lld of %lld points done, %lld failed; resuming the rest\n",
+                   output.c_str(), o.damaged.empty() ? "is missing" : "could not be read as a sweep file",
+                   static_cast<long long>(o.records), static_cast<long long>(o.done),
+                   static_cast<long long>(o.points), static_cast<long long>(o.failed));
+      if (!o.damaged.empty())
+        std::fprintf(stderr, "rmtsweep run: the file that was there is kept as %s\n", o.damaged.c_str());
+      for (const std::string& note : o.notes) std::fprintf(stderr, "rmtsweep run: note: %s\n", note.c_str());
+      return {};
+    } catch (const Error& e) {
+      return "it could not be read as a sweep file, and rebuilding it from its journal failed: " +
+             std::string(e.what());
+    }
+  });
+  if (!problem.empty()) throw InvalidOption("resume", output, problem);
+}
+
 
 void prepare_journal(const std::string& output, bool resuming, bool force, MPI_Comm comm) {
   const std::string problem = parallel::decided_on_root(comm, [&] {

@@ -14,6 +14,13 @@ namespace rmtsweep::app {
 /// be recovered.
 bool journal_enabled(MPI_Comm comm);
 
+/// `run --resume` where FILE.h5 is missing or cannot be read as a sweep file (cut short, damaged) and its
+/// journal holds points: rank 0 rebuilds it first with sweep::recover_sweep (before the run takes the
+/// lock, which recover takes and releases), keeping the file that was there as FILE.h5.damaged-<UTC>,
+/// and says so; the run then resumes the rebuilt file. Nothing happens otherwise. A rebuild that fails
+/// (another sweep's journal, a full disk) refuses the run on every rank (InvalidOption "resume").
+void recover_before_resume(const std::string& output, MPI_Comm comm);
+
 /// Decided on rank 0 with the sweep's lock held, before the sweep file is created or opened; every rank
 /// returns or throws alike. A new sweep (`resuming` false): an existing journal is moved aside, to
 /// FILE.h5.journal.replaced-<UTC>, with --force or when it holds no point; without --force a journal

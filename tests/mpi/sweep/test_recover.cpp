@@ -255,21 +255,36 @@ TEST_F(Recover, StatusSaysWhenTheFileAndItsJournalDisagree) {
   EXPECT_TRUE(contains(none.output, "journal: none (" + path + ".journal is missing)")) << none.output;
 }
 
-// run --resume of a file that does not open says in its one line that recover exists.
-TEST_F(Recover, ResumeOfATruncatedFileNamesRecoverInItsOneLine) {
+// run --resume of a file that does not open (cut to half) rebuilds it from its journal first, keeping
+// the cut file, and then resumes it: the result equals the finished file. status of the cut file names
+// recover.
+TEST_F(Recover, ResumeOfATruncatedFileRebuildsItFromItsJournalAndFinishesIt) {
   const std::string path = copy_sweep(finished_, *dir_ / "resume");
   truncate_to(path, 0.5);
-  const Finished refused = run(mpi_command(2, small_sweep(path, {"--resume"})), path + ".log");
-  EXPECT_EQ(refused.exit_code, 2) << refused.output;
-  EXPECT_TRUE(contains(refused.output, "the file is truncated (")) << refused.output;
-  EXPECT_TRUE(contains(refused.output, "its journal (" + path +
-                                           ".journal) can rebuild it: `rmtsweep recover " + path +
-                                           "`, then this command again"))
-      << refused.output;
   const Finished status = run(serial({"status", path}), path + ".status.log");
   EXPECT_EQ(status.exit_code, 1) << status.output;
   EXPECT_TRUE(contains(status.output, "or `rmtsweep recover " + path + "` rebuilds it from its journal"))
       << status.output;
+  const Finished resumed = run(mpi_command(2, small_sweep(path, {"--resume"})), path + ".log");
+  EXPECT_EQ(resumed.exit_code, 3) << resumed.output;  // point 3 fails again, as injected
+  EXPECT_TRUE(contains(resumed.output, path + " could not be read as a sweep file: rebuilt from its journal ("))
+      << resumed.output;
+  EXPECT_TRUE(contains(resumed.output, "31 of 32 points done, 1 failed; resuming the rest")) << resumed.output;
+  EXPECT_TRUE(contains(resumed.output, "1 of 1 points computed in this run (1 failed)")) << resumed.output;
+  EXPECT_EQ(damaged_beside(path).size(), 1u) << "the cut file is kept";
+  const Finished same = compare(finished_, path, resumed_differences);
+  EXPECT_EQ(same.exit_code, 0) << same.output;
+}
+
+// run --resume of a missing file whose journal holds points rebuilds it the same way.
+TEST_F(Recover, ResumeOfAMissingFileRebuildsItFromItsJournal) {
+  const std::string path = copy_sweep(finished_, *dir_ / "resume-missing");
+  fs::remove(path);
+  const Finished resumed = run(mpi_command(2, small_sweep(path, {"--resume"})), path + ".log");
+  EXPECT_EQ(resumed.exit_code, 3) << resumed.output;
+  EXPECT_TRUE(contains(resumed.output, path + " is missing: rebuilt from its journal (")) << resumed.output;
+  const Finished same = compare(finished_, path, resumed_differences);
+  EXPECT_EQ(same.exit_code, 0) << same.output;
 }
 
 // A new sweep over an old file with --force moves the old journal aside (nothing lost) and starts a

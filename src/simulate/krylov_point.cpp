@@ -171,18 +171,19 @@ bool krylov_modelled_faster(const model::PointParams& params, const SimulationOp
 EngineCosts engine_costs(const model::PointParams& params, const SimulationOptions& options) {
   // Seconds in units of a dgemm flop of the dense path's covariance: dense = d^2 min(N, V) (dsyrk
   // or the vocabulary's dgemm; d N^2 on the Gram path) + 3 m^3 (the reduction of the m x m matrix,
-  // m = min(d, N)); Krylov = 57 B d columns for B block products (of 8 lanes, each streaming the
+  // m = min(d, N)); Krylov = 90 B d columns for B block products (of 8 lanes, each streaming the
   // table twice), B = 55 (d / 2000)^0.18: 55, 57, 71 measured at d = 2000, 4000, 8000 (delta 0.5,
-  // gamma 0.25, k 4). The 57 is fitted to Krylov/dense = 0.20 at d = 8000 (20.6 s against 101 s,
-  // 1 rank x 2 threads, a shared machine, 2026-12-02); it gives 0.33 at d = 4000 (measured
-  // 0.33-0.50) and 0.63 at d = 2000 (measured 0.59-1.19: there the two are close). The ranks
-  // divide both alike.
+  // gamma 0.25, k 4). Measured Krylov/dense: 0.20 at d = 8000, 0.33-0.50 at 4000, 0.59-1.19 at 2000
+  // (1 rank x 2 threads, a shared machine, 2026-12-02), and 1.40 at d = 1600 on 2 ranks x 1 thread
+  // (90.4 s against 64.7 s for 144 points, idle: two ranks streaming their tables share the memory
+  // bus, where the dense path's dsyrk does not need it). 90 puts the crossover near d = 2000 for
+  // both layouts (0.99 there, 1.18 at 1600, 0.52 at 4000, 0.32 at 8000). The ranks divide both alike.
   const double d = params.d, N = static_cast<double>(params.sequences()), V = static_cast<double>(params.vocabulary());
   const double m = std::min(d, N);
   const double dense = (N < d ? d * N * N : d * d * std::min(N, V)) + 3.0 * m * m * m;
   const double blocks = 55.0 * std::pow(d / 2000.0, 0.18) * std::max(1.0, std::min(options.k, params.d) / 4.0);
   const double columns = N <= compress_fraction * V ? N : V;  // FactoredCovariance::compress
-  return {dense, 57.0 * blocks * d * columns};
+  return {dense, 90.0 * blocks * d * columns};
 }
 
 }  // namespace rmtsweep::simulate

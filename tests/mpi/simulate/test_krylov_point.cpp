@@ -152,13 +152,15 @@ TEST(KrylovPoint, EveryRankHoldsTheSameResultAndOneRankAgrees) {
   EXPECT_EQ(group.ridge_accuracy, alone.ridge_accuracy);
 }
 
-// The cost model of Engine::automatic: Krylov at d = 2000 and above at delta 0.5, gamma 0.25
-// (measured 0.59-1.19 x the dense time at 2000, 0.33-0.50 x at 4000, 0.20 x at 8000), dense at
-// d = 1000, dense for N < d Gram points of size 2000, and never when the spectrum is asked.
+// The cost model of Engine::automatic at delta 0.5, gamma 0.25: Krylov from d = 3000 (measured
+// 0.33-0.50 x the dense time at 4000, 0.20 x at 8000), dense at d = 1600 (1.40 x on 2 ranks x 1
+// thread) and 1000; around 2000 the two are even. Dense for N < d Gram points of size 2000, and
+// never Krylov when the spectrum is asked.
 TEST(KrylovPoint, AutomaticChoosesKrylovForLargePointsOnly) {
   simulate::SimulationOptions options;
   EXPECT_TRUE(simulate::krylov_pays(test::make_point(4000, 0.5, 0.25, 1.0, "mean", "prefix:3", "iid"), options, 1));
-  EXPECT_TRUE(simulate::krylov_pays(test::make_point(2000, 0.5, 0.25, 1.0, "mean", "prefix:3", "iid"), options, 1));
+  EXPECT_TRUE(simulate::krylov_pays(test::make_point(3000, 0.5, 0.25, 1.0, "mean", "prefix:3", "iid"), options, 1));
+  EXPECT_FALSE(simulate::krylov_pays(test::make_point(1600, 0.5, 0.25, 1.0, "mean", "prefix:3", "iid"), options, 1));
   EXPECT_FALSE(simulate::krylov_pays(test::make_point(1000, 0.5, 0.25, 1.0, "mean", "prefix:3", "iid"), options, 1));
   EXPECT_FALSE(simulate::krylov_pays(test::make_point(2000, 1.0, 2.0, 1.0, "mean", "prefix:3", "iid"), options, 1));
   options.spectrum = true;

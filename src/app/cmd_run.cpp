@@ -7,9 +7,7 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 
-#include <chrono>
 #include <cstdio>
-#include <ctime>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -21,6 +19,7 @@
 #include "rmtsweep/common/meminfo.hpp"
 #include "rmtsweep/io/file_error.hpp"
 #include "rmtsweep/io/file_lock.hpp"
+#include "rmtsweep/io/move_aside.hpp"
 #include "rmtsweep/io/hdf5.hpp"
 #include "rmtsweep/model/parse_number.hpp"
 #include "rmtsweep/model/weighting.hpp"
@@ -38,14 +37,7 @@
 
 namespace rmtsweep::app {
 
-std::string utc_now() {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return text;
-}
+std::string utc_now() { return io::utc_time("%Y-%m-%dT%H:%M:%SZ"); }
 
 namespace {
 
@@ -261,7 +253,8 @@ int command_run(int argc, char** argv) {
   if (args.output.empty()) throw InvalidOption("output", "", "required: the HDF5 file of the sweep");
   if (args.resume && args.force)
     throw InvalidOption("force", "with --resume", "either --resume or --force, not both");
-  if (args.resume && journal_enabled(MPI_COMM_WORLD)) recover_before_resume(args.output, MPI_COMM_WORLD);
+  const bool journal = journal_enabled(MPI_COMM_WORLD);
+  if (args.resume && journal) recover_before_resume(args.output, MPI_COMM_WORLD);
   const OutputPath output = inspect_output(args.output, MPI_COMM_WORLD);
   if (output == OutputPath::no_directory) {
     throw InvalidOption("output", args.output, "a file in an existing directory");
@@ -311,7 +304,6 @@ int command_run(int argc, char** argv) {
     std::fprintf(stderr, "rmtsweep run: %s does not exist yet: starting a new sweep\n", args.output.c_str());
   }
 
-  const bool journal = journal_enabled(MPI_COMM_WORLD);
   if (journal) prepare_journal(args.output, exists && args.resume, args.force, MPI_COMM_WORLD);
   if (!(exists && args.resume)) check_space(args, grid, journal);
 

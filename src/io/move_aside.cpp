@@ -14,12 +14,12 @@
 
 namespace rmtsweep::io {
 
-std::string utc_stamp() {
+std::string utc_time(const char* format) {
   const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   std::tm tm{};
   gmtime_r(&now, &tm);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y%m%dT%H%M%SZ", &tm);
+  char text[64];
+  std::strftime(text, sizeof text, format, &tm);
   return text;
 }
 

@@ -1,10 +1,11 @@
-// Multi-vector products with the table without dgemm's packing (table_kernels.hpp). Every function
+// Multi-vector products with the table without dgemm's packing (table_kernels.hpp). Every kernel
 // here is compiled for AVX2 + FMA through its target attribute (not a flag for the whole file, so no
 // AVX2 copy of an inline function shared with other files can be picked by the linker); callers
 // check table_kernels_available() first.
 #include "table_kernels.hpp"
 
 #include <algorithm>
+#include <type_traits>
 #include <omp.h>
 
 namespace rmtsweep::simulate {
@@ -126,29 +127,36 @@ bool table_kernels_available() noexcept {
 }
 
 
-__attribute__((target("avx2,fma"))) void stream_transpose_times(const double* z, std::int64_t rows, std::int64_t m, std::int64_t ld, const double* x,
-                           int bp, double* u, int threads) {
+namespace {
+
+/// Calls group(std::integral_constant<int, B>{}, lane0) for each group of at most 16 of the bp lanes
+/// (B = 4, 8, 12 or 16; bp a multiple of 4).
+template <class Group>
+void for_lane_groups(int bp, Group&& group) {
   for (int lane0 = 0; lane0 < bp; lane0 += 16) {
     switch (std::min(16, bp - lane0)) {
-      case 4: transpose_times_group<4>(z, rows, m, ld, x, bp, lane0, u, threads); break;
-      case 8: transpose_times_group<8>(z, rows, m, ld, x, bp, lane0, u, threads); break;
-      case 12: transpose_times_group<12>(z, rows, m, ld, x, bp, lane0, u, threads); break;
-      default: transpose_times_group<16>(z, rows, m, ld, x, bp, lane0, u, threads); break;
+      case 4: group(std::integral_constant<int, 4>{}, lane0); break;
+      case 8: group(std::integral_constant<int, 8>{}, lane0); break;
+      case 12: group(std::integral_constant<int, 12>{}, lane0); break;
+      default: group(std::integral_constant<int, 16>{}, lane0); break;
     }
   }
 }
 
+}  // namespace
 
-__attribute__((target("avx2,fma"))) void stream_times(const double* z, std::int64_t rows, std::int64_t m, std::int64_t ld, const double* w, int bp,
-                 double* y, int threads) {
-  for (int lane0 = 0; lane0 < bp; lane0 += 16) {
-    switch (std::min(16, bp - lane0)) {
-      case 4: times_group<4>(z, rows, m, ld, w, bp, lane0, y, threads); break;
-      case 8: times_group<8>(z, rows, m, ld, w, bp, lane0, y, threads); break;
-      case 12: times_group<12>(z, rows, m, ld, w, bp, lane0, y, threads); break;
-      default: times_group<16>(z, rows, m, ld, w, bp, lane0, y, threads); break;
-    }
-  }
+void stream_transpose_times(const double* z, std::int64_t rows, std::int64_t m, std::int64_t ld, const double* x,
+                            int bp, double* u, int threads) {
+  for_lane_groups(bp, [&](auto lanes, int lane0) {
+    transpose_times_group<decltype(lanes)::value>(z, rows, m, ld, x, bp, lane0, u, threads);
+  });
+}
+
+void stream_times(const double* z, std::int64_t rows, std::int64_t m, std::int64_t ld, const double* w, int bp,
+                  double* y, int threads) {
+  for_lane_groups(bp, [&](auto lanes, int lane0) {
+    times_group<decltype(lanes)::value>(z, rows, m, ld, w, bp, lane0, y, threads);
+  });
 }
 
 }  // namespace rmtsweep::simulate

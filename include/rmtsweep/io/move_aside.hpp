@@ -5,8 +5,11 @@
 
 namespace rmtsweep::io {
 
+/// The time now (UTC) in strftime's `format`.
+std::string utc_time(const char* format);
+
 /// The time now as it goes into a file name: "20260314T101500Z" (UTC).
-std::string utc_stamp();
+inline std::string utc_stamp() { return utc_time("%Y%m%dT%H%M%SZ"); }
 
 /// A name beside `path` that nothing has yet: "<path>.<label>-<utc_stamp()>", with "-2", "-3", ...
 /// appended when that exists.

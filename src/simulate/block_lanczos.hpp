@@ -3,8 +3,8 @@
 // (private to src/simulate). The start block is [rhs, b - 1 fixed pseudo-random vectors]: its
 // Krylov space contains conjugate gradients' K_m(S, rhs), so the Galerkin ridge solution in it is
 // at least as accurate as m CG steps, and the table is read once per block for both. Measured at
-// d = 2000-4000 (delta 0.5, gamma 0.25, prefix:3, k 4): Spectra's Lanczos took 170 products and CG
-// 76 more (246); Spectra's block Davidson 71 passes of 8; this, with blocks of 8, 56-59 passes
+// d = 4000 (delta 0.5, gamma 0.25, prefix:3, k 4): Spectra's Lanczos and CG after it took 246
+// products together; Spectra's block Davidson 71 passes of 8; this, with blocks of 8, 57 passes
 // (eigenpairs converge by 56, the ridge by 59). No library in Debian builds one basis for both.
 //
 // Full reorthogonalisation (twice, classical Gram-Schmidt against the whole basis), no restarts:

@@ -33,8 +33,9 @@ constexpr double accepted_residual = 100 * eigen_tolerance;
 constexpr double accepted_ridge_residual = 100 * ridge_tolerance;
 /// Blocks of 8 (the ridge's right side and 7 more). Measured at d = 4000 (delta 0.5, gamma 0.25,
 /// prefix:3, k 4): the eigenpairs converged in 150, 101, 76, 56 and 48 block products for blocks of
-/// 1, 2, 4, 8 and 12, the ridge in 59-61 whatever the block; a pass with 8 lanes costs about 1.6
-/// single-vector passes (table_kernels), with 12 about 2.6, so 8 reads the table least.
+/// 1, 2, 4, 8 and 12 (a numpy prototype), the ridge in 58-61 whatever the block; a pass with 8 lanes
+/// costs 1.2 single-vector passes (table_kernels, idle), with 12 lanes 1.7 x what 8 cost (under
+/// load), so 8 spends the least.
 constexpr int default_block = 8;
 
 /// Products go through the pooled vectors C = E A (4 d N flops) instead of the table (4 d V) where

@@ -74,18 +74,28 @@ __attribute__((always_inline, target("avx2,fma"))) inline void axpy_columns(cons
 
 /// Rows of x per chunk: a chunk of x (rows x 16 lanes) stays in a core's L2 beside the streamed table.
 constexpr std::int64_t dot_chunk_bytes = 128 * 1024;
-/// Columns per unit of work of the dot form, rows per unit of the axpy form (4 KiB runs of each
-/// column). Units are handed out dynamically, so a thread whose core is busy with something else
-/// (a laptop, a shared node) holds the others up by one unit, not by its whole share; each entry
-/// is still summed by one thread in one fixed order, so the bits do not depend on the threads.
+/// Columns per unit of work of the dot form. Units are handed out dynamically, so a thread whose
+/// core is busy with something else (a laptop, a shared node) holds the others up by one unit, not
+/// by its whole share; each entry is still summed by one thread in one fixed order, so the bits do
+/// not depend on the threads (nor on the unit sizes).
 constexpr std::int64_t dot_unit_columns = 256;
-constexpr std::int64_t axpy_unit_rows = 512;
+
+/// Rows per unit of the axpy form: about two units per thread, 512-2048 rows (4-16 KiB runs of
+/// each column). Long runs are what the hardware prefetcher needs: measured at d = 4000, V = 8000,
+/// 8 lanes (the Krylov block), the pass took 25 ms with 512-row units and 4 columns per sweep of y
+/// against 15-18 ms with 1024-2048 rows and 6 columns, on 2 threads; on 1 thread 52 against 29-33 ms.
+std::int64_t axpy_unit_rows(std::int64_t rows, int threads) {
+  const std::int64_t share = (rows + 2 * threads - 1) / (2 * threads);
+  return std::clamp<std::int64_t>((share + 63) / 64 * 64, 512, 2048);
+}
 
 template <int B>
 __attribute__((target("avx2,fma"))) void transpose_times_group(const double* z, std::int64_t rows, std::int64_t m,
                                                                std::int64_t ld, const double* x, int bp, int lane0,
                                                                double* u, int threads) {
-  constexpr int C = B <= 8 ? 4 : (B == 12 ? 3 : 2);
+  // Columns at a time: C x B / 4 accumulators (of the 16 registers) beside B / 4 of x. Measured at
+  // B = 8: 5 columns (10 accumulators) took 14.0 ms where 4 took 15.4-16.8 (d = 4000, V = 8000).
+  constexpr int C = B <= 4 ? 6 : (B == 8 ? 5 : (B == 12 ? 3 : 2));
   const std::int64_t chunk = std::max<std::int64_t>(64, dot_chunk_bytes / (8 * B));
   const std::int64_t units = (m + dot_unit_columns - 1) / dot_unit_columns;
 #pragma omp parallel num_threads(threads)
@@ -104,11 +114,14 @@ __attribute__((target("avx2,fma"))) void times_group(const double* z, std::int64
                                                      std::int64_t ld, const double* w, int bp, int lane0, double* y,
                                                      int threads) {
   constexpr int H = B % 8 == 0 ? 8 : 4;  // lanes per sweep over a unit: 2 registers (or 1) of y
-  constexpr int C = 4;
-  const std::int64_t units = (rows + axpy_unit_rows - 1) / axpy_unit_rows;
+  // Columns per sweep of y: C x H / 4 registers of w beside H / 4 of y (6 columns: 12 + 2 of 16).
+  // Each sweep loads and stores y, so more columns per sweep halve that traffic against 4.
+  constexpr int C = H == 8 ? 6 : 8;
+  const std::int64_t unit_rows = axpy_unit_rows(rows, threads);
+  const std::int64_t units = (rows + unit_rows - 1) / unit_rows;
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
   for (std::int64_t unit = 0; unit < units; ++unit) {
-    const std::int64_t a = unit * axpy_unit_rows, b = std::min(rows, a + axpy_unit_rows);
+    const std::int64_t a = unit * unit_rows, b = std::min(rows, a + unit_rows);
     for (std::int64_t i = a; i < b; ++i) std::fill(y + i * bp + lane0, y + i * bp + lane0 + B, 0.0);
     for (std::int64_t v = 0; v < m; v += C) {
       for (int h = 0; h < B; h += H) axpy_columns<H, C>(z, ld, a, b, v, std::min(m, v + C), w, bp, lane0 + h, y);

@@ -2,7 +2,7 @@
 """The README's detection table from assembled sweep files (`rmtsweep assemble FILE` first).
 
 Per file and weighting: the number of snr = 0 trials, each rule's false-detection rate at snr = 0 with its
-binomial standard error (/phase/detection/<rule>/false_detection_rate; the null rule's is its exact level by
+binomial standard error (/phase/detection/<rule>/false_detection_rate, rule edge, eigengap, null, finite_t_edge; the null rule's is its exact level by
 exchangeability, see assemble/detection_tables.hpp), each rule's threshold (/phase/detection/<rule>/threshold:
 lambda_1 for edge and null, the ratio R for eigengap) and, where the file has an snr grid, each rule's
 empirical threshold snr (the half crossing of its detected fraction).
@@ -12,12 +12,12 @@ import sys
 import numpy as np
 import h5py
 
-RULES = ("edge", "eigengap", "null")
+RULES = ("edge", "eigengap", "null", "finite_t_edge")
 
 
 def main():
-    print("# file d table weighting null_trials | false detections % (se) edge eigengap null | thresholds edge "
-          "eigengap null | empirical threshold snr edge eigengap null")
+    print("# file d table weighting null_trials | false detections % (se) edge eigengap null finite_t_edge | thresholds edge "
+          "eigengap null finite_t_edge | empirical threshold snr edge eigengap null finite_t_edge")
     for path in sys.argv[1:]:
         with h5py.File(path, "r") as f:
             p, ph = f["points"], f["phase"]
@@ -36,9 +36,9 @@ def main():
                 thr = [float(ph[f"detection/{r}/threshold"][i, 0, 0]) for r in RULES]
                 emp = [float(ph[f"detection/{r}/empirical_threshold_snr"][i, 0, 0]) for r in RULES]
                 rates = " ".join(f"{100 * x:5.1f} ({100 * s:3.1f})" for x, s in zip(fa, se))
-                emps = " ".join(f"{x:.3f}" for x in emp) if len(snr_axis) > 2 else "- - -"
+                emps = " ".join(f"{x:.3f}" for x in emp) if len(snr_axis) > 2 else " ".join("-" for _ in RULES)
                 print(f"{path.split('/')[-1]} {d} {table} {w} {n} | {rates} | "
-                      f"{thr[0]:.4f} {thr[1]:.3f} {thr[2]:.4f} | {emps}")
+                      f"{thr[0]:.4f} {thr[1]:.3f} {thr[2]:.4f} {thr[3]:.4f} | {emps}")
 
 
 if __name__ == "__main__":

@@ -208,13 +208,20 @@ int command_assemble(int argc, char** argv) {
 
   const auto theory = assemble::theory_tables(base, data.config.weighting, data.axes, margin);
   const auto table = assemble::tabulate(data.axes, data.points, theory.detection_threshold);
-  const auto finite_t = assemble::finite_t_edges(base, data.config.weighting, data.axes);
-  auto rules = assemble::detection_tables(data.axes, data.points, theory.bulk_edge_right, finite_t, margin);
+  // The finite-T rule judges each trial by its own edge where few pooled tokens move it (per trial
+  // lines: one values-only eigenvalue problem per trial).
+  const assemble::FiniteTEdges finite_t(base, data.config.weighting, data.axes);
+  const auto finite_t_points = assemble::scaled_by_trial_edge(data.axes, data.points, finite_t);
+  const auto finite_t_refined = assemble::scaled_by_trial_edge(data.refined, finite_t);
+  auto rules = assemble::detection_tables(data.axes, data.points, theory.bulk_edge_right, finite_t.references(),
+                                          margin, assemble::default_null_alpha, &finite_t_points);
   // Refined thresholds (probit fits over grid and /refine points); the extrapolation to d -> infinity
   // takes them where a line has refined points.
   std::vector<assemble::RefinedTable> refined;
   for (auto& rule : rules) {
-    refined.push_back(assemble::refined_table(data.axes, data.points, data.refined, rule));
+    const bool scaled = rule.rule == assemble::Rule::finite_t_edge;
+    refined.push_back(assemble::refined_table(data.axes, scaled ? finite_t_points : data.points,
+                                              scaled ? finite_t_refined : data.refined, rule));
     if (!data.refined.empty()) assemble::extrapolate_with_refined(data.axes, refined.back(), rule);
   }
   write_phase_where_it_fits(path, [&](const std::string& target) {

@@ -123,6 +123,16 @@ struct Lines {
   // grid index of each ascending axis position, per axis
   std::vector<std::size_t> w_index, d_index, delta_index, gamma_index;
   std::vector<std::size_t> d_position, delta_position, gamma_position;
+  /// The finite-T edges where that rule is refined: its trials are judged by their own edges.
+  std::shared_ptr<const assemble::FiniteTEdges> finite_t;
+
+  /// Whether the line's detector counts the trial with these top eigenvalues as detected.
+  bool detected(std::size_t line, int trial, std::span<const double> top) const {
+    if (!finite_t || !finite_t->per_trial(line)) return detector[line].detects(top);
+    std::vector<double> scaled(top.begin(), top.end());
+    for (double& x : scaled) x *= finite_t->scale(line, trial);
+    return detector[line].detects(scaled);
+  }
 };
 
 Lines read_lines(const std::string& path, const RefineOptions& options) {
@@ -138,11 +148,16 @@ Lines read_lines(const std::string& path, const RefineOptions& options) {
   base.table = c.table;
   base.seed = c.seed;
   const auto theory = assemble::theory_tables(base, c.weighting, a, options.margin, {2, 2, 2});
-  // The finite-T edges cost an eigenvalue problem per line: only when that rule is refined.
-  const auto finite_t = options.rule == assemble::Rule::finite_t_edge
-                            ? assemble::finite_t_edges(base, c.weighting, a)
-                            : std::vector<double>(a.lines(), std::numeric_limits<double>::quiet_NaN());
-  const auto rules = assemble::detection_tables(a, data.points, theory.bulk_edge_right, finite_t, options.margin);
+  // The finite-T edges cost an eigenvalue problem per line (per trial where they move from draw to
+  // draw): only when that rule is refined.
+  if (options.rule == assemble::Rule::finite_t_edge)
+    lines.finite_t = std::make_shared<const assemble::FiniteTEdges>(base, c.weighting, a);
+  const auto finite_t = lines.finite_t ? lines.finite_t->references()
+                                       : std::vector<double>(a.lines(), std::numeric_limits<double>::quiet_NaN());
+  const auto finite_t_points =
+      lines.finite_t ? assemble::scaled_by_trial_edge(a, data.points, *lines.finite_t) : std::vector<assemble::PointRecord>{};
+  const auto rules = assemble::detection_tables(a, data.points, theory.bulk_edge_right, finite_t, options.margin,
+                                                assemble::default_null_alpha, lines.finite_t ? &finite_t_points : nullptr);
   const auto& rule = *std::find_if(rules.begin(), rules.end(), [&](const auto& t) { return t.rule == options.rule; });
   lines.detector.resize(a.lines());
   for (std::size_t l = 0; l < a.lines(); ++l) lines.detector[l] = {options.rule, rule.threshold[l]};
@@ -150,7 +165,7 @@ Lines read_lines(const std::string& path, const RefineOptions& options) {
   lines.grid.resize(a.lines());
   for (const assemble::PointRecord& p : data.points) {
     const std::size_t line = a.line(p.weighting, p.d, p.delta, p.gamma);
-    lines.grid[line].push_back({a.snr[p.snr], p.trial, lines.detector[line].detects(p.top_eigenvalues)});
+    lines.grid[line].push_back({a.snr[p.snr], p.trial, lines.detected(line, p.trial, p.top_eigenvalues)});
   }
   for (std::size_t l = 0; l < a.lines(); ++l) {
     for (const double s : a.snr) {
@@ -232,7 +247,7 @@ class Replay {
         if (rows.status[row] != static_cast<std::int64_t>(sweep::PointStatus::done)) continue;
         const std::span<const double> top(rows.top_eigenvalues.data() + row * static_cast<std::size_t>(rows.k),
                                           static_cast<std::size_t>(rows.k));
-        seen.push_back({std::get<1>(key), std::get<2>(key), lines_.detector[l].detects(top)});
+        seen.push_back({std::get<1>(key), std::get<2>(key), lines_.detected(l, std::get<2>(key), top)});
       }
       refine::DesignOptions design;
       design.tolerance = options_.tolerance;
@@ -415,7 +430,7 @@ void print_summary(const Replay& replay, const sweep::RefinedRows& rows, const R
     const std::size_t l = line_of(lines, rows, r);
     const std::span<const double> top(rows.top_eigenvalues.data() + r * static_cast<std::size_t>(rows.k),
                                       static_cast<std::size_t>(rows.k));
-    seen[l].push_back({rows.snr[r], static_cast<int>(rows.trial[r]), lines.detector[l].detects(top)});
+    seen[l].push_back({rows.snr[r], static_cast<int>(rows.trial[r]), lines.detected(l, static_cast<int>(rows.trial[r]), top)});
   }
   std::printf("%-18s %9s %9s %8s %8s %9s %9s %9s %9s\n", "weighting", "delta", "gamma", "d", "trials", "threshold",
               "err", "res_err", "spread");

@@ -67,20 +67,28 @@ double null_false_detection_rate(const std::vector<double>& null_values, double 
 
 std::vector<RuleTable> detection_tables(const Axes& axes, const std::vector<PointRecord>& points,
                                         const std::vector<double>& right_edge,
-                                        const std::vector<double>& finite_t_edge, double margin, double alpha) {
+                                        const std::vector<double>& finite_t_edge, double margin, double alpha,
+                                        const std::vector<PointRecord>* finite_t_points) {
   const std::size_t lines = axes.lines();
   if (right_edge.size() != lines || finite_t_edge.size() != lines)
     throw std::invalid_argument("detection_tables: one right edge and one finite-T edge per line needed");
+  if (finite_t_points != nullptr && finite_t_points->size() != points.size())
+    throw std::invalid_argument("detection_tables: the finite-T rule's points must be the points, rescaled");
   // Every line's cells, trials in point order (the file's flattened order), and each one's trial number.
-  std::vector<Cells> line_cells(lines, Cells(axes.snr.size()));
+  const auto cells_of = [&](const std::vector<PointRecord>& records) {
+    std::vector<Cells> line_cells(lines, Cells(axes.snr.size()));
+    for (const PointRecord& p : records)
+      line_cells[axes.line(p.weighting, p.d, p.delta, p.gamma)][p.snr].push_back(p.top_eigenvalues);
+    return line_cells;
+  };
+  const std::vector<Cells> all_cells = cells_of(points);
+  const std::vector<Cells> finite_t_cells = finite_t_points != nullptr ? cells_of(*finite_t_points) : std::vector<Cells>{};
   std::vector<std::vector<std::vector<int>>> line_trials(lines, std::vector<std::vector<int>>(axes.snr.size()));
-  for (const PointRecord& p : points) {
-    const std::size_t line = axes.line(p.weighting, p.d, p.delta, p.gamma);
-    line_cells[line][p.snr].push_back(p.top_eigenvalues);
-    line_trials[line][p.snr].push_back(p.trial);
-  }
+  for (const PointRecord& p : points) line_trials[axes.line(p.weighting, p.d, p.delta, p.gamma)][p.snr].push_back(p.trial);
   std::vector<RuleTable> tables;
   for (const Rule rule : all_rules) {
+    const std::vector<Cells>& line_cells =
+        rule == Rule::finite_t_edge && finite_t_points != nullptr ? finite_t_cells : all_cells;
     RuleTable t;
     t.rule = rule;
     t.detected_fraction.assign(axes.cells(), nan);

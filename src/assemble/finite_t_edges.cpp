@@ -3,31 +3,88 @@
 #include <algorithm>
 #include <limits>
 
+#include "rmtsweep/model/scalars.hpp"
+#include "rmtsweep/model/weighting.hpp"
 #include "rmtsweep/theory/finite_t_bulk.hpp"
 
 namespace rmtsweep::assemble {
+namespace {
 
-std::vector<double> finite_t_edges(const model::PointParams& base, const std::vector<model::Weighting>& weightings,
-                                   const Axes& axes) {
-  std::vector<double> edges(axes.lines(), std::numeric_limits<double>::quiet_NaN());
-  for (std::size_t w = 0; w < axes.weighting.size(); ++w) {
-    for (std::size_t n = 0; n < axes.d.size(); ++n) {
-      for (std::size_t i = 0; i < axes.delta.size(); ++i) {
-        for (std::size_t j = 0; j < axes.gamma.size(); ++j) {
-          model::PointParams p = base;
-          p.weighting = weightings[w];
-          p.d = axes.d[n];
-          p.delta = axes.delta[i];
-          p.gamma = axes.gamma[j];
-          p.snr = 0.0;
-          p.trial = 0;
-          if (std::min(p.vocabulary(), p.sequences()) > max_finite_t_gram) continue;
-          edges[axes.line(w, n, i, j)] = theory::finite_t_edge(theory::token_gram_spectrum(p), p.d);
-        }
-      }
-    }
+/// The line's (weighting, d, delta, gamma) from its row-major index.
+struct LineIndex {
+  std::size_t w, n, i, j;
+};
+
+LineIndex unravel(const Axes& axes, std::size_t line) {
+  LineIndex x{};
+  x.j = line % axes.gamma.size();
+  line /= axes.gamma.size();
+  x.i = line % axes.delta.size();
+  line /= axes.delta.size();
+  x.n = line % axes.d.size();
+  x.w = line / axes.d.size();
+  return x;
+}
+
+}  // namespace
+
+FiniteTEdges::FiniteTEdges(const model::PointParams& base, std::vector<model::Weighting> weightings, Axes axes)
+    : base_(base), weightings_(std::move(weightings)), axes_(std::move(axes)), per_trial_(axes_.lines(), false) {
+  for (std::size_t line = 0; line < axes_.lines(); ++line) {
+    const LineIndex x = unravel(axes_, line);
+    const auto w = model::pooling_weights(weightings_.at(x.w), base_.correlation, base_.T);
+    per_trial_[line] = theory::limit_law_measurably_off(model::effective_tokens(w), axes_.d[x.n]);
   }
-  return edges;
+}
+
+double FiniteTEdges::compute(std::size_t line, int trial) const {
+  const LineIndex x = unravel(axes_, line);
+  model::PointParams p = base_;
+  p.weighting = weightings_.at(x.w);
+  p.d = axes_.d[x.n];
+  p.delta = axes_.delta[x.i];
+  p.gamma = axes_.gamma[x.j];
+  p.snr = 0.0;
+  p.trial = trial;
+  if (std::min(p.vocabulary(), p.sequences()) > max_finite_t_gram) return std::numeric_limits<double>::quiet_NaN();
+  return theory::finite_t_edge(theory::token_gram_spectrum(p), p.d);
+}
+
+double FiniteTEdges::edge(std::size_t line, int trial) const {
+  const int key_trial = per_trial_.at(line) ? trial : 0;
+  const auto key = std::make_pair(line, key_trial);
+  auto it = edges_.find(key);
+  if (it == edges_.end()) it = edges_.emplace(key, compute(line, key_trial)).first;
+  return it->second;
+}
+
+double FiniteTEdges::reference(std::size_t line) const { return edge(line, 0); }
+
+std::vector<double> FiniteTEdges::references() const {
+  std::vector<double> out(axes_.lines());
+  for (std::size_t line = 0; line < out.size(); ++line) out[line] = reference(line);
+  return out;
+}
+
+std::vector<PointRecord> scaled_by_trial_edge(const Axes& axes, std::vector<PointRecord> points,
+                                              const FiniteTEdges& edges) {
+  for (PointRecord& p : points) {
+    const std::size_t line = axes.line(p.weighting, p.d, p.delta, p.gamma);
+    if (!edges.per_trial(line)) continue;
+    const double s = edges.scale(line, p.trial);
+    for (double& x : p.top_eigenvalues) x *= s;
+    p.top_eigenvalue *= s;
+  }
+  return points;
+}
+
+std::vector<RefinedRecord> scaled_by_trial_edge(std::vector<RefinedRecord> refined, const FiniteTEdges& edges) {
+  for (RefinedRecord& r : refined) {
+    if (!edges.per_trial(r.line)) continue;
+    const double s = edges.scale(r.line, r.trial);
+    for (double& x : r.top_eigenvalues) x *= s;
+  }
+  return refined;
 }
 
 }  // namespace rmtsweep::assemble

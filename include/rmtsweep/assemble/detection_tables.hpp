@@ -42,11 +42,15 @@ struct RuleTable {
 /// Every rule over the done points. right_edge holds the theory's right bulk edge per (weighting, d,
 /// delta, gamma) line, whose d the rules' scales take, finite_t_edge the finite-T edge per line
 /// (finite_t_edges.hpp; NaN where not computed: that rule's entries of the line stay NaN); margin the
-/// edge rules' c; alpha the null rule's level.
+/// edge rules' c; alpha the null rule's level. finite_t_points, when given, are the points as the
+/// finite_t_edge rule judges them (finite_t_edges.hpp's scaled_by_trial_edge: each trial's top
+/// eigenvalues scaled by the line's edge over the trial's own, so that the line's threshold is each
+/// trial's); otherwise that rule judges `points` against the line's edge.
 std::vector<RuleTable> detection_tables(const Axes& axes, const std::vector<PointRecord>& points,
                                         const std::vector<double>& right_edge,
                                         const std::vector<double>& finite_t_edge, double margin,
-                                        double alpha = default_null_alpha);
+                                        double alpha = default_null_alpha,
+                                        const std::vector<PointRecord>* finite_t_points = nullptr);
 
 /// The null rule's leave-one-out false-detection rate over null values (lambda_1 of snr = 0 trials):
 /// the fraction i with value_i > null_quantile_threshold(the others, alpha); NaN for fewer than 2. Without

@@ -164,7 +164,7 @@ inline constexpr PhaseEntry false_detection_rate{
     "fraction of the line's snr = 0 trials this rule detects (null rule: each judged by the others' threshold, "
     "leave one out); NaN without an snr = 0 cell"};
 inline constexpr PhaseEntry threshold{
-    "threshold", "the rule's threshold per line: on lambda_1 (edge, null, finite_t_edge) or on the eigengap ratio R (eigengap)"};
+    "threshold", "the rule's threshold per line: on lambda_1 (edge, null, finite_t_edge: from trial 0's edge, each trial judged by its own where the line's T_eff is small) or on the eigengap ratio R (eigengap)"};
 }  // namespace phase_detection
 
 }  // namespace rmtsweep::assemble

@@ -1,0 +1,110 @@
+// The finite-T edges of a sweep's lines (assemble/finite_t_edges.hpp): one per line where many tokens
+// are pooled, one per trial where few are, and the finite-T rule judging each trial by its own edge.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "rmtsweep/assemble/detection_tables.hpp"
+#include "rmtsweep/assemble/finite_t_edges.hpp"
+#include "rmtsweep/model/correlation.hpp"
+#include "rmtsweep/model/weighting.hpp"
+#include "rmtsweep/theory/finite_t_bulk.hpp"
+
+using namespace rmtsweep;
+
+namespace {
+
+/// d = 200, delta 0.5, gamma 0.25, T = 10, prefix:3, seed 3; lines `last` then `mean` along snr {0, 1}.
+struct SmallSweep {
+  model::PointParams base;
+  std::vector<model::Weighting> weightings;
+  assemble::Axes axes;
+
+  SmallSweep() {
+    base.d = 200;
+    base.seed = 3;
+    base.correlation = model::parse_correlation("prefix:3", base.T);
+    weightings = {model::parse_weighting("last", base.T), model::parse_weighting("mean", base.T)};
+    axes.weighting = {"last", "mean"};
+    axes.d = {200};
+    axes.delta = {0.5};
+    axes.gamma = {0.25};
+    axes.snr = {0.0, 1.0};
+  }
+
+  /// The finite-T edge of one trial's own token draws, as `rmtsweep theory --bulk finite-T --trial` gives it.
+  double edge_of(std::size_t weighting, int trial) const {
+    model::PointParams p = base;
+    p.weighting = weightings[weighting];
+    p.delta = 0.5;
+    p.gamma = 0.25;
+    p.snr = 0.0;
+    p.trial = trial;
+    return theory::finite_t_edge(theory::token_gram_spectrum(p), p.d);
+  }
+};
+
+TEST(FiniteTEdges, LastPoolingTakesEachTrialsOwnEdgeAndMeanPoolingOneForTheLine) {
+  const SmallSweep s;
+  const assemble::FiniteTEdges edges(s.base, s.weightings, s.axes);
+  const std::size_t last = s.axes.line(0, 0, 0, 0), mean = s.axes.line(1, 0, 0, 0);
+  EXPECT_TRUE(edges.per_trial(last)) << "T_eff = 1: the paper's law is measurably off";
+  EXPECT_FALSE(edges.per_trial(mean)) << "T_eff = 10";
+  EXPECT_EQ(edges.reference(last), s.edge_of(0, 0));
+  EXPECT_EQ(edges.reference(mean), s.edge_of(1, 0));
+  for (const int trial : {1, 2, 5}) {
+    EXPECT_EQ(edges.edge(last, trial), s.edge_of(0, trial)) << trial;
+    EXPECT_NE(edges.edge(last, trial), edges.reference(last)) << "draws differ, and so do their edges";
+    EXPECT_DOUBLE_EQ(edges.scale(last, trial), s.edge_of(0, 0) / s.edge_of(0, trial)) << trial;
+    EXPECT_EQ(edges.edge(mean, trial), edges.reference(mean)) << trial;
+    EXPECT_EQ(edges.scale(mean, trial), 1.0) << trial;
+  }
+  EXPECT_EQ(edges.references(), (std::vector<double>{edges.reference(last), edges.reference(mean)}));
+}
+
+TEST(FiniteTEdges, ScalingMultipliesATrialsEigenvaluesByItsLinesEdgeOverItsOwn) {
+  const SmallSweep s;
+  const assemble::FiniteTEdges edges(s.base, s.weightings, s.axes);
+  const std::vector<assemble::PointRecord> points{{0, 0, 0, 0, 3.9, 0.0, 0.5, {3.9, 3.8}, 0, 4},
+                                                  {1, 0, 0, 0, 0.38, 0.0, 0.5, {0.38, 0.37}, 0, 4}};
+  const auto scaled = assemble::scaled_by_trial_edge(s.axes, points, edges);
+  const double factor = edges.scale(s.axes.line(0, 0, 0, 0), 4);
+  EXPECT_EQ(scaled[0].top_eigenvalues, (std::vector<double>{3.9 * factor, 3.8 * factor}));
+  EXPECT_EQ(scaled[0].top_eigenvalue, 3.9 * factor);
+  EXPECT_EQ(scaled[1].top_eigenvalues, points[1].top_eigenvalues) << "mean pooling keeps one edge";
+  const std::vector<assemble::RefinedRecord> refined{{s.axes.line(0, 0, 0, 0), 0.7, 4, {3.9, 3.8}}};
+  EXPECT_EQ(assemble::scaled_by_trial_edge(refined, edges)[0].top_eigenvalues, scaled[0].top_eigenvalues);
+}
+
+// One line with reference edge 1.25, margin 0: trial 1's lambda_1 = 1.3 lies above the line's edge but
+// below its own (1.4); trial 0 at 1.2 below both. Judged by the line's edge trial 1 counts as a false
+// detection; judged by its own it does not.
+TEST(FiniteTEdges, ATrialAboveTheLinesEdgeButBelowItsOwnIsNotDetected) {
+  assemble::Axes axes;
+  axes.weighting = {"last"};
+  axes.d = {400};
+  axes.delta = {0.5};
+  axes.gamma = {0.25};
+  axes.snr = {0.0, 1.0};
+  std::vector<assemble::PointRecord> points;
+  for (int t = 0; t < 2; ++t) {
+    const double l1 = t == 0 ? 1.2 : 1.3;
+    points.push_back({0, 0, 0, 0, l1, 0.0, 0.5, {l1, l1 - 0.1, l1 - 0.2}, 0, t});
+    points.push_back({0, 0, 0, 1, 3.0, 0.5, 0.8, {3.0, 1.0, 0.99}, 0, t});
+  }
+  std::vector<assemble::PointRecord> own = points;
+  for (auto& p : own) {
+    if (p.trial != 1) continue;
+    for (double& x : p.top_eigenvalues) x *= 1.25 / 1.4;
+  }
+  const auto by_line = assemble::detection_tables(axes, points, {1.15}, {1.25}, 0.0);
+  const auto by_trial = assemble::detection_tables(axes, points, {1.15}, {1.25}, 0.0, assemble::default_null_alpha, &own);
+  EXPECT_EQ(by_line[3].detected_fraction, (std::vector<double>{0.5, 1.0}));
+  EXPECT_EQ(by_trial[3].detected_fraction, (std::vector<double>{0.0, 1.0}));
+  EXPECT_EQ(by_trial[3].false_detection_rate[0], 0.0);
+  EXPECT_EQ(by_trial[3].threshold[0], 1.25) << "the line's threshold stays its reference edge's";
+  EXPECT_EQ(by_trial[0].detected_fraction, by_line[0].detected_fraction) << "the other rules judge the points";
+}
+
+}  // namespace

@@ -4,7 +4,7 @@
 Per file and weighting: the number of snr = 0 trials, each rule's false-detection rate at snr = 0 with its
 binomial standard error (/phase/detection/<rule>/false_detection_rate, rule edge, eigengap, null, finite_t_edge; the null rule's is its exact level by
 exchangeability, see assemble/detection_tables.hpp), each rule's threshold (/phase/detection/<rule>/threshold:
-lambda_1 for edge and null, the ratio R for eigengap) and, where the file has an snr grid, each rule's
+lambda_1 for edge, null and finite_t_edge (trial 0's edge), the ratio R for eigengap) and, where the file has an snr grid, each rule's
 empirical threshold snr (the half crossing of its detected fraction).
 Usage: detection_summary.py FILE.h5 [FILE.h5 ...]
 """

@@ -37,7 +37,7 @@ FiniteTEdges::FiniteTEdges(const model::PointParams& base, std::vector<model::We
   }
 }
 
-double FiniteTEdges::compute(std::size_t line, int trial) const {
+model::PointParams FiniteTEdges::point(std::size_t line, int trial) const {
   const LineIndex x = unravel(axes_, line);
   model::PointParams p = base_;
   p.weighting = weightings_.at(x.w);
@@ -46,7 +46,17 @@ double FiniteTEdges::compute(std::size_t line, int trial) const {
   p.gamma = axes_.gamma[x.j];
   p.snr = 0.0;
   p.trial = trial;
-  if (std::min(p.vocabulary(), p.sequences()) > max_finite_t_gram) return std::numeric_limits<double>::quiet_NaN();
+  return p;
+}
+
+std::int64_t FiniteTEdges::gram_size(std::size_t line) const {
+  const model::PointParams p = point(line, 0);
+  return std::min(p.vocabulary(), p.sequences());
+}
+
+double FiniteTEdges::compute(std::size_t line, int trial) const {
+  if (gram_size(line) > max_finite_t_gram) return std::numeric_limits<double>::quiet_NaN();
+  const model::PointParams p = point(line, trial);
   return theory::finite_t_edge(theory::token_gram_spectrum(p), p.d);
 }
 

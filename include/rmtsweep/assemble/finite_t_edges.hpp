@@ -29,6 +29,8 @@ inline constexpr std::int64_t max_finite_t_gram = 6400;
 /// of harmonic and optimal pooling (T_eff 5.3, 3) by 0.5-0.6 %, of mean pooling by 0.25 %; at
 /// d = 1600 those of `last` over 3.831-4.006, each trial's lambda_1 below its own edge, so that one
 /// edge for the line gave 50 % false detections (README, "Four rules, measured").
+///
+/// The cache is filled by const calls and is not guarded: one thread at a time (rank 0's, in refine).
 class FiniteTEdges {
  public:
   /// The lines of `axes` for the sweep's base point (T, correlation, seed) and its weightings.
@@ -41,6 +43,8 @@ class FiniteTEdges {
   std::vector<double> references() const;
   /// Whether the line's trials each take their own edge.
   bool per_trial(std::size_t line) const { return per_trial_.at(line); }
+  /// min(V, N) of the line: the size of each of its edges' eigenvalue problems.
+  std::int64_t gram_size(std::size_t line) const;
   /// The trial's edge: its own where per_trial(line), else the reference.
   double edge(std::size_t line, int trial) const;
   /// reference / edge: lambda_1 times this exceeds the reference threshold exactly when lambda_1
@@ -49,6 +53,7 @@ class FiniteTEdges {
 
  private:
   double compute(std::size_t line, int trial) const;
+  model::PointParams point(std::size_t line, int trial) const;
 
   model::PointParams base_;
   std::vector<model::Weighting> weightings_;

@@ -39,7 +39,8 @@ namespace rmtsweep::theory {
 /// so beyond d = 2000 this is a lower bound, not a measurement.
 double measurable_bias_effective_tokens(int d);
 
-/// True iff effective_tokens < measurable_bias_effective_tokens(d).
+/// True iff effective_tokens < measurable_bias_effective_tokens(d), a T_eff equal to it up to rounding
+/// (1e-9 relative) not counting as below.
 bool limit_law_measurably_off(double effective_tokens, int d);
 
 /// tau: the eigenvalues (ascending, clipped at 0) of Q M Q/N, M = A (I - 1 1^T/N) A^T, for N sequences

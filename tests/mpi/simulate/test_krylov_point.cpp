@@ -32,10 +32,10 @@ struct Case {
 };
 
 /// Krylov's pairs meet a residual of 1e-9 kappa (checked on the returned vectors): their
-/// eigenvalues then differ from the dense ones by about 1e-18 lambda^2 / gap plus rounding, so
-/// 1e-9 relative holds with a wide margin; the vectors by at most 1e-9 lambda / gap (gaps of at
-/// least 1e-3 lambda among the top k here), so overlaps to about 1e-6 at worst (measured: 7e-13 at
-/// d = 4000). beta from the ridge's residual of 1e-9 is accurate to about 3e-8 relative and scores
+/// eigenvalues then differ from the dense ones by about 1e-18 kappa^2 / gap plus rounding, so
+/// 1e-9 relative holds with a wide margin; the vectors by at most 1e-9 kappa / gap (gaps of at
+/// least 1e-3 lambda among the top k here, and kappa below lambda), so overlaps to 2e-6 |x^T u| at
+/// worst by that bound (measured: 7e-13 at d = 4000). beta from the ridge's residual of 1e-9 is accurate to about 3e-8 relative and scores
 /// the test sequences alike unless one lies within that of the boundary; beta comes from the same
 /// basis as the eigenpairs, its residual measured below 1e-8.
 void expect_krylov_equal_to_dense(const Case& c, int d = 300) {

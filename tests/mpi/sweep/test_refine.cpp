@@ -2,7 +2,11 @@
 // a kill -9 and a rerun of the same command equal a clean refine, a second refine once the tolerance
 // is reached adds nothing, a file whose stored config was edited by hand is refused with the
 // difference, and a point computed as a refined one reproduces the grid's stored values exactly.
+#include "rmtsweep/model/correlation.hpp"
+#include "rmtsweep/model/params.hpp"
+#include "rmtsweep/model/weighting.hpp"
 #include "rmtsweep/sweep/refine_file.hpp"
+#include "rmtsweep/theory/finite_t_bulk.hpp"
 #include "sweep_test_support.hpp"
 
 namespace rmtsweep::test {
@@ -174,6 +178,67 @@ TEST(SweepRefine, AFileWhoseStoredConfigWasEditedByHandIsRefusedWithTheDifferenc
   EXPECT_NE(refused.output.find("/points/T of point 0 holds 10, the stored config gives 12"), std::string::npos)
       << refused.output;
   EXPECT_FALSE(io::exists(io::open_file(dir / "e.h5", io::Access::read_only), "refine")) << "nothing is written";
+}
+
+// Single-token pooling (`last`, T_eff = 1): the finite-T rule judges each trial by the edge of its own
+// token draws. refine with that rule gives the same file on 1 and 2 ranks, and assemble's detected
+// fractions are those of each grid trial's lambda_1 against its own edge times (1 + d^(-2/3)), which
+// here differ from judging every trial by trial 0's edge.
+TEST(SweepRefine, TheFiniteTRuleJudgesEachTrialOfSingleTokenPoolingByItsOwnEdge) {
+  const TempDir dir;
+  const std::vector<std::string> keys{"--d", "120", "--delta", "0.5", "--gamma", "0.5", "--snr", "0:3:6",
+                                      "--trials", "8", "--seed", "5", "--table", "centered", "--weighting",
+                                      "last", "--store_spectra", "false"};
+  std::vector<std::string> grid{"run", "--output", dir / "one.h5"};
+  grid.insert(grid.end(), keys.begin(), keys.end());
+  const Finished made = run(mpi_command(2, grid), dir / "grid.log");
+  ASSERT_EQ(made.exit_code, 0) << made.output;
+  std::filesystem::copy_file(dir / "one.h5", dir / "two.h5");
+  const std::vector<std::string> rule{"--detection", "finite_t_edge"};
+  for (const char* name : {"one.h5", "two.h5"}) {
+    auto args = refine_args(dir / name, "0.1");
+    args.insert(args.end(), rule.begin(), rule.end());
+    const Finished refined = run(mpi_command(name[0] == 'o' ? 1 : 2, args), dir / (std::string(name) + ".log"));
+    ASSERT_EQ(refined.exit_code, 0) << refined.output;
+    EXPECT_NE(refined.output.find("finite_t_edge judges each trial of 1 line(s)"), std::string::npos) << refined.output;
+  }
+  EXPECT_GT(refined_counts(dir / "one.h5").second, 0);
+  expect_same_values(dir / "one.h5", dir / "two.h5");
+
+  const Finished assembled = run(mpi_command(1, {"assemble", "--quiet", dir / "one.h5"}), dir / "assemble.log");
+  ASSERT_EQ(assembled.exit_code, 0) << assembled.output;
+  const io::File file = io::open_file(dir / "one.h5", io::Access::read_only);
+  const auto fraction = io::read_doubles(io::open_dataset(file, "phase/detection/finite_t_edge/detected_fraction"));
+  const auto snr_axis = io::read_doubles(io::open_dataset(file, "phase/snr"));
+  ASSERT_EQ(fraction.size(), 6u);
+
+  model::PointParams p;
+  p.d = 120;
+  p.delta = 0.5;
+  p.gamma = 0.5;
+  p.seed = 5;
+  p.table = model::Table::centered;
+  p.weighting = model::parse_weighting("last", p.T);
+  p.correlation = model::parse_correlation("prefix:3", p.T);
+  std::vector<double> own(8);
+  for (int t = 0; t < 8; ++t) {
+    p.trial = t;
+    own[static_cast<std::size_t>(t)] = theory::finite_t_edge(theory::token_gram_spectrum(p), p.d);
+  }
+  const double margin = 1.0 + std::pow(120.0, -2.0 / 3.0);
+  const sweep::SweepReader reader(dir / "one.h5");
+  const auto top = reader.reals(sweep::column::top_eigenvalue);
+  const auto snr = reader.reals(sweep::column::snr);
+  const auto trial = reader.integers(sweep::column::trial);
+  std::vector<double> by_own(6, 0.0), by_trial_0(6, 0.0);
+  for (std::size_t i = 0; i < top.size(); ++i) {
+    const auto s = static_cast<std::size_t>(std::find(snr_axis.begin(), snr_axis.end(), snr[i]) - snr_axis.begin());
+    ASSERT_LT(s, 6u);
+    by_own[s] += top[i] > own[static_cast<std::size_t>(trial[i])] * margin ? 1.0 / 8 : 0.0;
+    by_trial_0[s] += top[i] > own[0] * margin ? 1.0 / 8 : 0.0;
+  }
+  for (std::size_t s = 0; s < 6; ++s) EXPECT_DOUBLE_EQ(fraction[s], by_own[s]) << "snr " << snr_axis[s];
+  EXPECT_NE(by_own, by_trial_0) << "every trial is judged alike by its own edge and by trial 0's: the test proves nothing";
 }
 
 }  // namespace rmtsweep::test

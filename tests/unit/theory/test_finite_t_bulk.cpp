@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "rmtsweep/model/params.hpp"
+#include "rmtsweep/model/scalars.hpp"
+#include "rmtsweep/model/weighting.hpp"
 #include "rmtsweep/model/symmetric_eigen.hpp"
 #include "rmtsweep/theory/bulk.hpp"
 #include "rmtsweep/theory/finite_t_bulk.hpp"
@@ -227,6 +229,20 @@ TEST(MeasurableBias, WarnsForSingleTokenPoolingButNotForMeanPooling) {
   for (int d : {400, 1000, 1500, 2000, 8000}) {
     EXPECT_TRUE(theory::limit_law_measurably_off(1.0, d)) << d;
     EXPECT_FALSE(theory::limit_law_measurably_off(10.0, d)) << d;
+  }
+}
+
+// Optimal pooling on prefix:3 pools three tokens equally (T_eff = 3 up to the rounding of its
+// eigenvector): at the bound from d = 2000 on, where the measured bias (+0.5 %) stays below the
+// margin (0.63 %), so not measurably off whichever way the last bit falls.
+TEST(MeasurableBias, AnEffectiveTokenCountAtTheBoundIsNotBelowIt) {
+  const model::PointParams p = signal_free_point(2000, "optimal");
+  const double t_eff = model::effective_tokens(model::pooling_weights(p.weighting, p.correlation, p.T));
+  EXPECT_NEAR(t_eff, 3.0, 1e-12);
+  for (int d : {2000, 4000, 32000}) {
+    EXPECT_FALSE(theory::limit_law_measurably_off(t_eff, d)) << d;
+    EXPECT_FALSE(theory::limit_law_measurably_off(std::nextafter(3.0, 0.0), d)) << d;
+    EXPECT_TRUE(theory::limit_law_measurably_off(2.999, d)) << d;
   }
 }
 

@@ -9,6 +9,7 @@
 // finds their points done (or pending: then computes them), and continues exactly where an
 // uninterrupted refine would be. Exit status: 0 finished (tolerance reached, or the budget spent:
 // the summary says which lines); 2 invalid option; 3 some refined points failed; 128 + signal.
+// Rank 0's view of the lines is refine_lines.hpp's, the rounds' replay refine_replay.hpp's.
 #include <mpi.h>
 
 #include <algorithm>
@@ -18,21 +19,18 @@
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
-#include <limits>
 #include <map>
-#include <memory>
 #include <set>
 #include <span>
 #include <string>
-#include <tuple>
+#include <variant>
 #include <vector>
 
 #include "commands.hpp"
 #include "point_options.hpp"
+#include "refine_lines.hpp"
+#include "refine_replay.hpp"
 #include "rmtsweep/assemble/detection_tables.hpp"
-#include "rmtsweep/assemble/finite_t_edges.hpp"
-#include "rmtsweep/assemble/phase_file.hpp"
-#include "rmtsweep/assemble/theory_tables.hpp"
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/io/file_lock.hpp"
 #include "rmtsweep/model/parse_number.hpp"
@@ -49,17 +47,6 @@ namespace po = boost::program_options;
 
 namespace rmtsweep::app {
 namespace {
-
-/// The options of refine, validated once.
-struct RefineOptions {
-  std::string path;
-  double tolerance = 0.01;
-  int trials = 64;
-  std::int64_t max_points = 20000;
-  assemble::Rule rule = assemble::Rule::edge;
-  double margin = assemble::default_detection_margin;
-  int max_rounds = 60;
-};
 
 RefineOptions parse_refine_options(int argc, char** argv, bool& help) {
   RefineOptions o;
@@ -94,283 +81,6 @@ RefineOptions parse_refine_options(int argc, char** argv, bool& help) {
   o.max_rounds = static_cast<int>(r);
   o.rule = assemble::parse_rule(detection);
   return o;
-}
-
-/// For each value of an axis (grid order), its position in the ascending axis (as /phase and
-/// assemble::Axes order it).
-std::vector<std::size_t> ascending_positions(const std::vector<double>& values) {
-  std::vector<std::size_t> order(values.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return values[a] < values[b]; });
-  std::vector<std::size_t> position(values.size());
-  for (std::size_t k = 0; k < order.size(); ++k) position[order[k]] = k;
-  return position;
-}
-
-/// The rows a new /refine block preallocates at most beyond what its round needs.
-constexpr std::int64_t block_chunk = 65536;
-
-/// A refined point's identity: (line, snr, trial). Points are never duplicated on it.
-using Key = std::tuple<std::size_t, double, int>;
-
-/// Rank 0's view of the lines: the grid's observations (fixed during a refine) and its detectors.
-struct Lines {
-  assemble::Axes axes;
-  std::vector<assemble::Detector> detector;                      ///< per line
-  std::vector<std::vector<refine::Observation>> grid;            ///< per line, done grid points
-  std::vector<double> start_snr;                                 ///< theory's sample threshold per line
-  std::map<Key, bool> grid_keys;                                 ///< every grid point (any status)
-  // grid index of each ascending axis position, per axis
-  std::vector<std::size_t> w_index, d_index, delta_index, gamma_index;
-  std::vector<std::size_t> d_position, delta_position, gamma_position;
-  /// The finite-T edges where that rule is refined: its trials are judged by their own edges.
-  std::shared_ptr<const assemble::FiniteTEdges> finite_t;
-
-  /// Whether the line's detector counts the trial with these top eigenvalues as detected.
-  bool detected(std::size_t line, int trial, std::span<const double> top) const {
-    if (!finite_t || !finite_t->per_trial(line)) return detector[line].detects(top);
-    std::vector<double> scaled(top.begin(), top.end());
-    for (double& x : scaled) x *= finite_t->scale(line, trial);
-    return detector[line].detects(scaled);
-  }
-};
-
-Lines read_lines(const std::string& path, const RefineOptions& options) {
-  const assemble::SweepData data = assemble::read_sweep(path);
-  const sweep::SweepConfig& c = data.config;
-  Lines lines;
-  lines.axes = data.axes;
-  const assemble::Axes& a = lines.axes;
-  model::PointParams base;
-  base.d = a.d.back();
-  base.T = c.T;
-  base.correlation = c.correlation;
-  base.table = c.table;
-  base.seed = c.seed;
-  const auto theory = assemble::theory_tables(base, c.weighting, a, options.margin, {2, 2, 2});
-  // The finite-T edges cost an eigenvalue problem per line (per trial where they move from draw to
-  // draw): only when that rule is refined.
-  if (options.rule == assemble::Rule::finite_t_edge) {
-    lines.finite_t = std::make_shared<const assemble::FiniteTEdges>(base, c.weighting, a);
-    std::int64_t largest = 0;
-    std::size_t own = 0;
-    for (std::size_t l = 0; l < a.lines(); ++l) {
-      if (!lines.finite_t->per_trial(l)) continue;
-      ++own;
-      largest = std::max(largest, lines.finite_t->gram_size(l));
-    }
-    if (own > 0)
-      std::fprintf(stderr,
-                   "rmtsweep refine: finite_t_edge judges each trial of %zu line(s) with few pooled tokens by its own "
-                   "edge: every trial there costs one eigenvalue problem of size up to %lld on rank 0 (about 2.5 s "
-                   "at 3200 on a 2-core machine, as the cube of the size)\n",
-                   own, static_cast<long long>(largest));
-  }
-  const auto finite_t = lines.finite_t ? lines.finite_t->references()
-                                       : std::vector<double>(a.lines(), std::numeric_limits<double>::quiet_NaN());
-  const auto finite_t_points =
-      lines.finite_t ? assemble::scaled_by_trial_edge(a, data.points, *lines.finite_t) : std::vector<assemble::PointRecord>{};
-  const auto rules = assemble::detection_tables(a, data.points, theory.bulk_edge_right, finite_t, options.margin,
-                                                assemble::default_null_alpha, lines.finite_t ? &finite_t_points : nullptr);
-  const auto& rule = *std::find_if(rules.begin(), rules.end(), [&](const auto& t) { return t.rule == options.rule; });
-  lines.detector.resize(a.lines());
-  for (std::size_t l = 0; l < a.lines(); ++l) lines.detector[l] = {options.rule, rule.threshold[l]};
-  lines.start_snr = theory.sample_threshold_snr;
-  lines.grid.resize(a.lines());
-  for (const assemble::PointRecord& p : data.points) {
-    const std::size_t line = a.line(p.weighting, p.d, p.delta, p.gamma);
-    lines.grid[line].push_back({a.snr[p.snr], p.trial, lines.detected(line, p.trial, p.top_eigenvalues)});
-  }
-  for (std::size_t l = 0; l < a.lines(); ++l) {
-    for (const double s : a.snr) {
-      for (int t = 0; t < c.trials; ++t) lines.grid_keys[{l, s, t}] = true;
-    }
-  }
-  lines.d_position = ascending_positions(std::vector<double>(c.d.begin(), c.d.end()));
-  lines.delta_position = ascending_positions(c.delta);
-  lines.gamma_position = ascending_positions(c.gamma);
-  const auto invert = [](const std::vector<std::size_t>& position) {
-    std::vector<std::size_t> index(position.size());
-    for (std::size_t i = 0; i < position.size(); ++i) index[position[i]] = i;
-    return index;
-  };
-  lines.d_index = invert(lines.d_position);
-  lines.delta_index = invert(lines.delta_position);
-  lines.gamma_index = invert(lines.gamma_position);
-  return lines;
-}
-
-/// The line of a refined row (its stored grid indices).
-std::size_t line_of(const Lines& lines, const sweep::RefinedRows& rows, std::size_t r) {
-  return lines.axes.line(static_cast<std::size_t>(rows.weighting_index[r]),
-                         lines.d_position.at(static_cast<std::size_t>(rows.d_index[r])),
-                         lines.delta_position.at(static_cast<std::size_t>(rows.delta_index[r])),
-                         lines.gamma_position.at(static_cast<std::size_t>(rows.gamma_index[r])));
-}
-
-/// The point (line, snr, trial) of the grid's sweep: the grid's parameters of its line with this snr and trial.
-sweep::RefinedPoint refined_point(const sweep::Grid& grid, const Lines& lines, std::size_t line, double snr, int trial) {
-  const assemble::Axes& a = lines.axes;
-  const std::size_t j = line % a.gamma.size(), i = (line / a.gamma.size()) % a.delta.size();
-  const std::size_t n = (line / (a.gamma.size() * a.delta.size())) % a.d.size();
-  const std::size_t w = line / (a.gamma.size() * a.delta.size() * a.d.size());
-  sweep::GridCoordinates at;
-  at.weighting = w;
-  at.d = lines.d_index[n];
-  at.delta = lines.delta_index[i];
-  at.gamma = lines.gamma_index[j];
-  sweep::RefinedPoint point{grid.params(grid.index(at)), at};
-  point.params.snr = snr;
-  point.params.trial = trial;
-  return point;
-}
-
-/// What rank 0 decided for a round, broadcast: rows to give (with their points) and rows to compute.
-struct RoundPlan {
-  std::vector<std::int64_t> new_rows;  ///< rows given to new points this round
-  std::vector<double> new_snr;
-  std::vector<std::int64_t> new_line, new_trial;
-  std::vector<std::int64_t> compute_rows;  ///< new rows and pending ones of this round's points
-  std::vector<double> compute_snr;
-  std::vector<std::int64_t> compute_line, compute_trial;
-  std::int64_t block_rows = 0;  ///< > 0: first add a block of this many rows
-  bool stop = false;
-};
-
-/// Replays the refinement on rank 0 and returns the next round's plan (see the header comment).
-class Replay {
- public:
-  Replay(Lines lines, const RefineOptions& options, int grid_trials)
-      : lines_(std::move(lines)), options_(options), trials_(lines_.axes.lines(), grid_trials) {}
-
-  RoundPlan next(const sweep::RefinedRows& rows, std::int64_t capacity) {
-    RoundPlan plan;
-    std::map<Key, std::size_t> stored;
-    for (std::size_t r = 0; r < rows.size(); ++r) {
-      if (rows.status[r] == static_cast<std::int64_t>(sweep::PointStatus::unused)) continue;
-      stored[{line_of(lines_, rows, r), rows.snr[r], static_cast<int>(rows.trial[r])}] = r;
-    }
-    std::vector<refine::Proposal> round;
-    std::vector<std::size_t> round_line;
-    bool anything_new = false;
-    for (std::size_t l = 0; l < lines_.axes.lines(); ++l) {
-      if (!(lines_.detector[l].threshold == lines_.detector[l].threshold)) continue;  // no rule here
-      std::vector<refine::Observation> seen = lines_.grid[l];
-      for (const auto& [key, row] : stored) {
-        if (std::get<0>(key) != l || !proposed_.count(key)) continue;
-        if (rows.status[row] != static_cast<std::int64_t>(sweep::PointStatus::done)) continue;
-        const std::span<const double> top(rows.top_eigenvalues.data() + row * static_cast<std::size_t>(rows.k),
-                                          static_cast<std::size_t>(rows.k));
-        seen.push_back({std::get<1>(key), std::get<2>(key), lines_.detected(l, std::get<2>(key), top)});
-      }
-      refine::DesignOptions design;
-      design.tolerance = options_.tolerance;
-      design.max_trials = std::max(options_.trials, trials_[l]);
-      design.start_snr = lines_.start_snr[l];
-      int after = trials_[l];
-      const auto proposals = refine::design_line(seen, trials_[l], design, after);
-      trials_[l] = after;
-      for (const auto& p : proposals) {
-        const Key key{l, p.snr, p.trial};
-        if (p.snr > model::max_snr || lines_.grid_keys.count(key) || proposed_.count(key)) continue;
-        if (used_ >= options_.max_points) {
-          budget_spent_ = true;
-          break;
-        }
-        proposed_.insert(key);
-        ++used_;
-        anything_new = true;
-        round.push_back(p);
-        round_line.push_back(l);
-      }
-    }
-    if (!anything_new) {
-      plan.stop = true;
-      return plan;
-    }
-    // Rows: the stored ones of this round's points; unused rows for the others, in ascending order.
-    std::vector<std::int64_t> unused;
-    for (std::size_t r = 0; r < rows.size(); ++r) {
-      if (rows.status[r] == static_cast<std::int64_t>(sweep::PointStatus::unused)) unused.push_back(static_cast<std::int64_t>(r));
-    }
-    std::size_t next_unused = 0;
-    std::int64_t next_new = capacity;
-    for (std::size_t p = 0; p < round.size(); ++p) {
-      const Key key{round_line[p], round[p].snr, round[p].trial};
-      const auto found = stored.find(key);
-      if (found != stored.end()) {
-        if (rows.status[found->second] != static_cast<std::int64_t>(sweep::PointStatus::pending)) continue;
-        plan.compute_rows.push_back(static_cast<std::int64_t>(found->second));
-      } else {
-        const std::int64_t row = next_unused < unused.size() ? unused[next_unused++] : next_new++;
-        plan.new_rows.push_back(row);
-        plan.new_snr.push_back(round[p].snr);
-        plan.new_line.push_back(static_cast<std::int64_t>(round_line[p]));
-        plan.new_trial.push_back(round[p].trial);
-        plan.compute_rows.push_back(row);
-      }
-      plan.compute_snr.push_back(round[p].snr);
-      plan.compute_line.push_back(static_cast<std::int64_t>(round_line[p]));
-      plan.compute_trial.push_back(round[p].trial);
-    }
-    // A new block holds what this round needs and room for more, up to the budget, at most 65536 rows
-    // beyond the need: preallocated rows cost their bytes even when never used.
-    if (next_new > capacity) {
-      const std::int64_t room = std::min<std::int64_t>(options_.max_points - capacity, block_chunk);
-      plan.block_rows = std::max(next_new - capacity, room);
-    }
-    return plan;
-  }
-
-  const Lines& lines() const noexcept { return lines_; }
-  std::int64_t used() const noexcept { return used_; }
-  bool budget_spent() const noexcept { return budget_spent_; }
-  const std::vector<int>& trials() const noexcept { return trials_; }
-
- private:
-  Lines lines_;
-  RefineOptions options_;
-  std::vector<int> trials_;
-  std::set<Key> proposed_;
-  std::int64_t used_ = 0;
-  bool budget_spent_ = false;
-};
-
-RoundPlan broadcast_plan(RoundPlan plan, MPI_Comm comm) {
-  plan.new_rows = parallel::broadcast(std::move(plan.new_rows), comm);
-  plan.new_snr = parallel::broadcast(std::move(plan.new_snr), comm);
-  plan.new_line = parallel::broadcast(std::move(plan.new_line), comm);
-  plan.new_trial = parallel::broadcast(std::move(plan.new_trial), comm);
-  plan.compute_rows = parallel::broadcast(std::move(plan.compute_rows), comm);
-  plan.compute_snr = parallel::broadcast(std::move(plan.compute_snr), comm);
-  plan.compute_line = parallel::broadcast(std::move(plan.compute_line), comm);
-  plan.compute_trial = parallel::broadcast(std::move(plan.compute_trial), comm);
-  plan.block_rows = parallel::broadcast(plan.block_rows, comm);
-  plan.stop = parallel::broadcast(plan.stop, comm);
-  return plan;
-}
-
-/// Every rank's copy of the lines' geometry (what refined_point needs), from rank 0's.
-Lines geometry_everywhere(const Lines& on_root, MPI_Comm comm) {
-  Lines lines;
-  const auto sizes = [&](const std::vector<std::size_t>& v) {
-    std::vector<std::int64_t> out(v.begin(), v.end());
-    out = parallel::broadcast(std::move(out), comm);
-    return std::vector<std::size_t>(out.begin(), out.end());
-  };
-  lines.d_index = sizes(on_root.d_index);
-  lines.delta_index = sizes(on_root.delta_index);
-  lines.gamma_index = sizes(on_root.gamma_index);
-  std::vector<std::int64_t> shape{static_cast<std::int64_t>(on_root.axes.weighting.size()),
-                                  static_cast<std::int64_t>(on_root.axes.d.size()),
-                                  static_cast<std::int64_t>(on_root.axes.delta.size()),
-                                  static_cast<std::int64_t>(on_root.axes.gamma.size())};
-  shape = parallel::broadcast(std::move(shape), comm);
-  lines.axes.weighting.resize(static_cast<std::size_t>(shape[0]));
-  lines.axes.d.resize(static_cast<std::size_t>(shape[1]));
-  lines.axes.delta.resize(static_cast<std::size_t>(shape[2]));
-  lines.axes.gamma.resize(static_cast<std::size_t>(shape[3]));
-  return lines;
 }
 
 /// Mismatches between the stored config and the points' parameter columns (rank 0): a config

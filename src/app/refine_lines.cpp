@@ -1,0 +1,141 @@
+// Rank 0's view of a sweep's lines for refine (refine_lines.hpp).
+#include "refine_lines.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "rmtsweep/assemble/detection_tables.hpp"
+#include "rmtsweep/assemble/phase_file.hpp"
+#include "rmtsweep/assemble/theory_tables.hpp"
+#include "rmtsweep/parallel/collectives.hpp"
+
+namespace rmtsweep::app {
+namespace {
+
+/// For each value of an axis (grid order), its position in the ascending axis (as /phase and
+/// assemble::Axes order it).
+std::vector<std::size_t> ascending_positions(const std::vector<double>& values) {
+  std::vector<std::size_t> order(values.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return values[a] < values[b]; });
+  std::vector<std::size_t> position(values.size());
+  for (std::size_t k = 0; k < order.size(); ++k) position[order[k]] = k;
+  return position;
+}
+
+}  // namespace
+
+Lines read_lines(const std::string& path, const RefineOptions& options) {
+  const assemble::SweepData data = assemble::read_sweep(path);
+  const sweep::SweepConfig& c = data.config;
+  Lines lines;
+  lines.axes = data.axes;
+  const assemble::Axes& a = lines.axes;
+  model::PointParams base;
+  base.d = a.d.back();
+  base.T = c.T;
+  base.correlation = c.correlation;
+  base.table = c.table;
+  base.seed = c.seed;
+  const auto theory = assemble::theory_tables(base, c.weighting, a, options.margin, {2, 2, 2});
+  // The finite-T edges cost an eigenvalue problem per line (per trial where they move from draw to
+  // draw): only when that rule is refined.
+  if (options.rule == assemble::Rule::finite_t_edge) {
+    lines.finite_t = std::make_shared<const assemble::FiniteTEdges>(base, c.weighting, a);
+    std::int64_t largest = 0;
+    std::size_t own = 0;
+    for (std::size_t l = 0; l < a.lines(); ++l) {
+      if (!lines.finite_t->per_trial(l)) continue;
+      ++own;
+      largest = std::max(largest, lines.finite_t->gram_size(l));
+    }
+    if (own > 0)
+      std::fprintf(stderr,
+                   "rmtsweep refine: finite_t_edge judges each trial of %zu line(s) with few pooled tokens by its own "
+                   "edge: every trial there costs one eigenvalue problem of size up to %lld on rank 0 (about 2.5 s "
+                   "at 3200 on a 2-core machine, as the cube of the size)\n",
+                   own, static_cast<long long>(largest));
+  }
+  const auto finite_t = lines.finite_t ? lines.finite_t->references()
+                                       : std::vector<double>(a.lines(), std::numeric_limits<double>::quiet_NaN());
+  const auto finite_t_points =
+      lines.finite_t ? assemble::scaled_by_trial_edge(a, data.points, *lines.finite_t) : std::vector<assemble::PointRecord>{};
+  const auto rules = assemble::detection_tables(a, data.points, theory.bulk_edge_right, finite_t, options.margin,
+                                                assemble::default_null_alpha, lines.finite_t ? &finite_t_points : nullptr);
+  const auto& rule = *std::find_if(rules.begin(), rules.end(), [&](const auto& t) { return t.rule == options.rule; });
+  lines.detector.resize(a.lines());
+  for (std::size_t l = 0; l < a.lines(); ++l) lines.detector[l] = {options.rule, rule.threshold[l]};
+  lines.start_snr = theory.sample_threshold_snr;
+  lines.grid.resize(a.lines());
+  for (const assemble::PointRecord& p : data.points) {
+    const std::size_t line = a.line(p.weighting, p.d, p.delta, p.gamma);
+    lines.grid[line].push_back({a.snr[p.snr], p.trial, lines.detected(line, p.trial, p.top_eigenvalues)});
+  }
+  for (std::size_t l = 0; l < a.lines(); ++l) {
+    for (const double s : a.snr) {
+      for (int t = 0; t < c.trials; ++t) lines.grid_keys[{l, s, t}] = true;
+    }
+  }
+  lines.d_position = ascending_positions(std::vector<double>(c.d.begin(), c.d.end()));
+  lines.delta_position = ascending_positions(c.delta);
+  lines.gamma_position = ascending_positions(c.gamma);
+  const auto invert = [](const std::vector<std::size_t>& position) {
+    std::vector<std::size_t> index(position.size());
+    for (std::size_t i = 0; i < position.size(); ++i) index[position[i]] = i;
+    return index;
+  };
+  lines.d_index = invert(lines.d_position);
+  lines.delta_index = invert(lines.delta_position);
+  lines.gamma_index = invert(lines.gamma_position);
+  return lines;
+}
+
+/// The line of a refined row (its stored grid indices).
+std::size_t line_of(const Lines& lines, const sweep::RefinedRows& rows, std::size_t r) {
+  return lines.axes.line(static_cast<std::size_t>(rows.weighting_index[r]),
+                         lines.d_position.at(static_cast<std::size_t>(rows.d_index[r])),
+                         lines.delta_position.at(static_cast<std::size_t>(rows.delta_index[r])),
+                         lines.gamma_position.at(static_cast<std::size_t>(rows.gamma_index[r])));
+}
+
+/// The point (line, snr, trial) of the grid's sweep: the grid's parameters of its line with this snr and trial.
+sweep::RefinedPoint refined_point(const sweep::Grid& grid, const Lines& lines, std::size_t line, double snr, int trial) {
+  const assemble::Axes& a = lines.axes;
+  const std::size_t j = line % a.gamma.size(), i = (line / a.gamma.size()) % a.delta.size();
+  const std::size_t n = (line / (a.gamma.size() * a.delta.size())) % a.d.size();
+  const std::size_t w = line / (a.gamma.size() * a.delta.size() * a.d.size());
+  sweep::GridCoordinates at;
+  at.weighting = w;
+  at.d = lines.d_index[n];
+  at.delta = lines.delta_index[i];
+  at.gamma = lines.gamma_index[j];
+  sweep::RefinedPoint point{grid.params(grid.index(at)), at};
+  point.params.snr = snr;
+  point.params.trial = trial;
+  return point;
+}
+
+/// Every rank's copy of the lines' geometry (what refined_point needs), from rank 0's.
+Lines geometry_everywhere(const Lines& on_root, MPI_Comm comm) {
+  Lines lines;
+  const auto sizes = [&](const std::vector<std::size_t>& v) {
+    std::vector<std::int64_t> out(v.begin(), v.end());
+    out = parallel::broadcast(std::move(out), comm);
+    return std::vector<std::size_t>(out.begin(), out.end());
+  };
+  lines.d_index = sizes(on_root.d_index);
+  lines.delta_index = sizes(on_root.delta_index);
+  lines.gamma_index = sizes(on_root.gamma_index);
+  std::vector<std::int64_t> shape{static_cast<std::int64_t>(on_root.axes.weighting.size()),
+                                  static_cast<std::int64_t>(on_root.axes.d.size()),
+                                  static_cast<std::int64_t>(on_root.axes.delta.size()),
+                                  static_cast<std::int64_t>(on_root.axes.gamma.size())};
+  shape = parallel::broadcast(std::move(shape), comm);
+  lines.axes.weighting.resize(static_cast<std::size_t>(shape[0]));
+  lines.axes.d.resize(static_cast<std::size_t>(shape[1]));
+  lines.axes.delta.resize(static_cast<std::size_t>(shape[2]));
+  lines.axes.gamma.resize(static_cast<std::size_t>(shape[3]));
+  return lines;
+}
+
+}  // namespace rmtsweep::app

@@ -1,0 +1,88 @@
+"""rmtsweep_plot.py's refinement figure: the grid's and the refined points' detections with the probit fit."""
+
+import numpy as np
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+from rmtsweep_plot_common import REFINEMENT_FIGURE, panel_indices, save, subplots  # noqa: E402
+
+
+def refined_points(h5, phase):
+    """The done refined points as (line tuple (w, n, i, j), snr, top eigenvalue) arrays, axes positions as
+    /phase orders them (numeric axes ascending); None without a /refine group."""
+    if "refine" not in h5:
+        return None
+    grid = h5["grid"]
+    position = {}
+    for axis in ("d", "delta", "gamma"):
+        values = grid[axis][...]
+        position[axis] = np.argsort(np.argsort(values, kind="stable"), kind="stable")
+    columns = {name: [] for name in ("status", "weighting_index", "d_index", "delta_index", "gamma_index", "snr",
+                                     "top_eigenvalue")}
+    b = 0
+    while f"block_{b}" in h5["refine"] and "rows" in h5["refine"][f"block_{b}"].attrs:
+        block = h5["refine"][f"block_{b}"]
+        for name in columns:
+            columns[name].append(block[name][...])
+        b += 1
+    if b == 0:
+        return None
+    c = {name: np.concatenate(v) for name, v in columns.items()}
+    done = c["status"] == 1
+    lines = np.stack([c["weighting_index"][done], position["d"][c["d_index"][done]],
+                      position["delta"][c["delta_index"][done]], position["gamma"][c["gamma_index"][done]]], axis=1)
+    return lines, c["snr"][done], c["top_eigenvalue"][done]
+
+def refinement_figures(h5, phase):
+    """[REFINEMENT_FIGURE] when the file has refined points and assembled refined thresholds."""
+    return [REFINEMENT_FIGURE] if refined_points(h5, phase) is not None and phase.get("refined_threshold_snr") is not None else []
+
+def normal_cdf(x):
+    from math import erf, sqrt
+    return 0.5 * (1.0 + np.vectorize(erf)(x / sqrt(2.0)))
+
+def refinement(h5, phase, out, dpi):
+    """Per line (up to MAX_PANELS): the grid's detected fraction (edge rule), the refined points (detected at 1,
+    not at 0, jittered), the fitted detection curve with its half crossing, and the refined threshold (median of
+    the per-trial thresholds) +- its error as a band."""
+    lines, snr, top = refined_points(h5, phase)
+    median, median_err = phase["refined_threshold_snr"], phase["refined_threshold_snr_err"]
+    fitted = phase.get("refined_fit_threshold_snr")
+    mu, mu_err = (median, median_err) if fitted is None else (fitted, phase["refined_fit_threshold_snr_err"])
+    sigma = phase["refined_width_snr"]
+    threshold = phase.group["detection/edge/threshold"][...]
+    fraction = phase["detected_fraction"]
+    shape = mu.shape
+    chosen = [tuple(k) for k in np.ndindex(*shape)]
+    chosen = [chosen[k] for k in panel_indices(len(chosen))]
+    fig, axes = subplots(len(chosen))
+    rng = np.random.default_rng(0)
+    for ax, (w, n, i, j) in zip(axes, chosen):
+        mine = np.all(lines == np.array([w, n, i, j]), axis=1)
+        detected = top[mine] > threshold[w, n, i, j]
+        jitter = rng.uniform(-0.04, 0.04, mine.sum())
+        ax.plot(snr[mine], detected + jitter, "|", color="tab:orange", alpha=0.35, ms=6,
+                label=f"refined points ({mine.sum()})")
+        ax.plot(phase.snr, fraction[w, n, i, j], "o", color="tab:blue", ms=5, label="grid: detected fraction")
+        if np.isfinite(mu[w, n, i, j]) and np.isfinite(sigma[w, n, i, j]):
+            lo, hi = min(phase.snr.min(), snr[mine].min(initial=np.inf)), max(phase.snr.max(), snr[mine].max(initial=-np.inf))
+            x = np.linspace(lo, hi, 400)
+            ax.plot(x, normal_cdf((x - mu[w, n, i, j]) / sigma[w, n, i, j]), "-", color="k", lw=1.3,
+                    label=f"probit fit: {mu[w, n, i, j]:.3f} ± {mu_err[w, n, i, j]:.3f}")
+        if np.isfinite(median[w, n, i, j]):
+            ax.axvspan(median[w, n, i, j] - median_err[w, n, i, j], median[w, n, i, j] + median_err[w, n, i, j],
+                       color="tab:red", alpha=0.25,
+                       label=f"threshold (per-trial median): {median[w, n, i, j]:.3f} ± {median_err[w, n, i, j]:.3f}")
+        ax.set_ylim(-0.1, 1.1)
+        ax.set_xlabel("snr = ‖μ‖²")
+        ax.set_ylabel("detected")
+        ax.set_title(f"{phase.weighting[w]}, d = {phase.d[n]}, δ = {phase.delta[i]:g}, γ = {phase.gamma[j]:g}",
+                     fontsize=9)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7, loc="center right")
+    fig.suptitle(f"adaptive refinement (edge rule)\n{phase.fixed}", fontsize=10)
+    fig.tight_layout()
+    return save(fig, out, REFINEMENT_FIGURE, dpi)

@@ -213,8 +213,8 @@ int command_assemble(int argc, char** argv) {
   // lines: one values-only eigenvalue problem per trial).
   const assemble::FiniteTEdges finite_t(base, data.config.weighting, data.axes);
   {
-    // Each per-trial edge is one values-only eigenvalue problem of size min(V, N): about 2.5 s at
-    // 3200 here, as n^3. Say so where they add up to more than a few seconds.
+    // Each per-trial edge is an eigenvalue problem (FiniteTEdges::edge_seconds). Say so where they add
+    // up to more than a few seconds.
     std::set<std::pair<std::size_t, int>> own;  // (line, trial) of the lines judged per trial
     for (const auto& p : data.points) {
       const std::size_t line = data.axes.line(p.weighting, p.d, p.delta, p.gamma);
@@ -224,10 +224,7 @@ int command_assemble(int argc, char** argv) {
       if (finite_t.per_trial(r.line)) own.emplace(r.line, r.trial);
     }
     double seconds = 0.0;
-    for (const auto& [line, trial] : own) {
-      const auto n = static_cast<double>(finite_t.gram_size(line));
-      if (n <= static_cast<double>(assemble::max_finite_t_gram)) seconds += 2.5 * std::pow(n / 3200.0, 3);
-    }
+    for (const auto& [line, trial] : own) seconds += finite_t.edge_seconds(line);
     if (seconds > 10.0)
       std::fprintf(stderr,
                    "rmtsweep assemble: the finite-T edges of %zu trials with few pooled tokens, each its own "

@@ -2,6 +2,7 @@
 #include "refine_lines.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <limits>
 
 #include "rmtsweep/assemble/detection_tables.hpp"
@@ -42,19 +43,19 @@ Lines read_lines(const std::string& path, const RefineOptions& options) {
   // draw): only when that rule is refined.
   if (options.rule == assemble::Rule::finite_t_edge) {
     lines.finite_t = std::make_shared<const assemble::FiniteTEdges>(base, c.weighting, a);
-    std::int64_t largest = 0;
+    double slowest = 0.0;
     std::size_t own = 0;
     for (std::size_t l = 0; l < a.lines(); ++l) {
       if (!lines.finite_t->per_trial(l)) continue;
       ++own;
-      largest = std::max(largest, lines.finite_t->gram_size(l));
+      slowest = std::max(slowest, lines.finite_t->edge_seconds(l));
     }
     if (own > 0)
       std::fprintf(stderr,
                    "rmtsweep refine: finite_t_edge judges each trial of %zu line(s) with few pooled tokens by its own "
-                   "edge: every trial there costs one eigenvalue problem of size up to %lld on rank 0 (about 2.5 s "
-                   "at 3200 on a 2-core machine, as the cube of the size)\n",
-                   own, static_cast<long long>(largest));
+                   "edge: every new trial there costs an eigenvalue problem on rank 0 (up to about %.2g s on a "
+                   "2-core machine)\n",
+                   own, slowest);
   }
   const auto finite_t = lines.finite_t ? lines.finite_t->references()
                                        : std::vector<double>(a.lines(), std::numeric_limits<double>::quiet_NaN());

@@ -1,6 +1,7 @@
 #include "rmtsweep/assemble/finite_t_edges.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "rmtsweep/model/scalars.hpp"
@@ -52,6 +53,15 @@ model::PointParams FiniteTEdges::point(std::size_t line, int trial) const {
 std::int64_t FiniteTEdges::gram_size(std::size_t line) const {
   const model::PointParams p = point(line, 0);
   return std::min(p.vocabulary(), p.sequences());
+}
+
+double FiniteTEdges::edge_seconds(std::size_t line) const {
+  const auto n = static_cast<double>(gram_size(line));
+  if (n > static_cast<double>(max_finite_t_gram)) return 0.0;
+  const model::PointParams p = point(line, 0);
+  const auto w = model::pooling_weights(p.weighting, p.correlation, p.T);
+  if (std::count_if(w.begin(), w.end(), [](double x) { return x != 0.0; }) == 1) return 1e-3;
+  return 2.5 * std::pow(n / 3200.0, 3);
 }
 
 double FiniteTEdges::compute(std::size_t line, int trial) const {

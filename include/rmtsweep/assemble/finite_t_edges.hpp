@@ -16,7 +16,8 @@
 namespace rmtsweep::assemble {
 
 /// Lines whose min(V, N) exceeds this get NaN: the edge costs a values-only dsyevd of that size
-/// (about 2.5 s at 3200, 16 s at 6400 on this machine), once per line, or per trial where it moves.
+/// (about 2.5 s at 3200, 16 s at 6400 on this machine; milliseconds for single-token pooling), once
+/// per line, or per trial where it moves.
 inline constexpr std::int64_t max_finite_t_gram = 6400;
 
 /// The finite-T right edges of a sweep's lines, each computed when first asked for and kept.
@@ -28,7 +29,9 @@ inline constexpr std::int64_t max_finite_t_gram = 6400;
 /// `last` (T_eff 1) spread over 3.767-3.904 (sd 1.2 %, against the rule's margin d^(-2/3) = 1.8 %),
 /// of harmonic and optimal pooling (T_eff 5.3, 3) by 0.5-0.6 %, of mean pooling by 0.25 %; at
 /// d = 1600 those of `last` over 3.831-4.006, each trial's lambda_1 below its own edge, so that one
-/// edge for the line gave 50 % false detections (README, "Four rules, measured").
+/// edge for the line gave 50 % false detections (README, "Four rules, measured"). For `last` an edge
+/// takes about a millisecond (theory::token_gram_spectrum's single-token path), otherwise a dense
+/// eigenvalue problem of size min(V, N).
 ///
 /// The cache is filled by const calls and is not guarded: one thread at a time (rank 0's, in refine).
 class FiniteTEdges {
@@ -45,6 +48,11 @@ class FiniteTEdges {
   bool per_trial(std::size_t line) const { return per_trial_.at(line); }
   /// min(V, N) of the line: the size of each of its edges' eigenvalue problems.
   std::int64_t gram_size(std::size_t line) const;
+  /// About how long one edge of the line takes on this project's 2-core machine: 2.5 s at
+  /// gram_size 3200, as its cube, where several tokens carry weight (a dense values-only eigenvalue
+  /// problem); about a millisecond where one does (`last`: diagonal plus low rank,
+  /// theory::token_gram_spectrum); 0 where no edge is computed.
+  double edge_seconds(std::size_t line) const;
   /// The trial's edge: its own where per_trial(line), else the reference.
   double edge(std::size_t line, int trial) const;
   /// reference / edge: lambda_1 times this exceeds the reference threshold exactly when lambda_1

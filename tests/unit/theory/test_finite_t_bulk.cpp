@@ -136,6 +136,23 @@ TEST(TokenGramSpectrum, MatchesABruteForceGramWhenVIsAboveN) {
   expect_same_spectrum({0.25, 0.25, 0.25, 0.25}, 30, 70, true, 2);
 }
 
+// One nonzero weight (`last`): the diagonal-plus-low-rank path, checked against the brute-force Gram
+// with the table directions and without, for V below and above N.
+TEST(TokenGramSpectrum, WithOneNonzeroWeightMatchesABruteForceGram) {
+  for (const bool project : {false, true}) {
+    SCOPED_TRACE(project);
+    expect_same_spectrum({0.0, 0.0, 0.0, 1.0}, 400, 200, project, 3);
+    expect_same_spectrum({0.0, 0.7, 0.0, 0.0}, 120, 200, project, 4);
+    expect_same_spectrum({0.0, 0.0, 0.0, 1.0}, 40, 12, project, 5);  // every level holds several tokens
+  }
+  const auto tokens = random_tokens(400, 4, 200, 3);
+  const std::vector<double> w{0.0, 0.0, 0.0, 1.0};
+  EXPECT_EQ(theory::token_gram_spectrum(w, tokens, 200, true).size(), 200u) << "min(V, N) values, as the Gram gives";
+  EXPECT_EQ(theory::token_gram_spectrum(w, random_tokens(120, 4, 200, 4), 200, true).size(), 120u);
+  EXPECT_NEAR(theory::finite_t_edge(theory::token_gram_spectrum(w, tokens, 200, true), 100),
+              theory::finite_t_edge(brute_force_spectrum(w, tokens, 200, true), 100), 1e-12);
+}
+
 TEST(TokenGramSpectrum, OfAPointHasTheTraceOfItsPooledNoise) {
   // sum tau = tr(Q M Q)/N = tr M/N - u_1^T M u_1/N - u_2^T M u_2/N. For `last` a_n is one unit entry, so
   // tr M/N = 1 - sum_v count_v^2/N^2 with counts ~ Poisson(N/V = 2) over V = 400: about 1 - 3/800;

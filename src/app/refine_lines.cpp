@@ -101,15 +101,12 @@ std::size_t line_of(const Lines& lines, const sweep::RefinedRows& rows, std::siz
 
 /// The point (line, snr, trial) of the grid's sweep: the grid's parameters of its line with this snr and trial.
 sweep::RefinedPoint refined_point(const sweep::Grid& grid, const Lines& lines, std::size_t line, double snr, int trial) {
-  const assemble::Axes& a = lines.axes;
-  const std::size_t j = line % a.gamma.size(), i = (line / a.gamma.size()) % a.delta.size();
-  const std::size_t n = (line / (a.gamma.size() * a.delta.size())) % a.d.size();
-  const std::size_t w = line / (a.gamma.size() * a.delta.size() * a.d.size());
+  const assemble::LineIndex x = lines.axes.unravel(line);
   sweep::GridCoordinates at;
-  at.weighting = w;
-  at.d = lines.d_index[n];
-  at.delta = lines.delta_index[i];
-  at.gamma = lines.gamma_index[j];
+  at.weighting = x.w;
+  at.d = lines.d_index[x.n];
+  at.delta = lines.delta_index[x.i];
+  at.gamma = lines.gamma_index[x.j];
   sweep::RefinedPoint point{grid.params(grid.index(at)), at};
   point.params.snr = snr;
   point.params.trial = trial;

@@ -49,10 +49,7 @@ struct Lines {
 
   /// Whether the line's detector counts the trial with these top eigenvalues as detected.
   bool detected(std::size_t line, int trial, std::span<const double> top) const {
-    if (!finite_t || !finite_t->per_trial(line)) return detector[line].detects(top);
-    std::vector<double> scaled(top.begin(), top.end());
-    for (double& x : scaled) x *= finite_t->scale(line, trial);
-    return detector[line].detects(scaled);
+    return finite_t ? detector[line].detects(finite_t->as_judged(line, trial, top)) : detector[line].detects(top);
   }
 };
 

@@ -9,37 +9,17 @@
 #include "rmtsweep/theory/finite_t_bulk.hpp"
 
 namespace rmtsweep::assemble {
-namespace {
-
-/// The line's (weighting, d, delta, gamma) from its row-major index.
-struct LineIndex {
-  std::size_t w, n, i, j;
-};
-
-LineIndex unravel(const Axes& axes, std::size_t line) {
-  LineIndex x{};
-  x.j = line % axes.gamma.size();
-  line /= axes.gamma.size();
-  x.i = line % axes.delta.size();
-  line /= axes.delta.size();
-  x.n = line % axes.d.size();
-  x.w = line / axes.d.size();
-  return x;
-}
-
-}  // namespace
-
 FiniteTEdges::FiniteTEdges(const model::PointParams& base, std::vector<model::Weighting> weightings, Axes axes)
     : base_(base), weightings_(std::move(weightings)), axes_(std::move(axes)), per_trial_(axes_.lines(), false) {
   for (std::size_t line = 0; line < axes_.lines(); ++line) {
-    const LineIndex x = unravel(axes_, line);
+    const LineIndex x = axes_.unravel(line);
     const auto w = model::pooling_weights(weightings_.at(x.w), base_.correlation, base_.T);
     per_trial_[line] = theory::limit_law_measurably_off(model::effective_tokens(w), axes_.d[x.n]);
   }
 }
 
 model::PointParams FiniteTEdges::point(std::size_t line, int trial) const {
-  const LineIndex x = unravel(axes_, line);
+  const LineIndex x = axes_.unravel(line);
   model::PointParams p = base_;
   p.weighting = weightings_.at(x.w);
   p.d = axes_.d[x.n];
@@ -60,7 +40,7 @@ double FiniteTEdges::edge_seconds(std::size_t line) const {
   if (n > static_cast<double>(max_finite_t_gram)) return 0.0;
   const model::PointParams p = point(line, 0);
   const auto w = model::pooling_weights(p.weighting, p.correlation, p.T);
-  if (std::count_if(w.begin(), w.end(), [](double x) { return x != 0.0; }) == 1) return 1e-3;
+  if (theory::single_token_weights(w)) return 1e-3;
   return 2.5 * std::pow(n / 3200.0, 3);
 }
 
@@ -86,24 +66,26 @@ std::vector<double> FiniteTEdges::references() const {
   return out;
 }
 
+std::vector<double> FiniteTEdges::as_judged(std::size_t line, int trial, std::span<const double> top) const {
+  std::vector<double> out(top.begin(), top.end());
+  if (!per_trial(line)) return out;
+  const double s = scale(line, trial);
+  for (double& x : out) x *= s;
+  return out;
+}
+
 std::vector<PointRecord> scaled_by_trial_edge(const Axes& axes, std::vector<PointRecord> points,
                                               const FiniteTEdges& edges) {
   for (PointRecord& p : points) {
     const std::size_t line = axes.line(p.weighting, p.d, p.delta, p.gamma);
-    if (!edges.per_trial(line)) continue;
-    const double s = edges.scale(line, p.trial);
-    for (double& x : p.top_eigenvalues) x *= s;
-    p.top_eigenvalue *= s;
+    p.top_eigenvalue = edges.as_judged(line, p.trial, std::span(&p.top_eigenvalue, 1))[0];
+    p.top_eigenvalues = edges.as_judged(line, p.trial, p.top_eigenvalues);
   }
   return points;
 }
 
 std::vector<RefinedRecord> scaled_by_trial_edge(std::vector<RefinedRecord> refined, const FiniteTEdges& edges) {
-  for (RefinedRecord& r : refined) {
-    if (!edges.per_trial(r.line)) continue;
-    const double s = edges.scale(r.line, r.trial);
-    for (double& x : r.top_eigenvalues) x *= s;
-  }
+  for (RefinedRecord& r : refined) r.top_eigenvalues = edges.as_judged(r.line, r.trial, r.top_eigenvalues);
   return refined;
 }
 

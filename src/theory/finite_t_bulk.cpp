@@ -142,6 +142,10 @@ std::vector<double> single_token_spectrum(double w, const std::vector<std::int64
 
 }  // namespace
 
+bool single_token_weights(std::span<const double> w) {
+  return std::count_if(w.begin(), w.end(), [](double x) { return x != 0.0; }) == 1;
+}
+
 double measurable_bias_effective_tokens(int d) {
   if (d <= 1000) return 2.0;
   if (d >= 2000) return 3.0;
@@ -160,7 +164,7 @@ std::vector<double> token_gram_spectrum(std::span<const double> w, std::span<con
   if (T == 0 || tokens.size() % T != 0) throw std::invalid_argument("token_gram_spectrum: tokens must be N x T");
   const std::size_t N = tokens.size() / T;
   const auto V = static_cast<std::size_t>(vocabulary);
-  if (std::count_if(w.begin(), w.end(), [](double x) { return x != 0.0; }) == 1) {
+  if (single_token_weights(w)) {
     const auto t0 = static_cast<std::size_t>(std::find_if(w.begin(), w.end(), [](double x) { return x != 0.0; }) - w.begin());
     std::vector<std::int64_t> token_of(N);
     for (std::size_t n = 0; n < N; ++n) {

@@ -6,6 +6,7 @@
 /// numbers and the sweep's config; no MPI, no HDF5.
 #include <cstdint>
 #include <map>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -58,6 +59,9 @@ class FiniteTEdges {
   /// reference / edge: lambda_1 times this exceeds the reference threshold exactly when lambda_1
   /// exceeds the trial's own (1 where the line has one edge, NaN where it has none).
   double scale(std::size_t line, int trial) const { return reference(line) / edge(line, trial); }
+  /// The trial's top eigenvalues as the finite-T rule judges them against the line's reference
+  /// threshold: times scale(line, trial) where per_trial(line), as they are elsewhere.
+  std::vector<double> as_judged(std::size_t line, int trial, std::span<const double> top) const;
 
  private:
   double compute(std::size_t line, int trial) const;
@@ -70,8 +74,8 @@ class FiniteTEdges {
   mutable std::map<std::pair<std::size_t, int>, double> edges_;
 };
 
-/// The records with their top eigenvalues multiplied by edges.scale(line, trial): what the finite-T
-/// rule, whose threshold is the reference edge's, judges.
+/// The records with their top eigenvalues as edges.as_judged gives them: what the finite-T rule,
+/// whose threshold is the reference edge's, judges.
 std::vector<PointRecord> scaled_by_trial_edge(const Axes& axes, std::vector<PointRecord> points, const FiniteTEdges& edges);
 std::vector<RefinedRecord> scaled_by_trial_edge(std::vector<RefinedRecord> refined, const FiniteTEdges& edges);
 

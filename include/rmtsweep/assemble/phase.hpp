@@ -50,6 +50,11 @@ struct Moments {
 };
 Moments moments(const std::vector<double>& values);
 
+/// A (weighting, d, delta, gamma) line's positions on the axes.
+struct LineIndex {
+  std::size_t w = 0, n = 0, i = 0, j = 0;
+};
+
 /// The axes of a sweep (the /grid datasets): weighting in grid order, the numeric axes ascending.
 /// Cells are (weighting, d, delta, gamma, snr), row-major in that order; a line is a cell without its
 /// snr, and a size line (weighting, delta, gamma) is a line without its d: what the extrapolation to
@@ -69,6 +74,17 @@ struct Axes {
   /// Row-major index of a (weighting, d, delta, gamma) line along snr.
   std::size_t line(std::size_t w, std::size_t n, std::size_t i, std::size_t j) const noexcept {
     return ((w * d.size() + n) * delta.size() + i) * gamma.size() + j;
+  }
+  /// The positions of line `index`: line(x.w, x.n, x.i, x.j) == index.
+  LineIndex unravel(std::size_t index) const noexcept {
+    LineIndex x;
+    x.j = index % gamma.size();
+    index /= gamma.size();
+    x.i = index % delta.size();
+    index /= delta.size();
+    x.n = index % d.size();
+    x.w = index / d.size();
+    return x;
   }
   /// Row-major index of a (weighting, delta, gamma) size line along d.
   std::size_t size_line(std::size_t w, std::size_t i, std::size_t j) const noexcept {

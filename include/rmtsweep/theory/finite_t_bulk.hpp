@@ -62,6 +62,10 @@ bool limit_law_measurably_off(double effective_tokens, int d);
 std::vector<double> token_gram_spectrum(std::span<const double> w, std::span<const std::int64_t> tokens,
                                         std::int64_t vocabulary, bool remove_table_directions = true);
 
+/// Whether exactly one of the weights w is nonzero: where token_gram_spectrum takes its
+/// single-token path (milliseconds instead of a dense eigenvalue problem).
+bool single_token_weights(std::span<const double> w);
+
 /// tau for a point's own training draws: signs and tokens exactly as the simulation draws them
 /// (simulate::draw_signs / draw_tokens with random::CounterRng(seed, trial), training streams; these are
 /// pure functions without MPI), and the point's deterministic weights (`causal:tau` uses w(tau)); the

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The README's detection table from assembled sweep files (`rmtsweep assemble FILE` first).
+"""The detection table of docs/detection.md from assembled sweep files (`rmtsweep assemble FILE` first).
 
 Per file and weighting: the number of snr = 0 trials, each rule's false-detection rate at snr = 0 with its
 binomial standard error (/phase/detection/<rule>/false_detection_rate, rule edge, eigengap, null, finite_t_edge; the null rule's is its exact level by

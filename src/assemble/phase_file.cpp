@@ -301,7 +301,7 @@ void write_phase(const std::string& path, const SweepData& data, const PhaseTabl
   out.remove_others();
   set_attribute(phase, "figure_detection", std::string(to_string(shown)));
   set_attribute(phase, "description",
-                "phase tables of the sweep written by `rmtsweep assemble` (README, HDF5 schema)");
+                "phase tables of the sweep written by `rmtsweep assemble` (docs/schema.md)");
   set_attribute(phase, "detection_rule",
                 std::string("detected iff top eigenvalue > right_edge * (1 + c * d^(-2/3))"));
   set_attribute(phase, "assembled_by", std::string("rmtsweep ") + rmtsweep::version);

@@ -30,8 +30,8 @@ inline constexpr std::int64_t max_finite_t_gram = 6400;
 /// `last` (T_eff 1) spread over 3.767-3.904 (sd 1.2 %, against the rule's margin d^(-2/3) = 1.8 %),
 /// of harmonic and optimal pooling (T_eff 5.3, 3) by 0.5-0.6 %, of mean pooling by 0.25 %; at
 /// d = 1600 those of `last` over 3.831-4.006, each trial's lambda_1 below its own edge, so that one
-/// edge for the line gave 50 % false detections (README, "Four rules, measured"). For `last` an edge
-/// takes about a millisecond (theory::token_gram_spectrum's single-token path), otherwise a dense
+/// edge for the line gave 50 % false detections (docs/detection.md, "Four rules, measured"). For `last` an
+/// edge takes about a millisecond (theory::token_gram_spectrum's single-token path), otherwise a dense
 /// eigenvalue problem of size min(V, N).
 ///
 /// The cache is filled by const calls and is not guarded: one thread at a time (rank 0's, in refine).

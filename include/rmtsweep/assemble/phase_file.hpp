@@ -1,7 +1,7 @@
 #pragma once
 /// Reading a sweep file for assembly and writing its /phase group (serial HDF5, one process).
 ///
-/// /phase layout (README, "HDF5 schema"): axes weighting, delta, gamma, snr (numeric axes
+/// /phase layout (docs/schema.md): axes weighting, delta, gamma, snr (numeric axes
 /// ascending); per (weighting, delta, gamma, snr) cell the trial statistics, the detected fraction
 /// and the theory; per (weighting, delta, gamma) line the thresholds; /phase/theory the fine curves.
 /// Writing is deterministic: a dataset that exists with the same shape and type is overwritten

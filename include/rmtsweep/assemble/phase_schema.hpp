@@ -1,7 +1,8 @@
 #pragma once
 /// The datasets of /phase (written by `rmtsweep assemble`) and of /phase/theory: each name once, with
 /// its description. The writer (phase_file.cpp) and every reader take them from here; the names are a
-/// contract with users' h5py scripts (README, "HDF5 schema").
+/// contract with users' h5py scripts (docs/schema.md, which src/app/schema_doc.cpp writes from these
+/// entries).
 #include <string_view>
 
 namespace rmtsweep::assemble {

@@ -2,9 +2,9 @@
 /// The sweep file's schema: every /points column once, with its name, type, shape, description and
 /// the function that extracts its value from a point (HighFive's "one compound type per struct, for
 /// reading and writing"). The writer (SweepFile), the reader (SweepReader), `status`, `assemble`, the
-/// h5py schema test and the README's schema table all derive from this table; adding a column is
-/// one entry in the table of schema.cpp. The names are a contract with users' h5py
-/// scripts: never rename one.
+/// h5py schema test and docs/schema.md (`rmtsweep schema --markdown`) all derive from this table; adding a
+/// column is one entry in the table of schema.cpp. The names are a contract with users' h5py scripts: never
+/// rename one.
 ///
 /// Layout of a file (schema_version 2):
 ///   /grid/<axis>        the sweep's axes in config order (grid_axes): d, delta, gamma, snr, weighting, trial
@@ -12,7 +12,7 @@
 ///   /spectra/d<d>/eigenvalues  (points of size d) x d, all eigenvalues ascending, for each size d
 ///                       whose spectra are stored (config store_spectra); /spectra/d<d>/point gives
 ///                       each row's /points row (the points of a size are contiguous in grid order)
-///   /phase/...          written by `rmtsweep assemble` (README)
+///   /phase/...          written by `rmtsweep assemble` (docs/schema.md)
 /// schema_version 1 (read, assembled and resumed still): no d axis (one size: the config's d, no
 /// /grid/d, no /points/d_index) and its spectra as one dataset /spectra/eigenvalues, points x d.
 #include <cstdint>

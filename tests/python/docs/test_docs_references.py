@@ -6,7 +6,8 @@
   anchor (#...) names a heading of that page;
 - every path docs/<...>.md or docs/figures/<...>.png named in code, configs and scripts exists;
 - no file names the specification or any document outside the repository;
-- CITATION.cff gives the version CMakeLists.txt builds.
+- CITATION.cff gives the version CMakeLists.txt builds;
+- README.md stays short and gives the two set-up commands, the second being what CI runs.
 """
 import argparse
 import os
@@ -96,6 +97,13 @@ class References(unittest.TestCase):
         missing = [f"{path}: {name}" for path, text in self.files.items() for name in REPO_PATH.findall(text)
                    if not os.path.exists(os.path.join(ARGS.root, name))]
         self.assertEqual(missing, [])
+
+    def test_the_readme_is_short_and_gives_the_set_up_commands_ci_runs(self):
+        readme = self.files["README.md"]
+        self.assertLessEqual(len(readme.splitlines()), 250)
+        for command in ("bash scripts/example.sh", "bash scripts/test.sh"):
+            self.assertRegex(readme, r"(?m)^    " + re.escape(command) + "$")
+        self.assertRegex(self.files[os.path.join(".ci", "run")], r"(?m)^bash scripts/test\.sh$")
 
     def test_the_citation_file_gives_the_version_cmake_builds(self):
         with open(os.path.join(ARGS.root, "CMakeLists.txt"), encoding="utf-8") as f:

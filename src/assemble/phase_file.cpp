@@ -2,6 +2,7 @@
 #include "rmtsweep/assemble/phase_file.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <numeric>
 #include <set>
@@ -84,6 +85,8 @@ SweepData read_sweep(const std::string& path) {
   namespace column = sweep::column;
   SweepData data;
   data.config = reader.config();
+  data.config_text = reader.config_text();
+  data.sweep_id = reader.text_attribute("sweep_id").value_or("");
   const auto& c = data.config;
   for (const auto& w : c.weighting) data.axes.weighting.push_back(model::to_string(w));
   const auto [delta, delta_position] = ascending(c.delta);
@@ -142,6 +145,18 @@ SweepData read_sweep(const std::string& path) {
                                                 rows.top_eigenvalues.begin() + static_cast<std::ptrdiff_t>((r + 1) * rk))});
   }
   return data;
+}
+
+void create_phase_file(const std::string& path, const SweepData& data, const std::string& sweep_path) {
+  const io::File file = io::create_file(path);
+  io::write_attribute(file, "config", data.config_text);
+  if (!data.sweep_id.empty()) io::write_attribute(file, "sweep_id", data.sweep_id);
+  io::write_attribute(file, std::string(sweep::phase_file_source),
+                      std::filesystem::absolute(sweep_path).string());
+  io::write_attribute(file, "description",
+                      "the phase tables (/phase) of the sweep file named by sweep_file, written by `rmtsweep "
+                      "assemble --output`; its config is the sweep's");
+  io::flush(file);
 }
 
 void write_phase(const std::string& path, const SweepData& data, const PhaseTable& table,

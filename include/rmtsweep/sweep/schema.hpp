@@ -161,6 +161,10 @@ extern const std::string_view spectra_eigenvalues_description, spectra_points_de
 /// Group names.
 inline constexpr std::string_view points_group = "points", grid_group = "grid", spectra_group = "spectra";
 
+/// The root attribute that marks a phase file (`rmtsweep assemble FILE --output PHASE.h5`: /phase alone,
+/// with the sweep's config): the absolute path of the sweep file it was assembled from.
+inline constexpr std::string_view phase_file_source = "sweep_file";
+
 /// "points/<name>": a column's path from the file's root.
 std::string path_of(const Column& column);
 

@@ -1,6 +1,7 @@
 // Writing /phase datasets with their dimensions (src/assemble/phase_writer.hpp).
 #include "phase_writer.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "rmtsweep/io/dimension_scale.hpp"
@@ -74,10 +75,12 @@ void PhaseWriter::put(const PhaseEntry& entry, const std::vector<std::int64_t>& 
 void PhaseWriter::put(const PhaseEntry& entry, const std::vector<std::string>& values) {
   const std::string name(entry.name);
   const std::vector<hsize_t> dims = shape_of(entry, values.size());
-  const io::Dataset set =
-      reuse_or_create(entry, dims, Kind::text, [&] { return io::create_text_dataset(group_, name, values); });
-  // Variable-length data rewritten takes new heap space even when equal: written only when it changed.
-  if (io::read_strings(set) != values) io::write_text(set, values);
+  text_width_ = 1;
+  for (const auto& v : values) text_width_ = std::max(text_width_, v.size());
+  const io::Dataset set = reuse_or_create(entry, dims, Kind::text, [&] {
+    return io::create_string_dataset(group_, name, values.size(), text_width_);
+  });
+  io::write(set, values);
   finish(entry, set, Kind::text);
 }
 
@@ -105,9 +108,11 @@ io::Dataset PhaseWriter::reuse_or_create(const PhaseEntry& entry, const std::vec
   io::Dataset set = io::open_dataset(group_, name);
   const io::Datatype type(io::check_id(H5Dget_type(set), "H5Dget_type"));
   const H5T_class_t type_class = H5Tget_class(type);
-  const bool same_type = kind == Kind::text ? io::holds_variable_strings(set)
-                                            : type_class == (kind == Kind::real ? H5T_FLOAT : H5T_INTEGER) &&
-                                                  H5Tget_size(type) == 8;
+  const bool same_type =
+      kind == Kind::text
+          ? type_class == H5T_STRING && !io::check_tri(H5Tis_variable_str(type), "H5Tis_variable_str") &&
+                H5Tget_size(type) == text_width_
+          : type_class == (kind == Kind::real ? H5T_FLOAT : H5T_INTEGER) && H5Tget_size(type) == 8;
   // A file assembled before dimension scales has none: they are attached to the dataset as it is.
   bool same_dimensions = true;
   if (is_coordinate(entry)) {
@@ -126,6 +131,7 @@ io::Dataset PhaseWriter::reuse_or_create(const PhaseEntry& entry, const std::vec
 
 void PhaseWriter::finish(const PhaseEntry& entry, const io::Dataset& set, Kind kind) {
   set_attribute(set, "description", std::string(entry.description));
+  if (kind == Kind::text) set_attribute(set, "_Encoding", "utf-8");  // a file assembled before had none
   if (is_coordinate(entry)) {
     io::make_coordinate(set);
     io::write_cf_attributes(set, entry.dims[0].long_name, kind == Kind::text ? "" : entry.dims[0].units);

@@ -46,7 +46,8 @@ class PhaseWriter {
   /// must be their product (a logic_error otherwise).
   void put(const PhaseEntry& entry, const std::vector<double>& values);
   void put(const PhaseEntry& entry, const std::vector<std::int64_t>& values);
-  /// A coordinate of texts (variable-length UTF-8: xarray reads them as str).
+  /// A coordinate of texts: fixed-length (h5py scripts read them with .astype(str), as before scales),
+  /// with _Encoding = "utf-8", which makes xarray read them as str.
   void put(const PhaseEntry& entry, const std::vector<std::string>& values);
   /// The scale of a dimension without values (entry: its one dimension, of the entry's name).
   void put_dimension(const PhaseEntry& entry, hsize_t size);
@@ -72,6 +73,7 @@ class PhaseWriter {
   std::string path_;
   PhaseScales& scales_;
   std::set<std::string> written_;
+  std::size_t text_width_ = 0;  ///< the width of the texts put() is writing
 };
 
 /// Whether `entry` is the coordinate of its one dimension (the dimension has the entry's name).

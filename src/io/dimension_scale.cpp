@@ -138,30 +138,4 @@ void write_cf_attributes(hid_t object, std::string_view long_name, std::string_v
   }
 }
 
-Dataset create_text_dataset(hid_t loc, const std::string& name, const std::vector<std::string>& values) {
-  const Datatype type = utf8_string_type();
-  const Dataspace space = simple_dataspace({values.size()});
-  PropertyList lcpl(check_id(H5Pcreate(H5P_LINK_CREATE), "H5Pcreate(H5P_LINK_CREATE)"));
-  check(H5Pset_create_intermediate_group(lcpl, 1), "H5Pset_create_intermediate_group");
-  Dataset set(check_id(H5Dcreate2(loc, name.c_str(), type, space, lcpl, H5P_DEFAULT, H5P_DEFAULT),
-                       ("H5Dcreate2(" + name + ")").c_str()));
-  write_text(set, values);
-  return set;
-}
-
-void write_text(hid_t dataset, const std::vector<std::string>& values) {
-  if (shape(dataset) != std::vector<hsize_t>{values.size()})
-    throw Hdf5Error("write_text: " + std::to_string(values.size()) +
-                    " strings for a dataset of another length");
-  std::vector<const char*> pointers;
-  for (const std::string& value : values) pointers.push_back(value.c_str());
-  if (!pointers.empty())
-    check(H5Dwrite(dataset, utf8_string_type(), H5S_ALL, H5S_ALL, H5P_DEFAULT, pointers.data()), "H5Dwrite");
-}
-
-bool holds_variable_strings(hid_t dataset) {
-  const Datatype type(check_id(H5Dget_type(dataset), "H5Dget_type"));
-  return H5Tget_class(type) == H5T_STRING && check_tri(H5Tis_variable_str(type), "H5Tis_variable_str");
-}
-
 }  // namespace rmtsweep::io

@@ -57,17 +57,7 @@ void write_text_attribute(hid_t object, const std::string& name, const std::stri
 /// leaving an attribute that holds the value already untouched (a second write keeps the bytes).
 void write_cf_attributes(hid_t object, std::string_view long_name, std::string_view units);
 
-/// The variable-length UTF-8 string type (xarray reads such a dataset's values as str).
+/// The variable-length UTF-8 string type (of write_text_attribute's attributes).
 Datatype utf8_string_type();
-
-/// Creates a 1-D dataset of variable-length UTF-8 strings holding `values` (serial HDF5 only:
-/// parallel HDF5 cannot write variable-length data).
-Dataset create_text_dataset(hid_t loc, const std::string& name, const std::vector<std::string>& values);
-
-/// Writes `values` into a 1-D dataset of variable-length strings of the same length.
-void write_text(hid_t dataset, const std::vector<std::string>& values);
-
-/// Whether `dataset` holds variable-length strings.
-bool holds_variable_strings(hid_t dataset);
 
 }  // namespace rmtsweep::io

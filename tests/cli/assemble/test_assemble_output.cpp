@@ -138,7 +138,7 @@ TEST_F(AssembleOutput, InPlaceWhileAReaderHoldsTheFileItSaysWhyAndWhatToDoAndOut
   EXPECT_EQ(beside.status, 0) << beside.output;
 }
 
-// A file of the previous schema: no dimension scales, /phase/weighting fixed-length, delta stored with
+// A file of the previous schema: no dimension scales, /phase/weighting without _Encoding, delta stored with
 // 0.6000000000000001 (tests/data/README.md). Assembling attaches the scales to its /phase; its points keep
 // reading, and it resumes with its own axis values.
 TEST(AssembleOldFile, AFileFromBeforeDimensionScalesAssemblesResumesAndReads) {
@@ -151,7 +151,7 @@ TEST(AssembleOldFile, AFileFromBeforeDimensionScalesAssemblesResumesAndReads) {
     const io::File h5 = io::open_file(file, io::Access::read_only);
     EXPECT_EQ(io::attached_dimensions(io::open_dataset(h5, "phase/overlap_mean")), cell_dimensions);
     EXPECT_TRUE(io::is_scale(io::open_dataset(h5, "phase/delta")));
-    EXPECT_TRUE(io::holds_variable_strings(io::open_dataset(h5, "phase/weighting")));
+    EXPECT_EQ(io::read_string_attribute(io::open_dataset(h5, "phase/weighting"), "_Encoding"), "utf-8");
     EXPECT_EQ(io::read_doubles(io::open_dataset(h5, "phase/delta")),
               (std::vector<double>{0.4, 0.6000000000000001, 0.8}));
   }

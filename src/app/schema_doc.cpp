@@ -37,6 +37,12 @@ std::string width_text(const sweep::Column& c) {
   return c.text_width > 0 ? " (fixed " + std::to_string(c.text_width) + " bytes)" : " (fixed, longest value)";
 }
 
+nlohmann::json names_of(const std::vector<const sweep::Dimension*>& dims) {
+  nlohmann::json names = nlohmann::json::array();
+  for (const sweep::Dimension* dim : dims) names.push_back(dim->name);
+  return names;
+}
+
 /// A table cell's text: '|' would end the cell.
 std::string cell(std::string_view text) {
   std::string out;
@@ -52,70 +58,65 @@ std::string dims_text(const std::vector<std::string_view>& dims) {
 
 constexpr std::string_view rule_group = "phase/detection/<rule>";
 
-// The shapes below are those phase_file.cpp writes (test_docs_schema compares them with a file).
-const std::vector<std::string_view> cells{"weighting", "d", "delta", "gamma", "snr"},
-    lines{"weighting", "d", "delta", "gamma"}, size_lines{"weighting", "delta", "gamma"},
-    size_cells{"weighting", "delta", "gamma", "snr"};
-
 /// The edge rule's threshold errors, extrapolation and refined fit: at the top of /phase and in every
 /// rule's group.
 void add_rule_statistics(std::vector<PhaseDataset>& out, std::string_view group) {
   namespace p = assemble::phase;
-  for (const auto* e : {&p::empirical_threshold_snr_err}) out.push_back({group, e, lines});
-  for (const auto* e : {&p::extrapolated_threshold_snr, &p::extrapolated_threshold_snr_err,
-                        &p::extrapolation_a, &p::extrapolation_b, &p::extrapolation_terms,
-                        &p::extrapolation_chi2_per_dof, &p::extrapolation_sizes})
-    out.push_back({group, e, size_lines});
-  for (const auto* e : {&p::refined_threshold_snr, &p::refined_threshold_snr_err, &p::refined_resolution_err,
-                        &p::refined_spread_err, &p::refined_trials, &p::refined_fit_threshold_snr,
-                        &p::refined_fit_threshold_snr_err, &p::refined_width_snr, &p::refined_width_snr_err,
-                        &p::refined_points})
-    out.push_back({group, e, lines});
+  for (const auto* e :
+       {&p::empirical_threshold_snr_err, &p::extrapolated_threshold_snr, &p::extrapolated_threshold_snr_err,
+        &p::extrapolation_a, &p::extrapolation_b, &p::extrapolation_terms, &p::extrapolation_chi2_per_dof,
+        &p::extrapolation_sizes, &p::refined_threshold_snr, &p::refined_threshold_snr_err,
+        &p::refined_resolution_err, &p::refined_spread_err, &p::refined_trials, &p::refined_fit_threshold_snr,
+        &p::refined_fit_threshold_snr_err, &p::refined_width_snr, &p::refined_width_snr_err,
+        &p::refined_points})
+    out.push_back({group, e});
 }
 
 std::vector<PhaseDataset> make_phase_layout() {
   namespace p = assemble::phase;
   namespace t = assemble::phase_theory;
   namespace r = assemble::phase_detection;
-  std::vector<PhaseDataset> out{{"phase", &p::weighting, {"weighting"}},
-                                {"phase", &p::d, {"d"}},
-                                {"phase", &p::delta, {"delta"}},
-                                {"phase", &p::gamma, {"gamma"}},
-                                {"phase", &p::snr, {"snr"}}};
-  for (const auto* e :
-       {&p::trials_done, &p::overlap_mean, &p::overlap_std, &p::top_eigenvalue_mean, &p::top_eigenvalue_std,
-        &p::ridge_accuracy_mean, &p::ridge_accuracy_std, &p::detected_fraction, &p::detection_threshold,
-        &p::theory_overlap, &p::theory_top_eigenvalue, &p::theory_detectable})
-    out.push_back({"phase", e, cells});
-  for (const auto* e :
-       {&p::alpha, &p::kappa, &p::g, &p::effective_tokens, &p::theory_bulk_edge_left,
-        &p::theory_bulk_edge_right, &p::theory_pop_threshold_snr, &p::theory_sample_threshold_snr,
-        &p::empirical_threshold_snr, &p::empirical_threshold_bracket})
-    out.push_back({"phase", e, lines});
+  std::vector<PhaseDataset> out;
+  for (const auto* e : {&p::weighting,
+                        &p::d,
+                        &p::delta,
+                        &p::gamma,
+                        &p::snr,
+                        &p::trials_done,
+                        &p::overlap_mean,
+                        &p::overlap_std,
+                        &p::top_eigenvalue_mean,
+                        &p::top_eigenvalue_std,
+                        &p::ridge_accuracy_mean,
+                        &p::ridge_accuracy_std,
+                        &p::detected_fraction,
+                        &p::detection_threshold,
+                        &p::theory_overlap,
+                        &p::theory_top_eigenvalue,
+                        &p::theory_detectable,
+                        &p::alpha,
+                        &p::kappa,
+                        &p::g,
+                        &p::effective_tokens,
+                        &p::theory_bulk_edge_left,
+                        &p::theory_bulk_edge_right,
+                        &p::theory_pop_threshold_snr,
+                        &p::theory_sample_threshold_snr,
+                        &p::empirical_threshold_snr,
+                        &p::empirical_threshold_bracket})
+    out.push_back({"phase", e});
   add_rule_statistics(out, "phase");
-  for (const auto* e : {&p::extrapolated_overlap, &p::extrapolated_overlap_err})
-    out.push_back({"phase", e, size_cells});
-  out.push_back({"phase", &p::detection_margin_c, {"1"}});
-  out.push_back({"phase", &p::points, {"3"}});
-
-  const std::vector<std::string_view> curves{"weighting", "delta", "gamma", "fine_snr"},
-      density{"weighting", "delta", "gamma", "density_x"};
-  out.push_back({"phase/theory", &t::snr, {"fine_snr"}});
-  out.push_back({"phase/theory", &t::overlap, curves});
-  out.push_back({"phase/theory", &t::top_eigenvalue, curves});
-  out.push_back({"phase/theory", &t::delta, {"fine_delta"}});
-  out.push_back({"phase/theory", &t::pop_threshold_snr_vs_delta, {"weighting", "gamma", "fine_delta"}});
-  out.push_back({"phase/theory", &t::sample_threshold_snr_vs_delta, {"weighting", "gamma", "fine_delta"}});
-  out.push_back({"phase/theory", &t::gamma, {"fine_gamma"}});
-  out.push_back({"phase/theory", &t::pop_threshold_snr_vs_gamma, {"weighting", "delta", "fine_gamma"}});
-  out.push_back({"phase/theory", &t::sample_threshold_snr_vs_gamma, {"weighting", "delta", "fine_gamma"}});
-  out.push_back({"phase/theory", &t::density_x, density});
-  out.push_back({"phase/theory", &t::density, density});
-
-  out.push_back({rule_group, &r::detected_fraction, cells});
-  for (const auto* e : {&r::empirical_threshold_snr, &r::empirical_threshold_bracket,
+  for (const auto* e : {&p::extrapolated_overlap, &p::extrapolated_overlap_err, &p::detection_margin_c,
+                        &p::count_of, &p::points})
+    out.push_back({"phase", e});
+  for (const auto* e : {&t::snr_fine, &t::delta_fine, &t::gamma_fine, &t::density_index, &t::snr, &t::overlap,
+                        &t::top_eigenvalue, &t::delta, &t::pop_threshold_snr_vs_delta,
+                        &t::sample_threshold_snr_vs_delta, &t::gamma, &t::pop_threshold_snr_vs_gamma,
+                        &t::sample_threshold_snr_vs_gamma, &t::density_x, &t::density})
+    out.push_back({"phase/theory", e});
+  for (const auto* e : {&r::detected_fraction, &r::empirical_threshold_snr, &r::empirical_threshold_bracket,
                         &r::false_detection_rate, &r::threshold})
-    out.push_back({rule_group, e, lines});
+    out.push_back({rule_group, e});
   add_rule_statistics(out, rule_group);
   return out;
 }
@@ -124,8 +125,8 @@ void print_phase_table(std::ostream& out, std::string_view group) {
   out << "| dataset | shape | description |\n|---|---|---|\n";
   for (const PhaseDataset& set : phase_layout()) {
     if (set.group != group) continue;
-    out << "| `" << set.entry->name << "` | " << dims_text(set.dims) << " | " << cell(set.entry->description)
-        << " |\n";
+    out << "| `" << set.entry->name << "` | " << dims_text(set.dims()) << " | "
+        << cell(set.entry->description) << " |\n";
   }
 }
 
@@ -141,6 +142,15 @@ one row per point (`/points`), the spectra, the refined points (`/refine`) and t
 `rmtsweep assemble` adds (`/phase`). How to read them in Python is in [python.md](python.md). Every
 dataset has a `description` attribute, the text of the tables below; "model.md N" in a description
 is section N of [model.md](model.md).
+
+**Named dimensions.** Every dataset's axes are named dimensions with coordinates (netCDF-4 dimension
+scales), so that xarray labels them: `xarray.open_dataset(path, group="phase", engine="h5netcdf")`
+gives the phase tables over `weighting`, `d`, `delta`, `gamma` and `snr`, and the groups `points`,
+`grid`, `spectra/d<d>`, `phase/theory` and `phase/detection/<rule>` open alike
+([python.md](python.md)). The shapes below are these dimensions, slowest first. A dimension is a
+dataset of its name, in the dataset's group or a group above it: a coordinate (its values) or, marked
+"no values", a dimension only. Coordinates carry `long_name` and `units`, numeric datasets `units`
+("1": dimensionless); texts are fixed-length ASCII with `_Encoding` = `utf-8`.
 
 **Safe to read at any moment.** `run` creates every dataset before any point is computed
 (contiguous, early allocation, filled at allocation, no filters) and writes a point's `status` after
@@ -181,7 +191,9 @@ One row per point, in the flattened order
 (trial fastest, d slowest: the points of one size are contiguous; `i_…` are positions in `/grid`).
 `status` is 0 pending, 1 done, 2 failed, written after the point's data. The columns are one table
 in the code (`src/sweep/schema.cpp`), from which the writer, the reader, `status`, `assemble`, the
-point journal and this page derive; `rmtsweep schema` prints it (`--json` for scripts).
+point journal and this page derive; `rmtsweep schema` prints it (`--json` for scripts). Every column
+has the dimension `point` (its coordinate `/points/point` holds 0..points−1), the k-valued ones also
+`k` (`/points/k`, no values); `rmtsweep.read_points(path)` gives the table as a pandas DataFrame.
 
 )";
 
@@ -218,7 +230,8 @@ Written by `rmtsweep assemble` ([commands.md](commands.md)). The axes are the we
 order and the numeric axes ascending; the shapes below name them (`weighting`, `d`, `delta`, `gamma`,
 `snr`: the lengths of `/phase/weighting`, `/phase/d`, ...). A cell is one (weighting, d, δ, γ, snr),
 a line one (weighting, d, δ, γ); the extrapolations to d → ∞ have no d axis. A schema_version 1 file
-assembles with one size.
+assembles with one size. `detection_margin_c` is a dimension of one value (the c of the detection
+rule) and `points` counts along `count_of` (total, done, failed).
 
 Only done points count: `assemble` may run on a partial file (while a sweep is pending) and again
 later. A cell with no done trial (pending or failed points) has `trials_done` 0 and NaN statistics;
@@ -239,8 +252,11 @@ constexpr std::string_view theory_intro = R"(
 
 The theory along fine axes, for smooth curves in the figures. The theory is the d → ∞ limit, so these
 curves have no d axis (the per-cell and per-line theory above repeats along d, but for
-`detection_threshold`, whose margin scales with d). `fine_snr` has 201 values; `density_x` holds 240
-midpoints of each line's bulk support.
+`detection_threshold`, whose margin scales with d). Their fine axes are the dimensions `snr_fine`
+(201 values), `delta_fine` and `gamma_fine`, whose values are also `snr`, `delta` and `gamma`, their
+names from before dimensions; `density_x` holds 240 midpoints of each line's bulk support along
+`density_index`. `weighting`, `delta` and `gamma` are /phase's dimensions: their coordinates are in
+/phase (`rmtsweep.open_phase(path, "theory")` attaches them).
 
 )";
 
@@ -264,6 +280,13 @@ This rmtsweep writes `schema_version` 2. Files of version 1 (before d was an axi
 in `status`, `assemble`, `plot` and `run --resume`, which continues them in their own layout;
 `tests/data/sweep_schema1.h5` is such a file, kept for the tests. `/points/error` is 1024 bytes wide
 in new files and 256 in files created before that width.
+
+Files written before named dimensions (same schema_version; `tests/data/sweep_noscales.h5` is one)
+have none of the datasets `point`, `k`, `eigenvalue_index`, `count_of`, `snr_fine`, `delta_fine`,
+`gamma_fine`, `density_index` and no scales; they read, assemble, plot and resume as before, and
+assembling them again gives their /phase the dimensions xarray needs (`rmtsweep.open_phase` asks for
+that). Their linear ranges may hold binary rounding (`0.6000000000000001` for 0.2:1.6:8, now `0.6`):
+`--resume` takes the file's own values.
 )";
 
 }  // namespace
@@ -284,26 +307,36 @@ void print_points_table(std::ostream& out) {
 void print_schema_json(std::ostream& out) {
   nlohmann::json columns = nlohmann::json::array();
   for (const sweep::Column* c : sweep::point_columns()) {
-    columns.push_back({{"name", c->name},
-                       {"type", type_text(c->type)},
-                       {"shape", c->shape == sweep::ColumnShape::top_k ? "top_k" : "scalar"},
-                       {"written", c->phase == sweep::ColumnPhase::parameter ? "parameter" : "measurement"},
-                       {"description", c->description},
-                       {"text_width", c->text_width}});
+    columns.push_back(
+        {{"name", c->name},
+         {"type", type_text(c->type)},
+         {"shape", c->shape == sweep::ColumnShape::top_k ? "top_k" : "scalar"},
+         {"written", c->phase == sweep::ColumnPhase::parameter ? "parameter" : "measurement"},
+         {"description", c->description},
+         {"text_width", c->text_width},
+         {"dimensions", names_of(sweep::dimensions_of(*c))},
+         {"units", c->type == sweep::ColumnType::text ? nlohmann::json() : nlohmann::json(c->units)}});
   }
+  // The scales of /points beside its columns: the coordinate point and the dimension k.
+  nlohmann::json scales = nlohmann::json::array();
+  for (const auto& [entry, dim] : {std::pair{&sweep::points_dimension::point, &sweep::dimension::point},
+                                   std::pair{&sweep::points_dimension::k, &sweep::dimension::k}})
+    scales.push_back({{"name", dim->name}, {"path", entry->path}, {"description", entry->description}});
   nlohmann::json phase = nlohmann::json::array();
   for (const PhaseDataset& set : phase_layout()) {
     nlohmann::json dims = nlohmann::json::array();
-    for (const auto dim : set.dims) dims.push_back(dim);
+    for (const auto dim : set.dims()) dims.push_back(dim);
     phase.push_back({{"group", set.group},
                      {"name", set.entry->name},
                      {"dims", dims},
+                     {"units", set.entry->units},
                      {"description", set.entry->description}});
   }
   nlohmann::json rules = nlohmann::json::array();
   for (const assemble::Rule rule : assemble::all_rules) rules.push_back(assemble::to_string(rule));
   out << nlohmann::json{{"schema_version", sweep::schema_version},
                         {"points", columns},
+                        {"points_dimensions", scales},
                         {"phase", phase},
                         {"detection_rules", rules}}
              .dump()
@@ -324,11 +357,14 @@ void print_schema_markdown(std::ostream& out) {
        {&sweep::grid_axis::d, &sweep::grid_axis::delta, &sweep::grid_axis::gamma, &sweep::grid_axis::snr,
         &sweep::grid_axis::weighting, &sweep::grid_axis::trial})
     out << "| `/" << e->path << "` | " << cell(e->description) << " |\n";
+  out << "\nEach is the coordinate of its own dimension (`/grid/delta` of `delta`, ...).\n";
   out << points_intro;
   print_points_table(out);
   out << spectra_and_refine << "| `eigenvalues` | points of size d × d | "
       << cell(sweep::spectra_eigenvalues_description) << " |\n| `point` | points of size d | "
-      << cell(sweep::spectra_points_description) << " |\n"
+      << cell(sweep::spectra_points_description) << " (the coordinate of dimension `point` here) |\n"
+      << "| `eigenvalue_index` | d (no values) | " << cell(sweep::spectra_eigenvalue_index_description)
+      << " |\n"
       << refine << phase_intro;
   print_phase_table(out, "phase");
   out << theory_intro;

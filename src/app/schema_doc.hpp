@@ -13,13 +13,16 @@
 namespace rmtsweep::app {
 
 /// One dataset of /phase as documented: the group it is in ("phase", "phase/theory" or
-/// "phase/detection/<rule>", written once for every rule), its entry and its dimensions, slowest
-/// first: axis names (weighting, d, delta, gamma, snr; fine_snr, fine_delta, fine_gamma and
-/// density_x for the theory curves) or a fixed length ("1", "3").
+/// "phase/detection/<rule>", written once for every rule) and its entry, whose dimensions (slowest
+/// first) are the dimension names of its axes.
 struct PhaseDataset {
   std::string_view group;
   const assemble::PhaseEntry* entry;
-  std::vector<std::string_view> dims;
+  std::vector<std::string_view> dims() const {
+    std::vector<std::string_view> names;
+    for (std::size_t axis = 0; axis < entry->dims.rank(); ++axis) names.push_back(entry->dims[axis].name);
+    return names;
+  }
 };
 
 /// Every dataset `rmtsweep assemble` writes under /phase, in the order of the document.

@@ -1,4 +1,4 @@
-"""Every ```python block of README.md and docs/*.md runs, against the example's file.
+"""Every ```python block of README.md, docs/*.md and python/rmtsweep/README.md runs, against the example's file.
 
 The blocks are found when the test runs, so a block added to the docs is tested without registering it.
 They run as a reader would run them: from the repository's top (here a scratch copy of it: every entry
@@ -60,8 +60,10 @@ def python_blocks(path):
 
 def pages(root):
     docs = os.path.join(root, "docs")
+    package = os.path.join(root, "python", "rmtsweep", "README.md")
     return [os.path.join(root, "README.md")] + sorted(
-        os.path.join(docs, name) for name in os.listdir(docs) if name.endswith(".md"))
+        os.path.join(docs, name) for name in os.listdir(docs) if name.endswith(".md")) + (
+        [package] if os.path.exists(package) else [])
 
 
 class DocsPythonBlocks(unittest.TestCase):

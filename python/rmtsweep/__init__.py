@@ -11,9 +11,17 @@ Needs Debian's python3-h5py, python3-numpy, python3-xarray, python3-h5netcdf, py
 python3-matplotlib. Errors are exceptions (rmtsweep.RmtsweepError and its subclasses). See README.md beside
 this file.
 """
-from .config import parse_config, read_config
-from .errors import FileProblem, InvalidFile, InvalidOption, RmtsweepError
-from .files import open_phase, read_points
+try:
+    import h5py  # noqa: F401
+    import numpy  # noqa: F401
+except ImportError as missing:  # another interpreter than Debian's (a pyenv or conda python3 first on PATH)
+    raise ImportError(f"rmtsweep needs h5py and numpy ({missing}): run it with Debian's /usr/bin/python3, which "
+                      "has them once scripts/install-deps.sh installed python3-h5py, python3-numpy, "
+                      "python3-xarray, python3-h5netcdf, python3-pandas and python3-matplotlib") from missing
+
+from .config import parse_config, read_config  # noqa: E402
+from .errors import FileProblem, InvalidFile, InvalidOption, RmtsweepError  # noqa: E402
+from .files import open_phase, read_points  # noqa: E402
 
 __all__ = ["open_phase", "read_points", "read_config", "parse_config", "figures", "RmtsweepError", "InvalidOption",
            "InvalidFile", "FileProblem"]

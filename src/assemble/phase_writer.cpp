@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <type_traits>
 
 #include "rmtsweep/io/dimension_scale.hpp"
 
@@ -54,22 +55,24 @@ std::vector<hsize_t> PhaseWriter::shape_of(const PhaseEntry& entry, std::size_t 
   return dims;
 }
 
-void PhaseWriter::put(const PhaseEntry& entry, const std::vector<double>& values) {
+template <class Number>
+void PhaseWriter::put_numbers(const PhaseEntry& entry, const std::vector<Number>& values) {
+  constexpr bool real = std::is_same_v<Number, double>;
   const std::string name(entry.name);
   const std::vector<hsize_t> dims = shape_of(entry, values.size());
-  const io::Dataset set =
-      reuse_or_create(entry, dims, Kind::real, [&] { return io::create_double_dataset(group_, name, dims); });
+  const io::Dataset set = reuse_or_create(entry, dims, real ? Kind::real : Kind::integer, [&] {
+    return real ? io::create_double_dataset(group_, name, dims) : io::create_int_dataset(group_, name, dims);
+  });
   io::write(set, values);
-  finish(entry, set, Kind::real);
+  finish(entry, set, real ? Kind::real : Kind::integer);
+}
+
+void PhaseWriter::put(const PhaseEntry& entry, const std::vector<double>& values) {
+  put_numbers(entry, values);
 }
 
 void PhaseWriter::put(const PhaseEntry& entry, const std::vector<std::int64_t>& values) {
-  const std::string name(entry.name);
-  const std::vector<hsize_t> dims = shape_of(entry, values.size());
-  const io::Dataset set =
-      reuse_or_create(entry, dims, Kind::integer, [&] { return io::create_int_dataset(group_, name, dims); });
-  io::write(set, values);
-  finish(entry, set, Kind::integer);
+  put_numbers(entry, values);
 }
 
 void PhaseWriter::put(const PhaseEntry& entry, const std::vector<std::string>& values) {

@@ -60,6 +60,8 @@ class PhaseWriter {
 
  private:
   enum class Kind { real, integer, text };
+  template <class Number>
+  void put_numbers(const PhaseEntry& entry, const std::vector<Number>& values);
   /// The shape of `entry`'s dataset, given `count` values; registers a coordinate's scale.
   std::vector<hsize_t> shape_of(const PhaseEntry& entry, std::size_t count) const;
   io::Dataset reuse_or_create(const PhaseEntry& entry, const std::vector<hsize_t>& dims, Kind kind,

@@ -10,105 +10,13 @@
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/parallel/blas_threads.hpp"
 #include "rmtsweep/parallel/scalapack.hpp"
+#include "rmtsweep/parallel/tridiagonal.hpp"
 #include "elpa_eigen.hpp"
 #include "scalapack_api.hpp"
 
 namespace rmtsweep::parallel {
 namespace {
 
-/// Workspace size from a LWORK = -1 query result (WORK(1) holds it as a double).
-int workspace_size(double query) { return std::max(1, static_cast<int>(query) + 1); }
-
-/// The tridiagonal (diagonal, subdiagonal) that pdsytrd left in the lower triangle of A,
-/// replicated on every rank.
-void gather_tridiagonal(const DistributedMatrix& a, std::vector<double>& diag, std::vector<double>& sub) {
-  const int n = a.rows();
-  std::vector<double> both(2 * static_cast<std::size_t>(n), 0.0);
-  for (int lc = 0; lc < a.local_cols(); ++lc) {
-    const int j = a.col_map().to_global(lc);
-    for (int i : {j, j + 1}) {
-      if (i >= n || a.row_map().owner(i) != a.row_map().me) continue;
-      both[static_cast<std::size_t>(i == j ? j : n + j)] = a.local(a.row_map().to_local(i), lc);
-    }
-  }
-  RMTSWEEP_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, both.data(), 2 * n, MPI_DOUBLE, MPI_SUM, a.grid().comm()));
-  diag.assign(both.begin(), both.begin() + n);
-  sub.assign(both.begin() + n, both.end());  // sub[n-1] is 0, unused
-}
-
-/// A = Q T Q^T in place (lower triangle; T on the diagonal and subdiagonal, Q as reflectors
-/// below with their factors in tau). On a 1 x 1 grid LAPACK's dsytrd does the same faster.
-void tridiagonalize(DistributedMatrix& a, std::vector<double>& tau) {
-  const int n = a.rows(), one = 1;
-  const MPI_Comm comm = a.grid().comm();
-  const std::size_t local_cols = static_cast<std::size_t>(std::max(1, a.local_cols()));
-  std::vector<double> d(local_cols), e(local_cols);
-  tau.assign(local_cols, 0.0);
-  int info = 0, lwork = -1;
-  double query = 0.0;
-  if (single_process(a)) {
-    const int lda = a.lld();
-    dsytrd_("L", &n, a.data(), &lda, d.data(), e.data(), tau.data(), &query, &lwork, &info, 1);
-    check_info("dsytrd", info, comm);
-    lwork = workspace_size(query);
-    std::vector<double> work(static_cast<std::size_t>(lwork));
-    dsytrd_("L", &n, a.data(), &lda, d.data(), e.data(), tau.data(), work.data(), &lwork, &info, 1);
-    check_info("dsytrd", info, comm);
-    return;
-  }
-  pdsytrd_("L", &n, a.data(), &one, &one, a.desc(), d.data(), e.data(), tau.data(), &query, &lwork, &info, 1);
-  check_info("pdsytrd", info, comm);
-  lwork = workspace_size(query);
-  std::vector<double> work(static_cast<std::size_t>(lwork));
-  pdsytrd_("L", &n, a.data(), &one, &one, a.desc(), d.data(), e.data(), tau.data(), work.data(), &lwork,
-           &info, 1);
-  check_info("pdsytrd", info, comm);
-}
-
-/// Up to this many columns, Q is applied on one process unblocked. Measured (dormtr after dsytrd,
-/// best of 3, 1 and 2 OpenBLAS threads, SkylakeX kernels): at n = 2000 the unblocked code takes
-/// 1.9 / 4.9 / 8.0 ms for 1 / 5 / 9 columns against the blocked 7.6 / 8.2 / 8.8 ms; at n = 4000
-/// 13 / 25 / 31 ms against 30 / 35 / 39 ms; from 17 columns on the blocked code is faster.
-constexpr int unblocked_max_columns = 8;
-
-/// C <- Q C (trans "N") or Q^T C (trans "T") with Q from tridiagonalize (pdormtr, or dormtr on
-/// a 1 x 1 grid). C has A's row distribution (same row block size and source).
-void apply_q(DistributedMatrix& a, std::vector<double>& tau, const char* trans, DistributedMatrix& c) {
-  const int n = a.rows(), k = c.cols(), one = 1;
-  const MPI_Comm comm = a.grid().comm();
-  int info = 0, lwork = -1;
-  double query = 0.0;
-  if (single_process(a)) {
-    const int lda = a.lld(), ldc = c.lld();
-    if (k <= unblocked_max_columns) {
-      // The minimal workspace LWORK = k makes dormtr apply the reflectors one by one (dorm2l):
-      // one pass over them instead of the blocked code's several, and no triangular factors.
-      lwork = std::max(1, k);
-      std::vector<double> work(static_cast<std::size_t>(lwork));
-      dormtr_("L", "L", trans, &n, &k, a.data(), &lda, tau.data(), c.data(), &ldc, work.data(), &lwork, &info,
-              1, 1, 1);
-      check_info("dormtr", info, comm);
-      return;
-    }
-    dormtr_("L", "L", trans, &n, &k, a.data(), &lda, tau.data(), c.data(), &ldc, &query, &lwork, &info, 1, 1,
-            1);
-    check_info("dormtr", info, comm);
-    lwork = workspace_size(query);
-    std::vector<double> work(static_cast<std::size_t>(lwork));
-    dormtr_("L", "L", trans, &n, &k, a.data(), &lda, tau.data(), c.data(), &ldc, work.data(), &lwork, &info,
-            1, 1, 1);
-    check_info("dormtr", info, comm);
-    return;
-  }
-  pdormtr_("L", "L", trans, &n, &k, a.data(), &one, &one, a.desc(), tau.data(), c.data(), &one, &one,
-           c.desc(), &query, &lwork, &info, 1, 1, 1);
-  check_info("pdormtr", info, comm);
-  lwork = workspace_size(query);
-  std::vector<double> work(static_cast<std::size_t>(lwork));
-  pdormtr_("L", "L", trans, &n, &k, a.data(), &one, &one, a.desc(), tau.data(), c.data(), &one, &one,
-           c.desc(), work.data(), &lwork, &info, 1, 1, 1);
-  check_info("pdormtr", info, comm);
-}
 
 /// The eigenvectors of the k largest eigenvalues of the tridiagonal (diag, sub), largest
 /// first, as the columns of an n x k column-major array (dstevr; the same on every rank).
@@ -143,30 +51,6 @@ std::vector<double> top_tridiagonal_vectors(const std::vector<double>& diag, con
   return largest_first;
 }
 
-/// Q^T rhs on every rank: rhs (replicated) is laid out like A's rows without communication,
-/// rotated by pdormtr and gathered (one Allreduce of n doubles).
-std::vector<double> rotated_rhs(DistributedMatrix& a, std::vector<double>& tau,
-                                const std::vector<double>& rhs) {
-  const int n = a.rows();
-  DistributedMatrix c(a.grid_ptr(), n, 1, a.row_map().block, a.col_map().block);
-  c.set_column(0, rhs);
-  apply_q(a, tau, "T", c);
-  return c.gather_leading(n, 1);
-}
-
-/// z <- (T + shift I)^{-1} z for the tridiagonal (diag, sub) by LAPACK's dptsv (L D L^T), the
-/// same on every rank. A pivot <= 0 means T + shift I is not positive definite: dptsv's info
-/// > 0 becomes ScalapackError{"dptsv", info} on every rank.
-void solve_shifted_tridiagonal(const std::vector<double>& diag, const std::vector<double>& sub, double shift,
-                               std::vector<double>& z, MPI_Comm comm) {
-  const int n = static_cast<int>(diag.size()), nrhs = 1;
-  std::vector<double> d(diag), e(sub);  // dptsv overwrites both with the factorisation
-  for (double& x : d) x += shift;
-  int info = 0;
-  dptsv_(&n, &nrhs, d.data(), e.data(), z.data(), &n, &info);
-  check_info("dptsv", info, comm);
-}
-
 /// Global column j of M on every rank (one Allreduce of M.rows() doubles).
 std::vector<double> replicated_column(const DistributedMatrix& m, int j) {
   std::vector<double> out(static_cast<std::size_t>(m.rows()), 0.0);
@@ -192,12 +76,11 @@ EigenResult eigen_and_solve(DistributedMatrix& a, int k, const ShiftedSystem* sy
   if (n == 0) return result;
 
   // 1. A = Q T Q^T.
-  std::vector<double> tau;
-  tridiagonalize(a, tau);
+  const Tridiagonal factor(a);
 
   // 2. Every rank solves the same tridiagonal problem.
-  std::vector<double> diag, sub;
-  gather_tridiagonal(a, diag, sub);
+  const std::vector<double>& diag = factor.diagonal();
+  const std::vector<double>& sub = factor.subdiagonal();
   result.values = diag;
   std::vector<double> sub_copy = sub;
   int info = 0;
@@ -219,8 +102,8 @@ EigenResult eigen_and_solve(DistributedMatrix& a, int k, const ShiftedSystem* sy
   // 3. (A + shift I) x = rhs  <=>  (T + shift I) y = Q^T rhs, x = Q y.
   std::vector<double> y;
   if (system != nullptr) {
-    y = rotated_rhs(a, tau, system->rhs);
-    solve_shifted_tridiagonal(diag, sub, system->shift, y, comm);
+    y = factor.apply("T", system->rhs, 1);
+    solve_shifted_tridiagonal(diag, sub, system->shift, y, 1, comm);
   }
 
   // 4. The eigenvectors of T (largest first) and y as the columns of one distributed
@@ -234,7 +117,7 @@ EigenResult eigen_and_solve(DistributedMatrix& a, int k, const ShiftedSystem* sy
         j < k ? z.data() + static_cast<std::size_t>(j) * static_cast<std::size_t>(n) : y.data();
     for (int lr = 0; lr < v.local_rows(); ++lr) v.local(lr, lc) = column[v.row_map().to_global(lr)];
   }
-  apply_q(a, tau, "N", v);
+  factor.apply("N", v);
   if (system == nullptr) {
     result.vectors = std::move(v);
   } else {

@@ -52,6 +52,8 @@ void dormtr_(const char* side, const char* uplo, const char* trans, const int* m
              const double* a, const int* lda, const double* tau, double* c, const int* ldc, double* work,
              const int* lwork, int* info, std::size_t, std::size_t, std::size_t);
 void dsterf_(const int* n, double* d, double* e, int* info);
+void dstedc_(const char* compz, const int* n, double* d, double* e, double* z, const int* ldz, double* work,
+             const int* lwork, int* iwork, const int* liwork, int* info, std::size_t);
 void dptsv_(const int* n, const int* nrhs, double* d, double* e, double* b, const int* ldb, int* info);
 void dstevr_(const char* jobz, const char* range, const int* n, double* d, double* e, const double* vl,
              const double* vu, const int* il, const int* iu, const double* abstol, int* m, double* w,
@@ -65,3 +67,8 @@ char* openblas_get_corename(void);
 /// Weak, so that a BLAS without it links and release_blas_threads() does nothing.
 __attribute__((weak)) int blas_thread_shutdown_(void);
 }
+
+namespace rmtsweep::parallel {
+/// Workspace size from a LWORK = -1 query result (WORK(1) holds it as a double).
+inline int workspace_size(double query) { return query >= 0 ? static_cast<int>(query) + 1 : 1; }
+}  // namespace rmtsweep::parallel

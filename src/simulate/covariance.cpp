@@ -13,11 +13,11 @@ namespace rmtsweep::simulate {
 
 using parallel::DistributedMatrix;
 
-Measurements direct_path(PointContext& context, const PooledSequences& pooled) {
+FormedCovariance form_covariance(PointContext& context, const PooledSequences& pooled) {
   const int d = context.params.d, N = context.N;
   const auto ud = static_cast<std::size_t>(d);
-  Measurements out;
-  DistributedMatrix s(context.grid, d, d);
+  FormedCovariance out{DistributedMatrix(context.grid, d, d), {}, {}, 0.0, CovariancePath::panels};
+  DistributedMatrix& s = out.s;
   std::vector<double> sums(2 * ud + 1, 0.0);
   const CovariancePath path = context.options.path;
   out.path = path == CovariancePath::tokens || (path == CovariancePath::automatic && pooled.tokens_pay(N))
@@ -61,18 +61,28 @@ Measurements direct_path(PointContext& context, const PooledSequences& pooled) {
     }
   }
   context.seconds.covariance += MPI_Wtime() - mark;
+  // b = (1/N) sum (c - c-bar) y = (1/N) sum c y - c-bar y-bar (the ridge's right-hand side).
+  out.rhs.resize(ud);
+  for (std::size_t i = 0; i < ud; ++i) out.rhs[i] = sums[ud + i] / N - out.mean[i] * label_mean;
+  return out;
+}
 
+Measurements direct_path(PointContext& context, const PooledSequences& pooled) {
+  const int d = context.params.d;
+  FormedCovariance formed = form_covariance(context, pooled);
+  DistributedMatrix& s = formed.s;
+  Measurements out;
+  out.path = formed.path;
+  out.deviation_sum = formed.deviation_sum;
+  out.mean = std::move(formed.mean);
   // Ridge: (S + lambda I) beta = b = (1/N) sum (c - c-bar) y = (1/N) sum c y - c-bar y-bar, solved
   // from the eigen stage's own reduction S = Q T Q^T (beta = Q (T + lambda I)^{-1} Q^T b) instead of
   // a copy of S and its Cholesky factorisation. Here seconds.ridge is building b (simulate_point
   // adds the test); the solve itself (one more pass of Q^T over b, an O(d) tridiagonal solve,
   // one more column in the Q back-transformation) is inside symmetric_eigen, timed as eigen.
-  mark = MPI_Wtime();
-  parallel::ShiftedSystem ridge{context.lambda, std::vector<double>(ud)};
-  for (std::size_t i = 0; i < ud; ++i) ridge.rhs[i] = sums[ud + i] / N - out.mean[i] * label_mean;
-  context.seconds.ridge += MPI_Wtime() - mark;
+  parallel::ShiftedSystem ridge{context.lambda, std::move(formed.rhs)};
 
-  mark = MPI_Wtime();
+  const double mark = MPI_Wtime();
   const int k = std::min(context.options.k, d);
   auto eigen = parallel::symmetric_eigen(s, k, &ridge, context.options.eigensolver);
   out.elpa = eigen.elpa;
@@ -84,13 +94,12 @@ Measurements direct_path(PointContext& context, const PooledSequences& pooled) {
   return out;
 }
 
-Measurements gram_path(PointContext& context, const PooledSequences& pooled) {
+CentredData centred_data(PointContext& context, const PooledSequences& pooled) {
   const int d = context.params.d, N = context.N;
   const auto ud = static_cast<std::size_t>(d);
-  Measurements out;
-  out.path = CovariancePath::gram;
+  CentredData out{DistributedMatrix(context.grid, d, N), {}, 0.0};
+  DistributedMatrix& c = out.c;
   double mark = MPI_Wtime();
-  DistributedMatrix c(context.grid, d, N);
   std::vector<int> labels;
   std::vector<double> sums(2 * ud + 1, 0.0);
   out.deviation_sum = pooled.fill(c, 0, N, training_streams, labels, sums);
@@ -105,6 +114,20 @@ Measurements gram_path(PointContext& context, const PooledSequences& pooled) {
     double* column = c.local_column(lc);
     for (std::size_t lr = 0; lr < rows.size(); ++lr) column[lr] -= out.mean[rows[lr]];
   }
+  context.seconds.covariance += MPI_Wtime() - mark;
+  return out;
+}
+
+Measurements gram_path(PointContext& context, const PooledSequences& pooled) {
+  const int d = context.params.d, N = context.N;
+  const auto ud = static_cast<std::size_t>(d);
+  CentredData centred = centred_data(context, pooled);
+  const DistributedMatrix& c = centred.c;
+  Measurements out;
+  out.path = CovariancePath::gram;
+  out.deviation_sum = centred.deviation_sum;
+  out.mean = std::move(centred.mean);
+  double mark = MPI_Wtime();
   DistributedMatrix gram(context.grid, N, N);
   parallel::syrk_lower('T', d, 1.0 / N, c, 0.0, gram);
   context.seconds.covariance += MPI_Wtime() - mark;

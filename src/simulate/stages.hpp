@@ -51,6 +51,26 @@ struct Measurements {
   bool elpa = false;                                 ///< whether ELPA reduced S (or K)
 };
 
+/// The centred sample covariance S (lower triangle, d x d), the training mean c-bar and the ridge's
+/// right-hand side b = (1/N) sum (c_n - c-bar) y_n (model.md sections 1.2 and 6), formed by panels
+/// (dsyrk) or through the vocabulary (PooledSequences::tokens_pay).
+struct FormedCovariance {
+  parallel::DistributedMatrix s;
+  std::vector<double> mean;          ///< c-bar (d, replicated)
+  std::vector<double> rhs;           ///< b (d, replicated)
+  double deviation_sum = 0.0;        ///< causal:tau, as Measurements::deviation_sum
+  CovariancePath path = CovariancePath::panels;
+};
+FormedCovariance form_covariance(PointContext& context, const PooledSequences& pooled);
+
+/// The centred pooled vectors C~ = [c_n - c-bar] (d x N) and c-bar, for the Gram path (N < d).
+struct CentredData {
+  parallel::DistributedMatrix c;
+  std::vector<double> mean;    ///< c-bar (d, replicated)
+  double deviation_sum = 0.0;  ///< causal:tau, as Measurements::deviation_sum
+};
+CentredData centred_data(PointContext& context, const PooledSequences& pooled);
+
 /// N >= d: S = (1/N) sum (c - c-bar)(c - c-bar)^T streamed by panels with pdsyrk (memory
 /// independent of N) or, where PooledSequences::tokens_pay, through the vocabulary, eigen of S, and the ridge
 /// solve (S + lambda I) beta = b from the same tridiagonal reduction S = Q T Q^T (dptsv on T + lambda I; no

@@ -141,6 +141,9 @@ const char* to_string(Reducer reducer) noexcept {
     case Reducer::spectra_lanczos: return "spectra-lanczos";
     case Reducer::spectra_davidson: return "spectra-davidson";
     case Reducer::block_lanczos: return "block-lanczos";
+    case Reducer::lapack_line: return "lapack-line";
+    case Reducer::scalapack_line: return "scalapack-line";
+    case Reducer::lanczos_line: return "lanczos-line";
   }
   return "unknown";
 }

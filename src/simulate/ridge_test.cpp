@@ -4,6 +4,7 @@
 
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/parallel/collectives.hpp"
+#include "line_stages.hpp"
 #include "stages.hpp"
 
 namespace rmtsweep::simulate {
@@ -87,6 +88,57 @@ double test_accuracy(PointContext& context, const PooledSequences& pooled, const
     }
   }
   return static_cast<double>(correct) / static_cast<double>(ntest);
+}
+
+std::vector<double> line_test_accuracies(const PointContext& context, const PooledSequences& pooled,
+                                         const LineRidge& ridge, const std::vector<double>& mean0,
+                                         double sigma_mean, std::span<const double> r, std::int64_t ntest) {
+  const model::PointParams& params = context.params;
+  const auto d = static_cast<std::size_t>(params.d), count = static_cast<std::size_t>(ridge.count);
+  // Per basis vector B_k: its token projections p_k(v) = B_k^T z_v, B_k^T c-bar0 and B_k(0).
+  std::vector<std::vector<double>> projections(count);
+  std::vector<double> at_mean(count), first(count);
+  for (std::size_t k = 0; k < count; ++k) {
+    const std::vector<double> basis(ridge.basis.begin() + static_cast<std::ptrdiff_t>(k * d),
+                                    ridge.basis.begin() + static_cast<std::ptrdiff_t>((k + 1) * d));
+    projections[k] = pooled.token_projections(basis);
+    double sum = 0.0;
+    for (std::size_t i = 0; i < d; ++i) sum += basis[i] * mean0[i];
+    at_mean[k] = sum;
+    first[k] = basis[0];
+  }
+  std::vector<std::vector<double>> coefficients(r.size());
+  for (std::size_t i = 0; i < r.size(); ++i) coefficients[i] = ridge.coefficients(r[i]);
+  // beta(r)^T (c_n(r) - c-bar(r)) = sum_k alpha_k(r) (sum_t w_t p_k(v_t) - B_k^T c-bar0 + r (sigma_n - sigma-bar) B_k(0)).
+  const std::vector<double>& w = pooled.weights();
+  const random::CounterRng rng(params.seed, static_cast<std::uint64_t>(params.trial));
+  const auto T = static_cast<std::size_t>(params.T);
+  std::vector<int> xi(T);
+  std::vector<std::int64_t> tokens(T);
+  std::vector<double> noise(count);
+  std::vector<std::int64_t> correct(r.size(), 0);
+  for (std::int64_t n = 0; n < ntest; ++n) {
+    draw_signs(rng, test_streams.sign, params.correlation, n, xi);
+    draw_tokens(rng, test_streams.token, params.vocabulary(), n, xi, tokens);
+    std::fill(noise.begin(), noise.end(), 0.0);
+    double sigma = 0.0;
+    for (std::size_t t = 0; t < T; ++t) {
+      if (w[t] == 0.0) continue;
+      for (std::size_t k = 0; k < count; ++k) noise[k] += w[t] * projections[k][static_cast<std::size_t>(tokens[t])];
+      sigma += w[t] * xi[t];
+    }
+    const double centred = sigma - sigma_mean;
+    for (std::size_t i = 0; i < r.size(); ++i) {
+      double score = 0.0;
+      for (std::size_t k = 0; k < count; ++k)
+        score += coefficients[i][k] * (noise[k] - at_mean[k] + r[i] * centred * first[k]);
+      if ((score > 0.0 && xi[0] > 0) || (score < 0.0 && xi[0] < 0)) ++correct[i];
+    }
+  }
+  std::vector<double> accuracy(r.size());
+  for (std::size_t i = 0; i < r.size(); ++i)
+    accuracy[i] = static_cast<double>(correct[i]) / static_cast<double>(ntest);
+  return accuracy;
 }
 
 }  // namespace rmtsweep::simulate

@@ -54,16 +54,25 @@ enum class Reducer {
   spectra_lanczos,   ///< Spectra's implicitly restarted Lanczos on the factored S (files written before block Lanczos)
   spectra_davidson,  ///< Spectra's block Davidson on the factored S (files written before block Lanczos)
   block_lanczos,     ///< block Lanczos on the factored S, the ridge in the same basis (no S formed)
+  /// A whole line of snr values from one factorization of its snr-free part (simulate/line.hpp):
+  lapack_line,     ///< dsytrd + dstedc on one process
+  scalapack_line,  ///< pdsytrd on a grid of several processes
+  lanczos_line,    ///< one block Lanczos basis of the snr-free part for every snr (no S formed)
 };
 
 /// Whether the eigenpairs came from a Krylov method on the factored S (S never formed).
 constexpr bool is_krylov(Reducer reducer) noexcept {
   return reducer == Reducer::spectra_lanczos || reducer == Reducer::spectra_davidson ||
-         reducer == Reducer::block_lanczos;
+         reducer == Reducer::block_lanczos || reducer == Reducer::lanczos_line;
 }
 
-/// "lapack", "scalapack", "elpa", "block-lanczos" (older files: "spectra-lanczos",
-/// "spectra-davidson"): as `rmtsweep point`,
+/// Whether the eigenpairs came from a line of snr values factored once (simulate/line.hpp).
+constexpr bool is_line(Reducer reducer) noexcept {
+  return reducer == Reducer::lapack_line || reducer == Reducer::scalapack_line || reducer == Reducer::lanczos_line;
+}
+
+/// "lapack", "scalapack", "elpa", "block-lanczos", "lapack-line", "scalapack-line", "lanczos-line" (older
+/// files: "spectra-lanczos", "spectra-davidson"): as `rmtsweep point`,
 /// its JSON and the file's /points/solver say it.
 const char* to_string(Reducer reducer) noexcept;
 

@@ -1,0 +1,49 @@
+#pragma once
+// What the two line engines (dense: line.cpp, Krylov: krylov_line.cpp) share (private to src/simulate).
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <vector>
+
+#include "rmtsweep/simulate/line.hpp"
+#include "stages.hpp"
+
+namespace rmtsweep::simulate {
+
+/// The signal side of a line's training sequences (docs/model.md section 8): sigma_n = sum_t w_t xi_{n,t}
+/// = s^T a_n (s the class signs of the tokens), their mean, and the V-vectors that turn the noise table
+/// into the line's vectors: c-bar0 = Z a-bar, b0 = Z a_y, p = Z a_sigma.
+struct LineSignal {
+  std::vector<double> sigma;          ///< sigma_n - sigma-bar (N)
+  std::vector<double> labels;         ///< y_n (N)
+  double sigma_mean = 0.0;            ///< sigma-bar
+  double q = 0.0;                     ///< ||sigma~||^2 / N
+  double h = 0.0;                     ///< sigma~^T y / N: b(r) = b0 + r h u
+  std::vector<double> sigma_weights;  ///< a_sigma = (1/N) sum_n sigma~_n a_n (V)
+};
+LineSignal line_signal(const SparsePooling& sequences, std::int64_t vocabulary);
+
+/// The ridge along a line: beta(r) = sum_k coefficients(r)_k basis_k, basis d x count (column-major,
+/// replicated). The same span for every snr (Sherman-Morrison on the snr-free part).
+struct LineRidge {
+  std::vector<double> basis;
+  int count = 0;
+  std::function<std::vector<double>(double r)> coefficients;
+};
+
+/// The test accuracy of the line's ridge at each r (model.md section 6): one pass over the table per
+/// basis vector (its token projections), then every test sequence is scored at every r in O(count)
+/// from sum_t w_t p_k(v_t), its signal weight and c-bar(r) = mean0 + r sigma-bar u. The same on every
+/// rank of the grid (collective over the grid's column communicator).
+std::vector<double> line_test_accuracies(const PointContext& context, const PooledSequences& pooled,
+                                         const LineRidge& ridge, const std::vector<double>& mean0,
+                                         double sigma_mean, std::span<const double> r, std::int64_t ntest);
+
+/// The points of a line from its secular form and ridge: per r the top k eigenvalues and their overlaps
+/// (and all d eigenvalues with options.spectrum: `zeros` more zeros below the secular roots, the Gram
+/// form's d - N), the ridge accuracy; seconds and solver fields as given.
+std::vector<PointResult> line_points(const spectral::RankOneLine& secular, int k, std::size_t zeros,
+                                     std::span<const double> r, const std::vector<double>& accuracies,
+                                     bool spectrum, parallel::Reducer reducer, CovariancePath path);
+
+}  // namespace rmtsweep::simulate

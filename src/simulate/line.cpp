@@ -252,6 +252,14 @@ LineResult dense_line(const model::PointParams& params, std::span<const double> 
 
 bool line_applies(const model::PointParams& params) noexcept { return !params.weighting.data_dependent(); }
 
+bool line_takes_krylov_modelled(const model::PointParams& params, const SimulationOptions& options) {
+  if (options.engine != Engine::automatic) return options.engine == Engine::krylov;
+  if (options.spectrum) return false;
+  const EngineCosts costs = engine_costs(params, options);
+  const double m = static_cast<double>(std::min<std::int64_t>(params.d, params.sequences()));
+  return 1.15 * costs.krylov < costs.dense + 6.0 * m * m * m;
+}
+
 LineSignal line_signal(const SparsePooling& sequences, std::int64_t vocabulary) {
   const std::int64_t N = sequences.sequences();
   const auto uN = static_cast<std::size_t>(N), terms = static_cast<std::size_t>(sequences.terms);

@@ -227,6 +227,10 @@ simulate::SimulationOptions simulation_options(const SweepConfig& c, int d) {
   return options;
 }
 
+bool SweepConfig::lines_apply(const model::Weighting& w) const noexcept {
+  return lines == LinesSetting::automatic && snr.size() >= 2 && !w.data_dependent();
+}
+
 std::int64_t SweepConfig::point_count() const {
   return static_cast<std::int64_t>(d.size()) * points_per_d();
 }
@@ -388,6 +392,7 @@ SweepConfig parse_sweep_config(const std::map<std::string, std::string>& values)
   c.ranks_per_point = static_cast<int>(parse_bounded(value("ranks_per_point"), "ranks_per_point", 1, 2147483647,
                                                      "allowed: an integer >= 1 that divides the number of ranks"));
   c.eigensolver = parse_eigensolver(value("eigensolver"));
+  c.lines = parse_lines(value("lines"));
   check_point_count(c, get);
   validate_points(c);
   // The resolved text is stored as the file's `config` attribute, and an attribute of the

@@ -1,6 +1,7 @@
 // The sweep grid and its cost ordering (include/rmtsweep/sweep/grid.hpp).
 #include "rmtsweep/sweep/grid.hpp"
 
+#include "rmtsweep/simulate/line.hpp"
 #include "rmtsweep/simulate/point.hpp"
 
 #include <algorithm>
@@ -50,6 +51,23 @@ model::PointParams Grid::params(std::int64_t index) const {
   p.seed = config_.seed;
   p.trial = at.trial;
   return p;
+}
+
+std::int64_t Grid::line_of(std::int64_t index) const {
+  if (index < 0 || index >= size_) throw std::out_of_range("grid point index out of range");
+  const auto inner = static_cast<std::int64_t>(config_.weighting.size()) * config_.trials;
+  const auto n_snr = static_cast<std::int64_t>(config_.snr.size());
+  return index / (inner * n_snr) * inner + index % inner;
+}
+
+std::vector<std::int64_t> Grid::line_points(std::int64_t line) const {
+  if (line < 0 || line >= line_count()) throw std::out_of_range("grid line index out of range");
+  const auto inner = static_cast<std::int64_t>(config_.weighting.size()) * config_.trials;
+  const auto n_snr = static_cast<std::int64_t>(config_.snr.size());
+  std::vector<std::int64_t> points(static_cast<std::size_t>(n_snr));
+  for (std::int64_t s = 0; s < n_snr; ++s)
+    points[static_cast<std::size_t>(s)] = line / inner * n_snr * inner + s * inner + line % inner;
+  return points;
 }
 
 double point_cost(const model::PointParams& params, const SweepConfig& config) {
@@ -117,21 +135,36 @@ std::vector<std::int64_t> table_runs(const Grid& grid, const std::vector<std::in
   return table_runs(ordered, grid.config(), groups);  // (d, delta) values name the same table as their indices
 }
 
-std::vector<std::int64_t> table_runs(const std::vector<model::PointParams>& ordered, const SweepConfig& config,
-                                     int groups) {
+double line_cost(const model::PointParams& params, std::size_t snr_count, const SweepConfig& config) {
+  const simulate::SimulationOptions options = simulation_options(config, params.d);
+  const double d = params.d, T = params.T;
+  const double V = static_cast<double>(params.vocabulary());
+  const double N = static_cast<double>(params.sequences());
+  const double test = config.ntest > 0 ? static_cast<double>(config.ntest) : N;
+  const double m = std::min(d, N);
+  // The table, the pooling, four token projections and scoring every test sequence at every snr.
+  const double data = V * d + N * T * d + 4.0 * V * d + test * T + static_cast<double>(snr_count) * 4.0 * test;
+  const bool krylov = simulate::line_takes_krylov_modelled(params, options);
+  if (krylov) return data + 1.15 * simulate::engine_costs(params, options).krylov;
+  const double spectrum = options.spectrum ? static_cast<double>(snr_count) * 30.0 * m * m : 0.0;
+  return data + (N < d ? d * N * N : d * d * std::min(N, V)) + 9.0 * m * m * m + spectrum;
+}
+
+std::vector<std::int64_t> unit_runs(const std::vector<model::PointParams>& firsts, const std::vector<double>& costs,
+                                    int groups) {
   struct Key {
     double cost, delta;
     int d, trial;
     bool operator==(const Key&) const = default;
   };
   const std::int64_t divisor = 4 * std::max(1, groups);
-  const auto n = static_cast<std::int64_t>(ordered.size());
+  const auto n = static_cast<std::int64_t>(firsts.size());
   std::vector<std::int64_t> starts;
   Key run_key{};
   std::int64_t start = 0, cap = 1;
   for (std::int64_t i = 0; i < n; ++i) {
-    const model::PointParams& p = ordered[static_cast<std::size_t>(i)];
-    const Key key{point_cost(p, config), p.delta, p.d, p.trial};
+    const model::PointParams& p = firsts[static_cast<std::size_t>(i)];
+    const Key key{costs[static_cast<std::size_t>(i)], p.delta, p.d, p.trial};
     if (i > start && key == run_key && i - start < cap) continue;
     starts.push_back(i);
     start = i;
@@ -140,6 +173,14 @@ std::vector<std::int64_t> table_runs(const std::vector<model::PointParams>& orde
   }
   starts.push_back(n);
   return starts;
+}
+
+std::vector<std::int64_t> table_runs(const std::vector<model::PointParams>& ordered, const SweepConfig& config,
+                                     int groups) {
+  std::vector<double> costs;
+  costs.reserve(ordered.size());
+  for (const model::PointParams& p : ordered) costs.push_back(point_cost(p, config));
+  return unit_runs(ordered, costs, groups);
 }
 
 }  // namespace rmtsweep::sweep

@@ -59,6 +59,10 @@ constexpr OptionSpec table[] = {
      "ranks), "
      "krylov (S never formed: the top k only) or scalapack (dense, always pdsytrd on groups: less memory)",
      simulated, true},
+    {"lines", "auto",
+     "compute the snr values of a line (all but snr fixed) from one factorization: auto (every weighting but "
+     "causal:tau, where the snr axis has 2 or more values) or off (each point alone, as before lines)",
+     in_sweep, true},
     {"fail_points", "", "TEST ONLY fault injection: point indices whose engine call throws", in_sweep, true},
 };
 

@@ -116,6 +116,19 @@ simulate::Engine engine_of(EigenSetting setting) noexcept {
   return simulate::Engine::automatic;
 }
 
+LinesSetting parse_lines(const std::string& text) {
+  for (const LinesSetting s : {LinesSetting::automatic, LinesSetting::off}) {
+    if (text == lines_setting(s)) return s;
+  }
+  throw InvalidOption("lines", text,
+                      "allowed: auto (the snr values of a line from one factorization, where the weights do not "
+                      "depend on the data) or off (each point alone)");
+}
+
+const char* lines_setting(LinesSetting setting) noexcept {
+  return setting == LinesSetting::off ? "off" : "auto";
+}
+
 parallel::EigenSolver reducer_of(EigenSetting setting) noexcept {
   return setting == EigenSetting::scalapack ? parallel::EigenSolver::scalapack
                                             : parallel::EigenSolver::automatic;

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <memory>
 #include <new>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -72,23 +73,65 @@ class Progress {
   double last_time_ = -1e9;
 };
 
-/// Prefix sums of the points' costs in the order given (rank 0's progress report).
-std::vector<double> cost_prefix(const std::vector<model::PointParams>& points, const SweepConfig& config) {
-  std::vector<double> before(points.size() + 1, 0.0);
-  for (std::size_t p = 0; p < points.size(); ++p) before[p + 1] = before[p] + point_cost(points[p], config);
-  return before;
-}
+/// The pending units of the grid, decided on rank 0 and broadcast: every line (config.lines_apply) with a
+/// point not done, whole, and every other point not done; costliest first, the units of one noise table
+/// together. Returned as the flattened points, the units' starts (then the number of points) and which
+/// points are to be written.
+struct PendingWork {
+  std::vector<std::int64_t> points;
+  std::vector<std::int64_t> starts;
+  std::vector<std::int64_t> wanted;
+};
 
-/// The points not done, most expensive first, decided on rank 0 and broadcast.
-std::vector<std::int64_t> pending_order(const Grid& grid, const SweepFile& file, MPI_Comm comm) {
-  return parallel::decided_on_root(comm, [&] {
+PendingWork pending_work(const Grid& grid, const SweepFile& file, MPI_Comm comm) {
+  PendingWork work;
+  const bool root = parallel::rank_of(comm) == 0;
+  if (root) {
     const std::vector<std::int64_t> status = file.read_status();
-    std::vector<std::int64_t> todo;
-    for (std::int64_t i = 0; i < grid.size(); ++i) {
-      if (status[static_cast<std::size_t>(i)] != static_cast<std::int64_t>(PointStatus::done)) todo.push_back(i);
+    const auto done = [&](std::int64_t i) {
+      return status[static_cast<std::size_t>(i)] == static_cast<std::int64_t>(PointStatus::done);
+    };
+    const SweepConfig& config = grid.config();
+    struct Unit {
+      double cost;
+      GridCoordinates at;
+      std::vector<std::int64_t> points;
+    };
+    std::vector<Unit> units;
+    for (std::int64_t line = 0; line < grid.line_count(); ++line) {
+      const std::vector<std::int64_t> points = grid.line_points(line);
+      if (std::all_of(points.begin(), points.end(), done)) continue;
+      const model::PointParams params = grid.params(points.front());
+      if (config.lines_apply(params.weighting)) {
+        units.push_back({line_cost(params, points.size(), config), grid.coordinates(points.front()), points});
+        continue;
+      }
+      for (const std::int64_t i : points) {
+        if (!done(i)) units.push_back({point_cost(grid.params(i), config), grid.coordinates(i), {i}});
+      }
     }
-    return order_by_cost(grid, std::move(todo));
-  });
+    // Costliest first (longest-processing-time-first); among equal costs, the units of one noise table
+    // (d, delta, trial) together, then in index order, so that a group's next unit reuses its table.
+    std::stable_sort(units.begin(), units.end(), [](const Unit& a, const Unit& b) {
+      if (a.cost != b.cost) return a.cost > b.cost;
+      if (a.at.d != b.at.d) return a.at.d < b.at.d;
+      if (a.at.delta != b.at.delta) return a.at.delta < b.at.delta;
+      if (a.at.trial != b.at.trial) return a.at.trial < b.at.trial;
+      return a.points.front() < b.points.front();
+    });
+    for (const Unit& unit : units) {
+      work.starts.push_back(static_cast<std::int64_t>(work.points.size()));
+      for (const std::int64_t i : unit.points) {
+        work.points.push_back(i);
+        work.wanted.push_back(done(i) ? 0 : 1);
+      }
+    }
+    work.starts.push_back(static_cast<std::int64_t>(work.points.size()));
+  }
+  work.points = parallel::broadcast(std::move(work.points), comm);
+  work.starts = parallel::broadcast(std::move(work.starts), comm);
+  work.wanted = parallel::broadcast(std::move(work.wanted), comm);
+  return work;
 }
 
 /// Where a group leader's next task number comes from: the shared RMA counter (dynamic, the
@@ -112,9 +155,9 @@ class TaskSource {
   }
   /// Whether another group was stopped (dynamic only; a static schedule stops by its own signal).
   bool closed() { return counter_ && counter_->closed(); }
-  void add_done() {
-    ++done_here_;
-    if (counter_) counter_->add_done();
+  void add_done(std::int64_t points) {
+    done_here_ += points;
+    if (counter_) counter_->add_done(points);
   }
   /// Points finished by all groups (dynamic), or by this rank's group only (static).
   std::int64_t done() { return counter_ ? counter_->done() : done_here_; }
@@ -159,6 +202,24 @@ OutOfMemory out_of_memory(const std::bad_alloc& e, const model::PointParams& poi
                      "with as many more MPI ranks) or more memory per rank");
 }
 
+namespace {
+
+/// A unit's cost: a line's (line_cost) or a point's (point_cost).
+double unit_cost(const PointBatch& batch, std::size_t u, const SweepConfig& config) {
+  const std::size_t first = batch.unit_begin(u), count = batch.unit_end(u) - first;
+  const model::PointParams& params = batch.points[first];
+  return count > 1 ? line_cost(params, count, config) : point_cost(params, config);
+}
+
+/// What one unit gave: per point its result or its failure message.
+struct UnitOutcome {
+  std::vector<simulate::PointResult> results;  ///< one per point of the unit (empty on failure)
+  std::string failure;                          ///< the unit's failure, empty when it was computed
+  std::optional<simulate::LineResult> line;     ///< a line's whole result
+};
+
+}  // namespace
+
 RunOutcome run_batch(const PointBatch& batch, const SweepConfig& config, MPI_Comm comm, std::FILE* progress_out) {
   const auto start = Clock::now();
   int rank = 0, size = 1;
@@ -172,23 +233,40 @@ RunOutcome run_batch(const PointBatch& batch, const SweepConfig& config, MPI_Com
   RunOutcome outcome;
   outcome.total = batch.total;
   const std::vector<model::PointParams>& points = batch.points;
-  outcome.todo = static_cast<std::int64_t>(points.size());
-  // A task is a run of points sharing their noise table, computed by one group, which draws the
-  // table once; runs shrink towards the end of the order, so that the last tasks are single
-  // points and the groups finish together.
+  const std::size_t units = batch.unit_count();
+  for (std::size_t at = 0; at < points.size(); ++at) outcome.todo += batch.is_wanted(at) ? 1 : 0;
+  // A task is a run of units sharing their noise table, computed by one group, which draws the table
+  // once; runs shrink towards the end of the order, so that the last tasks are single units and the
+  // groups finish together.
   const int groups = size / per_group;
-  const std::vector<std::int64_t> runs = table_runs(points, config, groups);
+  std::vector<model::PointParams> firsts;
+  std::vector<double> costs;
+  for (std::size_t u = 0; u < units; ++u) {
+    firsts.push_back(points[batch.unit_begin(u)]);
+    costs.push_back(unit_cost(batch, u, config));
+  }
+  const std::vector<std::int64_t> runs = unit_runs(firsts, costs, groups);
   const auto tasks = static_cast<std::int64_t>(runs.size()) - 1;
+  // Progress in points, each wanted point carrying its unit's cost over the unit's wanted points.
+  std::vector<double> cost_before(1, 0.0);
+  if (rank == 0 && progress_out) {
+    for (std::size_t u = 0; u < units; ++u) {
+      std::size_t wanted = 0;
+      for (std::size_t at = batch.unit_begin(u); at < batch.unit_end(u); ++at) wanted += batch.is_wanted(at) ? 1 : 0;
+      for (std::size_t i = 0; i < wanted; ++i) cost_before.push_back(cost_before.back() + costs[u] / static_cast<double>(wanted));
+    }
+  } else {
+    cost_before.assign(static_cast<std::size_t>(outcome.todo) + 1, 0.0);
+  }
   Progress progress(rank == 0 ? progress_out : nullptr, batch.label, batch.total, batch.total - outcome.todo,
-                    rank == 0 && progress_out ? cost_prefix(points, config)
-                                              : std::vector<double>(points.size() + 1, 0.0));
+                    std::move(cost_before));
 
-  // Points along snr and weighting share their noise table; order_by_cost puts them one after
-  // the other and table_runs hands them to one group, which draws the table once for all of them.
+  // Units along snr and weighting share their noise table; the order puts them one after the other and
+  // unit_runs hands them to one group, which draws the table once for all of them.
   simulate::TableCache tables;
 
   double busy = 0.0;
-  std::int64_t computed = 0, failed = 0, elpa = 0, krylov = 0;
+  std::int64_t computed = 0, failed = 0, elpa = 0, krylov = 0, lines = 0;
   {
     const bool dynamic = dynamic_schedule(comm);
     if (rank == 0 && !dynamic && progress_out) {
@@ -197,11 +275,11 @@ RunOutcome run_batch(const PointBatch& batch, const SweepConfig& config, MPI_Com
           "rmtsweep run: static schedule (RMTSWEEP_SCHEDULE=static): progress of rank 0's group only\n");
     }
     TaskSource counter(comm, dynamic, rank / per_group, groups);
-    std::int64_t next = 0, run_end = 0;  // the leader's current task: positions [next, run_end) of order
+    std::int64_t next = 0, run_end = 0;  // the leader's current task: positions [next, run_end) of the units
     while (true) {
       std::int64_t position = -1;
       // A signal may reach any rank of a group (a scheduler signals every rank on a node): the
-      // group agrees on it before its leader takes the next point.
+      // group agrees on it before its leader takes the next unit.
       const int group_stop = per_group > 1 ? parallel::all_max(stop_signal(), group) : stop_signal();
       if (leader) {
         if (group_stop != 0) {
@@ -220,11 +298,12 @@ RunOutcome run_batch(const PointBatch& batch, const SweepConfig& config, MPI_Com
       }
       position = parallel::broadcast(position, group);
       if (position < 0) break;
-      const auto at = static_cast<std::size_t>(position);
-      const model::PointParams& params = points[at];
-      const auto point_start = Clock::now();
-      std::string failure;
-      simulate::PointResult result;
+      const auto unit = static_cast<std::size_t>(position);
+      const std::size_t first = batch.unit_begin(unit), end = batch.unit_end(unit);
+      const bool is_line = end - first > 1;
+      const model::PointParams& params = points[first];
+      const auto unit_start = Clock::now();
+      UnitOutcome result;
       // A group of one rank records any error and goes on. In a larger group only the errors every
       // rank raises together can be recorded: a NumericalFailure (a ScaLAPACK info agreed across
       // the grid) or a refused parameter (InvalidOption). Any other error, an out-of-memory one
@@ -236,10 +315,11 @@ RunOutcome run_batch(const PointBatch& batch, const SweepConfig& config, MPI_Com
         const std::string text = point_failure_text(e, params, per_group);
         if (per_group > 1) {
           std::fprintf(stderr,
-                       "%s: rank %d: point %lld failed on this rank (%s); the other ranks of its "
+                       "%s: rank %d: %s %lld failed on this rank (%s); the other ranks of its "
                        "group cannot know, so the job ends here (MPI_Abort); the file is resumable with "
                        "--resume\n",
-                       batch.label, rank, static_cast<long long>(batch.id_of ? batch.id_of(at) : position),
+                       batch.label, rank, is_line ? "the line of point" : "point",
+                       static_cast<long long>(batch.id_of ? batch.id_of(first) : static_cast<std::int64_t>(first)),
                        text.c_str());
           std::fflush(stderr);
           MPI_Abort(comm, 1);
@@ -248,41 +328,66 @@ RunOutcome run_batch(const PointBatch& batch, const SweepConfig& config, MPI_Com
       };
       try {
         // The injected fault, like an out-of-memory error, hits one rank: the group's last.
-        if (group.rank() == group.size() - 1 && batch.fail_injected && batch.fail_injected(at)) {
-          // Longer than the 256 bytes of /points/error in files of earlier versions (1024 now).
-          throw std::runtime_error(
-              "fault injected by the test-only fail_points key, instead of computing the point " +
-              describe_point(params) +
-              "; a message this long checks that a failure's whole text is kept in /points/error "
-              "and shown by rmtsweep status, as real ones (out of memory, a refused value) are");
+        for (std::size_t at = first; at < end; ++at) {
+          if (group.rank() == group.size() - 1 && batch.fail_injected && batch.fail_injected(at)) {
+            // Longer than the 256 bytes of /points/error in files of earlier versions (1024 now).
+            throw std::runtime_error(
+                std::string("fault injected by the test-only fail_points key, instead of computing the ") +
+                (is_line ? "line of the point " : "point ") + describe_point(points[at]) +
+                "; a message this long checks that a failure's whole text is kept in /points/error "
+                "and shown by rmtsweep status, as real ones (out of memory, a refused value) are");
+          }
         }
         simulate::SimulationOptions options = simulation_options(config, params.d);
         options.tables = &tables;
-        result = simulate::simulate_point(params, options, group);
-      } catch (const NumericalFailure& e) {
-        failure = point_failure_text(e, params, per_group);
-      } catch (const InvalidOption& e) {
-        failure = point_failure_text(e, params, per_group);
-      } catch (const std::exception& e) {
-        failure = local_failure(e);
-      }
-      const double seconds = seconds_since(point_start);
-      busy += seconds;
-      ++computed;
-      if (!failure.empty()) ++failed;
-      if (failure.empty() && result.eigensolver == parallel::Reducer::elpa) ++elpa;
-      if (failure.empty() && result.krylov()) ++krylov;
-      if (leader) {
-        if (failure.empty()) {
-          batch.write_done(at, result, seconds);
+        if (is_line) {
+          std::vector<double> snr;
+          for (std::size_t at = first; at < end; ++at) snr.push_back(points[at].snr);
+          result.line = simulate::simulate_line(params, snr, options, group);
+          result.results = result.line->points;
         } else {
-          batch.write_failed(at, failure, seconds);
+          result.results.push_back(simulate::simulate_point(params, options, group));
         }
-        counter.add_done();
+      } catch (const NumericalFailure& e) {
+        result.failure = point_failure_text(e, params, per_group);
+      } catch (const InvalidOption& e) {
+        result.failure = point_failure_text(e, params, per_group);
+      } catch (const std::exception& e) {
+        result.failure = local_failure(e);
+      }
+      const double seconds = seconds_since(unit_start);
+      busy += seconds;
+      std::int64_t written = 0;
+      for (std::size_t at = first; at < end; ++at) {
+        if (!batch.is_wanted(at)) continue;
+        ++written;
+        ++computed;
+        if (!result.failure.empty()) {
+          ++failed;
+          continue;
+        }
+        const simulate::PointResult& point = result.results[at - first];
+        if (point.eigensolver == parallel::Reducer::elpa) ++elpa;
+        if (point.krylov()) ++krylov;
+        if (parallel::is_line(point.eigensolver)) ++lines;
+      }
+      if (leader) {
+        // A point's time: its unit's, shared among the unit's points.
+        const double share = seconds / static_cast<double>(end - first);
+        for (std::size_t at = first; at < end; ++at) {
+          if (!batch.is_wanted(at)) continue;
+          if (result.failure.empty()) {
+            batch.write_done(at, result.results[at - first], share);
+          } else {
+            batch.write_failed(at, result.failure, share);
+          }
+        }
+        if (result.line && batch.write_line) batch.write_line(first, *result.line);
+        counter.add_done(written);
       }
       if (rank == 0) progress.report(counter.done());
     }
-    // Rank 0 keeps reporting while the other groups finish their last points.
+    // Rank 0 keeps reporting while the other groups finish their last units.
     MPI_Request barrier = MPI_REQUEST_NULL;
     RMTSWEEP_MPI_CHECK(MPI_Ibarrier(comm, &barrier));
     int finished = 0;
@@ -297,12 +402,14 @@ RunOutcome run_batch(const PointBatch& batch, const SweepConfig& config, MPI_Com
   }
 
   // Counts per group from its leader; the signal from any rank stops every rank's exit status.
-  std::int64_t sums[4] = {leader ? computed : 0, leader ? failed : 0, leader ? elpa : 0, leader ? krylov : 0};
+  std::int64_t sums[5] = {leader ? computed : 0, leader ? failed : 0, leader ? elpa : 0, leader ? krylov : 0,
+                          leader ? lines : 0};
   parallel::all_sum(std::span<std::int64_t>(sums), comm);
   outcome.computed = sums[0];
   outcome.failed = sums[1];
   outcome.elpa = sums[2];
   outcome.krylov = sums[3];
+  outcome.lines = sums[4];
   outcome.stop_signal = parallel::all_max(stop_signal(), comm);
   const double busy_max = parallel::all_max(busy, comm);
   const double busy_sum = parallel::all_sum(leader ? busy : 0.0, comm);
@@ -314,12 +421,15 @@ RunOutcome run_batch(const PointBatch& batch, const SweepConfig& config, MPI_Com
 }
 
 RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE* progress) {
-  const std::vector<std::int64_t> order = pending_order(grid, file, comm);
+  const PendingWork work = pending_work(grid, file, comm);
+  const std::vector<std::int64_t>& order = work.points;
   PointBatch batch;
   batch.label = "rmtsweep run";
   batch.total = grid.size();
   batch.points.reserve(order.size());
   for (const std::int64_t index : order) batch.points.push_back(grid.params(index));
+  for (const std::int64_t start : work.starts) batch.units.push_back(static_cast<std::size_t>(start));
+  for (const std::int64_t wanted : work.wanted) batch.wanted.push_back(static_cast<char>(wanted));
   const SweepConfig& config = grid.config();
   batch.id_of = [&](std::size_t at) { return order[at]; };
   batch.fail_injected = [&](std::size_t at) {

@@ -46,7 +46,7 @@ void WorkCounter::close(std::int64_t total) {
 
 bool WorkCounter::closed() { return fetch(2, 0, MPI_NO_OP) != 0; }
 
-void WorkCounter::add_done() { (void)fetch(1, 1, MPI_SUM); }
+void WorkCounter::add_done(std::int64_t points) { (void)fetch(1, points, MPI_SUM); }
 
 std::int64_t WorkCounter::done() { return fetch(1, 0, MPI_NO_OP); }
 

@@ -24,6 +24,11 @@ namespace rmtsweep::simulate {
 /// on the data (every weighting but causal:tau).
 bool line_applies(const model::PointParams& params) noexcept;
 
+/// Whether simulate_line takes the Krylov engine for a line of params by the cost model alone (no memory
+/// check): options.engine krylov, or automatic without a stored spectrum where one Krylov basis (about 1.15 x
+/// a Krylov point) is modelled cheaper than the dense line (the covariance and about 3 x a point's reduction).
+bool line_takes_krylov_modelled(const model::PointParams& params, const SimulationOptions& options);
+
 /// What a line gives.
 struct LineResult {
   /// One per snr value asked, in that order: what simulate_point gives for the point (eigensolver is

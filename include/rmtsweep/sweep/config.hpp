@@ -61,6 +61,9 @@ struct SweepConfig {
   /// automatic ("auto"): groups of several ranks reduce S with ELPA where parallel::elpa_applies
   /// (faster; a second d x d matrix per group); scalapack: always pdsytrd (less memory).
   EigenSetting eigensolver = EigenSetting::automatic;
+  /// auto: the snr values of each line (all but snr fixed) from one factorization (simulate_line) where
+  /// lines_apply; off: every point alone.
+  LinesSetting lines = LinesSetting::automatic;
   /// FAULT INJECTION, for tests only: flattened indices of points whose engine call is made
   /// to throw on the last rank of the group, so that the failure paths of a sweep can be
   /// exercised on a real run (1-rank groups record it; larger groups end the job).
@@ -76,6 +79,9 @@ struct SweepConfig {
   bool any_spectra() const noexcept;
   /// The smallest size of the d axis (k <= it).
   int smallest_d() const noexcept;
+  /// Whether the points of `weighting` are computed as lines: lines auto, an snr axis of 2 or more values
+  /// and weights that do not depend on the data.
+  bool lines_apply(const model::Weighting& weighting) const noexcept;
 };
 
 /// What simulate_point is asked to measure for the points of size `d` (k, ridge, ntest, the

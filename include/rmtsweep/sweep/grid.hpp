@@ -35,6 +35,15 @@ class Grid {
   /// The full parameters of point `index`: the axes' values plus T, correlation, table, seed.
   model::PointParams params(std::int64_t index) const;
 
+  /// Lines: the points that differ only in snr (simulate/line.hpp). A line's index is its points'
+  /// flattened index without the snr position:
+  ///   line = ((((i_d n_delta + i_delta) n_gamma + i_gamma) n_weighting + i_weighting) trials + trial
+  std::int64_t line_count() const noexcept { return size_ / static_cast<std::int64_t>(config_.snr.size()); }
+  /// The line of point `index`.
+  std::int64_t line_of(std::int64_t index) const;
+  /// The points of line `line`, in the order of the snr axis.
+  std::vector<std::int64_t> line_points(std::int64_t line) const;
+
  private:
   SweepConfig config_;
   std::int64_t size_ = 0;
@@ -50,6 +59,17 @@ double point_cost(const model::PointParams& params, const SweepConfig& config);
 
 /// The same on the engine given (`krylov`: the Krylov engine's cost, else the dense path's).
 double point_cost(const model::PointParams& params, const SweepConfig& config, bool krylov);
+
+/// The relative cost of a line of `snr_count` points of params (all but snr), in point_cost's units: the data
+/// once, one factorization of the snr-free part (dense: its covariance and about 1.8 x a point's eigen floor;
+/// Krylov: one basis, about 1.15 x a point's), and per snr value a secular solve and the test scores.
+double line_cost(const model::PointParams& params, std::size_t snr_count, const SweepConfig& config);
+
+/// The tasks over units of work (runs of consecutive units sharing their noise table and their cost, as
+/// table_runs below), for units given by the parameters of their first point and their costs, in hand-out
+/// order: the positions where the tasks start, followed by the number of units.
+std::vector<std::int64_t> unit_runs(const std::vector<model::PointParams>& firsts, const std::vector<double>& costs,
+                                    int groups);
 
 /// `todo` sorted most expensive first, so that the long points start early and the short ones
 /// fill the gaps at the end (longest-processing-time-first): the largest d first. Ties are grouped by

@@ -43,6 +43,15 @@ const char* eigensolver_setting(EigenSetting setting) noexcept;
 /// The engine and the dense reducer a setting asks simulate_point for.
 simulate::Engine engine_of(EigenSetting setting) noexcept;
 parallel::EigenSolver reducer_of(EigenSetting setting) noexcept;
+/// The `lines` setting: whether the points along snr are computed as one line (simulate/line.hpp).
+enum class LinesSetting {
+  automatic,  ///< "auto": as a line wherever simulate::line_applies and the snr axis has >= 2 values
+  off,        ///< "off": every point alone (simulate_point)
+};
+/// lines: auto | off.
+LinesSetting parse_lines(const std::string& text);
+/// The setting's text, as parse_lines reads it.
+const char* lines_setting(LinesSetting setting) noexcept;
 /// What k may be for dimension d, as an InvalidOption's "allowed" text.
 std::string k_allowed(int d);
 

@@ -13,6 +13,7 @@
 
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/model/params.hpp"
+#include "rmtsweep/simulate/line.hpp"
 #include "rmtsweep/sweep/grid.hpp"
 #include "rmtsweep/sweep/sweep_file.hpp"
 
@@ -25,24 +26,40 @@ struct RunOutcome {
   std::int64_t failed = 0;      ///< of those, failed
   std::int64_t elpa = 0;        ///< of those done, the points whose S ELPA reduced (groups of several ranks)
   std::int64_t krylov = 0;      ///< of those done, the points computed without forming S (Krylov engine)
+  std::int64_t lines = 0;       ///< of those done, the points computed as part of a line (simulate_line)
   std::int64_t done_total = 0;  ///< points done in the file after this run
   int stop_signal = 0;          ///< SIGTERM/SIGINT number if the run was stopped, else 0
   double wall_seconds = 0.0;
   double load_imbalance = 1.0;  ///< max / mean busy seconds of the groups (1 = perfect)
 };
 
-/// A list of points to compute, in the order they are handed out (costliest first, points of one
-/// noise table together), and where their outcomes go. What run_sweep computes for the grid and
-/// `rmtsweep refine` for its refined points (refine_file.hpp); identical on every rank but for the
+/// A list of points to compute in units of work, in the order they are handed out (costliest first,
+/// units of one noise table together), and where their outcomes go. A unit is one point, or a line: points
+/// that differ only in snr, computed together by simulate::simulate_line. What run_sweep computes for the
+/// grid and `rmtsweep refine` for its refined points (refine_file.hpp); identical on every rank but for the
 /// writers, which only group leaders call.
 struct PointBatch {
   const char* label = "rmtsweep run";         ///< prefix of the progress lines
   std::int64_t total = 0;                     ///< points in the whole set (progress: total - todo are done)
-  std::vector<model::PointParams> points;     ///< the points to compute, in hand-out order
+  std::vector<model::PointParams> points;     ///< every point of every unit, in hand-out order
+  /// Unit u is points[units[u], units[u + 1]); a unit of several points is a line. Empty: every point alone.
+  std::vector<std::size_t> units;
+  /// Per point: whether it is written. A line is computed whole, so that its results do not depend on which
+  /// of its points a resumed run still needs; its done points are not written again. Empty: every point.
+  std::vector<char> wanted;
   std::function<std::int64_t(std::size_t)> id_of;            ///< a point's row, for messages (optional)
-  std::function<bool(std::size_t)> fail_injected;            ///< test-only fault injection (optional)
+  /// Test-only fault injection (optional): a unit whose point is injected throws (a line: all its points fail).
+  std::function<bool(std::size_t)> fail_injected;
   std::function<void(std::size_t, const simulate::PointResult&, double)> write_done;
   std::function<void(std::size_t, const std::string&, double)> write_failed;
+  /// A computed line, by the position of its first point (optional): its exact thresholds' data.
+  std::function<void(std::size_t, const simulate::LineResult&)> write_line;
+
+  /// The number of units, and where unit u starts and ends in points.
+  std::size_t unit_count() const noexcept { return units.empty() ? points.size() : units.size() - 1; }
+  std::size_t unit_begin(std::size_t u) const noexcept { return units.empty() ? u : units[u]; }
+  std::size_t unit_end(std::size_t u) const noexcept { return units.empty() ? u + 1 : units[u + 1]; }
+  bool is_wanted(std::size_t at) const noexcept { return wanted.empty() || wanted[at] != 0; }
 };
 
 /// Computes `batch` on every rank of `comm` with the dynamic schedule of run_sweep (below): groups of

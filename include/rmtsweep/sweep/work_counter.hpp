@@ -26,8 +26,8 @@ class WorkCounter {
   void close(std::int64_t total);
   /// Whether some leader has called close(): a group in the middle of a task stops there too.
   bool closed();
-  /// Counts one finished point.
-  void add_done();
+  /// Counts `points` finished points.
+  void add_done(std::int64_t points = 1);
   /// Points counted as finished so far (atomic read).
   std::int64_t done();
 

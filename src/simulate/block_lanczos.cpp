@@ -122,43 +122,6 @@ void top_ritz(const Vector& t, int m, int k, Vector& values, Vector& vectors) {
   }
 }
 
-/// T = Q^T S Q, block tridiagonal with bandwidth b, in LAPACK's lower band storage (uplo 'L'):
-/// T(i, j) for j <= i <= j + b at ab[j (b + 1) + i - j]. Grows by b columns per block.
-struct BandMatrix {
-  int kd = 0, n = 0;
-  Vector ab;
-
-  double& at(int i, int j) { return ab[static_cast<std::size_t>(j) * (kd + 1) + (i - j)]; }
-  double at(int i, int j) const { return ab[static_cast<std::size_t>(j) * (kd + 1) + (i - j)]; }
-
-  /// Appends the block A_j (b x b, symmetric) on the diagonal, below the previous block's coupling
-  /// B_{j-1} (b x b upper triangular: T(n + i, n - b + j) = B(i, j)).
-  void append(const Vector& a, const Vector& coupling) {
-    const int b = kd;
-    ab.resize(static_cast<std::size_t>(n + b) * (kd + 1), 0.0);
-    for (int j = 0; j < b; ++j) {
-      for (int i = j; i < b; ++i) at(n + i, n + j) = a[static_cast<std::size_t>(j) * b + i];
-    }
-    if (n > 0) {
-      for (int j = 0; j < b; ++j) {
-        for (int i = 0; i <= j; ++i) at(n + i, n - b + j) = coupling[static_cast<std::size_t>(j) * b + i];
-      }
-    }
-    n += b;
-  }
-
-  Vector dense() const {
-    Vector t(static_cast<std::size_t>(n) * n, 0.0);
-    for (int j = 0; j < n; ++j) {
-      for (int i = j; i < std::min(n, j + kd + 1); ++i) {
-        t[static_cast<std::size_t>(j) * n + i] = at(i, j);
-        t[static_cast<std::size_t>(i) * n + j] = at(i, j);
-      }
-    }
-    return t;
-  }
-};
-
 /// The k largest eigenvalues of the band matrix, descending (dsbevx without vectors: O(n^2 b)).
 Vector top_band_values(const BandMatrix& t, int k) {
   Vector ab = t.ab, w(static_cast<std::size_t>(t.n)), work(7 * static_cast<std::size_t>(t.n));
@@ -220,6 +183,73 @@ bool band_ridge(const BandMatrix& t, double lambda, const Vector& g, Vector& y) 
   return info == 0;
 }
 
+}  // namespace
+
+BlockKrylov::BlockKrylov(const FactoredCovariance& s, Vector start, int b)
+    : s_(s), d_(s.dimension()), b_(b), q_(std::move(start)), t_{b, 0, {}} {
+  if (q_.size() != static_cast<std::size_t>(d_) * static_cast<std::size_t>(b_))
+    throw std::invalid_argument("BlockKrylov: the start block is not d x b");
+  start_r_ = orthonormalise(q_.data(), d_, b_);
+  parallel::broadcast(std::span<double>(q_), s.communicator());
+  previous_.assign(static_cast<std::size_t>(b_) * static_cast<std::size_t>(b_), 0.0);
+}
+
+bool BlockKrylov::step(long long budget) {
+  if (s_.products() + b_ > budget) return false;
+  if (m_ > 0) {
+    // The block found by the previous step becomes part of the basis.
+    if (!room()) return false;
+    previous_ = coupling_;
+    q_.resize(static_cast<std::size_t>(m_ + b_) * static_cast<std::size_t>(d_));
+    std::copy(next_.begin(), next_.end(), q_.begin() + static_cast<std::ptrdiff_t>(m_) * d_);
+  }
+  const int d = d_, b = b_;
+  const auto ud = static_cast<std::size_t>(d), ub = static_cast<std::size_t>(b);
+  const MPI_Comm comm = s_.communicator();
+  const double* qj = q_.data() + static_cast<std::size_t>(m_) * ud;
+  Vector block_y(ud * ub);
+  s_.apply(qj, block_y.data(), b);
+  ++blocks_;
+  // A_j = Q_j^T S Q_j, and the new directions S Q_j orthogonalised against the whole basis.
+  Vector a(ub * ub);
+  parallel::local_gemm('T', 'N', b, b, d, 1.0, qj, d, block_y.data(), d, 0.0, a.data(), b);
+  for (int i = 0; i < b; ++i) {
+    for (int j = 0; j < i; ++j) {
+      const double mean = 0.5 * (a[static_cast<std::size_t>(j) * ub + i] + a[static_cast<std::size_t>(i) * ub + j]);
+      a[static_cast<std::size_t>(j) * ub + i] = mean;
+      a[static_cast<std::size_t>(i) * ub + j] = mean;
+    }
+  }
+  const int m_next = m_ + b;
+  const double before = norm2(block_y.data(), block_y.size());
+  project_out(q_.data(), d, m_next, block_y.data(), b, s_.threads());
+  // R = Q_{j+1} B_j; ||B_j z|| = ||R z|| is the residual even where no next block fits (room).
+  coupling_ = orthonormalise(block_y.data(), d, b);
+  double smallest = before;
+  for (std::size_t i = 0; i < ub; ++i) smallest = std::min(smallest, std::abs(coupling_[i * ub + i]));
+  if (smallest < 1e-6 * before) {
+    // A direction of R is (nearly) in the basis already (the Krylov space is close to invariant,
+    // e.g. once it spans S's range where N < d): its column of Q_{j+1} is rounding noise, not
+    // orthogonal to the basis. Orthogonalise the block once more; B_j stays (those columns
+    // carry ~0 of S Q_j), and the new directions continue the space.
+    project_out(q_.data(), d, m_next, block_y.data(), b, s_.threads());
+    orthonormalise(block_y.data(), d, b);
+  }
+  // Rank 0's coefficients and next block for everyone: the same bits on every rank.
+  Vector packed(2 * ub * ub + ud * ub);
+  std::copy(a.begin(), a.end(), packed.begin());
+  std::copy(coupling_.begin(), coupling_.end(), packed.begin() + static_cast<std::ptrdiff_t>(ub * ub));
+  std::copy(block_y.begin(), block_y.end(), packed.begin() + static_cast<std::ptrdiff_t>(2 * ub * ub));
+  if (parallel::size_of(comm) > 1) parallel::broadcast(std::span<double>(packed), comm);
+  std::copy_n(packed.begin(), ub * ub, a.begin());
+  std::copy_n(packed.begin() + static_cast<std::ptrdiff_t>(ub * ub), ub * ub, coupling_.begin());
+  next_.assign(packed.begin() + static_cast<std::ptrdiff_t>(2 * ub * ub), packed.end());
+  // T grows by a block row and column: A_j on the diagonal, B_{j-1} beside it.
+  t_.append(a, previous_);
+  m_ = m_next;
+  return true;
+}
+
 /// ||B z_last|| for the b x b upper-triangular coupling B and the last b entries of the m-vector z.
 double coupled_norm(const Vector& coupling, int b, const double* z_last) {
   double sum = 0.0;
@@ -240,8 +270,6 @@ double hashed_uniform(std::uint64_t index) noexcept {
   return static_cast<double>(z >> 11) * 0x1.0p-52 - 1.0;
 }
 
-}  // namespace
-
 KrylovSolution block_lanczos(const FactoredCovariance& s, const Vector& rhs, const KrylovTargets& targets) {
   const int d = s.dimension(), b = std::max(1, std::min(targets.block, d)), k = std::min(targets.k, d);
   const auto ud = static_cast<std::size_t>(d), ub = static_cast<std::size_t>(b);
@@ -249,66 +277,25 @@ KrylovSolution block_lanczos(const FactoredCovariance& s, const Vector& rhs, con
   const MPI_Comm comm = s.communicator();
   const double rhs_norm = norm2(rhs.data(), ud);
 
-  // The basis Q (d x m, column-major), grown a block at a time, and T = Q^T S Q (block tridiagonal).
-  Vector q(ud * ub);
-  std::copy(rhs.begin(), rhs.end(), q.begin());
+  // The start block [rhs, b - 1 fixed pseudo-random vectors], so that q e_1 = rhs / r_11.
+  Vector start(ud * ub);
+  std::copy(rhs.begin(), rhs.end(), start.begin());
   if (rhs_norm == 0.0) {
-    for (std::size_t i = 0; i < ud; ++i) q[i] = hashed_uniform(i);
+    for (std::size_t i = 0; i < ud; ++i) start[i] = hashed_uniform(i);
   }
   for (std::size_t j = 1; j < ub; ++j) {
-    for (std::size_t i = 0; i < ud; ++i) q[j * ud + i] = hashed_uniform(j * ud + i);
+    for (std::size_t i = 0; i < ud; ++i) start[j * ud + i] = hashed_uniform(j * ud + i);
   }
-  const Vector start_r = orthonormalise(q.data(), d, b);  // q e_1 = rhs / r_11
-  parallel::broadcast(std::span<double>(q), comm);
+  BlockKrylov krylov(s, std::move(start), b);
+  const Vector& start_r = krylov.start_coefficients();
 
   KrylovSolution out;
-  BandMatrix t{b, 0, {}};
-  Vector values, ritz, y, g, block_y(ud * ub), coupling, previous(ub * ub, 0.0), packed;
-  int m = 0;
+  Vector values, ritz, y, g;
   bool eigen_done = false, ridge_done = rhs_norm == 0.0;
-  while (s.products() + b <= targets.budget) {
-    const double* qj = q.data() + static_cast<std::size_t>(m) * ud;
-    s.apply(qj, block_y.data(), b);
-    ++out.blocks;
-    // A_j = Q_j^T S Q_j, and the new directions S Q_j orthogonalised against the whole basis.
-    Vector a(ub * ub);
-    parallel::local_gemm('T', 'N', b, b, d, 1.0, qj, d, block_y.data(), d, 0.0, a.data(), b);
-    for (int i = 0; i < b; ++i) {
-      for (int j = 0; j < i; ++j) {
-        const double mean = 0.5 * (a[static_cast<std::size_t>(j) * ub + i] + a[static_cast<std::size_t>(i) * ub + j]);
-        a[static_cast<std::size_t>(j) * ub + i] = mean;
-        a[static_cast<std::size_t>(i) * ub + j] = mean;
-      }
-    }
-    const int m_next = m + b;
-    const double before = norm2(block_y.data(), block_y.size());
-    project_out(q.data(), d, m_next, block_y.data(), b, s.threads());
-    // R = Q_{j+1} B_j; ||B_j z|| = ||R z|| is the residual even where no next block fits (room).
-    coupling = orthonormalise(block_y.data(), d, b);
-    double smallest = before;
-    for (std::size_t i = 0; i < ub; ++i) smallest = std::min(smallest, std::abs(coupling[i * ub + i]));
-    if (smallest < 1e-6 * before) {
-      // A direction of R is (nearly) in the basis already (the Krylov space is close to invariant,
-      // e.g. once it spans S's range where N < d): its column of Q_{j+1} is rounding noise, not
-      // orthogonal to the basis. Orthogonalise the block once more; B_j stays (those columns
-      // carry ~0 of S Q_j), and the new directions continue the space.
-      project_out(q.data(), d, m_next, block_y.data(), b, s.threads());
-      orthonormalise(block_y.data(), d, b);
-    }
-    const bool room = m_next + b <= d;
-    // Rank 0's coefficients and next block for everyone: the same bits on every rank.
-    packed.resize(2 * ub * ub + ud * ub);
-    std::copy(a.begin(), a.end(), packed.begin());
-    std::copy(coupling.begin(), coupling.end(), packed.begin() + static_cast<std::ptrdiff_t>(ub * ub));
-    std::copy(block_y.begin(), block_y.end(), packed.begin() + static_cast<std::ptrdiff_t>(2 * ub * ub));
-    if (parallel::size_of(comm) > 1) parallel::broadcast(std::span<double>(packed), comm);
-    std::copy_n(packed.begin(), ub * ub, a.begin());
-    std::copy_n(packed.begin() + static_cast<std::ptrdiff_t>(ub * ub), ub * ub, coupling.begin());
-
-    // T grows by a block row and column: A_j on the diagonal, B_{j-1} beside it.
-    t.append(a, previous);
-    m = m_next;
-
+  while (krylov.step(targets.budget)) {
+    const BandMatrix& t = krylov.projected();
+    const int m = krylov.size();
+    const Vector& coupling = krylov.coupling();
     // Convergence from the recurrence: S Q z - theta Q z = Q_{j+1} B_j z_last for the Ritz pairs
     // (theta, z) of T, and (S + lambda I) Q y - rhs = Q_{j+1} B_j y_last for the ridge.
     const int kk = std::min(k, m);
@@ -332,13 +319,13 @@ KrylovSolution block_lanczos(const FactoredCovariance& s, const Vector& rhs, con
     });
     eigen_done = (met & 1) != 0;
     ridge_done = (met & 2) != 0;
-    if ((eigen_done && ridge_done) || !room) break;
-    previous = coupling;
-    q.resize(static_cast<std::size_t>(m + b) * ud);
-    std::copy(packed.begin() + static_cast<std::ptrdiff_t>(2 * ub * ub), packed.end(),
-              q.begin() + static_cast<std::ptrdiff_t>(m) * ud);
+    if ((eigen_done && ridge_done) || !krylov.room()) break;
   }
   out.converged = eigen_done && ridge_done;
+  out.blocks = krylov.blocks();
+  const int m = krylov.size();
+  const Vector& q = krylov.basis();
+  const BandMatrix& t = krylov.projected();
 
   // Ritz vectors X = Q Z (Z from dsyevr on T, once) and beta = Q y; then their residuals measured
   // with one more product.

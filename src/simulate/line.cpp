@@ -105,26 +105,9 @@ Factored direct_line(PointContext& context, const PooledSequences& pooled, const
   Vector solved = rotated;
   parallel::solve_shifted_tridiagonal(factor.diagonal(), factor.subdiagonal(), context.lambda, solved, 3,
                                       context.grid->comm());
-  Vector betas = factor.apply("N", solved, 3);  // [beta_u, beta_p, beta_b]
+  const Vector betas = factor.apply("N", solved, 3);  // [beta_u, beta_p, beta_b]
   context.seconds.eigen += MPI_Wtime() - mark;
-  const double* beta_u = betas.data();
-  const double* beta_p = betas.data() + ud;
-  const double* beta_b = betas.data() + 2 * ud;
-  // Sherman-Morrison on A + q v v^T, v = r u + p/q, b(r) = b0 + r h u:
-  // beta(r) = beta_b + r h beta_u - q (v^T A^{-1} b(r)) / (1 + q v^T A^{-1} v) (r beta_u + beta_p / q).
-  const double uu = beta_u[0], ub = beta_b[0], pu = dot(p.data(), beta_u, ud), pb = dot(p.data(), beta_b, ud),
-               pp = dot(p.data(), beta_p, ud), h = signal.h;
-  out.ridge.count = 3;
-  out.ridge.basis.resize(3 * ud);
-  std::copy_n(beta_b, ud, out.ridge.basis.begin());
-  std::copy_n(beta_u, ud, out.ridge.basis.begin() + static_cast<std::ptrdiff_t>(ud));
-  std::copy_n(beta_p, ud, out.ridge.basis.begin() + static_cast<std::ptrdiff_t>(2 * ud));
-  out.ridge.coefficients = [=](double r) {
-    const double along = r * ub + r * r * h * uu + pb / q + r * h * pu / q;
-    const double denominator = 1.0 + q * r * r * uu + 2.0 * r * pu + pp / q;
-    const double ratio = along / denominator;
-    return Vector{1.0, r * h - q * r * ratio, -ratio};
-  };
+  out.ridge = direct_form_ridge(betas, p, q, signal.h);
   return out;
 }
 
@@ -295,6 +278,30 @@ LineSignal line_signal(const SparsePooling& sequences, std::int64_t vocabulary) 
   return out;
 }
 
+LineRidge direct_form_ridge(const std::vector<double>& betas, const std::vector<double>& p, double q, double h) {
+  const std::size_t ud = p.size();
+  const double* beta_u = betas.data();
+  const double* beta_p = betas.data() + ud;
+  const double* beta_b = betas.data() + 2 * ud;
+  // Sherman-Morrison on A + q v v^T, v = r u + p/q, b(r) = b0 + r h u:
+  // beta(r) = beta_b + r h beta_u - q (v^T A^{-1} b(r)) / (1 + q v^T A^{-1} v) (r beta_u + beta_p / q).
+  const double uu = beta_u[0], ub = beta_b[0], pu = dot(p.data(), beta_u, ud), pb = dot(p.data(), beta_b, ud),
+               pp = dot(p.data(), beta_p, ud);
+  LineRidge ridge;
+  ridge.count = 3;
+  ridge.basis.resize(3 * ud);
+  std::copy_n(beta_b, ud, ridge.basis.begin());
+  std::copy_n(beta_u, ud, ridge.basis.begin() + static_cast<std::ptrdiff_t>(ud));
+  std::copy_n(beta_p, ud, ridge.basis.begin() + static_cast<std::ptrdiff_t>(2 * ud));
+  ridge.coefficients = [=](double r) {
+    const double along = r * ub + r * r * h * uu + pb / q + r * h * pu / q;
+    const double denominator = 1.0 + q * r * r * uu + 2.0 * r * pu + pp / q;
+    const double ratio = along / denominator;
+    return std::vector<double>{1.0, r * h - q * r * ratio, -ratio};
+  };
+  return ridge;
+}
+
 std::vector<PointResult> line_points(const spectral::RankOneLine& secular, int k, std::size_t zeros,
                                      std::span<const double> r, const std::vector<double>& accuracies, bool spectrum,
                                      parallel::Reducer reducer, CovariancePath path) {
@@ -327,10 +334,30 @@ LineResult simulate_line(const model::PointParams& params, std::span<const doubl
     point.snr = value;
     model::validate(point);
   }
-  LineResult result = dense_line(params, snr, options, comm);
+  int ranks = 1;
+  RMTSWEEP_MPI_CHECK(MPI_Comm_size(comm, &ranks));
+  // Decided on rank 0, as simulate_point does: the memory check reads this node's free memory.
+  const bool krylov = parallel::decided_on_root(comm, [&] {
+    return options.engine == Engine::krylov ||
+           (options.engine == Engine::automatic && !options.spectrum &&
+            (!dense_fits(params, ranks) || line_takes_krylov_modelled(params, options)));
+  });
+  if (krylov && options.spectrum)
+    throw InvalidOption("eigensolver", "krylov", "the Krylov engine gives the top k eigenvalues only, not the spectrum");
+  std::vector<std::size_t> unconverged;
+  LineResult result = krylov ? krylov_line(params, snr, options, comm, unconverged) : dense_line(params, snr, options, comm);
+  // The snr values the line's basis did not converge for: each point alone (simulate_point, which falls back
+  // to the dense engine where its own Krylov iteration does not converge either).
+  for (const std::size_t i : unconverged) {
+    model::PointParams point = params;
+    point.snr = snr[i];
+    result.points[i] = simulate_point(point, options, comm);
+    result.recomputed_alone.push_back(i);
+  }
   // Each point's share of the line's time.
   const double share = 1.0 / static_cast<double>(snr.size());
   for (PointResult& point : result.points) {
+    if (!parallel::is_line(point.eigensolver)) continue;  // recomputed alone: its own times
     point.seconds = {result.seconds.generate * share, result.seconds.covariance * share,
                      result.seconds.eigen * share, result.seconds.ridge * share, result.seconds.total * share};
   }

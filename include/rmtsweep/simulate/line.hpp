@@ -39,6 +39,9 @@ struct LineResult {
   /// (spectral::level_crossing). From the Krylov engine these are Ritz values of its basis.
   spectral::RankOneLine secular;
   StageSeconds seconds;  ///< the whole line's stage times (slowest rank)
+  /// Positions of the points the line's Krylov basis did not converge for, recomputed one at a time by
+  /// simulate_point (their eigensolver says which engine computed them).
+  std::vector<std::size_t> recomputed_alone;
 };
 
 /// Simulates the points (params with snr = each of `snr`) on all ranks of `comm` (collective), equal

@@ -3,6 +3,8 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <cmath>
+#include <map>
 #include <cstdint>
 #include <cstdio>
 #include <iostream>
@@ -15,7 +17,10 @@
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/model/parse_number.hpp"
 #include "rmtsweep/parallel/blas_threads.hpp"
+#include "rmtsweep/assemble/phase.hpp"
+#include "rmtsweep/simulate/line.hpp"
 #include "rmtsweep/simulate/point.hpp"
+#include "rmtsweep/spectral/rank_one.hpp"
 #include "rmtsweep/sweep/config.hpp"
 #include "rmtsweep/sweep/option_table.hpp"
 #include "rmtsweep/theory/prediction.hpp"
@@ -109,6 +114,90 @@ void print_human(const model::PointParams& params, const simulate::PointResult& 
   }
 }
 
+/// Whether --snr names several values (a list or a range): then `point` computes the line.
+bool is_snr_line(const std::string& text) { return text.find(',') != std::string::npos || text.find(':') != std::string::npos; }
+
+/// The exact snr from which the trial is detected by the edge rule (lambda_1 above the bulk edge times
+/// 1 + c d^{-2/3}, c the default margin), from the line's secular form (docs/model.md section 8).
+nlohmann::json edge_threshold_json(const simulate::LineResult& line, const theory::Prediction& prediction, int d) {
+  const double level = assemble::detection_threshold(prediction.bulk_edge_right, d, assemble::default_detection_margin);
+  const spectral::LevelCrossing crossing = spectral::level_crossing(line.secular, level);
+  nlohmann::json out;
+  out["level"] = level;
+  out["threshold_snr"] = std::isfinite(crossing.r_from) ? nlohmann::json(crossing.r_from * crossing.r_from) : nlohmann::json(nullptr);
+  out["detected_at_zero"] = crossing.at_zero;
+  out["detected_below_snr"] = crossing.r_below * crossing.r_below;
+  return out;
+}
+
+/// `point --snr LIST|a:b:n`: the line of every given snr from one factorization, one record per snr.
+int point_line(const po::variables_map& values, const std::string& snr_text, int rank, int ranks) {
+  const std::vector<double> snr = sweep::parse_axis(snr_text, "snr");
+  std::map<std::string, std::string> texts;
+  for (const std::string& name : point_option_names()) {
+    if (values.count(name) && !values[name].defaulted()) texts[name] = values[name].as<std::string>();
+  }
+  texts["snr"] = model::format_double(snr.front());
+  model::PointParams params = point_params_from(texts);
+  if (!simulate::line_applies(params)) {
+    throw InvalidOption("snr", snr_text,
+                        "a single value for causal:tau pooling (its weights depend on the data, so its points are "
+                        "computed one at a time)");
+  }
+  const simulate::SimulationOptions sim_options = simulation_options(values, params);
+  parallel::configure_blas_threads(MPI_COMM_WORLD);
+  const simulate::LineResult line = simulate::simulate_line(params, snr, sim_options, MPI_COMM_WORLD);
+  if (rank != 0) return 0;
+  const theory::Prediction at_zero = theory::predict(params);
+  if (values.count("json")) {
+    nlohmann::json out;
+    out["params"] = point_params_json(params);
+    out["params"].erase("snr");
+    out["snr"] = snr;
+    out["points"] = nlohmann::json::array();
+    for (std::size_t i = 0; i < snr.size(); ++i) {
+      params.snr = snr[i];
+      out["points"].push_back(result_json(params, sim_options, line.points[i], theory::predict(params)));
+    }
+    out["line"] = {{"recomputed_alone", line.recomputed_alone},
+                   {"seconds", {{"generate", line.seconds.generate},
+                                {"covariance", line.seconds.covariance},
+                                {"eigen", line.seconds.eigen},
+                                {"ridge", line.seconds.ridge},
+                                {"total", line.seconds.total}}}};
+    out["thresholds"] = {{"edge", edge_threshold_json(line, at_zero, params.d)}};
+    std::cout << out.dump() << "\n";
+    return 0;
+  }
+  std::printf("line           d=%d T=%d delta=%g gamma=%g weighting=%s correlation=%s table=%s seed=%llu trial=%d, "
+              "%zu snr values on %d rank(s)\n",
+              params.d, params.T, params.delta, params.gamma, model::to_string(params.weighting).c_str(),
+              model::to_string(params.correlation).c_str(), model::to_string(params.table).c_str(),
+              static_cast<unsigned long long>(params.seed), params.trial, snr.size(), ranks);
+  std::printf("%12s %14s %14s %10s %10s %9s  %s\n", "snr", "top eigenvalue", "theory", "overlap", "theory",
+              "ridge acc", "solver");
+  for (std::size_t i = 0; i < snr.size(); ++i) {
+    params.snr = snr[i];
+    const theory::Prediction p = theory::predict(params);
+    const simulate::PointResult& r = line.points[i];
+    std::printf("%12.6g %14.8g %14.8g %10.6f %10.6f %9.4f  %s\n", snr[i], r.top_eigenvalues.at(0), p.top_eigenvalue,
+                r.overlap, p.overlap, r.ridge_accuracy, parallel::to_string(r.eigensolver));
+  }
+  const nlohmann::json edge = edge_threshold_json(line, at_zero, params.d);
+  std::printf("edge rule      lambda_1 > %.8g (bulk edge x (1 + d^-2/3)): ", edge["level"].get<double>());
+  if (edge["threshold_snr"].is_null()) {
+    std::printf("never detected\n");
+  } else {
+    std::printf("detected for every snr > %.10g", edge["threshold_snr"].get<double>());
+    if (edge["detected_below_snr"].get<double>() > 0.0)
+      std::printf(", and below %.10g (the top eigenvalue dips first)", edge["detected_below_snr"].get<double>());
+    std::printf("\n");
+  }
+  std::printf("seconds        the line: generate %.3f, covariance %.3f, eigen %.3f, ridge %.3f, total %.3f\n",
+              line.seconds.generate, line.seconds.covariance, line.seconds.eigen, line.seconds.ridge, line.seconds.total);
+  return 0;
+}
+
 }  // namespace
 
 int command_point(int argc, char** argv) {
@@ -131,6 +220,8 @@ int command_point(int argc, char** argv) {
     if (rank == 0) std::cout << options << "\n";
     return 0;
   }
+  if (values.count("snr") && is_snr_line(values["snr"].as<std::string>()))
+    return point_line(values, values["snr"].as<std::string>(), rank, ranks);
   const model::PointParams params = point_params_from(values);
   const simulate::SimulationOptions sim_options = simulation_options(values, params);
   const theory::Prediction prediction = theory::predict(params);

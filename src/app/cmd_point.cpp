@@ -118,7 +118,7 @@ void print_human(const model::PointParams& params, const simulate::PointResult& 
 bool is_snr_line(const std::string& text) { return text.find(',') != std::string::npos || text.find(':') != std::string::npos; }
 
 /// The exact snr from which the trial is detected by the edge rule (lambda_1 above the bulk edge times
-/// 1 + c d^{-2/3}, c the default margin), from the line's secular form (docs/model.md section 8).
+/// 1 + c d^{-2/3}, c the default margin), from the line's secular form (docs/model.md section 9).
 nlohmann::json edge_threshold_json(const simulate::LineResult& line, const theory::Prediction& prediction, int d) {
   const double level = assemble::detection_threshold(prediction.bulk_edge_right, d, assemble::default_detection_margin);
   const spectral::LevelCrossing crossing = spectral::level_crossing(line.secular, level);

@@ -1,4 +1,4 @@
-// The Krylov engine of a line (docs/model.md section 8): one block Krylov basis of the snr-free S0 started from
+// The Krylov engine of a line (docs/model.md section 9): one block Krylov basis of the snr-free S0 started from
 // [u, p, b0, random...] is a Krylov basis of every S(r) = S0 + r (p u^T + u p^T) + r^2 q u u^T, because u and
 // p lie in its first block: each snr's projected matrix T(r) differs from T0 = Q^T S0 Q in that block only,
 // T(r) = T0' + q v v^T with T0' = T0 - p^ p^T / q, v = r u^ + p^ / q. So T0' is diagonalised once per check

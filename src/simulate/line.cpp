@@ -1,5 +1,5 @@
 // simulate_line: every snr of a line from one factorization of its snr-free part (include/rmtsweep/simulate/line.hpp,
-// docs/model.md section 8), and the dense engine (LAPACK dsytrd + dstedc, or ScaLAPACK pdsytrd on a group).
+// docs/model.md section 9), and the dense engine (LAPACK dsytrd + dstedc, or ScaLAPACK pdsytrd on a group).
 #include "rmtsweep/simulate/line.hpp"
 
 #include <algorithm>

@@ -10,7 +10,7 @@
 
 namespace rmtsweep::simulate {
 
-/// The signal side of a line's training sequences (docs/model.md section 8): sigma_n = sum_t w_t xi_{n,t}
+/// The signal side of a line's training sequences (docs/model.md section 9): sigma_n = sum_t w_t xi_{n,t}
 /// = s^T a_n (s the class signs of the tokens), their mean, and the V-vectors that turn the noise table
 /// into the line's vectors: c-bar0 = Z a-bar, b0 = Z a_y, p = Z a_sigma.
 struct LineSignal {

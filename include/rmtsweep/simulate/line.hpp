@@ -1,6 +1,6 @@
 #pragma once
 /// A whole line of snr values (everything of a point fixed but snr) from one factorization
-/// (docs/model.md section 8). The points of a line share their noise table, sequences and weights;
+/// (docs/model.md section 9). The points of a line share their noise table, sequences and weights;
 /// only the signal differs, and it enters through one rank-one term: with r = sqrt(snr), u = e_1 and
 /// sigma_n = sum_t w_t xi_{n,t}, each pooled vector is c_n = Z a_n + r sigma_n u, so
 ///   S(r) = S0' + q v v^T,  S0' = S0 - p p^T / q,  v = r u + p / q,

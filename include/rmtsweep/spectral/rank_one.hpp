@@ -5,7 +5,7 @@
 ///   M(r) = diag(poles) + rho z(r) z(r)^T,   z(r) = r g + a.
 ///
 /// This is how a whole line of snr values looks in the eigenbasis of its snr-free part
-/// (docs/model.md section 8): S(r) = S0' + q v v^T with v = r u + p / q (direct form), or the
+/// (docs/model.md section 9): S(r) = S0' + q v v^T with v = r u + p / q (direct form), or the
 /// N x N Gram K(r) = K0' + m m^T / N with m = c0 + r sigma (Gram form). Per r the eigenvalues are
 /// the roots of the secular equation 1 + rho sum_i z_i^2 / (poles_i - lambda) = 0, one per interval
 /// between consecutive poles (LAPACK's dlaed4), after deflating the components that cannot move

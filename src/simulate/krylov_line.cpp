@@ -195,7 +195,7 @@ LineResult krylov_line(const model::PointParams& params, std::span<const double>
   mark = MPI_Wtime();
   const int k = std::min(options.k, d - 1);
   const int b = std::max(4, std::min(options.krylov_block > 0 ? options.krylov_block : default_block, d));
-  const long long budget = options.krylov_budget > 0 ? options.krylov_budget : default_budget(k);
+  const long long budget = krylov_budget(options);
   // The start block [u, p, b0, b - 3 fixed pseudo-random vectors].
   Vector start(ud * static_cast<std::size_t>(b));
   start[0] = 1.0;

@@ -21,6 +21,10 @@
 
 namespace rmtsweep::simulate {
 
+long long krylov_budget(const SimulationOptions& options) noexcept {
+  return options.krylov_budget > 0 ? options.krylov_budget : default_budget(std::min(options.k, 4096));
+}
+
 const char* to_string(Engine engine) noexcept {
   switch (engine) {
     case Engine::dense:

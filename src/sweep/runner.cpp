@@ -372,6 +372,8 @@ RunOutcome run_batch(const PointBatch& batch, const SweepConfig& config, MPI_Com
         if (parallel::is_line(point.eigensolver)) ++lines;
       }
       if (leader) {
+        // The line's secular form first: a point the file holds as done has its line's row.
+        if (result.line && batch.write_line) batch.write_line(first, *result.line);
         // A point's time: its unit's, shared among the unit's points.
         const double share = seconds / static_cast<double>(end - first);
         for (std::size_t at = first; at < end; ++at) {
@@ -382,7 +384,6 @@ RunOutcome run_batch(const PointBatch& batch, const SweepConfig& config, MPI_Com
             batch.write_failed(at, result.failure, share);
           }
         }
-        if (result.line && batch.write_line) batch.write_line(first, *result.line);
         counter.add_done(written);
       }
       if (rank == 0) progress.report(counter.done());
@@ -440,6 +441,9 @@ RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE
   };
   batch.write_failed = [&](std::size_t at, const std::string& message, double seconds) {
     file.write_failed(order[at], message, seconds);
+  };
+  batch.write_line = [&](std::size_t first, const simulate::LineResult& line) {
+    file.write_line(grid.line_of(order[first]), line.secular, line.recomputed_alone.empty());
   };
   return run_batch(batch, config, comm, progress);
 }

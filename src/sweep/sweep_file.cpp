@@ -188,6 +188,8 @@ SweepFile SweepFile::create(const std::string& path, MPI_Comm comm, const Grid& 
   write_points(sweep.file_, grid, predictions, weightings, writer);
   write_spectra(sweep.file_, c, writer);
 
+  if (stores_lines(c)) create_line_datasets(sweep.file_, grid, writer);
+
   io::write_attribute(sweep.file_, "config", config_text);
   io::write_attribute(sweep.file_, "point_count", static_cast<std::int64_t>(points));
   io::write_attribute(sweep.file_, "point_order",
@@ -199,6 +201,7 @@ SweepFile SweepFile::create(const std::string& path, MPI_Comm comm, const Grid& 
   io::write_attribute(sweep.file_, "schema_version", schema_version);  // the "complete" marker
   io::flush(sweep.file_);
   sweep.open_point_datasets(c, schema_version);
+  sweep.lines_ = LineStore(sweep.file_, grid);
   return sweep;
 }
 
@@ -276,6 +279,7 @@ SweepFile SweepFile::open_for_resume(const std::string& path, MPI_Comm comm, con
   const io::Dataset top = io::open_dataset(sweep.file_, path_of(column::top_eigenvalues));
   sweep.k_ = static_cast<int>(io::shape(top)[1]);
   sweep.open_point_datasets(grid.config(), version);
+  sweep.lines_ = LineStore(sweep.file_, grid);
   return sweep;
 }
 
@@ -365,6 +369,10 @@ void SweepFile::write_record(const PointRecord& record) {
   write_cell(status_, row, record.cells.back());  // last: the point's data are complete
 }
 
+void SweepFile::write_line(std::int64_t line, const spectral::RankOneLine& secular, bool converged) {
+  lines_.write(line, secular, converged);
+}
+
 void SweepFile::write_done(std::int64_t index, const simulate::PointResult& result, double seconds) {
   write_outcome(index, PointOutcome{&result, PointStatus::done, seconds, run_index_, "", k_},
                 &result.eigenvalues);
@@ -382,6 +390,7 @@ void SweepFile::close() {
   measurements_.clear();
   status_.reset();
   spectra_.clear();
+  lines_ = LineStore();
   if (file_.valid()) io::check(H5Fclose(file_.release()), "H5Fclose");
   // After the file (whose collective close must not wait on a rank that threw): its last records synced.
   if (journal_) {

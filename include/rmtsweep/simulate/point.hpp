@@ -81,6 +81,10 @@ struct PointResult {
   bool fell_back = false;                    ///< (addition) Krylov did not converge; recomputed densely
 };
 
+/// The most products of S the Krylov engine makes for a point or a line (each vector of a block counted):
+/// options.krylov_budget, or 2000 + 100 k where it is 0.
+long long krylov_budget(const SimulationOptions& options) noexcept;
+
 /// Simulates one point on all ranks of `comm` (collective). The result is the same on every
 /// rank of `comm`, and does not depend on the number of ranks beyond floating-point summation
 /// order. Throws (ScalapackError, MpiError, ...) on failure, on every rank alike.

@@ -26,6 +26,7 @@
 #include "rmtsweep/simulate/point.hpp"
 #include "rmtsweep/sweep/grid.hpp"
 #include "rmtsweep/sweep/journal.hpp"
+#include "rmtsweep/sweep/line_store.hpp"
 #include "rmtsweep/sweep/provenance.hpp"
 #include "rmtsweep/sweep/schema.hpp"
 #include "rmtsweep/theory/prediction.hpp"
@@ -84,6 +85,12 @@ class SweepFile {
   /// Writes a failed point's message, then its status = failed (independent; one rank).
   void write_failed(std::int64_t index, const std::string& message, double seconds);
 
+  /// Writes the secular form of grid line `line` into /lines (independent; one rank; before its points, so that
+  /// a done point's line has its row). Nothing where the file has no /lines.
+  void write_line(std::int64_t line, const spectral::RankOneLine& secular, bool converged);
+  /// Per grid line whether /lines holds its row (all false without /lines).
+  std::vector<char> lines_written() const { return lines_.written(); }
+
   /// Writes a record's cells, its spectrum, and its status cell last (independent; one rank); the
   /// journal is not written (recover writes what a journal holds).
   void write_record(const PointRecord& record);
@@ -106,6 +113,7 @@ class SweepFile {
   io::Dataset status_;
   /// Per size of the d axis: its spectra (invalid where they are not stored), and the points per size.
   std::vector<io::Dataset> spectra_;
+  LineStore lines_;
   std::int64_t points_per_d_ = 1;
 };
 

@@ -1,0 +1,170 @@
+// /lines of a sweep file (include/rmtsweep/sweep/line_store.hpp).
+#include "rmtsweep/sweep/line_store.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "column_io.hpp"
+#include "rmtsweep/simulate/line.hpp"
+
+namespace rmtsweep::sweep {
+namespace {
+
+constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+
+/// The columns a size's rows need: d where a line of the size may take the dense engine (its poles are S0''s d
+/// eigenvalues, or the Gram matrix's N < d), else the Krylov basis's most vectors (the budget, at most d).
+hsize_t row_width(const SweepConfig& config, std::size_t n) {
+  const int d = config.d[n];
+  const simulate::SimulationOptions options = simulation_options(config, d);
+  bool dense = false;
+  for (const double delta : config.delta) {
+    for (const double gamma : config.gamma) {
+      for (const model::Weighting& w : config.weighting) {
+        if (!config.lines_apply(w)) continue;
+        model::PointParams p;
+        p.d = d;
+        p.T = config.T;
+        p.delta = delta;
+        p.gamma = gamma;
+        p.weighting = w;
+        p.correlation = config.correlation;
+        p.table = config.table;
+        dense = dense || !simulate::line_takes_krylov_modelled(p, options);
+      }
+    }
+  }
+  const long long budget = simulate::krylov_budget(options);
+  return static_cast<hsize_t>(dense ? d : std::min<long long>(d, budget));
+}
+
+const char* const descriptions[] = {
+    "the grid line (Grid::line_of: a point's index without its snr position) of each row",
+    "poles a row holds; 0 where the line was not computed by the line engine (docs/model.md section 9)",
+    "eigenvalues of the line's snr-free part S0' (or K0', or their Ritz values), ascending; NaN past count",
+    "g: the rank-one update's vector per unit sqrt(snr), in that eigenbasis",
+    "a: the rank-one update's vector at snr = 0, in that eigenbasis",
+    "rho: M(r) = diag(poles) + rho (r g + a)(r g + a)^T, r = sqrt(snr)",
+    "0: M is S in its snr-free eigenbasis (overlap (w^T Q^T u)^2); 1: the N x N Gram matrix (N < d)",
+    "1 when every snr of the line converged (the dense engine's rows, and a Krylov basis that did); 0 otherwise",
+};
+
+}  // namespace
+
+std::string lines_group_of(int d) { return std::string(lines_group) + "/d" + std::to_string(d); }
+
+bool stores_lines(const SweepConfig& config) {
+  return std::any_of(config.weighting.begin(), config.weighting.end(),
+                     [&](const model::Weighting& w) { return config.lines_apply(w); });
+}
+
+void create_line_datasets(hid_t file, const Grid& grid, bool writer) {
+  const SweepConfig& config = grid.config();
+  const io::Group group = io::create_group(file, std::string(lines_group));
+  detail::describe(group, "per size, the secular form of every line computed as a line (docs/model.md section 9)");
+  const auto rows = static_cast<hsize_t>(grid.line_count() / static_cast<std::int64_t>(config.d.size()));
+  for (std::size_t n = 0; n < config.d.size(); ++n) {
+    const std::string base = lines_group_of(config.d[n]) + "/";
+    const io::Group size = io::create_group(file, lines_group_of(config.d[n]));
+    const hsize_t width = row_width(config, n);
+    const io::Dataset line = io::create_int_dataset(file, base + "line", {rows});
+    detail::describe(line, descriptions[0]);
+    detail::describe(io::create_int_dataset(file, base + "count", {rows}), descriptions[1]);
+    detail::describe(io::create_double_dataset(file, base + "poles", {rows, width}), descriptions[2]);
+    detail::describe(io::create_double_dataset(file, base + "signal", {rows, width}), descriptions[3]);
+    detail::describe(io::create_double_dataset(file, base + "offset", {rows, width}), descriptions[4]);
+    detail::describe(io::create_double_dataset(file, base + "rho", {rows}), descriptions[5]);
+    detail::describe(io::create_int_dataset(file, base + "form", {rows}), descriptions[6]);
+    detail::describe(io::create_int_dataset(file, base + "converged", {rows}), descriptions[7]);
+    if (writer) {
+      std::vector<std::int64_t> index(rows);
+      for (hsize_t r = 0; r < rows; ++r) index[r] = static_cast<std::int64_t>(n * rows + r);
+      io::write(line, index);
+    }
+  }
+}
+
+LineStore::LineStore(hid_t file, const Grid& grid) {
+  const SweepConfig& config = grid.config();
+  if (!io::exists(file, std::string(lines_group))) return;
+  lines_per_d_ = grid.line_count() / static_cast<std::int64_t>(config.d.size());
+  for (const int d : config.d) {
+    const std::string base = lines_group_of(d) + "/";
+    Size size;
+    size.line = io::open_dataset(file, base + "line");
+    size.count = io::open_dataset(file, base + "count");
+    size.poles = io::open_dataset(file, base + "poles");
+    size.signal = io::open_dataset(file, base + "signal");
+    size.offset = io::open_dataset(file, base + "offset");
+    size.rho = io::open_dataset(file, base + "rho");
+    size.form = io::open_dataset(file, base + "form");
+    size.converged = io::open_dataset(file, base + "converged");
+    size.width = io::shape(size.poles)[1];
+    sizes_.push_back(std::move(size));
+  }
+}
+
+void LineStore::write(std::int64_t line, const spectral::RankOneLine& secular, bool converged) {
+  if (!valid()) return;
+  const Size& size = sizes_.at(static_cast<std::size_t>(line / lines_per_d_));
+  const auto row = static_cast<hsize_t>(line % lines_per_d_);
+  if (secular.size() > size.width) return;
+  const auto padded = [&](const std::vector<double>& values) {
+    std::vector<double> out(values);
+    out.resize(size.width, nan);
+    return out;
+  };
+  io::write_rows(size.poles, row, 1, padded(secular.poles));
+  io::write_rows(size.signal, row, 1, padded(secular.signal));
+  io::write_rows(size.offset, row, 1, padded(secular.offset));
+  io::write_rows(size.rho, row, 1, std::vector<double>{secular.rho});
+  io::write_rows(size.form, row, 1,
+                 std::vector<std::int64_t>{secular.form == spectral::OverlapForm::gram ? 1 : 0});
+  io::write_rows(size.converged, row, 1, std::vector<std::int64_t>{converged ? 1 : 0});
+  // Last: the row is complete.
+  io::write_rows(size.count, row, 1, std::vector<std::int64_t>{static_cast<std::int64_t>(secular.size())});
+}
+
+std::vector<char> LineStore::written() const {
+  std::vector<char> out;
+  for (const Size& size : sizes_) {
+    for (const std::int64_t count : io::read_ints(size.count)) out.push_back(count > 0 ? 1 : 0);
+  }
+  return out;
+}
+
+std::map<std::int64_t, StoredLine> read_lines(hid_t file, const SweepConfig& config) {
+  std::map<std::int64_t, StoredLine> out;
+  if (!io::exists(file, std::string(lines_group))) return out;
+  for (const int d : config.d) {
+    const std::string base = lines_group_of(d) + "/";
+    if (!io::exists(file, base + "count")) continue;
+    const std::vector<std::int64_t> line = io::read_ints(io::open_dataset(file, base + "line"));
+    const std::vector<std::int64_t> count = io::read_ints(io::open_dataset(file, base + "count"));
+    const std::vector<std::int64_t> form = io::read_ints(io::open_dataset(file, base + "form"));
+    const std::vector<std::int64_t> converged = io::read_ints(io::open_dataset(file, base + "converged"));
+    const std::vector<double> rho = io::read_doubles(io::open_dataset(file, base + "rho"));
+    const io::Dataset poles = io::open_dataset(file, base + "poles"), signal = io::open_dataset(file, base + "signal"),
+                      offset = io::open_dataset(file, base + "offset");
+    for (std::size_t r = 0; r < count.size(); ++r) {
+      if (count[r] <= 0) continue;
+      const auto n = static_cast<std::size_t>(count[r]);
+      const auto row = [&](const io::Dataset& set) {
+        std::vector<double> values = io::read_double_rows(set, static_cast<hsize_t>(r), 1);
+        values.resize(n);
+        return values;
+      };
+      StoredLine stored;
+      stored.secular.poles = row(poles);
+      stored.secular.signal = row(signal);
+      stored.secular.offset = row(offset);
+      stored.secular.rho = rho[r];
+      stored.secular.form = form[r] == 1 ? spectral::OverlapForm::gram : spectral::OverlapForm::direct;
+      stored.converged = converged[r] == 1;
+      out.emplace(line[r], std::move(stored));
+    }
+  }
+  return out;
+}
+
+}  // namespace rmtsweep::sweep

@@ -281,7 +281,7 @@ int command_assemble(int argc, char** argv) {
   base.seed = data.config.seed;
 
   const auto theory = assemble::theory_tables(base, data.config.weighting, data.axes, margin);
-  const auto table = assemble::tabulate(data.axes, data.points, theory.detection_threshold);
+  auto table = assemble::tabulate(data.axes, data.points, theory.detection_threshold);
   // The finite-T rule judges each trial by its own edge where few pooled tokens move it (per trial
   // lines: one values-only eigenvalue problem per trial).
   const assemble::FiniteTEdges finite_t(base, data.config.weighting, data.axes);
@@ -306,8 +306,26 @@ int command_assemble(int argc, char** argv) {
   }
   const auto finite_t_points = assemble::scaled_by_trial_edge(data.axes, data.points, finite_t);
   const auto finite_t_refined = assemble::scaled_by_trial_edge(data.refined, finite_t);
+  // Each trial's own finite-T edge as a scale of the line's (1 where the line has one edge for all trials).
+  const auto trials = static_cast<std::size_t>(data.config.trials);
+  std::vector<double> finite_t_scale(data.axes.lines() * trials, 1.0);
+  for (const auto& [key, secular] : data.secular) {
+    const auto [line, trial] = key;
+    if (finite_t.per_trial(line)) finite_t_scale[line * trials + static_cast<std::size_t>(trial)] = finite_t.scale(line, trial);
+  }
   auto rules = assemble::detection_tables(data.axes, data.points, theory.bulk_edge_right, finite_t.references(),
-                                          margin, assemble::default_null_alpha, &finite_t_points);
+                                          margin, assemble::default_null_alpha, &finite_t_points, &data.secular,
+                                          data.config.trials, &finite_t_scale);
+  // Where the edge rule's thresholds are exact (every trial's from its line's secular form), the top level's
+  // empirical threshold, the edge rule's, is their median.
+  for (const auto& rule : rules) {
+    if (rule.rule != assemble::Rule::edge) continue;
+    for (std::size_t line = 0; line < data.axes.lines(); ++line) {
+      if (!rule.empirical_threshold_exact[line]) continue;
+      table.empirical_threshold_snr[line] = rule.empirical_threshold_snr[line];
+      table.empirical_threshold_bracket[line] = rule.empirical_threshold_bracket[line];
+    }
+  }
   // Refined thresholds (probit fits over grid and /refine points); the extrapolation to d -> infinity
   // takes them where a line has refined points.
   std::vector<assemble::RefinedTable> refined;

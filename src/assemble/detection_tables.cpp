@@ -31,6 +31,32 @@ DetectionMatrix detection_matrix(const Cells& cells, const std::vector<std::vect
   return detected;
 }
 
+/// Each done trial's exact threshold for the rule's level, into t.trial_threshold_snr, and the line's empirical
+/// threshold as their median with a bootstrap error, where every done trial of the line has its secular form.
+template <class Level>
+void exact_thresholds(const TrialSecular& secular, std::size_t line, const std::vector<std::vector<int>>& cell_trials,
+                      int trials, const Level& level, RuleTable& t) {
+  std::vector<int> done;
+  for (const auto& cell : cell_trials) done.insert(done.end(), cell.begin(), cell.end());
+  std::sort(done.begin(), done.end());
+  done.erase(std::unique(done.begin(), done.end()), done.end());
+  if (done.empty() || std::isnan(level(done.front()))) return;
+  std::vector<double> thresholds;
+  for (const int trial : done) {
+    const auto found = secular.find({line, trial});
+    if (found == secular.end() || trial >= trials) return;  // a trial without its line's form: the grid decides
+    const spectral::LevelCrossing crossing = spectral::level_crossing(found->second, level(trial));
+    thresholds.push_back(crossing.r_from * crossing.r_from);
+  }
+  for (std::size_t k = 0; k < done.size(); ++k)
+    t.trial_threshold_snr[line * static_cast<std::size_t>(trials) + static_cast<std::size_t>(done[k])] = thresholds[k];
+  const MedianEstimate median = bootstrap_median(thresholds, line);
+  t.empirical_threshold_snr[line] = median.median;
+  t.empirical_threshold_snr_err[line] = median.median_err;
+  t.empirical_threshold_bracket[line] = std::isfinite(median.median) ? bracket_found : bracket_above_grid;
+  t.empirical_threshold_exact[line] = 1;
+}
+
 }  // namespace
 
 const char* to_string(Rule rule) noexcept {
@@ -68,7 +94,8 @@ double null_false_detection_rate(const std::vector<double>& null_values, double 
 std::vector<RuleTable> detection_tables(const Axes& axes, const std::vector<PointRecord>& points,
                                         const std::vector<double>& right_edge,
                                         const std::vector<double>& finite_t_edge, double margin, double alpha,
-                                        const std::vector<PointRecord>* finite_t_points) {
+                                        const std::vector<PointRecord>* finite_t_points, const TrialSecular* secular,
+                                        int trials, const std::vector<double>* finite_t_scale) {
   const std::size_t lines = axes.lines();
   if (right_edge.size() != lines || finite_t_edge.size() != lines)
     throw std::invalid_argument("detection_tables: one right edge and one finite-T edge per line needed");
@@ -97,6 +124,8 @@ std::vector<RuleTable> detection_tables(const Axes& axes, const std::vector<Poin
     t.false_detection_rate.assign(lines, nan);
     t.threshold.assign(lines, nan);
     t.empirical_threshold_snr_err.assign(lines, nan);
+    t.trial_threshold_snr.assign(lines * static_cast<std::size_t>(std::max(trials, 0)), nan);
+    t.empirical_threshold_exact.assign(lines, 0);
     for (std::size_t w = 0; w < axes.weighting.size(); ++w) {
       for (std::size_t n = 0; n < axes.d.size(); ++n) {
         const int d = axes.d[n];
@@ -118,6 +147,17 @@ std::vector<RuleTable> detection_tables(const Axes& axes, const std::vector<Poin
                 bootstrap_threshold(axes.snr, detection_matrix(cells, line_trials[line], detector), line).snr_err;
             t.threshold[line] = detector.threshold;
             t.false_detection_rate[line] = found.false_detection;
+            if (secular != nullptr && rule != Rule::eigengap) {
+              // The trial's level on lambda_1: the detector's, or for the finite-T rule the trial's own edge's.
+              const auto level = [&](int trial) {
+                const double scale =
+                    rule == Rule::finite_t_edge && finite_t_scale != nullptr
+                        ? (*finite_t_scale)[line * static_cast<std::size_t>(trials) + static_cast<std::size_t>(trial)]
+                        : 1.0;
+                return detector.threshold / (std::isnan(scale) ? 1.0 : scale);
+              };
+              exact_thresholds(*secular, line, line_trials[line], trials, level, t);
+            }
             if (rule == Rule::null) {
               std::vector<double> null_top;
               for (std::size_t s = 0; s < axes.snr.size(); ++s) {

@@ -103,6 +103,34 @@ ThresholdEstimate bootstrap_threshold(const std::vector<double>& snr, const Dete
   return estimate;
 }
 
+namespace {
+
+double median_of(std::vector<double> values) {
+  const std::size_t n = values.size(), half = n / 2;
+  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(half), values.end());
+  const double upper = values[half];
+  if (n % 2 == 1) return upper;
+  return 0.5 * (*std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(half)) + upper);
+}
+
+}  // namespace
+
+MedianEstimate bootstrap_median(const std::vector<double>& values, std::uint64_t line, std::size_t replicates) {
+  if (values.empty()) return {nan, nan};
+  MedianEstimate out{median_of(values), nan};
+  if (values.size() < 2) return out;
+  std::mt19937_64 engine(bootstrap_seed(line));
+  std::vector<double> medians, drawn(values.size());
+  medians.reserve(replicates);
+  for (std::size_t r = 0; r < replicates; ++r) {
+    for (double& x : drawn) x = values[engine() % values.size()];
+    medians.push_back(median_of(drawn));
+  }
+  if (std::all_of(medians.begin(), medians.end(), [](double m) { return std::isfinite(m); }))
+    out.median_err = moments(medians).std;
+  return out;
+}
+
 double finite_size_variable(double d) { return std::cbrt(1.0 / d); }
 
 Extrapolation extrapolate_threshold(const std::vector<double>& d, const std::vector<double>& thr,

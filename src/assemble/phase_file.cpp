@@ -14,6 +14,8 @@
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/io/hdf5.hpp"
 #include "rmtsweep/model/weighting.hpp"
+#include "rmtsweep/sweep/grid.hpp"
+#include "rmtsweep/sweep/line_store.hpp"
 #include "rmtsweep/sweep/refine_file.hpp"
 #include "rmtsweep/sweep/sweep_reader.hpp"
 #include "rmtsweep/version.hpp"
@@ -126,6 +128,17 @@ SweepData read_sweep(const std::string& path) {
                            d_position.at(static_cast<std::size_t>(ni[p])), static_cast<int>(trial[p])});
   }
   data.pending = data.total - data.done - data.failed;
+  // The lines' secular forms (/lines), placed on the phase lines by their first point's coordinates.
+  {
+    const sweep::Grid grid(c);
+    for (auto& [line, stored] : sweep::read_lines(reader.file(), c)) {
+      if (!stored.converged) continue;
+      const sweep::GridCoordinates at = grid.coordinates(grid.line_points(line).front());
+      const std::size_t phase_line =
+          data.axes.line(at.weighting, d_position.at(at.d), delta_position.at(at.delta), gamma_position.at(at.gamma));
+      data.secular.emplace(std::make_pair(phase_line, at.trial), std::move(stored.secular));
+    }
+  }
   // Refined points (/refine): placed on their lines, at their own snr.
   const sweep::RefinedRows rows = sweep::read_refined_rows(reader.file());
   const auto rk = static_cast<std::size_t>(rows.k);
@@ -173,6 +186,11 @@ void write_phase(const std::string& path, const SweepData& data, const PhaseTabl
   out.put(phase::delta, a.delta);
   out.put(phase::gamma, a.gamma);
   out.put(phase::snr, a.snr);
+  {
+    std::vector<std::int64_t> trials(static_cast<std::size_t>(data.config.trials));
+    for (std::size_t t = 0; t < trials.size(); ++t) trials[t] = static_cast<std::int64_t>(t);
+    out.put(phase::trial, trials);
+  }
   out.put(phase::trials_done, table.trials_done);
   out.put(phase::overlap_mean, table.overlap_mean);
   out.put(phase::overlap_std, table.overlap_std);
@@ -241,6 +259,8 @@ void write_phase(const std::string& path, const SweepData& data, const PhaseTabl
       put.put(phase_detection::empirical_threshold_bracket, rule.empirical_threshold_bracket);
       put.put(phase_detection::false_detection_rate, rule.false_detection_rate);
       put.put(phase_detection::threshold, rule.threshold);
+      put.put(phase_detection::empirical_threshold_exact, rule.empirical_threshold_exact);
+      put.put(phase_detection::trial_threshold_snr, rule.trial_threshold_snr);
       put_finite_size(put, rule);
       put_refined(put, refined.at(static_cast<std::size_t>(&rule - rules.data())));
       put.remove_others();

@@ -4,12 +4,15 @@
 /// threshold and the false-detection rate at snr = 0 (what `rmtsweep assemble` stores under
 /// /phase/detection/<rule>). Pure functions of numbers.
 #include <cstdint>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "rmtsweep/assemble/detection.hpp"
 #include "rmtsweep/assemble/finite_size.hpp"
 #include "rmtsweep/assemble/phase.hpp"
+#include "rmtsweep/spectral/rank_one.hpp"
 
 namespace rmtsweep::assemble {
 
@@ -37,7 +40,18 @@ struct RuleTable {
   /// Per (weighting, delta, gamma) size line: the weighted fit of the per-d thresholds to d -> infinity
   /// (extrapolate_threshold of finite_size.hpp).
   std::vector<Extrapolation> extrapolation;
+  /// Per (line, trial), row-major (lines x trials): the snr beyond which the trial stays detected, exact
+  /// from its line's secular form (docs/model.md section 9); NaN where the line has none or the rule no level
+  /// on lambda_1 (eigengap), +infinity for a trial no snr detects.
+  std::vector<double> trial_threshold_snr;
+  /// Per line: 1 where empirical_threshold_snr (and its error) is the median of the exact per-trial
+  /// thresholds (with a bootstrap error, no grid resolution in it), 0 where it is the grid's half crossing.
+  std::vector<std::int64_t> empirical_threshold_exact;
 };
+
+/// The secular forms of a sweep's lines by (Axes::line, trial): what exact per-trial thresholds need. A
+/// line counts only where every trial with a done point at that line has one.
+using TrialSecular = std::map<std::pair<std::size_t, int>, spectral::RankOneLine>;
 
 /// Every rule over the done points. right_edge holds the theory's right bulk edge per (weighting, d,
 /// delta, gamma) line, whose d the rules' scales take, finite_t_edge the finite-T edge per line
@@ -45,12 +59,17 @@ struct RuleTable {
 /// edge rules' c; alpha the null rule's level. finite_t_points, when given, are the points as the
 /// finite_t_edge rule judges them (finite_t_edges.hpp's scaled_by_trial_edge: each trial's top
 /// eigenvalues scaled by the line's edge over the trial's own, so that the line's threshold is each
-/// trial's); otherwise that rule judges `points` against the line's edge.
+/// trial's); otherwise that rule judges `points` against the line's edge. With `secular` (and `trials`, the
+/// sweep's trial count), the rules with a level on lambda_1 take each trial's exact threshold where every
+/// done trial of a line has its secular form; `finite_t_scale` (lines x trials, as FiniteTEdges::scale) then
+/// turns the finite-T rule's threshold into each trial's own level (1 where absent).
 std::vector<RuleTable> detection_tables(const Axes& axes, const std::vector<PointRecord>& points,
                                         const std::vector<double>& right_edge,
                                         const std::vector<double>& finite_t_edge, double margin,
                                         double alpha = default_null_alpha,
-                                        const std::vector<PointRecord>* finite_t_points = nullptr);
+                                        const std::vector<PointRecord>* finite_t_points = nullptr,
+                                        const TrialSecular* secular = nullptr, int trials = 0,
+                                        const std::vector<double>* finite_t_scale = nullptr);
 
 /// The null rule's leave-one-out false-detection rate over null values (lambda_1 of snr = 0 trials):
 /// the fraction i with value_i > null_quantile_threshold(the others, alpha); NaN for fewer than 2. Without

@@ -29,6 +29,9 @@ struct SweepData {
   /// Done refined points (/refine, `rmtsweep refine`), and the refined rows given to points by status.
   std::vector<RefinedRecord> refined;
   std::int64_t refined_total = 0, refined_done = 0, refined_failed = 0;
+  /// The secular forms of the lines computed as lines (/lines), by (Axes::line, trial); those of Krylov bases
+  /// that did not converge at every snr are left out.
+  TrialSecular secular;
 };
 
 /// Reads the config, grid and done points of `path` (sweep::SweepReader). Throws InvalidFile

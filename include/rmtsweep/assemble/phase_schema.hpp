@@ -88,6 +88,8 @@ inline constexpr PhaseEntry d{"d", "embedding dimension d, ascending: axis 1", {
 inline constexpr PhaseEntry delta{"delta", "delta = d/V, ascending: axis 2", {&sweep::dimension::delta}};
 inline constexpr PhaseEntry gamma{"gamma", "gamma = d/N, ascending: axis 3", {&sweep::dimension::gamma}};
 inline constexpr PhaseEntry snr{"snr", "snr = ||mu||^2, ascending: axis 4", {&sweep::dimension::snr}};
+inline constexpr PhaseEntry trial{"trial", "trial numbers 0..trials-1: the last axis of detection/<rule>/trial_threshold_snr",
+                                  {&sweep::dimension::trial}, ""};
 inline constexpr PhaseEntry trials_done{
     "trials_done", "done trials in the cell (weighting, d, delta, gamma, snr)", dims::cells};
 inline constexpr PhaseEntry overlap_mean{"overlap_mean", "trial mean of the measured overlap |u_hat^T u|^2",
@@ -297,6 +299,18 @@ inline constexpr PhaseEntry false_detection_rate{"false_detection_rate",
                                                  "(null rule: each judged by the others' threshold, leave "
                                                  "one out); NaN without an snr = 0 cell",
                                                  dims::lines};
+inline constexpr PhaseEntry trial_threshold_snr{
+    "trial_threshold_snr",
+    "per (weighting, d, delta, gamma, trial): the snr beyond which the trial stays detected by this rule, exact from "
+    "its line's secular form (/lines, docs/model.md section 9); NaN where the line has none (computed per point, "
+    "files before lines) or the rule has no level on lambda_1 (eigengap); inf where no snr detects it",
+    {&sweep::dimension::weighting, &sweep::dimension::d, &sweep::dimension::delta, &sweep::dimension::gamma,
+     &sweep::dimension::trial}};
+inline constexpr PhaseEntry empirical_threshold_exact{
+    "empirical_threshold_exact",
+    "per line: 1 where empirical_threshold_snr is the median of the trials' exact thresholds (trial_threshold_snr) "
+    "and its error a bootstrap of that median (no grid resolution in it); 0 where it is the grid's half crossing",
+    dims::lines, ""};
 inline constexpr PhaseEntry threshold{
     "threshold",
     "the rule's threshold per line: on lambda_1 (edge, null, finite_t_edge: from trial 0's edge, each trial "

@@ -185,6 +185,15 @@ inline std::vector<std::pair<std::string, std::vector<double>>> stored_values(co
       values.emplace_back(block + "/" + name, io::read_doubles(io::open_dataset(file, block + "/" + name)));
     }
   }
+  // The lines' secular forms (docs/model.md section 9), size by size.
+  if (io::exists(file, "lines")) {
+    for (const std::string& size : io::list_children(io::open_group(file, "lines"))) {
+      for (const std::string& name : io::list_children(io::open_group(file, "lines/" + size))) {
+        const std::string dataset = "lines/" + size + "/" + name;
+        values.emplace_back(dataset, io::read_doubles(io::open_dataset(file, dataset)));
+      }
+    }
+  }
   if (io::exists(file, "spectra/eigenvalues")) {  // schema_version 1
     values.emplace_back("spectra/eigenvalues",
                         io::read_doubles(io::open_dataset(file, "spectra/eigenvalues")));

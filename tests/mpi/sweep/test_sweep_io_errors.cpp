@@ -229,7 +229,8 @@ const std::string fault_ending = "as real ones (out of memory, a refused value) 
 TEST(RecordedFailures, AFailedPointKeepsItsWholeLongMessage) {
   const TempDir dir;
   const std::string output = dir / "failed.h5";
-  const Finished failed = run(mpi_command(2, sweep_args(output, {"--fail_points", "4"})), dir / "failed.log");
+  const Finished failed =
+      run(mpi_command(2, sweep_args(output, {"--fail_points", "4", "--lines", "off"})), dir / "failed.log");
   EXPECT_EQ(failed.exit_code, 3) << failed.output;
   const io::File file = io::open_file(output, io::Access::read_only);
   const io::Dataset error = io::open_dataset(file, "points/error");
@@ -251,7 +252,7 @@ TEST(RecordedFailures, AResumedFileOfTheFirstSchemaKeepsItsWidthAndCutsALongMess
   const Finished resumed = run(
       mpi_command(2, {"run",   "--d",           "16",          "--delta",   "0.5",      "--gamma", "0.5",
                       "--snr", "0,2",           "--weighting", "mean,last", "--trials", "2",       "--seed",
-                      "3",     "--fail_points", "1",           "--resume",  "--output", file}),
+                      "3",     "--fail_points", "1",           "--resume",  "--output", file, "--lines", "off"}),
       dir / "r.log");
   EXPECT_EQ(resumed.exit_code, 3) << resumed.output;
   const io::File h5 = io::open_file(file, io::Access::read_only);

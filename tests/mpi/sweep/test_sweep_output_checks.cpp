@@ -68,7 +68,7 @@ TEST(SweepOutputChecks, AFileWrittenWhileLogRangesMissedDecadesResumesWithItsLog
   const std::string file = dir / "old.h5";
   // exp/log gave log:1:100:3 as 1,10.000000000000002,100; the middle point is left failed.
   const Finished old = run(mpi_command(1, {"run", "--d", "20", "--snr", "1,10.000000000000002,100", "--fail_points",
-                                           "1", "--output", file}),
+                                           "1", "--output", file, "--lines", "off"}),
                            dir / "old.log");
   ASSERT_EQ(old.exit_code, 3) << old.output;
   const Finished resumed =

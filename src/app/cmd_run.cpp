@@ -139,10 +139,15 @@ bool check_plan(const RunArguments& args, const sweep::Grid& grid, int size) {
     std::printf("rmtsweep run --plan: %lld points (%lld without forming S) on %d ranks in groups of %d\n",
                 static_cast<long long>(plan.points), static_cast<long long>(plan.krylov_points), size,
                 c.ranks_per_point);
-    std::printf("  largest point: %s: about %s per rank, %.3g s (%s)\n", point.c_str(),
+    if (plan.lines > 0) {
+      std::printf("  %lld of them in %lld lines of %zu snr values, each line from one factorization (lines = auto)\n",
+                  static_cast<long long>(plan.line_points), static_cast<long long>(plan.lines), c.snr.size());
+    }
+    std::printf("  largest unit: %s: about %s per rank, %.3g s (%s)\n", point.c_str(),
                 sweep::memory_text(plan.largest.bytes_per_rank).c_str(), plan.largest.seconds,
                 plan.largest.krylov ? "S never formed" : "S formed");
-    std::printf("  slowest point: about %.3g s on a group of %d rank(s)\n", plan.longest_seconds, c.ranks_per_point);
+    std::printf("  slowest unit (a point, or a line): about %.3g s on a group of %d rank(s)\n", plan.longest_seconds,
+                c.ranks_per_point);
     std::printf("  whole sweep: about %.3g core-hours (ranks x %d BLAS thread(s) each); %.3g s of wall time on %d "
                 "group(s) of these ranks\n",
                 plan.core_hours, threads, plan.core_hours * 3600.0 / (static_cast<double>(size) * threads), groups);

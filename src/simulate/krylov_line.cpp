@@ -280,6 +280,7 @@ LineResult krylov_line(const model::PointParams& params, std::span<const double>
   context.seconds.ridge += MPI_Wtime() - mark;
 
   LineResult result;
+  line.secular = spectral::canonical(std::move(line.secular));
   result.points = line_points(line.secular, k, 0, r, accuracies, false, parallel::Reducer::lanczos_line,
                               CovariancePath::automatic);
   for (std::size_t i = 0; i < r.size(); ++i) {

@@ -131,6 +131,8 @@ bool dense_fits(const model::PointParams& params, int ranks) {
   return available <= 0.0 || need < available / ranks;  // unknown (not Linux): let the dense path try
 }
 
+bool dense_fits_on(const model::PointParams& params, int ranks) { return dense_fits(params, ranks); }
+
 bool krylov_pays(const model::PointParams& params, const SimulationOptions& options, int ranks) {
   if (options.spectrum) return false;
   if (!dense_fits(params, ranks)) return true;

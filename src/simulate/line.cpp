@@ -206,7 +206,8 @@ LineResult dense_line(const model::PointParams& params, std::span<const double> 
     throw NumericalFailure("simulate_line: the training sequences' signal weights sigma_n do not vary (q = 0); "
                            "compute these points one at a time (lines = off)");
   }
-  const Factored line = gram ? gram_line(context, pooled, signal) : direct_line(context, pooled, signal);
+  Factored line = gram ? gram_line(context, pooled, signal) : direct_line(context, pooled, signal);
+  line.secular = spectral::canonical(std::move(line.secular));
 
   std::vector<double> r(snr.size());
   std::transform(snr.begin(), snr.end(), r.begin(), [](double x) { return std::sqrt(x); });

@@ -125,6 +125,50 @@ double root_overlap(const Deflated& m, const RankOneLine& line, double lambda, c
 
 }  // namespace
 
+namespace {
+
+/// Rotates x[i], x[j] by the plane rotation that sends (g[i], g[j]) to (0, hypot): the same for every vector.
+void rotate_onto(std::vector<double>& g, std::vector<double>& a, std::size_t i, std::size_t j) {
+  const double r = std::hypot(g[i], g[j]);
+  if (r == 0.0) return;
+  const double c = g[j] / r, s = g[i] / r;
+  const double gi = g[i], gj = g[j], ai = a[i], aj = a[j];
+  g[i] = c * gi - s * gj;  // 0
+  g[j] = s * gi + c * gj;  // r
+  a[i] = c * ai - s * aj;
+  a[j] = s * ai + c * aj;
+  g[i] = 0.0;
+}
+
+}  // namespace
+
+RankOneLine canonical(RankOneLine line) {
+  line.check();
+  const std::size_t n = line.size();
+  std::vector<double>& g = line.signal;
+  std::vector<double>& a = line.offset;
+  double dmax = 0.0;
+  for (const double d : line.poles) dmax = std::max(dmax, std::abs(d));
+  const double tol = 64.0 * eps * dmax;
+  for (std::size_t first = 0; first < n;) {
+    std::size_t last = first;
+    while (last + 1 < n && line.poles[last + 1] - line.poles[first] <= tol) ++last;
+    if (last > first) {
+      // g onto the cluster's last component, then a's remainder (orthogonal to g there) onto the one before.
+      for (std::size_t i = first; i < last; ++i) rotate_onto(g, a, i, last);
+      for (std::size_t i = first; i + 1 < last; ++i) rotate_onto(a, g, i, last - 1);
+    }
+    first = last + 1;
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    if (g[i] < 0.0 || (g[i] == 0.0 && a[i] < 0.0)) {
+      g[i] = -g[i];
+      a[i] = -a[i];
+    }
+  }
+  return line;
+}
+
 void RankOneLine::check() const {
   if (signal.size() != poles.size() || offset.size() != poles.size())
     throw std::invalid_argument("RankOneLine: poles, signal and offset differ in length");

@@ -14,7 +14,9 @@ constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 
 /// The columns a size's rows need: d where a line of the size may take the dense engine (its poles are S0''s d
 /// eigenvalues, or the Gram matrix's N < d), else the Krylov basis's most vectors (the budget, at most d).
-hsize_t row_width(const SweepConfig& config, std::size_t n) {
+hsize_t row_width(const SweepConfig& with_setting, std::size_t n) {
+  SweepConfig config = with_setting;
+  config.lines = LinesSetting::automatic;  // the layout does not depend on the run's setting
   const int d = config.d[n];
   const simulate::SimulationOptions options = simulation_options(config, d);
   bool dense = false;
@@ -54,8 +56,20 @@ const char* const descriptions[] = {
 std::string lines_group_of(int d) { return std::string(lines_group) + "/d" + std::to_string(d); }
 
 bool stores_lines(const SweepConfig& config) {
+  SweepConfig with_lines = config;
+  with_lines.lines = LinesSetting::automatic;
   return std::any_of(config.weighting.begin(), config.weighting.end(),
-                     [&](const model::Weighting& w) { return config.lines_apply(w); });
+                     [&](const model::Weighting& w) { return with_lines.lines_apply(w); });
+}
+
+double line_data_bytes(const Grid& grid) {
+  const SweepConfig& config = grid.config();
+  if (!stores_lines(config)) return 0.0;
+  const double rows = static_cast<double>(grid.line_count()) / static_cast<double>(config.d.size());
+  double bytes = 0.0;
+  for (std::size_t n = 0; n < config.d.size(); ++n)
+    bytes += rows * (3.0 * 8.0 * static_cast<double>(row_width(config, n)) + 5.0 * 8.0);
+  return bytes;
 }
 
 void create_line_datasets(hid_t file, const Grid& grid, bool writer) {

@@ -5,7 +5,9 @@
 #include <cstdio>
 
 #include "rmtsweep/model/weighting.hpp"
+#include "rmtsweep/simulate/line.hpp"
 #include "rmtsweep/simulate/point.hpp"
+#include "rmtsweep/sweep/line_store.hpp"
 #include "rmtsweep/sweep/schema.hpp"
 
 namespace rmtsweep::sweep {
@@ -50,6 +52,33 @@ PointEstimate estimate_point(const model::PointParams& params, const SweepConfig
   return e;
 }
 
+PointEstimate estimate_line(const model::PointParams& params, std::size_t snr_count, const SweepConfig& config,
+                            int threads_per_rank) {
+  const double d = params.d, V = static_cast<double>(params.vocabulary()),
+               N = static_cast<double>(params.sequences());
+  const double ranks = std::max(1, config.ranks_per_point);
+  const simulate::SimulationOptions options = simulation_options(config, params.d);
+  PointEstimate e;
+  e.krylov = simulate::line_takes_krylov_modelled(params, options) ||
+             (!options.spectrum && !simulate::dense_fits_on(params, config.ranks_per_point));
+  const double table = 8.0 * d * V / ranks;
+  if (e.krylov) {
+    // As a Krylov point, and the basis (d x the budget's vectors at most) on every rank.
+    e.bytes_per_rank = table + (N <= 0.3 * V ? 8.0 * d * N / ranks : 0.0) +
+                       8.0 * d * static_cast<double>(std::min<long long>(params.d, simulate::krylov_budget(options))) +
+                       fixed_bytes;
+  } else {
+    // S (or the N x N Gram), its tridiagonal form's eigenvectors on every rank of the group, the table, a panel.
+    const double m = std::min(d, N);
+    e.bytes_per_rank = 8.0 * m * m / ranks + 8.0 * m * m + table + 8.0 * d * 512.0 / ranks + fixed_bytes;
+  }
+  const double units = line_cost(params, snr_count, config);
+  const double threads = ranks * std::max(1, threads_per_rank);
+  e.seconds = fixed_seconds * static_cast<double>(snr_count) +
+              units * (e.krylov ? krylov_seconds_per_unit : dense_seconds_per_unit) * measured_threads / threads;
+  return e;
+}
+
 SweepPlan plan_sweep(const Grid& grid, int threads_per_rank) {
   SweepPlan plan;
   plan.points = grid.size();
@@ -67,14 +96,21 @@ SweepPlan plan_sweep(const Grid& grid, int threads_per_rank) {
           at.gamma = j;
           at.weighting = w;
           const model::PointParams params = grid.params(grid.index(at));
-          const PointEstimate e = estimate_point(params, c, threads_per_rank);
+          const bool line = c.lines_apply(params.weighting);
+          // A line per trial, or a point per snr and trial.
+          const PointEstimate e = line ? estimate_line(params, c.snr.size(), c, threads_per_rank)
+                                       : estimate_point(params, c, threads_per_rank);
+          const auto units = line ? static_cast<std::int64_t>(c.trials) : per_combination;
+          if (line) {
+            plan.lines += c.trials;
+            plan.line_points += per_combination;
+          }
           if (e.bytes_per_rank > plan.largest.bytes_per_rank) {
             plan.largest = e;
             plan.largest_point = params;
           }
           plan.longest_seconds = std::max(plan.longest_seconds, e.seconds);
-          plan.core_hours +=
-              static_cast<double>(per_combination) * e.seconds * c.ranks_per_point * threads_per_rank / 3600.0;
+          plan.core_hours += static_cast<double>(units) * e.seconds * c.ranks_per_point * threads_per_rank / 3600.0;
           if (e.krylov) plan.krylov_points += per_combination;
         }
       }
@@ -99,7 +135,7 @@ double file_data_bytes(const Grid& grid) {
   for (const int d : c.d) {
     if (c.spectra_stored(d)) bytes += static_cast<double>(c.points_per_d()) * (8.0 * d + 8.0);
   }
-  return bytes;
+  return bytes + line_data_bytes(grid);
 }
 
 double journal_data_bytes(const Grid& grid) {

@@ -95,6 +95,10 @@ PointResult simulate_point(const model::PointParams& params, const SimulationOpt
 /// (krylov_point.cpp).
 bool krylov_pays(const model::PointParams& params, const SimulationOptions& options, int ranks);
 
+/// Whether the dense path's S (or K) and its workspace fit in this node's available memory on `ranks` ranks
+/// (reads /proc/meminfo; true where it cannot be read).
+bool dense_fits_on(const model::PointParams& params, int ranks);
+
 /// Whether simulate_point takes the Krylov engine for this point on `ranks` ranks: options.engine
 /// krylov, or automatic where krylov_pays (which reads this node's free memory).
 bool takes_krylov(const model::PointParams& params, const SimulationOptions& options, int ranks);

@@ -30,8 +30,14 @@ namespace rmtsweep::sweep {
 inline constexpr std::string_view lines_group = "lines";
 std::string lines_group_of(int d);
 
-/// Whether a new sweep file of `grid` gets /lines: some weighting's points are computed as lines.
+/// Whether a new sweep file gets /lines: some weighting's points can be computed as lines (weights that do not
+/// depend on the data, an snr axis of 2 or more values), whatever the run's `lines` setting, which is not part of
+/// the stored config: so that a file rebuilt from it (`recover`) has the same layout, and a later run with lines
+/// fills rows that a run without them left empty.
 bool stores_lines(const SweepConfig& config);
+
+/// The bytes /lines allocates when a sweep file of `grid` is created (0 where it gets none).
+double line_data_bytes(const Grid& grid);
 
 /// Creates /lines/d<d> for every size (collective, early allocation; `writer` writes the line indices).
 void create_line_datasets(hid_t file, const Grid& grid, bool writer);

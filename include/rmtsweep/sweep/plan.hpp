@@ -12,7 +12,7 @@
 
 namespace rmtsweep::sweep {
 
-/// One point's estimate on a group of config.ranks_per_point ranks.
+/// One unit's estimate (a point, or a line of snr values) on a group of config.ranks_per_point ranks.
 struct PointEstimate {
   double bytes_per_rank = 0.0;  ///< peak resident memory of each rank of the group
   double seconds = 0.0;         ///< wall-clock seconds on the group (each rank with its BLAS threads)
@@ -23,12 +23,20 @@ struct PointEstimate {
 /// rank of its group using `threads_per_rank` BLAS threads.
 PointEstimate estimate_point(const model::PointParams& params, const SweepConfig& config, int threads_per_rank);
 
+/// The estimate of a line of `snr_count` points (simulate_line): the engine it takes and its arrays (dense: S,
+/// and the eigenvectors of its tridiagonal form, n x n, on every rank of the group; Krylov: as a point, and
+/// its basis).
+PointEstimate estimate_line(const model::PointParams& params, std::size_t snr_count, const SweepConfig& config,
+                            int threads_per_rank);
+
 struct SweepPlan {
   std::int64_t points = 0;
   std::int64_t krylov_points = 0;    ///< points that would never form S
-  PointEstimate largest;             ///< the point with the most memory per rank
+  std::int64_t lines = 0;            ///< lines of snr values computed as one unit (simulate_line)
+  std::int64_t line_points = 0;      ///< the points in them
+  PointEstimate largest;             ///< the unit with the most memory per rank
   model::PointParams largest_point;  ///< its parameters
-  double longest_seconds = 0.0;      ///< the slowest point's estimated time
+  double longest_seconds = 0.0;      ///< the slowest unit's (point's or line's) estimated time
   double core_hours = 0.0;           ///< sum over points of seconds x ranks_per_point x threads
 };
 

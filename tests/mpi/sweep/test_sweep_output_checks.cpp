@@ -109,7 +109,8 @@ TEST(SweepOutputChecks, APlanIsPrintedAndNothingIsWritten) {
   EXPECT_NE(plan.output.find("rmtsweep run --plan: 6 points (0 without forming S) on 2 ranks in groups of 1"),
             std::string::npos)
       << plan.output;
-  EXPECT_NE(plan.output.find("largest point: d=200"), std::string::npos) << plan.output;
+  EXPECT_NE(plan.output.find("6 of them in 2 lines of 3 snr values"), std::string::npos) << plan.output;
+  EXPECT_NE(plan.output.find("largest unit: d=200"), std::string::npos) << plan.output;
   EXPECT_NE(plan.output.find("core-hours"), std::string::npos) << plan.output;
   EXPECT_FALSE(std::filesystem::exists(dir / "p.h5"));
 }

@@ -102,6 +102,37 @@ TEST(RankOneLine, KeepsATopPoleThatTheUpdateDoesNotReach) {
   EXPECT_EQ(solution.overlaps[0], 0.0);  // its eigenvector is e_n, and g_n = 0
 }
 
+TEST(RankOneLine, HasOneCanonicalFormWhateverTheBasisOfItsEigenspacesAndTheSignsOfItsEigenvectors) {
+  RankOneLine line = random_line(30, 7);
+  for (std::size_t i = 0; i < 6; ++i) line.poles[i] = 0.0;  // a six-fold eigenvalue: any basis of it will do
+  std::sort(line.poles.begin(), line.poles.end());
+  // The same matrix in another basis: a rotation inside the zero eigenspace and flipped eigenvectors.
+  RankOneLine other = line;
+  const double c = std::cos(0.7), s = std::sin(0.7);
+  for (const std::size_t i : {0ul, 2ul, 4ul}) {
+    for (auto* v : {&other.signal, &other.offset}) {
+      const double x = (*v)[i], y = (*v)[i + 1];
+      (*v)[i] = c * x - s * y;
+      (*v)[i + 1] = s * x + c * y;
+    }
+  }
+  for (const std::size_t i : {3ul, 9ul, 17ul}) {
+    other.signal[i] = -other.signal[i];
+    other.offset[i] = -other.offset[i];
+  }
+  const RankOneLine a = canonical(line), b = canonical(other);
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    EXPECT_NEAR(a.signal[i], b.signal[i], 1e-14) << i;
+    EXPECT_NEAR(a.offset[i], b.offset[i], 1e-14) << i;
+  }
+  // And the matrix is the same: its spectrum and overlaps along r.
+  for (double r : {0.0, 1.3}) {
+    const RankOneSolution x = solve(line, r, 4, true), y = solve(a, r, 4, true);
+    for (std::size_t j = 0; j < x.all.size(); ++j) EXPECT_NEAR(x.all[j], y.all[j], 1e-13);
+    for (std::size_t j = 0; j < 4; ++j) EXPECT_NEAR(x.overlaps[j], y.overlaps[j], 1e-12);
+  }
+}
+
 /// Largest eigenvalue of the dense matrix.
 double top_dense(const RankOneLine& line, double r) {
   return model::symmetric_eigen(dense(line, r), static_cast<int>(line.size())).values.back();

@@ -103,6 +103,12 @@ void JournalWriter::append(const PointRecord& record) {
   if (std::chrono::steady_clock::now() - last_sync_ >= sync_interval) sync("sync the sweep's journal");
 }
 
+void JournalWriter::append(const LineRecord& record) {
+  open();
+  write_frame(detail::encode_line(record), "append a line's record to the sweep's journal");
+  if (std::chrono::steady_clock::now() - last_sync_ >= sync_interval) sync("sync the sweep's journal");
+}
+
 void JournalWriter::close() {
   if (fd_ < 0) return;
   const int fd = fd_;

@@ -320,6 +320,39 @@ PointRecord decode_record(std::span<const unsigned char> payload, const JournalH
   return record;
 }
 
+Bytes encode_line(const LineRecord& record) {
+  const spectral::RankOneLine& s = record.secular;
+  Bytes out = open_frame(FrameKind::line, 32 + 12 + 24 * s.size());
+  put_u64(out, static_cast<std::uint64_t>(record.line));
+  put_u64(out, s.form == spectral::OverlapForm::gram ? 1 : 0);
+  put_u64(out, record.converged ? 1 : 0);
+  put_f64(out, s.rho);
+  for (const std::vector<double>* values : {&s.poles, &s.signal, &s.offset}) {
+    put_u32(out, static_cast<std::uint32_t>(values->size()));
+    put_f64s(out, *values);
+  }
+  return sealed(std::move(out));
+}
+
+LineRecord decode_line(std::span<const unsigned char> payload) {
+  Reader in(payload);
+  LineRecord record;
+  record.line = in.i64();
+  record.secular.form = in.i64() == 1 ? spectral::OverlapForm::gram : spectral::OverlapForm::direct;
+  record.converged = in.i64() == 1;
+  record.secular.rho = in.f64();
+  record.secular.poles = in.reals();
+  record.secular.signal = in.reals();
+  record.secular.offset = in.reals();
+  if (in.remaining() != 0) throw BadPayload{"a line record longer than its values"};
+  try {
+    record.secular.check();
+  } catch (const std::invalid_argument& e) {
+    throw BadPayload{std::string("a line record that is no line: ") + e.what()};
+  }
+  return record;
+}
+
 Frames split_frames(std::span<const unsigned char> bytes, std::size_t offset) {
   Frames out;
   out.end = offset;
@@ -331,8 +364,8 @@ Frames split_frames(std::span<const unsigned char> bytes, std::size_t offset) {
       break;
     }
     const std::uint32_t kind = get_u32(p), length = get_u32(p + 4);
-    if (kind != static_cast<std::uint32_t>(FrameKind::head) &&
-        kind != static_cast<std::uint32_t>(FrameKind::point)) {
+    if (kind != static_cast<std::uint32_t>(FrameKind::head) && kind != static_cast<std::uint32_t>(FrameKind::point) &&
+        kind != static_cast<std::uint32_t>(FrameKind::line)) {
       out.problem = "no record at byte " + std::to_string(out.end) + ": a damaged or overwritten file";
       break;
     }

@@ -52,8 +52,12 @@ JournalFile read_journal_file(const std::string& path) {
         file.head = detail::decode_head(frame.payload);
         file.has_head = true;
       } else {
-        if (frame.kind != detail::FrameKind::point) throw detail::BadPayload{"a second head"};
-        file.records.push_back(detail::decode_record(frame.payload, file.head));
+        if (frame.kind == detail::FrameKind::head) throw detail::BadPayload{"a second head"};
+        if (frame.kind == detail::FrameKind::line) {
+          file.lines.push_back(detail::decode_line(frame.payload));
+        } else {
+          file.records.push_back(detail::decode_record(frame.payload, file.head));
+        }
       }
     } catch (const detail::BadPayload& bad) {
       file.problem = "a record at byte " + std::to_string(used) + " that does not decode: " + bad.what;
@@ -113,6 +117,20 @@ Journal read_journal(const std::string& directory) {
     }
   }
   return journal;
+}
+
+std::vector<const LineRecord*> latest_lines(const Journal& journal) {
+  std::int64_t count = 0;
+  for (const JournalFile& file : journal.files) {
+    for (const LineRecord& record : file.lines) count = std::max(count, record.line + 1);
+  }
+  std::vector<const LineRecord*> latest(static_cast<std::size_t>(count), nullptr);
+  for (const JournalFile& file : journal.files) {
+    for (const LineRecord& record : file.lines) {
+      if (record.line >= 0) latest[static_cast<std::size_t>(record.line)] = &record;
+    }
+  }
+  return latest;
 }
 
 std::vector<const PointRecord*> latest_records(const Journal& journal) {

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "column_io.hpp"
+#include "rmtsweep/io/dimension_scale.hpp"
 #include "rmtsweep/simulate/line.hpp"
 
 namespace rmtsweep::sweep {
@@ -81,15 +82,26 @@ void create_line_datasets(hid_t file, const Grid& grid, bool writer) {
     const std::string base = lines_group_of(config.d[n]) + "/";
     const io::Group size = io::create_group(file, lines_group_of(config.d[n]));
     const hsize_t width = row_width(config, n);
+    // Named dimensions (netCDF-4 dimension scales): the coordinate `line`, and `pole_index` without values.
     const io::Dataset line = io::create_int_dataset(file, base + "line", {rows});
     detail::describe(line, descriptions[0]);
-    detail::describe(io::create_int_dataset(file, base + "count", {rows}), descriptions[1]);
-    detail::describe(io::create_double_dataset(file, base + "poles", {rows, width}), descriptions[2]);
-    detail::describe(io::create_double_dataset(file, base + "signal", {rows, width}), descriptions[3]);
-    detail::describe(io::create_double_dataset(file, base + "offset", {rows, width}), descriptions[4]);
-    detail::describe(io::create_double_dataset(file, base + "rho", {rows}), descriptions[5]);
-    detail::describe(io::create_int_dataset(file, base + "form", {rows}), descriptions[6]);
-    detail::describe(io::create_int_dataset(file, base + "converged", {rows}), descriptions[7]);
+    io::make_coordinate(line);
+    io::write_cf_attributes(line, dimension::line.long_name, dimension::line.units);
+    const io::Dataset pole = io::create_dimension_only(file, base + "pole_index", width);
+    io::write_cf_attributes(pole, dimension::pole_index.long_name, dimension::pole_index.units);
+    const auto per_line = [&](io::Dataset set, const char* description, const char* units) {
+      detail::describe(set, description);
+      io::write_cf_attributes(set, {}, units);
+      io::attach_scale(set, line, 0);
+      if (io::shape(set).size() == 2) io::attach_scale(set, pole, 1);
+    };
+    per_line(io::create_int_dataset(file, base + "count", {rows}), descriptions[1], "");
+    per_line(io::create_double_dataset(file, base + "poles", {rows, width}), descriptions[2], "1");
+    per_line(io::create_double_dataset(file, base + "signal", {rows, width}), descriptions[3], "1");
+    per_line(io::create_double_dataset(file, base + "offset", {rows, width}), descriptions[4], "1");
+    per_line(io::create_double_dataset(file, base + "rho", {rows}), descriptions[5], "1");
+    per_line(io::create_int_dataset(file, base + "form", {rows}), descriptions[6], "");
+    per_line(io::create_int_dataset(file, base + "converged", {rows}), descriptions[7], "");
     if (writer) {
       std::vector<std::int64_t> index(rows);
       for (hsize_t r = 0; r < rows; ++r) index[r] = static_cast<std::int64_t>(n * rows + r);

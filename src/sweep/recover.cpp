@@ -164,6 +164,10 @@ RecoverOutcome recover_sweep(const std::string& path) {
   try {
     const parallel::Communicator self = parallel::Communicator::duplicate(MPI_COMM_SELF);
     SweepFile file = SweepFile::create(building, self, grid, predictions, head.provenance, head.config);
+    // The lines' rows before the points, as a run writes them.
+    for (const LineRecord* line : latest_lines(journal)) {
+      if (line != nullptr && line->line < grid.line_count()) file.write_line(line->line, line->secular, line->converged);
+    }
     for (const PointRecord* record : latest) {
       if (record == nullptr) continue;
       file.write_record(*record);

@@ -370,6 +370,9 @@ void SweepFile::write_record(const PointRecord& record) {
 }
 
 void SweepFile::write_line(std::int64_t line, const spectral::RankOneLine& secular, bool converged) {
+  if (!lines_.valid()) return;
+  // In the journal first, as a point: the row the file holds is in the journal.
+  if (journal_) journal_->append(LineRecord{line, secular, converged});
   lines_.write(line, secular, converged);
 }
 

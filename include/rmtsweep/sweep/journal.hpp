@@ -6,7 +6,7 @@
 /// (the leaders of the groups: the ranks that write the points' records into the file). A file is
 /// the 8 bytes "rmtsjrn1", then frames:
 ///
-///     u32 kind (1 head, 2 point) | u32 length | length bytes of payload | u32 crc32
+///     u32 kind (1 head, 2 point, 3 line) | u32 length | length bytes of payload | u32 crc32
 ///
 /// little-endian, the CRC-32 (zlib's) taken over kind, length and payload. The first frame is the
 /// head, a list of (key, value) texts: the sweep file's name, schema_version, the stored config text,
@@ -14,7 +14,9 @@
 /// this run and rank, k, the number of points and the record's columns (name, type, shape, width).
 /// Each point frame holds the point's index, one cell per column of the head (real: f64; integer:
 /// i64; text: u32 length and the bytes, the whole message; top_k: u32 count and f64s) and its
-/// spectrum (u32 count and f64s; 0 where its size stores none). A record is written with one
+/// spectrum (u32 count and f64s; 0 where its size stores none). A line frame holds a line's row of /lines
+/// (line_store.hpp): i64 line, i64 form, i64 converged, f64 rho, then poles, signal and offset (each u32 count
+/// and f64s), written before its points' records. A record is written with one
 /// write(2) before the point's status is written in the file, so every point the file holds as done
 /// or failed is in the journal whatever kills the process afterwards; the journal is synced to the
 /// disk (fdatasync) at most once a second and when the run closes it (docs/reliability.md: the
@@ -26,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "rmtsweep/spectral/rank_one.hpp"
 #include "rmtsweep/sweep/provenance.hpp"
 #include "rmtsweep/sweep/schema.hpp"
 
@@ -38,6 +41,13 @@ struct PointRecord {
   std::int64_t index = 0;
   std::vector<Cell> cells;
   std::vector<double> spectrum;
+};
+
+/// One line's row of /lines as the journal holds it (line_store.hpp).
+struct LineRecord {
+  std::int64_t line = 0;
+  spectral::RankOneLine secular;
+  bool converged = true;
 };
 
 /// A column of a journal's records, as its head describes it.
@@ -85,6 +95,8 @@ class JournalWriter {
   /// Appends one record with one write(2). A write that fails (a full disk, a quota) is undone (the
   /// file cut back to its last whole record) and thrown as FileIoError.
   void append(const PointRecord& record);
+  /// Appends a line's row the same way (before its points' records).
+  void append(const LineRecord& record);
   /// Syncs and closes (FileIoError when the sync fails).
   void close();
   const std::string& path() const noexcept { return path_; }
@@ -106,6 +118,7 @@ struct JournalFile {
   bool has_head = false;
   JournalHead head;
   std::vector<PointRecord> records;
+  std::vector<LineRecord> lines;    ///< the lines' rows, in the order written
   std::uint64_t bytes = 0;          ///< the file's size
   std::uint64_t ignored_bytes = 0;  ///< bytes after the last whole frame, not read
   std::string problem;              ///< why the rest was ignored ("a record cut short ..."), or empty
@@ -133,6 +146,9 @@ Journal read_journal(const std::string& directory);
 /// The latest record of each point, by index (size: the head's points; null where none): a later run's
 /// record replaces an earlier one's (a failed point retried by --resume).
 std::vector<const PointRecord*> latest_records(const Journal& journal);
+
+/// The latest row of each line the journal holds, by line index (a later run's replaces an earlier one's).
+std::vector<const LineRecord*> latest_lines(const Journal& journal);
 
 /// How a file's /points/status and its journal agree (what `rmtsweep status` reports).
 struct JournalAgreement {

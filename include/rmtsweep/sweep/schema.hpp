@@ -107,6 +107,8 @@ inline constexpr Dimension snr{"snr", "snr = ||mu||^2", "1"};
 inline constexpr Dimension weighting{"weighting", "pooling weighting", ""};
 inline constexpr Dimension trial{"trial", "trial: independent draw (0-based)", ""};
 inline constexpr Dimension eigenvalue_index{"eigenvalue_index", "position of the eigenvalue, ascending", ""};
+inline constexpr Dimension line{"line", "grid line: a point's flattened index without its snr position", ""};
+inline constexpr Dimension pole_index{"pole_index", "position of the pole (snr-free eigenvalue), ascending", ""};
 }  // namespace dimension
 
 /// The dimensions of a column's dataset: (point), or (point, k) for a top_k column.

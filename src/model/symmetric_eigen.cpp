@@ -30,21 +30,35 @@ SymmetricEigen symmetric_eigen(std::vector<double> a, int n) {
   return result;
 }
 
-std::vector<double> symmetric_eigenvalues(std::vector<double> a, int n) {
+namespace {
+
+/// dsyevd on a (values, and the vectors in place of a where jobz is "V").
+std::vector<double> divide_and_conquer(const char* jobz, std::vector<double>& a, int n) {
   std::vector<double> values(static_cast<std::size_t>(n), 0.0);
   if (n == 0) return values;
   const int lda = n > 1 ? n : 1;
   int info = 0, lwork = -1, liwork = -1, optimal_iwork = 0;
   double optimal_work = 0.0;
-  dsyevd_("N", "U", &n, a.data(), &lda, values.data(), &optimal_work, &lwork, &optimal_iwork, &liwork, &info, 1, 1);
+  dsyevd_(jobz, "U", &n, a.data(), &lda, values.data(), &optimal_work, &lwork, &optimal_iwork, &liwork, &info, 1, 1);
   if (info != 0) throw ScalapackError("dsyevd", info);
   lwork = static_cast<int>(optimal_work);
   liwork = optimal_iwork;
   std::vector<double> work(static_cast<std::size_t>(lwork > 1 ? lwork : 1));
   std::vector<int> iwork(static_cast<std::size_t>(liwork > 1 ? liwork : 1));
-  dsyevd_("N", "U", &n, a.data(), &lda, values.data(), work.data(), &lwork, iwork.data(), &liwork, &info, 1, 1);
+  dsyevd_(jobz, "U", &n, a.data(), &lda, values.data(), work.data(), &lwork, iwork.data(), &liwork, &info, 1, 1);
   if (info != 0) throw ScalapackError("dsyevd", info);
   return values;
+}
+
+}  // namespace
+
+std::vector<double> symmetric_eigenvalues(std::vector<double> a, int n) { return divide_and_conquer("N", a, n); }
+
+SymmetricEigen symmetric_eigen_dc(std::vector<double> a, int n) {
+  SymmetricEigen result;
+  result.values = divide_and_conquer("V", a, n);
+  result.vectors = std::move(a);
+  return result;
 }
 
 }  // namespace rmtsweep::model

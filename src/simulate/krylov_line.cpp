@@ -5,6 +5,7 @@
 // and every snr is a rank-one update of it (spectral/rank_one.hpp), its convergence read off the recurrence.
 #include <algorithm>
 #include <cmath>
+#include <cmath>
 #include <memory>
 #include <string>
 
@@ -53,7 +54,7 @@ ProjectedLine project(const BlockKrylov& krylov, const StartVectors& start, doub
   for (std::size_t j = 0; j < ub; ++j) {
     for (std::size_t i = 0; i < ub; ++i) t[j * um + i] -= start.p[i] * start.p[j] / q;
   }
-  model::SymmetricEigen eigen = model::symmetric_eigen(std::move(t), m);
+  model::SymmetricEigen eigen = model::symmetric_eigen_dc(std::move(t), m);
   ProjectedLine out;
   out.secular.poles = std::move(eigen.values);
   out.secular.signal.assign(um, 0.0);
@@ -146,6 +147,25 @@ Residuals residuals(const ProjectedLine& line, const StartVectors& start, const 
   return out;
 }
 
+/// When to check a line's convergence next: the worst residual (over its tolerance) decays geometrically with the
+/// blocks; from the last two checks, the block where it should reach 1.
+struct CheckSchedule {
+  int next = 8;  ///< no check before: a point's basis needs tens of blocks
+  int last_blocks = 0;
+  double last_worst = 0.0;
+  int after(int blocks, double worst) {
+    int step = std::max(1, blocks / 8);
+    if (last_blocks > 0 && worst > 0.0 && last_worst > worst) {
+      const double rate = std::log(last_worst / worst) / static_cast<double>(blocks - last_blocks);
+      const double needed = std::log(worst) / rate;  // blocks until worst reaches 1 at this rate
+      step = std::clamp(static_cast<int>(std::floor(0.9 * needed)), 1, std::max(1, blocks / 5));
+    }
+    last_blocks = blocks;
+    last_worst = worst;
+    return blocks + step;
+  }
+};
+
 }  // namespace
 
 LineResult krylov_line(const model::PointParams& params, std::span<const double> snr, const SimulationOptions& options,
@@ -225,27 +245,30 @@ LineResult krylov_line(const model::PointParams& params, std::span<const double>
       first.p[i] = rs[ub + i];       // column 1
       first.b0[i] = rs[2 * ub + i];  // column 2
     }
-    // Every check diagonalises T0' (O(m^3)): check every few blocks, more rarely as the basis grows (at most
-    // about a tenth more blocks than needed), and always at the end.
-    int checked_at = 0;
+    // Every check diagonalises T0' (O(m^3)): the next check is where the worst residual, decaying at the rate
+    // of the last two checks, is expected to meet its tolerance (at least one block on, at most a fifth of the
+    // basis), and always at the end.
+    CheckSchedule schedule;
     bool all = false;
     while (true) {
       const bool stepped = krylov.step(budget);
       const int blocks = krylov.blocks();
       const bool last = !stepped || !krylov.room();
-      if (!last && (blocks < 4 || blocks - checked_at < std::max(1, blocks / 10))) continue;
-      if (stepped) checked_at = blocks;
+      if (!last && blocks < schedule.next) continue;
       line = project(krylov, first, signal.q);
+      double worst = 0.0;  // the largest residual over its tolerance
       for (std::size_t i = 0; i < r.size(); ++i) {
         const Residuals res =
             residuals(line, first, krylov.coupling(), b, r[i], signal.h, context.lambda, std::min(k, krylov.size()));
         converged[i] = res.eigen <= eigen_tolerance * kappa && res.ridge <= ridge_tolerance ? 1 : 0;
         relative_residual[i] = res.eigen_relative;
+        worst = std::max({worst, res.eigen / (eigen_tolerance * kappa), res.ridge / ridge_tolerance});
       }
       all = parallel::decided_on_root(comm, [&] {
         return std::all_of(converged.begin(), converged.end(), [](char c) { return c != 0; });
       });
       if (all || last) break;
+      schedule.next = parallel::decided_on_root(comm, [&] { return schedule.after(blocks, worst); });
     }
     converged = parallel::broadcast(std::vector<char>(converged.begin(), converged.end()), comm);
     products = s.products();

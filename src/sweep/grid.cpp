@@ -147,7 +147,7 @@ double line_cost(const model::PointParams& params, std::size_t snr_count, const 
   const bool krylov = simulate::line_takes_krylov_modelled(params, options);
   if (krylov) return data + 1.15 * simulate::engine_costs(params, options).krylov;
   const double spectrum = options.spectrum ? static_cast<double>(snr_count) * 30.0 * m * m : 0.0;
-  return data + (N < d ? d * N * N : d * d * std::min(N, V)) + 9.0 * m * m * m + spectrum;
+  return data + (N < d ? d * N * N : d * d * std::min(N, V)) + 11.0 * m * m * m + spectrum;
 }
 
 std::vector<std::int64_t> unit_runs(const std::vector<model::PointParams>& firsts, const std::vector<double>& costs,

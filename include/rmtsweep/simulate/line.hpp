@@ -26,7 +26,7 @@ bool line_applies(const model::PointParams& params) noexcept;
 
 /// Whether simulate_line takes the Krylov engine for a line of params by the cost model alone (no memory
 /// check): options.engine krylov, or automatic without a stored spectrum where one Krylov basis (about 1.15 x
-/// a Krylov point) is modelled cheaper than the dense line (the covariance and about 3 x a point's reduction).
+/// a Krylov point) is modelled cheaper than the dense line (the covariance and about twice a point's reduction).
 bool line_takes_krylov_modelled(const model::PointParams& params, const SimulationOptions& options);
 
 /// What a line gives.

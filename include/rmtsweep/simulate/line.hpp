@@ -28,6 +28,8 @@ bool line_applies(const model::PointParams& params) noexcept;
 /// check): options.engine krylov, or automatic without a stored spectrum where one Krylov basis (about 1.15 x
 /// a Krylov point) is modelled cheaper than the dense line (the covariance and about twice a point's reduction).
 bool line_takes_krylov_modelled(const model::PointParams& params, const SimulationOptions& options);
+/// Below this d, automatic lines are dense (line_takes_krylov_modelled).
+inline constexpr int min_krylov_line_d = 1000;
 
 /// What a line gives.
 struct LineResult {

@@ -7,6 +7,7 @@
 
 #include "rmtsweep/assemble/detection.hpp"
 #include "rmtsweep/assemble/detection_tables.hpp"
+#include "rmtsweep/sweep/line_store.hpp"
 #include "rmtsweep/sweep/schema.hpp"
 
 namespace rmtsweep::app {
@@ -82,6 +83,7 @@ std::vector<PhaseDataset> make_phase_layout() {
                         &p::delta,
                         &p::gamma,
                         &p::snr,
+                        &p::trial,
                         &p::trials_done,
                         &p::overlap_mean,
                         &p::overlap_std,
@@ -115,7 +117,7 @@ std::vector<PhaseDataset> make_phase_layout() {
                         &t::sample_threshold_snr_vs_gamma, &t::density_x, &t::density})
     out.push_back({"phase/theory", e});
   for (const auto* e : {&r::detected_fraction, &r::empirical_threshold_snr, &r::empirical_threshold_bracket,
-                        &r::false_detection_rate, &r::threshold})
+                        &r::false_detection_rate, &r::threshold, &r::empirical_threshold_exact, &r::trial_threshold_snr})
     out.push_back({rule_group, e});
   add_rule_statistics(out, rule_group);
   return out;
@@ -202,6 +204,21 @@ constexpr std::string_view spectra_and_refine = R"(
 
 For each size d whose spectra are stored (`store_spectra`, [config.md](config.md)), the group
 `/spectra/d<d>` holds (sizes differ in length, so each has its own datasets):
+
+| dataset | shape | description |
+|---|---|---|
+)";
+
+constexpr std::string_view lines_intro = R"(
+## /lines
+
+Where the points along snr are computed as lines (`lines = auto`, [config.md](config.md); every weighting
+but `causal:τ`, an snr axis of two or more values), the group `/lines/d<d>` holds for each size one row per
+grid line (everything of a point but snr): its snr-free part's eigenvalues and the rank-one update that each
+snr adds, in that eigenbasis (docs/model.md §9, [model.md](model.md#9-a-line-of-snr-values-from-one-factorization)).
+`assemble` takes each trial's exact detection threshold from it (`/phase/detection/<rule>/trial_threshold_snr`).
+The width is d where a line of the size may take the dense engine, else the Krylov budget's vectors; a row is
+written before its points, and journaled, so `recover` restores it.
 
 | dataset | shape | description |
 |---|---|---|
@@ -350,6 +367,7 @@ void print_schema_markdown(std::ostream& out) {
       << "| `/grid` | the sweep's axes in config order |\n"
       << "| `/points` | one row per point: parameters, theory, measurements, status |\n"
       << "| `/spectra/d<d>` | all eigenvalues of the points of size d, where stored |\n"
+      << "| `/lines/d<d>` | the secular form of every line computed as a line |\n"
       << "| `/refine/block_<i>` | points added by `rmtsweep refine` |\n"
       << "| `/phase` | phase tables by `rmtsweep assemble` |\n"
       << root_attributes << "\n## /grid\n\n| dataset | description |\n|---|---|\n";
@@ -365,7 +383,10 @@ void print_schema_markdown(std::ostream& out) {
       << cell(sweep::spectra_points_description) << " (the coordinate of dimension `point` here) |\n"
       << "| `eigenvalue_index` | d (no values) | " << cell(sweep::spectra_eigenvalue_index_description)
       << " |\n"
-      << refine << phase_intro;
+      << lines_intro;
+  for (const sweep::LineDatasetEntry& e : sweep::line_datasets())
+    out << "| `" << e.name << "` | " << e.shape << " | " << cell(e.description) << " |\n";
+  out << refine << phase_intro;
   print_phase_table(out, "phase");
   out << theory_intro;
   print_phase_table(out, "phase/theory");

@@ -41,18 +41,34 @@ hsize_t row_width(const SweepConfig& with_setting, std::size_t n) {
   return static_cast<hsize_t>(dense ? d : std::min<long long>(d, budget));
 }
 
-const char* const descriptions[] = {
-    "the grid line (Grid::line_of: a point's index without its snr position) of each row",
-    "poles a row holds; 0 where the line was not computed by the line engine (docs/model.md section 9)",
-    "eigenvalues of the line's snr-free part S0' (or K0', or their Ritz values), ascending; NaN past count",
-    "g: the rank-one update's vector per unit sqrt(snr), in that eigenbasis",
-    "a: the rank-one update's vector at snr = 0, in that eigenbasis",
-    "rho: M(r) = diag(poles) + rho (r g + a)(r g + a)^T, r = sqrt(snr)",
-    "0: M is S in its snr-free eigenbasis (overlap (w^T Q^T u)^2); 1: the N x N Gram matrix (N < d)",
-    "1 when every snr of the line converged (the dense engine's rows, and a Krylov basis that did); 0 otherwise",
+constexpr LineDatasetEntry datasets[] = {
+    {"line", "lines of size d", "the grid line (a point's flattened index without its snr position) of each row"},
+    {"pole_index", "width (no values)", "position of the pole (snr-free eigenvalue), ascending"},
+    {"count", "lines of size d",
+     "poles a row holds; 0 where the line was not computed by the line engine (docs/model.md section 9)"},
+    {"poles", "lines of size d x width",
+     "eigenvalues of the line's snr-free part S0' (or K0', or their Ritz values), ascending; NaN past count"},
+    {"signal", "lines of size d x width", "g: the rank-one update's vector per unit sqrt(snr), in that eigenbasis"},
+    {"offset", "lines of size d x width", "a: the rank-one update's vector at snr = 0, in that eigenbasis"},
+    {"rho", "lines of size d", "rho: M(r) = diag(poles) + rho (r g + a)(r g + a)^T, r = sqrt(snr)"},
+    {"form", "lines of size d",
+     "0: M is S in its snr-free eigenbasis (overlap (w^T g)^2); 1: the N x N Gram matrix (N < d)"},
+    {"converged", "lines of size d",
+     "1 where every snr of the line converged (dense rows, and a Krylov basis that did); 0 otherwise"},
 };
 
+/// The description of dataset `name`.
+std::string_view description_of(std::string_view name) {
+  for (const LineDatasetEntry& e : datasets) {
+    if (e.name == name) return e.description;
+  }
+  return {};
+}
+
+
 }  // namespace
+
+std::span<const LineDatasetEntry> line_datasets() { return datasets; }
 
 std::string lines_group_of(int d) { return std::string(lines_group) + "/d" + std::to_string(d); }
 
@@ -84,24 +100,25 @@ void create_line_datasets(hid_t file, const Grid& grid, bool writer) {
     const hsize_t width = row_width(config, n);
     // Named dimensions (netCDF-4 dimension scales): the coordinate `line`, and `pole_index` without values.
     const io::Dataset line = io::create_int_dataset(file, base + "line", {rows});
-    detail::describe(line, descriptions[0]);
+    detail::describe(line, description_of("line"));
     io::make_coordinate(line);
     io::write_cf_attributes(line, dimension::line.long_name, dimension::line.units);
     const io::Dataset pole = io::create_dimension_only(file, base + "pole_index", width);
+    detail::describe(pole, description_of("pole_index"));
     io::write_cf_attributes(pole, dimension::pole_index.long_name, dimension::pole_index.units);
-    const auto per_line = [&](io::Dataset set, const char* description, const char* units) {
-      detail::describe(set, description);
+    const auto per_line = [&](io::Dataset set, const char* name, const char* units) {
+      detail::describe(set, description_of(name));
       io::write_cf_attributes(set, {}, units);
       io::attach_scale(set, line, 0);
       if (io::shape(set).size() == 2) io::attach_scale(set, pole, 1);
     };
-    per_line(io::create_int_dataset(file, base + "count", {rows}), descriptions[1], "");
-    per_line(io::create_double_dataset(file, base + "poles", {rows, width}), descriptions[2], "1");
-    per_line(io::create_double_dataset(file, base + "signal", {rows, width}), descriptions[3], "1");
-    per_line(io::create_double_dataset(file, base + "offset", {rows, width}), descriptions[4], "1");
-    per_line(io::create_double_dataset(file, base + "rho", {rows}), descriptions[5], "1");
-    per_line(io::create_int_dataset(file, base + "form", {rows}), descriptions[6], "");
-    per_line(io::create_int_dataset(file, base + "converged", {rows}), descriptions[7], "");
+    per_line(io::create_int_dataset(file, base + "count", {rows}), "count", "");
+    per_line(io::create_double_dataset(file, base + "poles", {rows, width}), "poles", "1");
+    per_line(io::create_double_dataset(file, base + "signal", {rows, width}), "signal", "1");
+    per_line(io::create_double_dataset(file, base + "offset", {rows, width}), "offset", "1");
+    per_line(io::create_double_dataset(file, base + "rho", {rows}), "rho", "1");
+    per_line(io::create_int_dataset(file, base + "form", {rows}), "form", "");
+    per_line(io::create_int_dataset(file, base + "converged", {rows}), "converged", "");
     if (writer) {
       std::vector<std::int64_t> index(rows);
       for (hsize_t r = 0; r < rows; ++r) index[r] = static_cast<std::int64_t>(n * rows + r);

@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <map>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,13 @@ namespace rmtsweep::sweep {
 
 inline constexpr std::string_view lines_group = "lines";
 std::string lines_group_of(int d);
+
+/// One dataset of /lines/d<d>: its name, its shape in words and its description (the file's and the docs').
+struct LineDatasetEntry {
+  std::string_view name, shape, description;
+};
+/// Every dataset of /lines/d<d>, in the order the file creates them.
+std::span<const LineDatasetEntry> line_datasets();
 
 /// Whether a new sweep file gets /lines: some weighting's points can be computed as lines (weights that do not
 /// depend on the data, an snr axis of 2 or more values), whatever the run's `lines` setting, which is not part of

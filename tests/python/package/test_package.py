@@ -27,9 +27,9 @@ SWEEP = ["--d", "24,16", "--delta", "0.2:2:10", "--gamma", "0.5", "--snr", "0:1.
 POINTS = len(SIZES) * len(DELTA) * len(SNR) * len(WEIGHTINGS) * TRIALS
 RULES = ("edge", "eigengap", "null", "finite_t_edge")
 CELLS = ("weighting", "d", "delta", "gamma", "snr")
-# Every dimension a file of this rmtsweep has (schema.hpp, phase_schema.hpp): anything else is phony.
+# Every dimension a file of this rmtsweep has (schema.hpp, phase_schema.hpp, line_store.cpp): anything else is phony.
 DIMENSIONS = {"point", "k", "d", "delta", "gamma", "snr", "weighting", "trial", "eigenvalue_index", "count_of",
-              "detection_margin_c", "snr_fine", "delta_fine", "gamma_fine", "density_index"}
+              "detection_margin_c", "snr_fine", "delta_fine", "gamma_fine", "density_index", "line", "pole_index"}
 
 
 def rmtsweep_command(*args, ranks=None):

@@ -82,6 +82,7 @@ std::vector<PhaseDataset> make_phase_layout() {
                         &p::delta,
                         &p::gamma,
                         &p::snr,
+                        &p::trial,
                         &p::trials_done,
                         &p::overlap_mean,
                         &p::overlap_std,
@@ -115,7 +116,8 @@ std::vector<PhaseDataset> make_phase_layout() {
                         &t::sample_threshold_snr_vs_gamma, &t::density_x, &t::density})
     out.push_back({"phase/theory", e});
   for (const auto* e : {&r::detected_fraction, &r::empirical_threshold_snr, &r::empirical_threshold_bracket,
-                        &r::false_detection_rate, &r::threshold})
+                        &r::false_detection_rate, &r::threshold, &r::empirical_threshold_exact,
+                        &r::trial_threshold_snr})
     out.push_back({rule_group, e});
   add_rule_statistics(out, rule_group);
   return out;

@@ -21,15 +21,6 @@ constexpr auto unused_status = static_cast<std::int64_t>(sweep::PointStatus::unu
 constexpr auto pending_status = static_cast<std::int64_t>(sweep::PointStatus::pending);
 constexpr auto done_status = static_cast<std::int64_t>(sweep::PointStatus::done);
 
-/// What a round adds on one line: a point (bisection) or a whole trial over the grid's snr values (exact
-/// lines).
-struct Item {
-  std::size_t line = 0;
-  int trial = 0;
-  double snr = 0.0;
-  bool whole = false;
-};
-
 }  // namespace
 
 Replay::Stored Replay::index(const sweep::RefinedRows& rows, const sweep::RefinedLineRows& line_rows) const {
@@ -133,8 +124,19 @@ std::vector<LineSummary> Replay::summaries(const sweep::RefinedRows& rows,
 RoundPlan Replay::next(const sweep::RefinedRows& rows, std::int64_t capacity,
                        const sweep::RefinedLineRows& line_rows, std::int64_t line_capacity,
                        const FormReader& read_form) {
-  RoundPlan plan;
   const Stored stored = index(rows, line_rows);
+  const std::vector<Item> round = decide(rows, line_rows, stored, read_form);
+  if (round.empty()) {
+    RoundPlan plan;
+    plan.stop = true;
+    return plan;
+  }
+  return give_rows(round, stored, rows, capacity, line_rows, line_capacity);
+}
+
+std::vector<Replay::Item> Replay::decide(const sweep::RefinedRows& rows,
+                                         const sweep::RefinedLineRows& line_rows, const Stored& stored,
+                                         const FormReader& read_form) {
   const auto n_snr = static_cast<std::int64_t>(lines_.snr.size());
   std::vector<Item> round;
   for (std::size_t l = 0; l < lines_.axes.lines(); ++l) {
@@ -177,10 +179,13 @@ RoundPlan Replay::next(const sweep::RefinedRows& rows, std::int64_t capacity,
       round.push_back({l, p.trial, p.snr, false});
     }
   }
-  if (round.empty()) {
-    plan.stop = true;
-    return plan;
-  }
+  return round;
+}
+
+RoundPlan Replay::give_rows(const std::vector<Item>& round, const Stored& stored,
+                            const sweep::RefinedRows& rows, std::int64_t capacity,
+                            const sweep::RefinedLineRows& line_rows, std::int64_t line_capacity) const {
+  RoundPlan plan;
   // Point rows: the stored ones of this round's points; unused rows for the others, in ascending order, then
   // rows of a new block.
   std::vector<std::int64_t> unused;

@@ -92,7 +92,23 @@ class Replay {
     std::vector<std::vector<std::pair<Key, std::size_t>>> by_line;  ///< the same, per line
     std::map<std::pair<std::size_t, int>, std::int64_t> lines;      ///< (line, trial) -> /refine/lines row
   };
+  /// What a round adds on one line: a point (bisection) or a whole trial over the grid's snr values (exact
+  /// lines).
+  struct Item {
+    std::size_t line = 0;
+    int trial = 0;
+    double snr = 0.0;
+    bool whole = false;
+  };
   Stored index(const sweep::RefinedRows& rows, const sweep::RefinedLineRows& line_rows) const;
+  /// The round's new work on every line (recorded as proposed), from the done results so far.
+  std::vector<Item> decide(const sweep::RefinedRows& rows, const sweep::RefinedLineRows& line_rows,
+                           const Stored& stored, const FormReader& read_form);
+  /// The round's plan: rows for its new points and trials (stored ones, unused ones, a new block's) and what
+  /// to compute, in units.
+  RoundPlan give_rows(const std::vector<Item>& round, const Stored& stored, const sweep::RefinedRows& rows,
+                      std::int64_t capacity, const sweep::RefinedLineRows& line_rows,
+                      std::int64_t line_capacity) const;
   LineState state(std::size_t line, const sweep::RefinedRows& rows, const sweep::RefinedLineRows& line_rows,
                   const Stored& stored, const FormReader& read_form);
   LineSummary summary(std::size_t line, const LineState& state) const;

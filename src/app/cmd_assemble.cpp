@@ -331,8 +331,17 @@ int command_assemble(int argc, char** argv) {
   std::vector<assemble::RefinedTable> refined;
   for (auto& rule : rules) {
     const bool scaled = rule.rule == assemble::Rule::finite_t_edge;
+    // Exact thresholds where every trial has its line's secular form: the rule's level on lambda_1 (the
+    // finite-T rule's divided by the trial's own edge scale where each trial has its own edge; none for
+    // eigengap).
+    assemble::ExactForms exact{&data.secular, &data.refined_secular, [&](std::size_t line, int trial) {
+                                 if (rule.rule == assemble::Rule::eigengap) return std::nan("");
+                                 const double scale =
+                                     scaled && finite_t.per_trial(line) ? finite_t.scale(line, trial) : 1.0;
+                                 return rule.threshold[line] / (std::isnan(scale) ? 1.0 : scale);
+                               }};
     refined.push_back(assemble::refined_table(data.axes, scaled ? finite_t_points : data.points,
-                                              scaled ? finite_t_refined : data.refined, rule));
+                                              scaled ? finite_t_refined : data.refined, rule, &exact));
     if (!data.refined.empty()) assemble::extrapolate_with_refined(data.axes, refined.back(), rule);
   }
   const auto write = [&](const std::string& target) {

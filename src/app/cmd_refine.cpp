@@ -1,15 +1,17 @@
 // `rmtsweep refine FILE.h5 [--tolerance 0.01] [--trials K] [--max-points M] [--detection RULE]`:
 // adaptive refinement of every line's threshold (issue 19; docs/refinement.md).
 //
-// Rounds. Rank 0 reads the grid's done points once and, each round, the refined rows; it decides
-// the round's points (refine/design.hpp) from done results only, broadcasts them, writes them as
-// pending (refine_file.hpp), and every rank computes them with the sweep's dynamic schedule
-// (sweep::run_batch). Round r's decision uses the grid and the results of the points rounds 0..r-1
-// proposed, never other rows of the file: a rerun after a kill replays the rounds from the start,
-// finds their points done (or pending: then computes them), and continues exactly where an
-// uninterrupted refine would be. Exit status: 0 finished (tolerance reached, or the budget spent:
-// the summary says which lines); 2 invalid option; 3 some refined points failed; 128 + signal.
-// Rank 0's view of the lines is refine_lines.hpp's, the rounds' replay refine_replay.hpp's.
+// Rounds. Rank 0 reads the grid's done points (and its lines' secular forms) once and, each round, the
+// refined rows; it decides the round's work (refine/design.hpp) from done results only: whole new trials,
+// each a line over the grid's snr values, on lines whose trials have exact thresholds, points bisecting the
+// trials' brackets elsewhere (refine_replay.hpp). It broadcasts them, writes them as pending
+// (refine_file.hpp, refined_line_store.hpp), and every rank computes them with the sweep's dynamic schedule
+// (sweep::run_batch). Round r's decision uses the grid and the results of the points rounds 0..r-1 proposed,
+// never other rows of the file: a rerun after a kill replays the rounds from the start, finds their points
+// done (or pending: then computes them), and continues exactly where an uninterrupted refine would be. Exit
+// status: 0 finished (tolerance reached, or the budget spent: the summary says which lines); 2 invalid
+// option; 3 some refined points failed; 128 + signal. Rank 0's view of the lines is refine_lines.hpp's, the
+// rounds' replay refine_replay.hpp's.
 #include <mpi.h>
 
 #include <algorithm>
@@ -23,6 +25,7 @@
 #include <set>
 #include <span>
 #include <string>
+#include <tuple>
 #include <variant>
 #include <vector>
 
@@ -39,6 +42,7 @@
 #include "rmtsweep/parallel/communicator.hpp"
 #include "rmtsweep/refine/design.hpp"
 #include "rmtsweep/sweep/refine_file.hpp"
+#include "rmtsweep/sweep/refined_line_store.hpp"
 #include "rmtsweep/sweep/runner.hpp"
 #include "rmtsweep/sweep/sweep_file.hpp"
 #include "rmtsweep/sweep/sweep_reader.hpp"
@@ -52,19 +56,21 @@ RefineOptions parse_refine_options(int argc, char** argv, bool& help) {
   RefineOptions o;
   std::string tolerance = "0.01", trials = "64", max_points = "20000", detection = "edge", rounds = "60";
   po::options_description options(
-      "Usage: mpirun -np P rmtsweep refine FILE.h5 [options]\n\nAdds points near each line's threshold until "
-      "its "
-      "standard error is below --tolerance (docs/refinement.md)");
+      "Usage: mpirun -np P rmtsweep refine FILE.h5 [options]\n\nAdds trials (where every trial's threshold "
+      "is exact) or points near each line's threshold until its standard error is below --tolerance "
+      "(docs/refinement.md)");
   options.add_options()("file", po::value<std::string>(&o.path), "the sweep file")(
       "tolerance", po::value<std::string>(&tolerance)->default_value(tolerance),
       "target standard error of every line's threshold [snr]")(
       "trials", po::value<std::string>(&trials)->default_value(trials),
-      "trials per line at most (the grid's included): more are added where the spread between trials dominates")(
+      "trials per line at most (the grid's included): more are added where the spread between trials "
+      "dominates (on lines with exact thresholds always: each a line over the grid's snr)")(
       "max-points", po::value<std::string>(&max_points)->default_value(max_points),
       "refined points in the file at most (over every refine of it)")(
       "max-rounds", po::value<std::string>(&rounds)->default_value(rounds), "rounds at most")(
       "detection", po::value<std::string>(&detection)->default_value(detection),
-      "the rule whose threshold is refined: edge, eigengap, null or finite_t_edge")("help,h", po::bool_switch(&help), "this help");
+      "the rule whose threshold is refined: edge, eigengap, null or finite_t_edge")(
+      "help,h", po::bool_switch(&help), "this help");
   if (!parse_file_command(argc, argv, options, "refine", help, o.path)) return o;
   const std::string tolerance_allowed = "allowed: a number 0 < tolerance <= 10 [snr]";
   o.tolerance = model::parse_double(tolerance, "tolerance", tolerance_allowed);
@@ -145,30 +151,22 @@ std::string joined_command_line(int argc, char** argv) {
   return text;
 }
 
-/// The summary per line on rank 0: the per-trial estimate of each line after the refinement.
-void print_summary(const Replay& replay, const sweep::RefinedRows& rows, const RefineOptions& options) {
-  const Lines& lines = replay.lines();
-  const assemble::Axes& a = lines.axes;
-  std::vector<std::vector<refine::Observation>> seen = lines.grid;
-  for (std::size_t r = 0; r < rows.size(); ++r) {
-    if (rows.status[r] != static_cast<std::int64_t>(sweep::PointStatus::done)) continue;
-    const std::size_t l = line_of(lines, rows, r);
-    const std::span<const double> top(rows.top_eigenvalues.data() + r * static_cast<std::size_t>(rows.k),
-                                      static_cast<std::size_t>(rows.k));
-    seen[l].push_back({rows.snr[r], static_cast<int>(rows.trial[r]), lines.detected(l, static_cast<int>(rows.trial[r]), top)});
-  }
-  std::printf("%-18s %9s %9s %8s %8s %9s %9s %9s %9s\n", "weighting", "delta", "gamma", "d", "trials", "threshold",
-              "err", "res_err", "spread");
+/// The summary per line on rank 0: each line's estimate after the refinement, as the replay sees it.
+void print_summary(const Replay& replay, const std::vector<LineSummary>& summaries,
+                   const RefineOptions& options) {
+  const assemble::Axes& a = replay.lines().axes;
+  std::printf("%-18s %9s %9s %8s %6s %8s %9s %9s %9s %9s\n", "weighting", "delta", "gamma", "d", "how",
+              "trials", "threshold", "err", "res_err", "spread");
   std::size_t unmet = 0;
   for (std::size_t w = 0; w < a.weighting.size(); ++w) {
     for (std::size_t n = 0; n < a.d.size(); ++n) {
       for (std::size_t i = 0; i < a.delta.size(); ++i) {
         for (std::size_t j = 0; j < a.gamma.size(); ++j) {
-          const std::size_t l = a.line(w, n, i, j);
-          const auto e = refine::estimate_line(refine::trial_brackets(seen[l], replay.trials()[l]));
+          const LineSummary& e = summaries[a.line(w, n, i, j)];
           if (!(e.err <= options.tolerance)) ++unmet;
-          std::printf("%-18s %9.4g %9.4g %8d %8d %9.4f %9.4f %9.4f %9.4f%s\n", a.weighting[w].c_str(), a.delta[i],
-                      a.gamma[j], a.d[n], e.trials, e.threshold, e.err, e.resolution_err, e.spread_err,
+          std::printf("%-18s %9.4g %9.4g %8d %6s %8d %9.4f %9.4f %9.4f %9.4f%s\n", a.weighting[w].c_str(),
+                      a.delta[i], a.gamma[j], a.d[n], e.exact ? "exact" : "bisect", e.trials, e.threshold,
+                      e.err, e.resolution_err, e.spread_err,
                       e.err <= options.tolerance ? "" : "  (tolerance not reached)");
         }
       }
@@ -177,6 +175,54 @@ void print_summary(const Replay& replay, const sweep::RefinedRows& rows, const R
   std::printf("rmtsweep refine: %lld refined points in all; %zu of %zu lines above the tolerance %g%s\n",
               static_cast<long long>(replay.used()), unmet, a.lines(), options.tolerance,
               replay.budget_spent() ? " (budget --max-points spent)" : "");
+}
+
+/// The round's units of work in hand-out order, as for the grid: costliest first, the units of one noise
+/// table together. A unit is a point alone (bisection) or a new trial's line over the grid's snr (exact
+/// lines).
+struct RoundBatch {
+  std::vector<model::PointParams> points;
+  std::vector<std::int64_t> rows;      ///< per point: its /refine row
+  std::vector<char> wanted;            ///< per point: whether it is written
+  std::vector<std::size_t> units;      ///< unit starts, then the number of points
+  std::vector<std::int64_t> line_row;  ///< per point: its unit's /refine/lines row (-1 for a point alone)
+};
+
+RoundBatch round_batch(const RoundPlan& plan, const sweep::Grid& grid, const Lines& geometry) {
+  const sweep::SweepConfig& config = grid.config();
+  struct Unit {
+    std::size_t begin, end;
+    std::tuple<double, int, double, int, double, std::size_t> key;
+  };
+  std::vector<Unit> units;
+  std::vector<model::PointParams> params(plan.compute_rows.size());
+  for (std::size_t p = 0; p < params.size(); ++p) {
+    params[p] = refined_point(grid, geometry, static_cast<std::size_t>(plan.compute_line[p]),
+                              plan.compute_snr[p], static_cast<int>(plan.compute_trial[p]))
+                    .params;
+  }
+  for (std::size_t u = 0; u + 1 < plan.unit_starts.size(); ++u) {
+    const auto begin = static_cast<std::size_t>(plan.unit_starts[u]),
+               end = static_cast<std::size_t>(plan.unit_starts[u + 1]);
+    const model::PointParams& q = params[begin];
+    const double cost =
+        end - begin > 1 ? sweep::line_cost(q, end - begin, config) : sweep::point_cost(q, config);
+    units.push_back({begin, end, std::make_tuple(-cost, q.d, q.delta, q.trial, q.snr, u)});
+  }
+  std::sort(units.begin(), units.end(), [](const Unit& x, const Unit& y) { return x.key < y.key; });
+  RoundBatch batch;
+  for (const Unit& unit : units) {
+    batch.units.push_back(batch.points.size());
+    const std::int64_t line_row = plan.unit_line_row[static_cast<std::size_t>(std::get<5>(unit.key))];
+    for (std::size_t p = unit.begin; p < unit.end; ++p) {
+      batch.points.push_back(params[p]);
+      batch.rows.push_back(plan.compute_rows[p]);
+      batch.wanted.push_back(static_cast<char>(plan.compute_wanted[p] != 0));
+      batch.line_row.push_back(line_row);
+    }
+  }
+  batch.units.push_back(batch.points.size());
+  return batch;
 }
 
 }  // namespace
@@ -235,6 +281,10 @@ int command_refine(int argc, char** argv) {
   sweep::install_stop_handlers();
   sweep::SweepFile file = sweep::SweepFile::open_for_resume(path, io_comm, grid, run);
   sweep::RefineFile refined(file.handle(), config, file.k(), file.run_index());
+  sweep::RefinedLineStore refined_lines(file.handle(), config);
+  const FormReader read_form = [&](std::int64_t row, std::int64_t count) {
+    return refined_lines.read(row, count);
+  };
   if (rank == 0) {
     std::fprintf(stderr, "rmtsweep refine: %s: tolerance %g, at most %d trials per line and %lld refined points, rule %s\n",
                  path.c_str(), options.tolerance, options.trials, static_cast<long long>(options.max_points),
@@ -244,10 +294,15 @@ int command_refine(int argc, char** argv) {
   int stopped = 0, round = 0;
   for (; round < options.max_rounds; ++round) {
     RoundPlan plan;
-    if (rank == 0) plan = replay->next(sweep::read_refined_rows(file.handle()), refined.capacity());
+    if (rank == 0) {
+      plan = replay->next(sweep::read_refined_rows(file.handle()), refined.capacity(),
+                          sweep::read_refined_line_rows(file.handle()), refined_lines.capacity(), read_form);
+    }
     plan = broadcast_plan(std::move(plan), MPI_COMM_WORLD);
     if (plan.stop) break;
     if (plan.block_rows > 0) refined.add_block(plan.block_rows);
+    for (std::size_t b = 0; b < plan.line_block_d.size(); ++b)
+      refined_lines.add_block(static_cast<std::size_t>(plan.line_block_d[b]), plan.line_block_rows[b]);
     if (rank == 0) {
       std::vector<sweep::RefinedPoint> points;
       for (std::size_t p = 0; p < plan.new_rows.size(); ++p) {
@@ -255,52 +310,57 @@ int command_refine(int argc, char** argv) {
                                        static_cast<int>(plan.new_trial[p])));
       }
       refined.write_pending(plan.new_rows, points);
+      std::vector<sweep::GridCoordinates> at;
+      for (std::size_t i = 0; i < plan.new_line_rows.size(); ++i) {
+        at.push_back(line_coordinates(geometry, static_cast<std::size_t>(plan.new_line_line[i]),
+                                      static_cast<int>(plan.new_line_trial[i])));
+      }
+      refined_lines.write_pending(plan.new_line_rows, at);
     }
+    const RoundBatch work = round_batch(plan, grid, geometry);
     sweep::PointBatch batch;
     batch.label = "rmtsweep refine";
-    batch.total = static_cast<std::int64_t>(plan.compute_rows.size());
-    for (std::size_t p = 0; p < plan.compute_rows.size(); ++p) {
-      batch.points.push_back(refined_point(grid, geometry, static_cast<std::size_t>(plan.compute_line[p]),
-                                           plan.compute_snr[p], static_cast<int>(plan.compute_trial[p]))
-                                 .params);
-    }
-    // Hand-out order as for the grid: costliest first, the points of one noise table together.
-    std::vector<std::size_t> order(batch.points.size());
-    for (std::size_t p = 0; p < order.size(); ++p) order[p] = p;
-    const auto key = [&](std::size_t p) {
-      const model::PointParams& q = batch.points[p];
-      return std::make_tuple(-sweep::point_cost(q, config), q.d, q.delta, q.trial, q.snr, p);
-    };
-    std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return key(x) < key(y); });
-    std::vector<model::PointParams> sorted;
-    std::vector<std::int64_t> rows;
-    for (const std::size_t p : order) {
-      sorted.push_back(batch.points[p]);
-      rows.push_back(plan.compute_rows[p]);
-    }
-    batch.points = std::move(sorted);
-    batch.id_of = [&](std::size_t at) { return rows[at]; };
+    batch.total = std::count(work.wanted.begin(), work.wanted.end(), 1);
+    batch.points = work.points;
+    batch.units = work.units;
+    batch.wanted = work.wanted;
+    batch.id_of = [&](std::size_t at) { return work.rows[at]; };
     batch.write_done = [&](std::size_t at, const simulate::PointResult& result, double seconds) {
-      refined.write_done(rows[at], result, seconds);
+      refined.write_done(work.rows[at], result, seconds);
     };
     batch.write_failed = [&](std::size_t at, const std::string& message, double seconds) {
-      refined.write_failed(rows[at], message, seconds);
+      refined.write_failed(work.rows[at], message, seconds);
+    };
+    // A new trial's secular form before its points: a done point's trial has its exact threshold.
+    batch.write_line = [&](std::size_t first, const simulate::LineResult& line) {
+      if (work.line_row[first] >= 0)
+        refined_lines.write(work.line_row[first], line.secular, line.recomputed_alone.empty());
     };
     const sweep::RunOutcome outcome = sweep::run_batch(batch, config, MPI_COMM_WORLD, nullptr);
     io::flush(file.handle());  // the round's raw data reach the file before rank 0 reads them back
     computed += outcome.computed;
     failed += outcome.failed;
     if (rank == 0) {
-      std::fprintf(stderr, "rmtsweep refine: round %d: %lld new points, %lld computed (%lld failed), %.2f s\n", round,
-                   static_cast<long long>(plan.new_rows.size()), static_cast<long long>(outcome.computed),
-                   static_cast<long long>(outcome.failed), outcome.wall_seconds);
+      std::fprintf(
+          stderr,
+          "rmtsweep refine: round %d: %lld new points (%zu new trials as whole lines), %lld computed (%lld "
+          "failed), %.2f s\n",
+          round, static_cast<long long>(plan.new_rows.size()), plan.new_line_rows.size(),
+          static_cast<long long>(outcome.computed), static_cast<long long>(outcome.failed),
+          outcome.wall_seconds);
     }
     if (outcome.stop_signal != 0) {
       stopped = outcome.stop_signal;
       break;
     }
   }
-  if (rank == 0 && stopped == 0) print_summary(*replay, sweep::read_refined_rows(file.handle()), options);
+  if (rank == 0 && stopped == 0) {
+    print_summary(*replay,
+                  replay->summaries(sweep::read_refined_rows(file.handle()),
+                                    sweep::read_refined_line_rows(file.handle()), read_form),
+                  options);
+  }
+  refined_lines.close();
   refined.close();
   file.close();
   lock.release();

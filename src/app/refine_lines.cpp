@@ -2,16 +2,22 @@
 #include "refine_lines.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <limits>
 
 #include "rmtsweep/assemble/detection_tables.hpp"
 #include "rmtsweep/assemble/phase_file.hpp"
 #include "rmtsweep/assemble/theory_tables.hpp"
+#include "rmtsweep/io/hdf5.hpp"
 #include "rmtsweep/parallel/collectives.hpp"
+#include "rmtsweep/sweep/line_store.hpp"
+#include "rmtsweep/sweep/sweep_reader.hpp"
 
 namespace rmtsweep::app {
 namespace {
+
+constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 
 /// For each value of an axis (grid order), its position in the ascending axis (as /phase and
 /// assemble::Axes order it).
@@ -77,6 +83,21 @@ Lines read_lines(const std::string& path, const RefineOptions& options) {
       for (int t = 0; t < c.trials; ++t) lines.grid_keys[{l, s, t}] = true;
     }
   }
+  // Exact thresholds where the rule has a level on lambda_1 and /lines holds the done trials' secular forms.
+  lines.snr = a.snr;
+  lines.rule_has_level = options.rule != assemble::Rule::eigengap;
+  lines.line_capable.assign(a.lines(), 0);
+  const bool has_lines = io::exists(sweep::SweepReader(path).file(), std::string(sweep::lines_group));
+  for (std::size_t l = 0; l < a.lines(); ++l) {
+    const auto weighting = c.weighting.at(a.unravel(l).w);
+    lines.line_capable[l] = has_lines && c.lines_apply(weighting) ? 1 : 0;
+  }
+  if (lines.rule_has_level) {
+    for (const auto& [key, secular] : data.secular) {
+      const auto [l, trial] = key;
+      if (trial < c.trials) lines.grid_exact[key] = lines.exact_threshold(l, trial, secular);
+    }
+  }
   lines.d_position = ascending_positions(std::vector<double>(c.d.begin(), c.d.end()));
   lines.delta_position = ascending_positions(c.delta);
   lines.gamma_position = ascending_positions(c.gamma);
@@ -91,22 +112,50 @@ Lines read_lines(const std::string& path, const RefineOptions& options) {
   return lines;
 }
 
-/// The line of a refined row (its stored grid indices).
-std::size_t line_of(const Lines& lines, const sweep::RefinedRows& rows, std::size_t r) {
-  return lines.axes.line(static_cast<std::size_t>(rows.weighting_index[r]),
-                         lines.d_position.at(static_cast<std::size_t>(rows.d_index[r])),
-                         lines.delta_position.at(static_cast<std::size_t>(rows.delta_index[r])),
-                         lines.gamma_position.at(static_cast<std::size_t>(rows.gamma_index[r])));
+double Lines::level(std::size_t line, int trial) const {
+  const double threshold = detector[line].threshold;
+  if (!rule_has_level || !finite_t || !finite_t->per_trial(line)) return rule_has_level ? threshold : nan;
+  // lambda_1 scale > threshold  <=>  lambda_1 > threshold / scale: the trial's own edge (1 where none).
+  const double scale = finite_t->scale(line, trial);
+  return threshold / (std::isnan(scale) ? 1.0 : scale);
 }
 
-/// The point (line, snr, trial) of the grid's sweep: the grid's parameters of its line with this snr and trial.
-sweep::RefinedPoint refined_point(const sweep::Grid& grid, const Lines& lines, std::size_t line, double snr, int trial) {
+double Lines::exact_threshold(std::size_t line, int trial, const spectral::RankOneLine& secular) const {
+  const double at = level(line, trial);
+  if (std::isnan(at)) return nan;
+  const spectral::LevelCrossing crossing = spectral::level_crossing(secular, at);
+  return crossing.r_from * crossing.r_from;
+}
+
+std::size_t line_at(const Lines& lines, std::int64_t weighting, std::int64_t d, std::int64_t delta,
+                    std::int64_t gamma) {
+  return lines.axes.line(static_cast<std::size_t>(weighting),
+                         lines.d_position.at(static_cast<std::size_t>(d)),
+                         lines.delta_position.at(static_cast<std::size_t>(delta)),
+                         lines.gamma_position.at(static_cast<std::size_t>(gamma)));
+}
+
+/// The line of a refined row (its stored grid indices).
+std::size_t line_of(const Lines& lines, const sweep::RefinedRows& rows, std::size_t r) {
+  return line_at(lines, rows.weighting_index[r], rows.d_index[r], rows.delta_index[r], rows.gamma_index[r]);
+}
+
+sweep::GridCoordinates line_coordinates(const Lines& lines, std::size_t line, int trial) {
   const assemble::LineIndex x = lines.axes.unravel(line);
   sweep::GridCoordinates at;
   at.weighting = x.w;
   at.d = lines.d_index[x.n];
   at.delta = lines.delta_index[x.i];
   at.gamma = lines.gamma_index[x.j];
+  at.trial = trial;
+  return at;
+}
+
+/// The point (line, snr, trial) of the grid's sweep: the grid's parameters of its line with this snr and
+/// trial.
+sweep::RefinedPoint refined_point(const sweep::Grid& grid, const Lines& lines, std::size_t line, double snr,
+                                  int trial) {
+  sweep::GridCoordinates at = line_coordinates(lines, line, 0);
   sweep::RefinedPoint point{grid.params(grid.index(at)), at};
   point.params.snr = snr;
   point.params.trial = trial;

@@ -15,6 +15,7 @@
 #include "rmtsweep/assemble/finite_t_edges.hpp"
 #include "rmtsweep/assemble/phase.hpp"
 #include "rmtsweep/refine/design.hpp"
+#include "rmtsweep/spectral/rank_one.hpp"
 #include "rmtsweep/sweep/grid.hpp"
 #include "rmtsweep/sweep/refine_file.hpp"
 
@@ -46,6 +47,21 @@ struct Lines {
   std::vector<std::size_t> d_position, delta_position, gamma_position;
   /// The finite-T edges where that rule is refined: its trials are judged by their own edges.
   std::shared_ptr<const assemble::FiniteTEdges> finite_t;
+  /// Exact thresholds (docs/model.md section 9): whether the rule has a level on lambda_1, per line whether
+  /// its trials can be computed as lines (the file has /lines and the weighting's weights do not depend on
+  /// the data), and the exact threshold of every done grid trial whose line's secular form /lines holds, by
+  /// (line, trial).
+  bool rule_has_level = false;
+  std::vector<char> line_capable;
+  std::map<std::pair<std::size_t, int>, double> grid_exact;
+  /// The grid's snr values (ascending): a new trial of an exact line is a line over them.
+  std::vector<double> snr;
+
+  /// The level on lambda_1 above which the line's rule detects the trial (NaN where it has none).
+  double level(std::size_t line, int trial) const;
+  /// The trial's exact threshold for the line's rule from its line's secular form: r_from^2 of the level
+  /// crossing.
+  double exact_threshold(std::size_t line, int trial, const spectral::RankOneLine& secular) const;
 
   /// Whether the line's detector counts the trial with these top eigenvalues as detected.
   bool detected(std::size_t line, int trial, std::span<const double> top) const {
@@ -56,8 +72,13 @@ struct Lines {
 /// The lines of the sweep file at `path` (rank 0: reads the file).
 Lines read_lines(const std::string& path, const RefineOptions& options);
 
+/// The line of the grid positions (weighting, d, delta, gamma) as stored in /points and /refine.
+std::size_t line_at(const Lines& lines, std::int64_t weighting, std::int64_t d, std::int64_t delta,
+                    std::int64_t gamma);
 /// The line of a refined row (its stored grid indices).
 std::size_t line_of(const Lines& lines, const sweep::RefinedRows& rows, std::size_t r);
+/// The grid positions of a line with this trial (for /refine/lines).
+sweep::GridCoordinates line_coordinates(const Lines& lines, std::size_t line, int trial);
 
 /// The point (line, snr, trial) of the grid's sweep: the grid's parameters of its line with this snr and trial.
 sweep::RefinedPoint refined_point(const sweep::Grid& grid, const Lines& lines, std::size_t line, double snr, int trial);

@@ -67,9 +67,9 @@ void add_rule_statistics(std::vector<PhaseDataset>& out, std::string_view group)
        {&p::empirical_threshold_snr_err, &p::extrapolated_threshold_snr, &p::extrapolated_threshold_snr_err,
         &p::extrapolation_a, &p::extrapolation_b, &p::extrapolation_terms, &p::extrapolation_chi2_per_dof,
         &p::extrapolation_sizes, &p::refined_threshold_snr, &p::refined_threshold_snr_err,
-        &p::refined_resolution_err, &p::refined_spread_err, &p::refined_trials, &p::refined_fit_threshold_snr,
-        &p::refined_fit_threshold_snr_err, &p::refined_width_snr, &p::refined_width_snr_err,
-        &p::refined_points})
+        &p::refined_threshold_exact, &p::refined_resolution_err, &p::refined_spread_err, &p::refined_trials,
+        &p::refined_fit_threshold_snr, &p::refined_fit_threshold_snr_err, &p::refined_width_snr,
+        &p::refined_width_snr_err, &p::refined_points})
     out.push_back({group, e});
 }
 
@@ -224,9 +224,11 @@ written before its points, and journaled, so `recover` restores it.
 |---|---|---|
 )";
 
-constexpr std::string_view refine = R"(
+constexpr std::string_view spectra_example = R"(
 `f["spectra/d1000/eigenvalues"][r]` is the spectrum of point `f["spectra/d1000/point"][r]`.
+)";
 
+constexpr std::string_view refine = R"(
 ## /refine
 
 Written by `rmtsweep refine` ([refinement.md](refinement.md)): the refined points, in blocks
@@ -238,6 +240,15 @@ to a point yet; `snr_index` is −1 (the point's snr, in `snr`, is not on the gr
 exceed the grid's trials. Spectra of refined points are not stored. Each refine invocation is
 recorded as a run (`run_<i>_command_line` says `refine`), and the `run` column of its points is that
 index.
+
+On lines whose trials have exact thresholds refine adds whole trials, each a line over the grid's snr
+values: their points are rows of `/refine/block_<i>` (at grid snr values), and their secular forms
+([model.md](model.md) section 9) are rows of `/refine/lines/block_<b>`, blocks of one size each (attribute `d`)
+and `rows` rows (attribute, written last at creation). Per row: `weighting_index`, `d_index`,
+`delta_index`, `gamma_index` (the line's grid positions) and `trial` (−1 for a row not given yet), then
+`count` (poles held; 0 until the line is computed), `poles`, `signal`, `offset` (row × `pole_index`),
+`rho`, `form` and `converged`: M(r) = diag(poles) + rho (r g + a)(r g + a)ᵀ with g = `signal`,
+a = `offset`, r = √snr, as for the grid's lines. Their dimensions are `row` and `pole_index` (no values).
 )";
 
 constexpr std::string_view phase_intro = R"(
@@ -369,6 +380,7 @@ void print_schema_markdown(std::ostream& out) {
       << "| `/spectra/d<d>` | all eigenvalues of the points of size d, where stored |\n"
       << "| `/lines/d<d>` | the secular form of every line computed as a line |\n"
       << "| `/refine/block_<i>` | points added by `rmtsweep refine` |\n"
+      << "| `/refine/lines/block_<b>` | secular forms of the trials `rmtsweep refine` adds as whole lines |\n"
       << "| `/phase` | phase tables by `rmtsweep assemble` |\n"
       << root_attributes << "\n## /grid\n\n| dataset | description |\n|---|---|\n";
   for (const sweep::DatasetEntry* e :
@@ -383,7 +395,7 @@ void print_schema_markdown(std::ostream& out) {
       << cell(sweep::spectra_points_description) << " (the coordinate of dimension `point` here) |\n"
       << "| `eigenvalue_index` | d (no values) | " << cell(sweep::spectra_eigenvalue_index_description)
       << " |\n"
-      << lines_intro;
+      << spectra_example << lines_intro;
   for (const sweep::LineDatasetEntry& e : sweep::line_datasets())
     out << "| `" << e.name << "` | " << e.shape << " | " << cell(e.description) << " |\n";
   out << refine << phase_intro;

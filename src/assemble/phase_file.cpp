@@ -17,6 +17,7 @@
 #include "rmtsweep/sweep/grid.hpp"
 #include "rmtsweep/sweep/line_store.hpp"
 #include "rmtsweep/sweep/refine_file.hpp"
+#include "rmtsweep/sweep/refined_line_store.hpp"
 #include "rmtsweep/sweep/sweep_reader.hpp"
 #include "rmtsweep/version.hpp"
 
@@ -70,6 +71,7 @@ void put_finite_size(PhaseWriter& out, const RuleTable& rule) {
 void put_refined(PhaseWriter& out, const RefinedTable& refined) {
   out.put(phase::refined_threshold_snr, refined.threshold);
   out.put(phase::refined_threshold_snr_err, refined.threshold_err);
+  out.put(phase::refined_threshold_exact, refined.exact);
   out.put(phase::refined_resolution_err, refined.resolution_err);
   out.put(phase::refined_spread_err, refined.spread_err);
   out.put(phase::refined_trials, refined.trials);
@@ -137,6 +139,20 @@ SweepData read_sweep(const std::string& path) {
       const std::size_t phase_line =
           data.axes.line(at.weighting, d_position.at(at.d), delta_position.at(at.delta), gamma_position.at(at.gamma));
       data.secular.emplace(std::make_pair(phase_line, at.trial), std::move(stored.secular));
+    }
+  }
+  // The secular forms of the trials refine added as whole lines (/refine/lines), placed on their lines.
+  {
+    const sweep::RefinedLineRows rows = sweep::read_refined_line_rows(reader.file());
+    for (auto& [row, stored] : sweep::read_refined_lines(reader.file())) {
+      if (!stored.converged || !rows.given(row)) continue;
+      const std::size_t line =
+          data.axes.line(static_cast<std::size_t>(rows.weighting_index[row]),
+                         d_position.at(static_cast<std::size_t>(rows.d_index[row])),
+                         delta_position.at(static_cast<std::size_t>(rows.delta_index[row])),
+                         gamma_position.at(static_cast<std::size_t>(rows.gamma_index[row])));
+      data.refined_secular.emplace(std::make_pair(line, static_cast<int>(rows.trial[row])),
+                                   std::move(stored.secular));
     }
   }
   // Refined points (/refine): placed on their lines, at their own snr.

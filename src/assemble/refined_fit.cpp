@@ -3,22 +3,49 @@
 
 #include <cmath>
 #include <limits>
+#include <map>
 
 #include "rmtsweep/assemble/finite_size.hpp"
 #include "rmtsweep/refine/design.hpp"
-
-#include <map>
+#include "rmtsweep/spectral/rank_one.hpp"
 
 namespace rmtsweep::assemble {
 
+namespace {
+
+/// The exact thresholds of the trials of `line` (in trial order), or none unless each has its secular form
+/// and the rule a level on lambda_1 for it.
+std::vector<double> exact_thresholds(const ExactForms& exact, std::size_t line,
+                                     const std::map<int, int>& trials) {
+  std::vector<double> out;
+  for (const auto& [trial, number] : trials) {
+    const std::pair<std::size_t, int> key{line, trial};
+    const spectral::RankOneLine* form = nullptr;
+    for (const TrialSecular* forms : {exact.grid, exact.refined}) {
+      if (forms == nullptr) continue;
+      const auto found = forms->find(key);
+      if (found != forms->end()) form = &found->second;
+    }
+    const double level = exact.level ? exact.level(line, trial) : std::numeric_limits<double>::quiet_NaN();
+    if (form == nullptr || std::isnan(level)) return {};
+    const spectral::LevelCrossing crossing = spectral::level_crossing(*form, level);
+    out.push_back(crossing.r_from * crossing.r_from);
+  }
+  return out;
+}
+
+}  // namespace
+
 RefinedTable refined_table(const Axes& axes, const std::vector<PointRecord>& grid,
-                           const std::vector<RefinedRecord>& refined, const RuleTable& table) {
+                           const std::vector<RefinedRecord>& refined, const RuleTable& table,
+                           const ExactForms* exact) {
   const std::size_t lines = axes.lines();
   const double nan = std::numeric_limits<double>::quiet_NaN();
   RefinedTable out;
   out.rule = table.rule;
   out.threshold.assign(lines, nan);
   out.threshold_err.assign(lines, nan);
+  out.exact.assign(lines, 0);
   out.resolution_err.assign(lines, nan);
   out.spread_err.assign(lines, nan);
   out.trials.assign(lines, 0);
@@ -49,14 +76,26 @@ RefinedTable refined_table(const Axes& axes, const std::vector<PointRecord>& gri
     for (auto& [trial, n] : number) n = k++;
     std::vector<refine::Observation> observations;
     for (const Detection& o : seen[line]) observations.push_back({o.snr, number[o.trial], o.detected});
+    out.trials[line] = k;
+    out.width[line] = fit.sigma;
+    out.width_err[line] = fit.sigma_err;
+    const std::vector<double> values =
+        exact != nullptr ? exact_thresholds(*exact, line, number) : std::vector<double>{};
+    if (!values.empty()) {
+      // Every trial's threshold is known exactly: the median's error is the spread between trials alone.
+      const MedianEstimate median = bootstrap_median(values, line);
+      out.threshold[line] = median.median;
+      out.threshold_err[line] = median.median_err;
+      out.resolution_err[line] = 0.0;
+      out.spread_err[line] = median.median_err;
+      out.exact[line] = 1;
+      continue;
+    }
     const refine::LineEstimate e = refine::estimate_line(refine::trial_brackets(observations, k));
     out.threshold[line] = e.threshold;
     out.threshold_err[line] = e.err;
     out.resolution_err[line] = e.resolution_err;
     out.spread_err[line] = e.spread_err;
-    out.trials[line] = k;
-    out.width[line] = fit.sigma;
-    out.width_err[line] = fit.sigma_err;
   }
   return out;
 }

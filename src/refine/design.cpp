@@ -161,4 +161,20 @@ std::vector<Proposal> design_line(const std::vector<Observation>& observations, 
   return out;
 }
 
+bool exact_line_finished(const ExactEstimate& e, int trials, const DesignOptions& options) noexcept {
+  return (e.err <= options.tolerance && e.trials >= min_exact_trials) || trials >= options.max_trials;
+}
+
+int exact_trials_after(const ExactEstimate& e, int trials, const DesignOptions& options) noexcept {
+  if (exact_line_finished(e, trials, options)) return trials;
+  const double n = std::max(e.trials, 0);
+  double add = std::max(n, 2.0);
+  if (std::isfinite(e.err) && e.trials >= 2) {
+    const double needed = std::ceil(n * (e.err / options.tolerance) * (e.err / options.tolerance));
+    add = std::clamp(needed - n, 1.0, n);
+  }
+  add = std::max(add, min_exact_trials - n);
+  return static_cast<int>(std::min<double>(trials + add, options.max_trials));
+}
+
 }  // namespace rmtsweep::refine

@@ -13,9 +13,9 @@ namespace {
 
 constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 
-/// The columns a size's rows need: d where a line of the size may take the dense engine (its poles are S0''s d
-/// eigenvalues, or the Gram matrix's N < d), else the Krylov basis's most vectors (the budget, at most d).
-hsize_t row_width(const SweepConfig& with_setting, std::size_t n) {
+}  // namespace
+
+hsize_t line_row_width(const SweepConfig& with_setting, std::size_t n) {
   SweepConfig config = with_setting;
   config.lines = LinesSetting::automatic;  // the layout does not depend on the run's setting
   const int d = config.d[n];
@@ -40,6 +40,8 @@ hsize_t row_width(const SweepConfig& with_setting, std::size_t n) {
   const long long budget = simulate::krylov_budget(options);
   return static_cast<hsize_t>(dense ? d : std::min<long long>(d, budget));
 }
+
+namespace {
 
 constexpr LineDatasetEntry datasets[] = {
     {"line", "lines of size d", "the grid line (a point's flattened index without its snr position) of each row"},
@@ -85,7 +87,7 @@ double line_data_bytes(const Grid& grid) {
   const double rows = static_cast<double>(grid.line_count()) / static_cast<double>(config.d.size());
   double bytes = 0.0;
   for (std::size_t n = 0; n < config.d.size(); ++n)
-    bytes += rows * (3.0 * 8.0 * static_cast<double>(row_width(config, n)) + 5.0 * 8.0);
+    bytes += rows * (3.0 * 8.0 * static_cast<double>(line_row_width(config, n)) + 5.0 * 8.0);
   return bytes;
 }
 
@@ -97,28 +99,12 @@ void create_line_datasets(hid_t file, const Grid& grid, bool writer) {
   for (std::size_t n = 0; n < config.d.size(); ++n) {
     const std::string base = lines_group_of(config.d[n]) + "/";
     const io::Group size = io::create_group(file, lines_group_of(config.d[n]));
-    const hsize_t width = row_width(config, n);
     // Named dimensions (netCDF-4 dimension scales): the coordinate `line`, and `pole_index` without values.
     const io::Dataset line = io::create_int_dataset(file, base + "line", {rows});
     detail::describe(line, description_of("line"));
     io::make_coordinate(line);
     io::write_cf_attributes(line, dimension::line.long_name, dimension::line.units);
-    const io::Dataset pole = io::create_dimension_only(file, base + "pole_index", width);
-    detail::describe(pole, description_of("pole_index"));
-    io::write_cf_attributes(pole, dimension::pole_index.long_name, dimension::pole_index.units);
-    const auto per_line = [&](io::Dataset set, const char* name, const char* units) {
-      detail::describe(set, description_of(name));
-      io::write_cf_attributes(set, {}, units);
-      io::attach_scale(set, line, 0);
-      if (io::shape(set).size() == 2) io::attach_scale(set, pole, 1);
-    };
-    per_line(io::create_int_dataset(file, base + "count", {rows}), "count", "");
-    per_line(io::create_double_dataset(file, base + "poles", {rows, width}), "poles", "1");
-    per_line(io::create_double_dataset(file, base + "signal", {rows, width}), "signal", "1");
-    per_line(io::create_double_dataset(file, base + "offset", {rows, width}), "offset", "1");
-    per_line(io::create_double_dataset(file, base + "rho", {rows}), "rho", "1");
-    per_line(io::create_int_dataset(file, base + "form", {rows}), "form", "");
-    per_line(io::create_int_dataset(file, base + "converged", {rows}), "converged", "");
+    SecularTable::create(size, rows, line_row_width(config, n), line);
     if (writer) {
       std::vector<std::int64_t> index(rows);
       for (hsize_t r = 0; r < rows; ++r) index[r] = static_cast<std::int64_t>(n * rows + r);
@@ -127,51 +113,107 @@ void create_line_datasets(hid_t file, const Grid& grid, bool writer) {
   }
 }
 
+SecularTable SecularTable::create(hid_t group, hsize_t rows, hsize_t width, hid_t row_scale) {
+  const io::Dataset pole = io::create_dimension_only(group, "pole_index", width);
+  detail::describe(pole, description_of("pole_index"));
+  io::write_cf_attributes(pole, dimension::pole_index.long_name, dimension::pole_index.units);
+  const auto per_line = [&](io::Dataset set, std::string_view description, const char* units) {
+    detail::describe(set, description);
+    io::write_cf_attributes(set, {}, units);
+    io::attach_scale(set, row_scale, 0);
+    if (io::shape(set).size() == 2) io::attach_scale(set, pole, 1);
+    return set;
+  };
+  SecularTable t;
+  t.count_ = per_line(io::create_int_dataset(group, "count", {rows}), description_of("count"), "");
+  t.poles_ = per_line(io::create_double_dataset(group, "poles", {rows, width}), description_of("poles"), "1");
+  t.signal_ = per_line(io::create_double_dataset(group, "signal", {rows, width}), description_of("signal"), "1");
+  t.offset_ = per_line(io::create_double_dataset(group, "offset", {rows, width}), description_of("offset"), "1");
+  t.rho_ = per_line(io::create_double_dataset(group, "rho", {rows}), description_of("rho"), "1");
+  t.form_ = per_line(io::create_int_dataset(group, "form", {rows}), description_of("form"), "");
+  t.converged_ = per_line(io::create_int_dataset(group, "converged", {rows}), description_of("converged"), "");
+  t.width_ = width;
+  return t;
+}
+
+SecularTable SecularTable::open(hid_t group) {
+  SecularTable t;
+  t.count_ = io::open_dataset(group, "count");
+  t.poles_ = io::open_dataset(group, "poles");
+  t.signal_ = io::open_dataset(group, "signal");
+  t.offset_ = io::open_dataset(group, "offset");
+  t.rho_ = io::open_dataset(group, "rho");
+  t.form_ = io::open_dataset(group, "form");
+  t.converged_ = io::open_dataset(group, "converged");
+  t.width_ = io::shape(t.poles_)[1];
+  return t;
+}
+
+bool SecularTable::write(hsize_t row, const spectral::RankOneLine& secular, bool converged) const {
+  if (secular.size() > width_) return false;
+  const auto padded = [&](const std::vector<double>& values) {
+    std::vector<double> out(values);
+    out.resize(width_, nan);
+    return out;
+  };
+  io::write_rows(poles_, row, 1, padded(secular.poles));
+  io::write_rows(signal_, row, 1, padded(secular.signal));
+  io::write_rows(offset_, row, 1, padded(secular.offset));
+  io::write_rows(rho_, row, 1, std::vector<double>{secular.rho});
+  io::write_rows(form_, row, 1,
+                 std::vector<std::int64_t>{secular.form == spectral::OverlapForm::gram ? 1 : 0});
+  io::write_rows(converged_, row, 1, std::vector<std::int64_t>{converged ? 1 : 0});
+  // Last: the row is complete.
+  io::write_rows(count_, row, 1, std::vector<std::int64_t>{static_cast<std::int64_t>(secular.size())});
+  return true;
+}
+
+std::vector<std::int64_t> SecularTable::counts() const { return io::read_ints(count_); }
+
+StoredLine SecularTable::read(hsize_t row, std::int64_t count) const {
+  const auto n = static_cast<std::size_t>(count);
+  const auto values = [&](const io::Dataset& set) {
+    std::vector<double> out = io::read_double_rows(set, row, 1);
+    out.resize(n);
+    return out;
+  };
+  StoredLine stored;
+  stored.secular.poles = values(poles_);
+  stored.secular.signal = values(signal_);
+  stored.secular.offset = values(offset_);
+  stored.secular.rho = io::read_double_rows(rho_, row, 1).at(0);
+  stored.secular.form = io::read_double_rows(form_, row, 1).at(0) == 1.0 ? spectral::OverlapForm::gram
+                                                                         : spectral::OverlapForm::direct;
+  stored.converged = io::read_double_rows(converged_, row, 1).at(0) == 1.0;
+  return stored;
+}
+
+std::map<hsize_t, StoredLine> SecularTable::read_all() const {
+  std::map<hsize_t, StoredLine> out;
+  const std::vector<std::int64_t> count = counts();
+  for (std::size_t r = 0; r < count.size(); ++r) {
+    if (count[r] > 0) out.emplace(static_cast<hsize_t>(r), read(static_cast<hsize_t>(r), count[r]));
+  }
+  return out;
+}
+
 LineStore::LineStore(hid_t file, const Grid& grid) {
   const SweepConfig& config = grid.config();
   if (!io::exists(file, std::string(lines_group))) return;
   lines_per_d_ = grid.line_count() / static_cast<std::int64_t>(config.d.size());
-  for (const int d : config.d) {
-    const std::string base = lines_group_of(d) + "/";
-    Size size;
-    size.line = io::open_dataset(file, base + "line");
-    size.count = io::open_dataset(file, base + "count");
-    size.poles = io::open_dataset(file, base + "poles");
-    size.signal = io::open_dataset(file, base + "signal");
-    size.offset = io::open_dataset(file, base + "offset");
-    size.rho = io::open_dataset(file, base + "rho");
-    size.form = io::open_dataset(file, base + "form");
-    size.converged = io::open_dataset(file, base + "converged");
-    size.width = io::shape(size.poles)[1];
-    sizes_.push_back(std::move(size));
-  }
+  for (const int d : config.d) sizes_.push_back(SecularTable::open(io::open_group(file, lines_group_of(d))));
 }
 
 void LineStore::write(std::int64_t line, const spectral::RankOneLine& secular, bool converged) {
   if (!valid()) return;
-  const Size& size = sizes_.at(static_cast<std::size_t>(line / lines_per_d_));
-  const auto row = static_cast<hsize_t>(line % lines_per_d_);
-  if (secular.size() > size.width) return;
-  const auto padded = [&](const std::vector<double>& values) {
-    std::vector<double> out(values);
-    out.resize(size.width, nan);
-    return out;
-  };
-  io::write_rows(size.poles, row, 1, padded(secular.poles));
-  io::write_rows(size.signal, row, 1, padded(secular.signal));
-  io::write_rows(size.offset, row, 1, padded(secular.offset));
-  io::write_rows(size.rho, row, 1, std::vector<double>{secular.rho});
-  io::write_rows(size.form, row, 1,
-                 std::vector<std::int64_t>{secular.form == spectral::OverlapForm::gram ? 1 : 0});
-  io::write_rows(size.converged, row, 1, std::vector<std::int64_t>{converged ? 1 : 0});
-  // Last: the row is complete.
-  io::write_rows(size.count, row, 1, std::vector<std::int64_t>{static_cast<std::int64_t>(secular.size())});
+  sizes_.at(static_cast<std::size_t>(line / lines_per_d_))
+      .write(static_cast<hsize_t>(line % lines_per_d_), secular, converged);
 }
 
 std::vector<char> LineStore::written() const {
   std::vector<char> out;
-  for (const Size& size : sizes_) {
-    for (const std::int64_t count : io::read_ints(size.count)) out.push_back(count > 0 ? 1 : 0);
+  for (const SecularTable& size : sizes_) {
+    for (const std::int64_t count : size.counts()) out.push_back(count > 0 ? 1 : 0);
   }
   return out;
 }
@@ -180,32 +222,11 @@ std::map<std::int64_t, StoredLine> read_lines(hid_t file, const SweepConfig& con
   std::map<std::int64_t, StoredLine> out;
   if (!io::exists(file, std::string(lines_group))) return out;
   for (const int d : config.d) {
-    const std::string base = lines_group_of(d) + "/";
-    if (!io::exists(file, base + "count")) continue;
-    const std::vector<std::int64_t> line = io::read_ints(io::open_dataset(file, base + "line"));
-    const std::vector<std::int64_t> count = io::read_ints(io::open_dataset(file, base + "count"));
-    const std::vector<std::int64_t> form = io::read_ints(io::open_dataset(file, base + "form"));
-    const std::vector<std::int64_t> converged = io::read_ints(io::open_dataset(file, base + "converged"));
-    const std::vector<double> rho = io::read_doubles(io::open_dataset(file, base + "rho"));
-    const io::Dataset poles = io::open_dataset(file, base + "poles"), signal = io::open_dataset(file, base + "signal"),
-                      offset = io::open_dataset(file, base + "offset");
-    for (std::size_t r = 0; r < count.size(); ++r) {
-      if (count[r] <= 0) continue;
-      const auto n = static_cast<std::size_t>(count[r]);
-      const auto row = [&](const io::Dataset& set) {
-        std::vector<double> values = io::read_double_rows(set, static_cast<hsize_t>(r), 1);
-        values.resize(n);
-        return values;
-      };
-      StoredLine stored;
-      stored.secular.poles = row(poles);
-      stored.secular.signal = row(signal);
-      stored.secular.offset = row(offset);
-      stored.secular.rho = rho[r];
-      stored.secular.form = form[r] == 1 ? spectral::OverlapForm::gram : spectral::OverlapForm::direct;
-      stored.converged = converged[r] == 1;
-      out.emplace(line[r], std::move(stored));
-    }
+    if (!io::exists(file, lines_group_of(d) + "/count")) continue;
+    const io::Group group = io::open_group(file, lines_group_of(d));
+    const std::vector<std::int64_t> line = io::read_ints(io::open_dataset(group, "line"));
+    for (auto& [row, stored] : SecularTable::open(group).read_all())
+      out.emplace(line.at(row), std::move(stored));
   }
   return out;
 }

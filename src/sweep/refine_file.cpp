@@ -13,26 +13,33 @@ namespace {
 
 constexpr const char* rows_marker = "rows";
 
-/// The blocks of /refine that were created completely, in order (block_0, block_1, ... up to the
-/// first missing or unmarked one).
-std::size_t complete_blocks(hid_t file) {
+}  // namespace
+
+std::size_t complete_blocks(hid_t file, std::string_view group) {
+  if (!io::exists(file, std::string(group))) return 0;
+  const auto path = [&](std::size_t n) { return std::string(group) + "/block_" + std::to_string(n); };
   std::size_t n = 0;
-  while (io::exists(file, refine_block_path(n)) &&
-         io::has_attribute(io::open_group(file, refine_block_path(n)), rows_marker))
-    ++n;
+  while (io::exists(file, path(n)) && io::has_attribute(io::open_group(file, path(n)), rows_marker)) ++n;
   return n;
 }
-
-}  // namespace
 
 std::string refine_block_path(std::size_t block) {
   return std::string(refine_group) + "/block_" + std::to_string(block);
 }
 
+void create_refine_group(hid_t file) {
+  if (io::exists(file, std::string(refine_group))) return;
+  const io::Group group = io::create_group(file, std::string(refine_group));
+  detail::describe(
+      group,
+      "points added by `rmtsweep refine` (docs/refinement.md): blocks of the /points columns; status -1 "
+      "marks a row not given to a point yet; /refine/lines: the secular forms of the trials it adds as "
+      "whole lines");
+}
+
 RefinedRows read_refined_rows(hid_t file) {
   RefinedRows rows;
-  if (!io::exists(file, std::string(refine_group))) return rows;
-  const std::size_t blocks = complete_blocks(file);
+  const std::size_t blocks = complete_blocks(file, refine_group);
   const auto append = [](auto& to, const auto& from) { to.insert(to.end(), from.begin(), from.end()); };
   for (std::size_t b = 0; b < blocks; ++b) {
     const std::string base = refine_block_path(b) + "/";
@@ -53,7 +60,7 @@ RefinedRows read_refined_rows(hid_t file) {
 
 RefineFile::RefineFile(hid_t file, const SweepConfig& config, int k, int run_index)
     : file_(file), config_(&config), k_(k), run_index_(run_index) {
-  const std::size_t blocks = io::exists(file, std::string(refine_group)) ? complete_blocks(file) : 0;
+  const std::size_t blocks = complete_blocks(file, refine_group);
   for (std::size_t b = 0; b < blocks; ++b) open_block(b);
 }
 
@@ -76,12 +83,7 @@ void RefineFile::open_block(std::size_t index) {
 void RefineFile::add_block(std::int64_t rows) {
   const std::size_t index = blocks_.size();
   const std::string path = refine_block_path(index);
-  if (!io::exists(file_, std::string(refine_group))) {
-    const io::Group group = io::create_group(file_, std::string(refine_group));
-    detail::describe(group,
-                     "points added by `rmtsweep refine` (docs/refinement.md): blocks of the /points "
-                     "columns; status -1 marks a row not given to a point yet");
-  }
+  create_refine_group(file_);
   // A block a kill interrupted during its creation (no marker) is replaced.
   if (io::exists(file_, path)) io::check(H5Ldelete(file_, path.c_str(), H5P_DEFAULT), "H5Ldelete");
   {

@@ -32,6 +32,8 @@ struct SweepData {
   /// The secular forms of the lines computed as lines (/lines), by (Axes::line, trial); those of Krylov bases
   /// that did not converge at every snr are left out.
   TrialSecular secular;
+  /// The same for the trials `rmtsweep refine` added as whole lines (/refine/lines), converged ones only.
+  TrialSecular refined_secular;
 };
 
 /// Reads the config, grid and done points of `path` (sweep::SweepReader). Throws InvalidFile

@@ -168,21 +168,31 @@ inline constexpr PhaseEntry extrapolation_sizes{
     "extrapolation_sizes", "sizes d the fit used (a threshold and an error each)", dims::size_lines};
 inline constexpr PhaseEntry refined_threshold_snr{
     "refined_threshold_snr",
-    "median over trials of the per-trial thresholds (each trial's bracket [highest snr not detected, lowest "
-    "detected] from every done point of the line, grid and /refine together): the estimate rmtsweep refine "
-    "drives below its tolerance; NaN unless every trial's bracket is closed",
+    "median over trials of the per-trial thresholds, from every done point of the line, grid and /refine "
+    "together: the estimate rmtsweep refine drives below its tolerance. Where refined_threshold_exact is 1, "
+    "the median of the trials' exact thresholds (each from its line's secular form, /lines or /refine/lines: "
+    "the snr beyond which it stays detected); elsewhere of their brackets [highest snr not detected, lowest "
+    "detected], NaN unless every trial's bracket is closed",
     dims::lines};
 inline constexpr PhaseEntry refined_threshold_snr_err{
     "refined_threshold_snr_err",
-    "standard error of refined_threshold_snr: sqrt(resolution^2 + spread^2), resolution (median(hi) - "
-    "median(lo)) / sqrt(12), spread 1.2533 sd / sqrt(K)",
+    "standard error of refined_threshold_snr: where refined_threshold_exact is 1, the bootstrap error of the "
+    "median of the exact thresholds (no resolution part); elsewhere sqrt(resolution^2 + spread^2), "
+    "resolution (median(hi) - median(lo)) / sqrt(12), spread 1.2533 sd / sqrt(K)",
     dims::lines};
+inline constexpr PhaseEntry refined_threshold_exact{
+    "refined_threshold_exact",
+    "1 where every trial of the line with a done point has its exact threshold for the rule and "
+    "refined_threshold_snr is their median; 0 where it is the median of the trials' brackets",
+    dims::lines, ""};
 inline constexpr PhaseEntry refined_resolution_err{
-    "refined_resolution_err", "resolution part of refined_threshold_snr_err", dims::lines};
-inline constexpr PhaseEntry refined_spread_err{"refined_spread_err",
-                                               "spread part of refined_threshold_snr_err", dims::lines};
-inline constexpr PhaseEntry refined_trials{"refined_trials", "trials of the line, grid and refined",
-                                           dims::lines};
+    "refined_resolution_err",
+    "resolution part of refined_threshold_snr_err (0 where refined_threshold_exact is 1)", dims::lines};
+inline constexpr PhaseEntry refined_spread_err{
+    "refined_spread_err",
+    "spread part of refined_threshold_snr_err (all of it where refined_threshold_exact is 1)", dims::lines};
+inline constexpr PhaseEntry refined_trials{
+    "refined_trials", "trials of the line with a done point, grid and refined", dims::lines};
 inline constexpr PhaseEntry refined_fit_threshold_snr{
     "refined_fit_threshold_snr",
     "mu of the maximum-likelihood probit fit P(detected) = Phi((snr - mu)/sigma) to the trials' brackets "
@@ -287,13 +297,13 @@ inline constexpr PhaseEntry empirical_threshold_snr{
 inline constexpr PhaseEntry empirical_threshold_bracket{
     "empirical_threshold_bracket", "0 found, -1 below the grid, +1 above it, 2 a cell without trials decides",
     dims::lines, ""};
-using phase::refined_threshold_snr, phase::refined_threshold_snr_err, phase::refined_width_snr,
-    phase::refined_width_snr_err, phase::refined_points,
-    phase::refined_resolution_err, phase::refined_spread_err, phase::refined_trials, phase::refined_fit_threshold_snr,
-    phase::refined_fit_threshold_snr_err;
-using phase::empirical_threshold_snr_err, phase::extrapolated_threshold_snr, phase::extrapolated_threshold_snr_err,
-    phase::extrapolation_a, phase::extrapolation_b, phase::extrapolation_terms, phase::extrapolation_chi2_per_dof,
-    phase::extrapolation_sizes;
+using phase::empirical_threshold_snr_err, phase::extrapolated_threshold_snr,
+    phase::extrapolated_threshold_snr_err, phase::extrapolation_a, phase::extrapolation_b,
+    phase::extrapolation_terms, phase::extrapolation_chi2_per_dof, phase::extrapolation_sizes;
+using phase::refined_threshold_snr, phase::refined_threshold_snr_err, phase::refined_threshold_exact,
+    phase::refined_width_snr, phase::refined_width_snr_err, phase::refined_points,
+    phase::refined_resolution_err, phase::refined_spread_err, phase::refined_trials,
+    phase::refined_fit_threshold_snr, phase::refined_fit_threshold_snr_err;
 inline constexpr PhaseEntry false_detection_rate{"false_detection_rate",
                                                  "fraction of the line's snr = 0 trials this rule detects "
                                                  "(null rule: each judged by the others' threshold, leave "

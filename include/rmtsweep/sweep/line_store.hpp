@@ -50,6 +50,45 @@ double line_data_bytes(const Grid& grid);
 /// Creates /lines/d<d> for every size (collective, early allocation; `writer` writes the line indices).
 void create_line_datasets(hid_t file, const Grid& grid, bool writer);
 
+/// The poles a row of size config.d[n] holds at most: d where a line of the size may take the dense engine
+/// (its poles are S0''s d eigenvalues, or the Gram matrix's N < d), else the Krylov basis's most vectors (the
+/// budget, at most d). Whatever the run's `lines` setting.
+hsize_t line_row_width(const SweepConfig& config, std::size_t n);
+
+/// A line's secular form and whether it may be trusted for thresholds.
+struct StoredLine {
+  spectral::RankOneLine secular;
+  bool converged = true;
+};
+
+/// A table of secular forms, one row per line, in a group: count, poles, signal, offset, rho, form and
+/// converged as described above. /lines/d<d> holds one per size; /refine/lines/block_<b>
+/// (refined_line_store.hpp) those of the trials `rmtsweep refine` adds.
+class SecularTable {
+ public:
+  SecularTable() = default;
+  /// Creates the datasets under `group` (collective, early allocation) with `rows` rows of `width` poles,
+  /// with the dimension scale `row_scale` (a dataset of the group or above, `rows` long) on their first axis
+  /// and a dimension-only scale pole_index of the group on the second.
+  static SecularTable create(hid_t group, hsize_t rows, hsize_t width, hid_t row_scale);
+  /// Opens the datasets under `group`.
+  static SecularTable open(hid_t group);
+  hsize_t width() const noexcept { return width_; }
+  /// Writes row `row` (count last: the row is then complete); false, writing nothing, where the form has more
+  /// poles than the table's width.
+  bool write(hsize_t row, const spectral::RankOneLine& secular, bool converged) const;
+  /// Per row the poles it holds: 0 where it is not written.
+  std::vector<std::int64_t> counts() const;
+  /// The written row `row` (count > 0).
+  StoredLine read(hsize_t row, std::int64_t count) const;
+  /// Every written row, by row.
+  std::map<hsize_t, StoredLine> read_all() const;
+
+ private:
+  io::Dataset count_, poles_, signal_, offset_, rho_, form_, converged_;
+  hsize_t width_ = 0;
+};
+
 /// The rows of an open sweep file, for writing (one rank, independent I/O).
 class LineStore {
  public:
@@ -64,18 +103,8 @@ class LineStore {
   std::vector<char> written() const;
 
  private:
-  struct Size {
-    io::Dataset line, count, poles, signal, offset, rho, form, converged;
-    hsize_t width = 0;
-  };
-  std::vector<Size> sizes_;
+  std::vector<SecularTable> sizes_;
   std::int64_t lines_per_d_ = 1;
-};
-
-/// A line's secular form and whether it may be trusted for thresholds.
-struct StoredLine {
-  spectral::RankOneLine secular;
-  bool converged = true;
 };
 
 /// Every written row of /lines (serial read), by grid line index; empty without /lines.

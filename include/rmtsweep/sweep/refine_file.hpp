@@ -32,6 +32,13 @@ namespace rmtsweep::sweep {
 inline constexpr std::string_view refine_group = "refine";
 std::string refine_block_path(std::size_t block);
 
+/// How many of the blocks <group>/block_0, block_1, ... were created completely (their attribute `rows`, written
+/// last at creation), up to the first missing or unmarked one: /refine's and /refine/lines'.
+std::size_t complete_blocks(hid_t file, std::string_view group);
+
+/// Creates /refine with its description where the file has none (collective).
+void create_refine_group(hid_t file);
+
 /// A refined point: its parameters and its grid positions (at.snr unused: stored as -1).
 struct RefinedPoint {
   model::PointParams params;

@@ -185,6 +185,14 @@ inline std::vector<std::pair<std::string, std::vector<double>>> stored_values(co
       values.emplace_back(block + "/" + name, io::read_doubles(io::open_dataset(file, block + "/" + name)));
     }
   }
+  // The secular forms of the trials refine added as whole lines, block by block.
+  for (std::size_t b = 0; io::exists(file, "refine/lines/block_" + std::to_string(b)); ++b) {
+    const std::string block = "refine/lines/block_" + std::to_string(b);
+    for (const std::string& name : io::list_children(io::open_group(file, block))) {
+      if (name == "row" || name == "pole_index") continue;  // dimensions without values
+      values.emplace_back(block + "/" + name, io::read_doubles(io::open_dataset(file, block + "/" + name)));
+    }
+  }
   // The lines' secular forms (docs/model.md section 9), size by size.
   if (io::exists(file, "lines")) {
     for (const std::string& size : io::list_children(io::open_group(file, "lines"))) {

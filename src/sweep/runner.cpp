@@ -189,6 +189,9 @@ RunOutcome run_batch(const PointBatch& batch, const SweepConfig& config, MPI_Com
 
   double busy = 0.0;
   std::int64_t computed = 0, failed = 0, elpa = 0, krylov = 0;
+  // A leader's write that failed (its journal or the file on a full disk): the leader stops taking points,
+  // as on a signal, and every rank learns of it below; cmd_run then ends every rank alike.
+  std::exception_ptr write_error;
   {
     const bool dynamic = dynamic_schedule(comm);
     if (rank == 0 && !dynamic && progress_out) {
@@ -204,7 +207,7 @@ RunOutcome run_batch(const PointBatch& batch, const SweepConfig& config, MPI_Com
       // group agrees on it before its leader takes the next point.
       const int group_stop = per_group > 1 ? parallel::all_max(stop_signal(), group) : stop_signal();
       if (leader) {
-        if (group_stop != 0) {
+        if (group_stop != 0 || write_error) {
           counter.close(tasks);
           run_end = next;  // a stop also ends the current run
         } else if (next == run_end) {
@@ -273,10 +276,14 @@ RunOutcome run_batch(const PointBatch& batch, const SweepConfig& config, MPI_Com
       if (failure.empty() && result.eigensolver == parallel::Reducer::elpa) ++elpa;
       if (failure.empty() && result.krylov()) ++krylov;
       if (leader) {
-        if (failure.empty()) {
-          batch.write_done(at, result, seconds);
-        } else {
-          batch.write_failed(at, failure, seconds);
+        try {
+          if (failure.empty()) {
+            batch.write_done(at, result, seconds);
+          } else {
+            batch.write_failed(at, failure, seconds);
+          }
+        } catch (const Error&) {  // a FileIoError or Hdf5Error of an independent write: nothing collective
+          write_error = std::current_exception();
         }
         counter.add_done();
       }
@@ -304,6 +311,8 @@ RunOutcome run_batch(const PointBatch& batch, const SweepConfig& config, MPI_Com
   outcome.elpa = sums[2];
   outcome.krylov = sums[3];
   outcome.stop_signal = parallel::all_max(stop_signal(), comm);
+  outcome.write_error = write_error;
+  outcome.write_failed = parallel::all_max(write_error ? 1 : 0, comm) != 0;
   const double busy_max = parallel::all_max(busy, comm);
   const double busy_sum = parallel::all_sum(leader ? busy : 0.0, comm);
   const double busy_mean = busy_sum / static_cast<double>(size / per_group);

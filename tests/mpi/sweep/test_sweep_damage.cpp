@@ -1,4 +1,4 @@
-// Silent damage (issue 16): bytes flipped in /points or /spectra are named by `status --verify` and
+// Silent damage (issue 16): bytes flipped in /points or /spectra are named by `status` and
 // restored by `run --resume` from the journal's CRC-checked records (src/sweep/verify.cpp); a journal
 // removed or cut short while a run writes it is said, and `recover` then keeps every point the file holds
 // (it never ends with fewer done points than the file and the journal hold together); a journal path that
@@ -75,7 +75,7 @@ void overwrite(const std::string& path, const std::string& dataset, hsize_t row,
   io::write_rows(io::open_dataset(file, dataset), row, 1, values);
 }
 
-TEST(SilentDamage, FlippedValuesAreNamedByStatusVerifyAndRestoredBitForBitByResume) {
+TEST(SilentDamage, FlippedValuesAreNamedByStatusAndRestoredBitForBitByResume) {
   const TempDir dir;
   const std::string output = dir / "flip.h5";
   ASSERT_EQ(run(mpi_command(2, small_sweep(output)), dir / "run.log").exit_code, 0)
@@ -98,10 +98,9 @@ TEST(SilentDamage, FlippedValuesAreNamedByStatusVerifyAndRestoredBitForBitByResu
     io::write_rows(io::open_dataset(file, "points/status"), 11, 1, std::vector<std::int64_t>{77});
   }
 
-  const Finished plain = serial({"status", output}, dir / "status.log");
-  EXPECT_TRUE(contains(plain.output, "verify: not checked (`rmtsweep status --verify " + output))
-      << plain.output;
-  const Finished verified = serial({"status", output, "--verify"}, dir / "verify.log");
+  const Finished skipped = serial({"status", output, "--no-verify"}, dir / "status.log");
+  EXPECT_TRUE(contains(skipped.output, "verify: skipped (--no-verify)")) << skipped.output;
+  const Finished verified = serial({"status", output}, dir / "verify.log");
   EXPECT_EQ(verified.exit_code, 0) << verified.output;
   EXPECT_TRUE(
       contains(verified.output,
@@ -116,7 +115,7 @@ TEST(SilentDamage, FlippedValuesAreNamedByStatusVerifyAndRestoredBitForBitByResu
   // Restored, not computed again: /points/run as well as every value is the first run's, bit for bit.
   const Finished same = compare(dir / "reference.h5", output, resumed_attributes);
   EXPECT_EQ(same.exit_code, 0) << same.output;
-  const Finished clean = serial({"status", output, "--verify"}, dir / "clean.log");
+  const Finished clean = serial({"status", output}, dir / "clean.log");
   EXPECT_TRUE(contains(clean.output, "verify: 32 points done or failed compared with their journal records"))
       << clean.output;
   EXPECT_TRUE(contains(clean.output, "verify: no damage found")) << clean.output;
@@ -189,8 +188,8 @@ TEST(SilentDamage, RecoverOfAnIntactFileWithACutJournalKeepsEveryDonePoint) {
   const Finished same = compare(dir / "reference.h5", output);
   EXPECT_EQ(same.exit_code, 0) << same.output;
   // The kept points are rewritten from the file as it held them, so a flipped byte in them would be kept
-  // too; --verify says which points no record vouches for.
-  const Finished verified = serial({"status", output, "--verify"}, dir / "verify.log");
+  // too; status says how many points no record vouches for.
+  const Finished verified = serial({"status", output}, dir / "verify.log");
   EXPECT_TRUE(contains(verified.output, "without a record that vouches for them")) << verified.output;
 }
 

@@ -13,41 +13,15 @@ namespace fs = std::filesystem;
 
 /// 96 points at d = 40 with their spectra: about 0.2 s of work on two ranks, so that kills 0-40 ms after
 /// the file appears fall inside the run.
-std::vector<std::string> sweep_args(const std::string& output, std::vector<std::string> extra = {}) {
-  std::vector<std::string> args{"run",
-                                "--output",
-                                output,
-                                "--d",
-                                "40",
-                                "--T",
-                                "4",
-                                "--correlation",
-                                "prefix:2",
-                                "--seed",
-                                "3",
-                                "--trials",
-                                "6",
-                                "--delta",
-                                "0.5,1",
-                                "--gamma",
-                                "0.5",
-                                "--snr",
-                                "0:3:4",
-                                "--weighting",
-                                "mean,optimal",
-                                "--store_spectra",
-                                "true"};
-  args.insert(args.end(), extra.begin(), extra.end());
-  return args;
+std::vector<std::string> sweep_args(const std::string& output, const std::vector<std::string>& extra = {}) {
+  return small_sweep_args(output, extra, "6");
 }
 
 /// The files equal but for the resumed run's own attributes and /points/run.
 Finished compare(const std::string& a, const std::string& b) {
-  return run(
-      {RMTSWEEP_PYTHON, std::string(RMTSWEEP_SOURCE_DIR) + "/tests/python/compare_sweep_files.py", a, b,
-       "--ignore-attr", "runs", "--ignore-attr", "run_1_mpi_ranks", "--ignore-attr", "run_1_ranks_per_point",
-       "--ignore-attr", "run_1_eigensolver", "--ignore-dataset", "points/run"},
-      a + ".compare.log");
+  std::vector<std::string> ignored = resumed_run_attributes;
+  ignored.insert(ignored.end(), {"--ignore-dataset", "points/run"});
+  return compare_sweep_files(a, b, ignored);
 }
 
 /// Starts the sweep, waits until `watched` exists, waits `delay` more, then kill -9 of every rank and

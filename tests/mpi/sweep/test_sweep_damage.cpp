@@ -11,57 +11,22 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// 32 points at d = 40 with their spectra (seconds); `d` and `trials` make it longer.
-std::vector<std::string> small_sweep(const std::string& output, std::vector<std::string> extra = {},
-                                     const std::string& d = "40", const std::string& trials = "2") {
-  std::vector<std::string> args{"run",
-                                "--output",
-                                output,
-                                "--d",
-                                d,
-                                "--T",
-                                "4",
-                                "--correlation",
-                                "prefix:2",
-                                "--seed",
-                                "3",
-                                "--trials",
-                                trials,
-                                "--delta",
-                                "0.5,1",
-                                "--gamma",
-                                "0.5",
-                                "--snr",
-                                "0:3:4",
-                                "--weighting",
-                                "mean,optimal",
-                                "--store_spectra",
-                                "true"};
-  args.insert(args.end(), extra.begin(), extra.end());
-  return args;
+std::vector<std::string> small_sweep(const std::string& output, const std::vector<std::string>& extra = {}) {
+  return small_sweep_args(output, extra);
 }
 
 /// 960 points at d = 200 with their spectra: seconds on two ranks, long enough to act on its journal.
 std::vector<std::string> long_sweep(const std::string& output) {
-  return small_sweep(output, {}, "200", "60");
+  return small_sweep_args(output, {}, "60", "200");
 }
 
 Finished serial(const std::vector<std::string>& args, const std::string& log) {
-  std::vector<std::string> command{RMTSWEEP_BINARY};
-  command.insert(command.end(), args.begin(), args.end());
-  return run(command, log);
+  return run_serial(args, log);
 }
 
-Finished compare(const std::string& a, const std::string& b, std::vector<std::string> extra = {}) {
-  std::vector<std::string> command{
-      RMTSWEEP_PYTHON, std::string(RMTSWEEP_SOURCE_DIR) + "/tests/python/compare_sweep_files.py", a, b};
-  command.insert(command.end(), extra.begin(), extra.end());
-  return run(command, a + ".compare.log");
+Finished compare(const std::string& a, const std::string& b, const std::vector<std::string>& extra = {}) {
+  return compare_sweep_files(a, b, extra);
 }
-
-const std::vector<std::string> resumed_attributes{
-    "--ignore-attr",         "runs",          "--ignore-attr",    "run_1_mpi_ranks", "--ignore-attr",
-    "run_1_ranks_per_point", "--ignore-attr", "run_1_eigensolver"};
 
 std::int64_t done_in(const std::string& path) {
   const std::vector<std::int64_t> status = read_status(path);
@@ -113,7 +78,7 @@ TEST(SilentDamage, FlippedValuesAreNamedByStatusAndRestoredBitForBitByResume) {
   EXPECT_TRUE(contains(resumed.output, "5 points held values other than those written")) << resumed.output;
   EXPECT_TRUE(contains(resumed.output, "5 restored from the journal, 0 to compute again")) << resumed.output;
   // Restored, not computed again: /points/run as well as every value is the first run's, bit for bit.
-  const Finished same = compare(dir / "reference.h5", output, resumed_attributes);
+  const Finished same = compare(dir / "reference.h5", output, resumed_run_attributes);
   EXPECT_EQ(same.exit_code, 0) << same.output;
   const Finished clean = serial({"status", output}, dir / "clean.log");
   EXPECT_TRUE(contains(clean.output, "verify: 32 points done or failed compared with their journal records"))

@@ -10,14 +10,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// 32 points at d = 40.
-std::vector<std::string> sweep_args(const std::string& output, std::vector<std::string> extra = {}) {
-  std::vector<std::string> args{"run",   "--output",      output,        "--d",     "40",  "--T",
-                                "4",     "--correlation", "prefix:2",    "--seed",  "3",   "--trials",
-                                "2",     "--delta",       "0.5,1",       "--gamma", "0.5", "--snr",
-                                "0:3:4", "--weighting",   "mean,optimal"};
-  args.insert(args.end(), extra.begin(), extra.end());
-  return args;
+std::vector<std::string> sweep_args(const std::string& output, const std::vector<std::string>& extra = {}) {
+  return small_sweep_args(output, extra);
 }
 
 /// `args` with --key's value replaced by `value` (appended when absent).
@@ -38,6 +32,7 @@ Finished bounded(std::vector<std::string> command, const std::string& log, int s
   return run(command, log);
 }
 
+/// A serial command under the same watchdog.
 Finished serial(const std::vector<std::string>& args, const std::string& log) {
   std::vector<std::string> command{RMTSWEEP_BINARY};
   command.insert(command.end(), args.begin(), args.end());
@@ -94,10 +89,8 @@ TEST(Refusals, WhatEveryPointWouldFailOnIsRefusedBeforeTheFileExists) {
   const std::string output = dir / "never.h5";
   expect_refused(bounded(mpi_command(1, with(sweep_args(output), "gamma", "1e-9")), dir / "gamma.log"),
                  "rmtsweep run: invalid --gamma '1e-9': allowed for a simulation");
-  expect_refused(
-      bounded(mpi_command(1, sweep_args(output, {"--eigensolver", "krylov", "--store_spectra", "true"})),
-              dir / "krylov.log"),
-      "rmtsweep run: invalid --eigensolver 'krylov': allowed with store_spectra = true");
+  expect_refused(bounded(mpi_command(1, sweep_args(output, {"--eigensolver", "krylov"})), dir / "krylov.log"),
+                 "rmtsweep run: invalid --eigensolver 'krylov': allowed with store_spectra = true");
   expect_refused(
       bounded(mpi_command(1, sweep_args(output, {"--ntest", "1000000000000"})), dir / "ntest.log"),
       "rmtsweep run: invalid --ntest '1000000000000': allowed: 0 <= ntest <= 100000000, or up to 2^40 "

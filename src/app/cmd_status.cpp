@@ -118,6 +118,14 @@ void print_verification(const sweep::SweepReader& reader) {
     std::printf(", %lld without a record that vouches for them (their measured values not checked)",
                 static_cast<long long>(v.unverified));
   std::printf("; the columns written at creation compared with the config's\n");
+  if (!v.other_theory.empty()) {
+    std::string names;
+    for (const std::string& name : v.other_theory) names += (names.empty() ? "" : ", ") + name;
+    std::printf(
+        "verify: note: %s differ from this rmtsweep's computation at most points: the file was written "
+        "by an rmtsweep whose theory differs (not damage; kept as written)\n",
+        names.c_str());
+  }
   if (v.damaged.empty()) {
     std::printf("verify: no damage found\n");
     return;

@@ -41,6 +41,9 @@ struct Verification {
   /// and status were checked.
   std::int64_t unverified = 0;
   std::vector<DamagedPoint> damaged;
+  /// Creation-time columns that differ from this rmtsweep's computation at more than half of the points:
+  /// not flipped bytes (which hit a few rows) but another version's theory; not counted as damage.
+  std::vector<std::string> other_theory;
 };
 
 /// Compares the file at `reader` with `journal` (null: no journal, only the creation-time columns and the

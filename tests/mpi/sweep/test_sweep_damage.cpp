@@ -86,6 +86,28 @@ TEST(SilentDamage, FlippedValuesAreNamedByStatusAndRestoredBitForBitByResume) {
   EXPECT_TRUE(contains(clean.output, "verify: no damage found")) << clean.output;
 }
 
+// A creation-time column that differs at most points is another version's theory, not flipped bytes: said
+// apart, not called damage, and left as written by --resume.
+TEST(SilentDamage, ATheoryColumnOfAnotherVersionIsNotCalledDamage) {
+  const TempDir dir;
+  const std::string output = dir / "theory.h5";
+  ASSERT_EQ(run(mpi_command(2, small_sweep(output)), dir / "run.log").exit_code, 0)
+      << read_text(dir / "run.log");
+  {
+    const io::File file = io::open_file(output, io::Access::read_write);
+    const io::Dataset set = io::open_dataset(file, "points/theory_overlap");
+    std::vector<double> values = io::read_doubles(set);
+    for (double& value : values) value = value * (1.0 + 1e-6) + 1e-6;  // every row: another theory
+    io::write(set, values);
+  }
+  const Finished status = serial({"status", output}, dir / "status.log");
+  EXPECT_TRUE(contains(status.output,
+                       "verify: note: theory_overlap differ from this rmtsweep's computation at "
+                       "most points"))
+      << status.output;
+  EXPECT_TRUE(contains(status.output, "verify: no damage found")) << status.output;
+}
+
 // The journal removed, then a file of it cut short, while the run writes: each said in one warning naming
 // the file, the run goes on into a new journal file, and recover keeps every point the file holds.
 TEST(SilentDamage, AJournalRemovedOrCutDuringARunIsSaidAndRecoverLosesNoPoint) {

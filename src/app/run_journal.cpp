@@ -190,7 +190,8 @@ void repair_damage(sweep::SweepFile& file, const std::string& output, const swee
   std::int64_t restored = 0, again = 0;
   parallel::agreed(comm, [&] {
     for (const sweep::DamagedPoint& point : damaged) {
-      file.write_parameters(point.index, grid, predictions.at(static_cast<std::size_t>(point.index)));
+      file.write_parameters(point.index, grid, predictions.at(static_cast<std::size_t>(point.index)),
+                            point.columns);
       if (point.record) {
         file.write_record(*point.record);
         ++restored;
@@ -210,7 +211,8 @@ void repair_damage(sweep::SweepFile& file, const std::string& output, const swee
   std::fprintf(
       stderr,
       "rmtsweep run: %s: %zu points held values other than those written (damaged bytes: %s): %lld restored "
-      "from the journal, %lld to compute again, their creation-time values rewritten from the config\n",
+      "from the journal, %lld to compute again, their damaged creation-time values rewritten from the "
+      "config\n",
       output.c_str(), damaged.size(), sweep::describe_damage(said).c_str(), static_cast<long long>(restored),
       static_cast<long long>(again));
 }

@@ -308,11 +308,13 @@ void SweepFile::write_record(const PointRecord& record) {
   write_cell(status_, row, record.cells.back());  // last: the point's data are complete
 }
 
-void SweepFile::write_parameters(std::int64_t index, const Grid& grid, const theory::Prediction& prediction) {
+void SweepFile::write_parameters(std::int64_t index, const Grid& grid, const theory::Prediction& prediction,
+                                 const std::vector<std::string>& names) {
   const model::PointParams params = grid.params(index);
   const GridCoordinates at = grid.coordinates(index);
   for (const Column* column : point_columns()) {
     if (column->phase != ColumnPhase::parameter || !io::exists(file_, path_of(*column))) continue;
+    if (std::find(names.begin(), names.end(), column->name) == names.end()) continue;
     write_cell(io::open_dataset(file_, path_of(*column)), static_cast<hsize_t>(index),
                column->parameter(PointFacts{params, at, prediction}));
   }

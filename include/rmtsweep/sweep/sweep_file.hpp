@@ -90,9 +90,10 @@ class SweepFile {
   /// journal is not written (recover writes what a journal holds).
   void write_record(const PointRecord& record);
 
-  /// Rewrites point `index`'s creation-time cells (parameter columns) from the grid and its prediction
-  /// (independent; one rank): a damaged row restored (verify.hpp).
-  void write_parameters(std::int64_t index, const Grid& grid, const theory::Prediction& prediction);
+  /// Rewrites point `index`'s cells of the creation-time (parameter) columns called `names` from the grid
+  /// and its prediction (independent; one rank): a damaged row restored (verify.hpp).
+  void write_parameters(std::int64_t index, const Grid& grid, const theory::Prediction& prediction,
+                        const std::vector<std::string>& names);
   /// Sets point `index`'s status to pending (independent; one rank): a damaged row no record vouches for,
   /// computed again by the run.
   void mark_pending(std::int64_t index);

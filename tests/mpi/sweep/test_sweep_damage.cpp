@@ -100,12 +100,25 @@ TEST(SilentDamage, ATheoryColumnOfAnotherVersionIsNotCalledDamage) {
     for (double& value : values) value = value * (1.0 + 1e-6) + 1e-6;  // every row: another theory
     io::write(set, values);
   }
+  const auto theory = [&] {
+    const io::File file = io::open_file(output, io::Access::read_only);
+    return io::read_doubles(io::open_dataset(file, "points/theory_overlap"));
+  };
+  const std::vector<double> written = theory();
   const Finished status = serial({"status", output}, dir / "status.log");
   EXPECT_TRUE(contains(status.output,
                        "verify: note: theory_overlap differ from this rmtsweep's computation at "
                        "most points"))
       << status.output;
   EXPECT_TRUE(contains(status.output, "verify: no damage found")) << status.output;
+  // A point damaged meanwhile is restored, its theory left as the file's version wrote it.
+  overwrite(output, "points/overlap", 2, {1.5e91});
+  const Finished resumed = run(mpi_command(2, small_sweep(output, {"--resume"})), dir / "resume.log");
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.output;
+  EXPECT_TRUE(
+      contains(resumed.output, "1 points held values other than those written (damaged bytes: 2 (overlap))"))
+      << resumed.output;
+  EXPECT_EQ(theory(), written);
 }
 
 // The journal removed, then a file of it cut short, while the run writes: each said in one warning naming

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "commands.hpp"
+#include "feasibility.hpp"
 #include "point_options.hpp"
 #include "prediction_json.hpp"
 #include "rmtsweep/common/error.hpp"
@@ -23,6 +24,7 @@
 #include "rmtsweep/spectral/rank_one.hpp"
 #include "rmtsweep/sweep/config.hpp"
 #include "rmtsweep/sweep/option_table.hpp"
+#include "rmtsweep/sweep/plan.hpp"
 #include "rmtsweep/theory/prediction.hpp"
 
 namespace rmtsweep::app {
@@ -40,6 +42,12 @@ simulate::SimulationOptions simulation_options(const po::variables_map& values,
   options.ntest = sweep::parse_ntest(text("ntest"));
   options.spectrum = values.count("spectrum") > 0;
   const sweep::EigenSetting setting = sweep::parse_eigensolver(text("eigensolver"));
+  if (options.spectrum && setting == sweep::EigenSetting::krylov) {
+    throw InvalidOption(
+        "eigensolver", text("eigensolver"),
+        "allowed with --spectrum: auto, dense or scalapack (the Krylov engine never forms S and "
+        "gives its top k eigenvalues only, not the spectrum)");
+  }
   options.eigensolver = sweep::reducer_of(setting);
   options.engine = sweep::engine_of(setting);
   return options;
@@ -114,6 +122,35 @@ void print_human(const model::PointParams& params, const simulate::PointResult& 
   }
 }
 
+/// Refuses, on every rank alike and before anything is computed, a point that would be accepted and then
+/// end in std::bad_alloc (its memory per rank, by the estimate of `run --plan`, above a rank's share of this
+/// node) unless --force-memory, and an ntest beyond any statistical use unless --force-ntest.
+void check_feasible(const po::variables_map& values, const model::PointParams& params,
+                    const simulate::SimulationOptions& options, int ranks) {
+  sweep::SweepConfig config;  // the point as a one-point sweep on a group of all ranks
+  config.d = {params.d};
+  config.k = options.k;
+  config.ridge = options.ridge;
+  config.ntest = options.ntest;
+  config.store_spectra = options.spectrum ? sweep::SpectraSetting::always : sweep::SpectraSetting::never;
+  config.eigensolver = sweep::parse_eigensolver(values["eigensolver"].as<std::string>());
+  config.ranks_per_point = ranks;
+  const sweep::PointEstimate estimate = sweep::estimate_point(params, config, parallel::blas_threads());
+  const double available = memory_per_rank(MPI_COMM_WORLD);
+  if (available > 0.0 && estimate.bytes_per_rank > available && values.count("force-memory") == 0) {
+    throw InvalidOption(
+        "d", values["d"].as<std::string>(),
+        "allowed: a point that fits in memory: this one (delta=" + model::format_double(params.delta) +
+            ", gamma=" + model::format_double(params.gamma) + ") needs about " +
+            sweep::memory_text(estimate.bytes_per_rank) + " per rank and a rank here has " +
+            sweep::memory_text(available) +
+            " (this node's memory over its ranks); a smaller d, more ranks, --eigensolver krylov "
+            "for the table alone, or --force-memory to try anyway");
+  }
+  require_ntest_consent(options.ntest, values["ntest"].as<std::string>(), values.count("force-ntest") > 0,
+                        estimate.seconds);
+}
+
 /// Whether --snr names several values (a list or a range): then `point` computes the line.
 bool is_snr_line(const std::string& text) { return text.find(',') != std::string::npos || text.find(':') != std::string::npos; }
 
@@ -144,8 +181,10 @@ int point_line(const po::variables_map& values, const std::string& snr_text, int
                         "a single value for causal:tau pooling (its weights depend on the data, so its points are "
                         "computed one at a time)");
   }
+  check_simulable(values, params);
   const simulate::SimulationOptions sim_options = simulation_options(values, params);
   parallel::configure_blas_threads(MPI_COMM_WORLD);
+  check_feasible(values, params, sim_options, ranks);
   const simulate::LineResult line = simulate::simulate_line(params, snr, sim_options, MPI_COMM_WORLD);
   if (rank != 0) return 0;
   const theory::Prediction at_zero = theory::predict(params);
@@ -204,7 +243,10 @@ int command_point(int argc, char** argv) {
   po::options_description options(
       "rmtsweep point [options]: simulate one point on all ranks (docs/model.md 1-7)");
   options.add_options()("help,h", "print this help")("json", "print one JSON object (rank 0)")(
-      "spectrum", "also give all d eigenvalues of S");
+      "spectrum", "also give all d eigenvalues of S")(
+      "force-memory",
+      "compute even when the point seems not to fit in a rank's memory (the estimate of run --plan)")(
+      "force-ntest", "allow ntest above 1e8 test sequences");
   for (const sweep::OptionSpec& spec : sweep::option_table()) {
     if ((spec.use & sweep::in_point) && !(spec.use & sweep::in_theory)) add_option(options, spec.name);
   }
@@ -223,9 +265,11 @@ int command_point(int argc, char** argv) {
   if (values.count("snr") && is_snr_line(values["snr"].as<std::string>()))
     return point_line(values, values["snr"].as<std::string>(), rank, ranks);
   const model::PointParams params = point_params_from(values);
+  check_simulable(values, params);
   const simulate::SimulationOptions sim_options = simulation_options(values, params);
-  const theory::Prediction prediction = theory::predict(params);
   parallel::configure_blas_threads(MPI_COMM_WORLD);
+  check_feasible(values, params, sim_options, ranks);
+  const theory::Prediction prediction = theory::predict(params);
 
   simulate::PointResult result;
   try {

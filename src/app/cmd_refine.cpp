@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "output_path.hpp"
 #include "point_options.hpp"
 #include "refine_lines.hpp"
 #include "refine_replay.hpp"
@@ -240,9 +241,14 @@ int command_refine(int argc, char** argv) {
     return std::filesystem::is_regular_file(path, ec) && io::is_hdf5_file(path);
   });
   if (!is_sweep) throw InvalidOption("file", path, "an existing rmtsweep HDF5 sweep file");
-  io::FileLock lock = lock_for_refine(path, MPI_COMM_WORLD);
   const parallel::Communicator io_comm = parallel::Communicator::duplicate(MPI_COMM_WORLD);
-  const std::string stored = sweep::SweepFile::stored_config(path, io_comm);  // refuses other files
+  const std::string stored = sweep::SweepFile::stored_config(path, io_comm, "file");  // refuses other files
+  // Rank 0 tries to open it for writing (a read-only file system, a permission) before the collective open,
+  // whose failure on every rank would end in MPI_Abort's banner.
+  const std::string unwritable =
+      parallel::decided_on_root(MPI_COMM_WORLD, [&] { return output_write_problem(path, true); });
+  if (!unwritable.empty()) throw InvalidOption("file", path, unwritable);
+  io::FileLock lock = lock_for_refine(path, MPI_COMM_WORLD);
   // A config edited by hand no longer describes the points: refused, with the difference.
   const std::string mismatches = parallel::decided_on_root(MPI_COMM_WORLD, [&] {
     std::string text;
@@ -337,6 +343,7 @@ int command_refine(int argc, char** argv) {
         refined_lines.write(work.line_row[first], line.secular, line.recomputed_alone.empty());
     };
     const sweep::RunOutcome outcome = sweep::run_batch(batch, config, MPI_COMM_WORLD, nullptr);
+    if (outcome.write_failed) throw AgreedFailure(outcome.write_error);  // a full disk: every rank ends alike
     io::flush(file.handle());  // the round's raw data reach the file before rank 0 reads them back
     computed += outcome.computed;
     failed += outcome.failed;

@@ -4,7 +4,6 @@
 // (recorded in the file); 128 + signal when stopped by SIGTERM/SIGINT (resume with --resume);
 // 1 any other error (main prints it and aborts).
 #include <mpi.h>
-#include <sys/stat.h>
 #include <sys/statvfs.h>
 
 #include <cstdio>
@@ -14,13 +13,13 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "feasibility.hpp"
 #include "output_path.hpp"
 #include "rmtsweep/common/error.hpp"
-#include "rmtsweep/common/meminfo.hpp"
 #include "rmtsweep/io/file_error.hpp"
 #include "rmtsweep/io/file_lock.hpp"
-#include "rmtsweep/io/move_aside.hpp"
 #include "rmtsweep/io/hdf5.hpp"
+#include "rmtsweep/io/move_aside.hpp"
 #include "rmtsweep/model/parse_number.hpp"
 #include "rmtsweep/model/weighting.hpp"
 #include "rmtsweep/parallel/blas_threads.hpp"
@@ -33,6 +32,7 @@
 #include "rmtsweep/sweep/sweep_file.hpp"
 #include "rmtsweep/theory/prediction.hpp"
 #include "run_journal.hpp"
+#include "sweep_creation.hpp"
 #include "sweep_options.hpp"
 
 namespace rmtsweep::app {
@@ -126,9 +126,7 @@ void print_summary(const sweep::RunOutcome& outcome, const std::string& output) 
 bool check_plan(const RunArguments& args, const sweep::Grid& grid, int size) {
   const int on_node = parallel::ranks_on_this_node(MPI_COMM_WORLD);
   const int threads = parallel::blas_threads();  // configured by the caller (configure_blas_threads)
-  const double available = parallel::decided_on_root(MPI_COMM_WORLD, [&] {
-    return meminfo_bytes("MemTotal") / static_cast<double>(on_node);
-  });
+  const double available = memory_per_rank(MPI_COMM_WORLD);
   const sweep::SweepPlan plan = sweep::plan_sweep(grid, threads);
   const sweep::SweepConfig& c = grid.config();
   const model::PointParams& p = plan.largest_point;
@@ -170,12 +168,16 @@ bool check_plan(const RunArguments& args, const sweep::Grid& grid, int size) {
                             "ranks_per_point, eigensolver = krylov for the table alone), or --force-memory to run "
                             "anyway");
   }
+  const auto given = args.values.find("ntest");
+  require_ntest_consent(c.ntest, given == args.values.end() ? std::to_string(c.ntest) : given->second,
+                        args.force_ntest, plan.longest_seconds);
   return args.plan;
 }
 
 /// Refuses (on every rank, before anything is written) a new file whose data and journal need more than
-/// the free space rank 0 sees in its directory (statvfs: a quota is not seen; with --force, the old
-/// file's blocks count as free), unless --force-space.
+/// the free space rank 0 sees in its directory (statvfs: a quota is not seen; with --force the old file
+/// stays until the new one replaces it, sweep_creation.hpp, so its blocks do not count as free), unless
+/// --force-space.
 void check_space(const RunArguments& args, const sweep::Grid& grid, bool journal) {
   const double file = sweep::file_data_bytes(grid), log = journal ? sweep::journal_data_bytes(grid) : 0.0;
   const double needed = file + log;
@@ -183,10 +185,7 @@ void check_space(const RunArguments& args, const sweep::Grid& grid, bool journal
     struct statvfs fs {};
     const std::string directory = std::filesystem::absolute(args.output).parent_path().string();
     if (::statvfs(directory.c_str(), &fs) != 0) return -1.0;
-    struct stat old {};  // with --force the old file's blocks are freed when it is truncated
-    const double freed =
-        ::stat(args.output.c_str(), &old) == 0 ? static_cast<double>(old.st_blocks) * 512.0 : 0.0;
-    return static_cast<double>(fs.f_bavail) * static_cast<double>(fs.f_frsize) + freed;
+    return static_cast<double>(fs.f_bavail) * static_cast<double>(fs.f_frsize);
   });
   if (args.force_space || available < 0.0 || needed <= available) return;
   throw InvalidOption(
@@ -198,26 +197,6 @@ void check_space(const RunArguments& args, const sweep::Grid& grid, bool journal
           " and its file system has " + sweep::memory_text(available) +
           " free; allowed: a file that fits (free space there, or choose another --output), or "
           "--force-space to try anyway");
-}
-
-/// SweepFile::create; when it fails (a full disk, a quota), the partly written file is removed by
-/// every rank that saw the failure (its creation never completed, no point is in it), so that the
-/// same command starts it again once there is room. Then main aborts the job.
-sweep::SweepFile create_or_remove(const std::string& path, MPI_Comm comm, const sweep::Grid& grid,
-                                  const std::vector<theory::Prediction>& predictions,
-                                  const sweep::RunInfo& run) {
-  try {
-    return sweep::SweepFile::create(path, comm, grid, predictions, run);
-  } catch (const Hdf5Error& e) {
-    // Told before the removal frees the file system's space (file_error looks at it).
-    const FileIoError told =
-        io::file_error(path, "create the sweep file", e,
-                       "the partly written file was removed: once there is room, run the same command again");
-    std::error_code ec;
-    std::filesystem::remove(path, ec);
-    if (ec) throw told.with_note(" -- but removing it failed (" + ec.message() + "): remove it first");
-    throw told;
-  }
 }
 
 /// SweepFile::open_for_resume, its failure said as the file's (an open of a damaged file, a full
@@ -267,9 +246,6 @@ int command_run(int argc, char** argv) {
   if (output == OutputPath::not_a_file) {
     throw InvalidOption("output", args.output, "a regular file (this path is a directory or a special file)");
   }
-  std::vector<theory::Prediction> predictions;
-  predictions.reserve(static_cast<std::size_t>(grid.size()));
-  for (std::int64_t i = 0; i < grid.size(); ++i) predictions.push_back(theory::predict(grid.params(i)));
 
   const bool exists = output == OutputPath::regular_file;
   if (!(exists && args.resume)) sweep::require_top_four(config);  // a resumed file keeps its own k
@@ -279,8 +255,14 @@ int command_run(int argc, char** argv) {
   }
   // Rank 0 tries the path as this run will write it (a dangling link, a directory it cannot write in,
   // a file it cannot open), before any collective create or open; every rank refuses alike.
-  const std::string unwritable =
-      parallel::decided_on_root(MPI_COMM_WORLD, [&] { return output_write_problem(args.output, exists); });
+  // A new file is built beside it under a temporary name and renamed (sweep_creation.hpp): its directory
+  // must take new files even under --force.
+  const std::string unwritable = parallel::decided_on_root(MPI_COMM_WORLD, [&] {
+    const std::string problem = output_write_problem(args.output, exists);
+    return problem.empty() && !(exists && args.resume)
+               ? output_write_problem(building_name(args.output), false)
+               : problem;
+  });
   if (!unwritable.empty()) throw InvalidOption("output", args.output, unwritable);
   // Locked before anything reads, truncates or creates the file.
   io::FileLock lock = lock_for_writing(args.output, MPI_COMM_WORLD);
@@ -309,7 +291,13 @@ int command_run(int argc, char** argv) {
     std::fprintf(stderr, "rmtsweep run: %s does not exist yet: starting a new sweep\n", args.output.c_str());
   }
 
+  // The theory of every point, of the grid the points are computed with (a resumed file's own axis values).
+  std::vector<theory::Prediction> predictions;
+  predictions.reserve(static_cast<std::size_t>(grid.size()));
+  for (std::int64_t i = 0; i < grid.size(); ++i) predictions.push_back(theory::predict(grid.params(i)));
   if (journal) prepare_journal(args.output, exists && args.resume, args.force, MPI_COMM_WORLD);
+  const JournalSnapshot journal_before =
+      journal ? snapshot_journal(args.output, MPI_COMM_WORLD) : JournalSnapshot{};
   if (!(exists && args.resume)) check_space(args, grid, journal);
 
   sweep::RunInfo run;
@@ -320,9 +308,13 @@ int command_run(int argc, char** argv) {
   run.eigensolver = config.eigensolver;
   sweep::install_stop_handlers();
   const bool resuming = exists && args.resume;  // with --force an existing file is recreated
+  // Flipped bytes (a disk, a copy) are found before the file is opened and restored once it is.
+  const std::vector<sweep::DamagedPoint> damaged =
+      resuming ? find_damage(args.output, journal, MPI_COMM_WORLD) : std::vector<sweep::DamagedPoint>{};
   sweep::SweepFile file = resuming ? open_for_resume(args.output, io_comm, grid, run)
-                                   : create_or_remove(args.output, io_comm, grid, predictions, run);
-  if (journal) attach_journal(file, args.output, grid.size(), MPI_COMM_WORLD);
+                                   : create_sweep_file(args.output, io_comm, grid, predictions, run, journal);
+  if (journal && resuming) attach_journal(file, args.output, grid.size(), MPI_COMM_WORLD);
+  if (resuming) repair_damage(file, args.output, grid, predictions, damaged, MPI_COMM_WORLD);
   if (rank == 0) {
     std::fprintf(stderr, "rmtsweep run: %s: %lld points (run %d) on %d ranks in groups of %d\n",
                  args.output.c_str(), static_cast<long long>(grid.size()), file.run_index(), size,
@@ -336,16 +328,24 @@ int command_run(int argc, char** argv) {
                    coretype.c_str());
     }
   }
-  const sweep::RunOutcome outcome = [&] {
-    try {
-      return sweep::run_sweep(grid, file, MPI_COMM_WORLD, stderr);
-    } catch (const Hdf5Error& e) {  // a group leader's write of a point (main aborts the job)
-      throw io::file_error(
-          args.output, "write a point's results into the sweep file", e,
-          "the points written before are kept and the file is resumable: once there is room, run "
-          "the same command with --resume");
+  const sweep::RunOutcome outcome = sweep::run_sweep(grid, file, MPI_COMM_WORLD, stderr);
+  if (outcome.write_failed) {
+    // A group leader's write of a point failed (a full disk): every rank ends alike, the file resumable
+    // (its points written before are kept; the point whose record did not fit is pending).
+    std::exception_ptr told = outcome.write_error;
+    if (told) {
+      try {
+        std::rethrow_exception(told);
+      } catch (const Hdf5Error& e) {
+        told = std::make_exception_ptr(io::file_error(
+            args.output, "write a point's results into the sweep file", e,
+            "the points written before are kept and the file is resumable: once there is room, run "
+            "the same command with --resume"));
+      } catch (...) {
+      }
     }
-  }();
+    throw AgreedFailure(told);
+  }
   try {
     file.close();
   } catch (const Hdf5Error& e) {  // its metadata not flushed: a full disk or a quota
@@ -353,6 +353,7 @@ int command_run(int argc, char** argv) {
                          "once there is room, the same command with --resume checks what it holds");
   }
   lock.release();
+  if (rank == 0) report_journal_losses(args.output, journal_before);
   if (rank == 0) print_summary(outcome, args.output);
   if (outcome.stop_signal != 0) return 128 + outcome.stop_signal;
   return outcome.failed > 0 ? 3 : 0;

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "commands.hpp"
@@ -17,6 +18,7 @@
 #include "rmtsweep/sweep/journal.hpp"
 #include "rmtsweep/sweep/refine_file.hpp"
 #include "rmtsweep/sweep/sweep_reader.hpp"
+#include "rmtsweep/sweep/verify.hpp"
 
 namespace po = boost::program_options;
 
@@ -31,8 +33,9 @@ void print_journal(const std::string& path, const std::string& sweep_id,
   const std::string directory = sweep::journal_directory(path);
   std::error_code ec;
   if (!std::filesystem::is_directory(directory, ec)) {
-    std::printf("journal: none (%s is missing): `rmtsweep recover` could not rebuild this file\n",
-                directory.c_str());
+    const std::string kind = io::kind_at(directory);
+    std::printf("journal: none (%s %s): `rmtsweep recover` could not rebuild this file\n", directory.c_str(),
+                kind.empty() ? "is missing" : ("is " + kind + ", not the journal's directory").c_str());
     return;
   }
   try {
@@ -94,7 +97,46 @@ void print_journal(const std::string& path, const std::string& sweep_id,
   }
 }
 
-void print_status(const std::string& path) {
+/// What `status` says of damage: every point compared with its journal record and the config (sweep/verify.hpp).
+void print_verification(const sweep::SweepReader& reader) {
+  const std::string directory = sweep::journal_directory(reader.path());
+  std::optional<sweep::Journal> journal;
+  std::error_code ec;
+  if (std::filesystem::is_directory(directory, ec)) {
+    try {
+      journal = sweep::read_journal(directory);
+      if (journal->head().provenance.sweep_id != reader.text_attribute("sweep_id").value_or(""))
+        journal.reset();
+    } catch (const Error&) {  // said by the journal's line above
+      journal.reset();
+    }
+  }
+  const sweep::Verification v = sweep::verify_sweep(reader, journal ? &*journal : nullptr);
+  std::printf("verify: %lld points done or failed compared with their journal records",
+              static_cast<long long>(v.verified));
+  if (v.unverified > 0)
+    std::printf(", %lld without a record that vouches for them (their measured values not checked)",
+                static_cast<long long>(v.unverified));
+  std::printf("; the columns written at creation compared with the config's\n");
+  if (!v.other_theory.empty()) {
+    std::string names;
+    for (const std::string& name : v.other_theory) names += (names.empty() ? "" : ", ") + name;
+    std::printf(
+        "verify: note: %s differ from this rmtsweep's computation at most points: the file was written "
+        "by an rmtsweep whose theory differs (not damage; kept as written)\n",
+        names.c_str());
+  }
+  if (v.damaged.empty()) {
+    std::printf("verify: no damage found\n");
+    return;
+  }
+  std::printf(
+      "verify: DAMAGED: %zu points hold values other than those written: %s; `rmtsweep run ... --resume` "
+      "restores them from the journal (or computes them again)\n",
+      v.damaged.size(), sweep::describe_damage(v).c_str());
+}
+
+void print_status(const std::string& path, bool verify) {
   const sweep::SweepReader reader(path);
   std::printf("%s: rmtsweep sweep file, schema %lld, written by rmtsweep %s, created %s\n", path.c_str(),
               static_cast<long long>(reader.schema_version()),
@@ -136,6 +178,11 @@ void print_status(const std::string& path) {
   }
   std::printf("\n");
   print_journal(path, reader.text_attribute("sweep_id").value_or(""), status);
+  if (verify) {
+    print_verification(reader);
+  } else {
+    std::printf("verify: skipped (--no-verify)\n");
+  }
   const sweep::SweepConfig stored = reader.config();
   if (stored.d.size() > 1) {  // a finite-size sweep: how far each size is (the largest run first)
     const std::vector<std::int64_t> size_of = reader.d_indices();
@@ -230,16 +277,18 @@ std::string recover_note(const std::string& path) {
 
 int command_status(int argc, char** argv) {
   std::string path;
-  bool help = false;
-  po::options_description options("Usage: rmtsweep status FILE.h5");
+  bool help = false, no_verify = false;
+  po::options_description options("Usage: rmtsweep status FILE.h5 [--no-verify]");
   options.add_options()("file", po::value<std::string>(&path), "the sweep file")(
-      "help,h", po::bool_switch(&help), "this help");
+      "no-verify", po::bool_switch(&no_verify),
+      "skip comparing every point's values with its journal record and the config (which reads the whole "
+      "file once more)")("help,h", po::bool_switch(&help), "this help");
   if (!parse_file_command(argc, argv, options, "status", help, path)) return 0;
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (rank != 0) return 0;  // a serial report: rank 0 alone reads the file
   try {
-    print_status(path);
+    print_status(path, !no_verify);
   } catch (const Hdf5Error& e) {  // opened, but a read failed: a damaged file, an I/O error
     throw io::file_error(path, "read the sweep file", e).with_note(recover_note(path));
   } catch (const FileIoError& e) {  // it does not open (truncated, damaged)

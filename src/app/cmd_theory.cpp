@@ -9,8 +9,10 @@
 #include "point_options.hpp"
 #include "prediction_json.hpp"
 #include "rmtsweep/common/error.hpp"
+#include "rmtsweep/common/meminfo.hpp"
 #include "rmtsweep/model/parse_number.hpp"
 #include "rmtsweep/model/scalars.hpp"
+#include "rmtsweep/sweep/plan.hpp"
 #include "rmtsweep/theory/bulk.hpp"
 #include "rmtsweep/theory/finite_t_bulk.hpp"
 #include "rmtsweep/theory/prediction.hpp"
@@ -114,6 +116,15 @@ int command_theory(int argc, char** argv) {
   theory::Prediction prediction = theory::predict(params);
   std::vector<double> tau;
   if (law == BulkLaw::finite_t) {
+    const double needed = theory::token_gram_bytes(params), available = meminfo_bytes("MemTotal");
+    if (available > 0.0 && needed > available) {
+      throw InvalidOption(
+          "d", values["d"].as<std::string>(),
+          "allowed with --bulk finite-T: a point whose token Gram fits in memory: this one (V = " +
+              std::to_string(params.vocabulary()) + ", N = " + std::to_string(params.sequences()) +
+              ") needs about " + sweep::memory_text(needed) + " and this machine has " +
+              sweep::memory_text(available) + "; a smaller d, or --bulk paper");
+    }
     tau = theory::token_gram_spectrum(params);
     prediction.finite_t_bulk_edge_right = theory::finite_t_edge(tau, params.d);
   }

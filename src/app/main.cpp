@@ -152,9 +152,23 @@ int main(int argc, char** argv) {
       return 1;
     }
   }
-  // A throw on one rank must never leave the others hanging: print, then MPI_Abort.
+  // A throw on one rank must never leave the others hanging: print, then MPI_Abort; but an error every
+  // rank has agreed on ends every rank alike, without the abort's banner.
   try {
     return run_subcommand(*chosen, argc, argv);
+  } catch (const rmtsweep::AgreedFailure& e) {
+    if (e.cause()) {
+      try {
+        std::rethrow_exception(e.cause());
+      } catch (const std::exception& cause) {
+        print_error(("rmtsweep " + std::string(argv[1]) + ": error: ").c_str(), cause);
+      }
+    }
+    // Exited at once: a file HDF5 could not close would crash its cleanup (end_after_file_error), and the
+    // collective closes the other ranks would wait in are not run.
+    std::fflush(stdout);
+    std::fflush(stderr);
+    std::_Exit(1);
   } catch (const std::exception& e) {
     print_error(("rmtsweep " + std::string(argv[1]) + ": rank " +
                  std::to_string(rmtsweep::parallel::world_rank()) + ": error: ")

@@ -10,6 +10,7 @@
 #include "option_errors.hpp"
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/model/parse_number.hpp"
+#include "rmtsweep/simulate/point.hpp"
 #include "rmtsweep/sweep/option_table.hpp"
 #include "rmtsweep/sweep/option_values.hpp"
 
@@ -20,6 +21,19 @@ namespace {
 
 /// The options that define a point: those of the option table that `rmtsweep theory` takes.
 bool defines_a_point(const sweep::OptionSpec& spec) { return (spec.use & sweep::in_theory) != 0; }
+
+/// Runs `check` on a parsed point and refuses what it refuses with the value as the user gave it (the
+/// checks see numbers, and would print 1e-9 as 1e-09 or a default's text as the number it parsed to).
+template <typename Lookup, typename Check>
+void as_given(Lookup&& text_of, Check&& check) {
+  try {
+    check();
+  } catch (const InvalidOption& e) {
+    const auto& names = point_option_names();
+    if (std::find(names.begin(), names.end(), e.option()) == names.end()) throw;
+    throw InvalidOption(e.option(), text_of(e.option().c_str()), e.allowed());
+  }
+}
 
 /// Builds the point from a lookup returning the text of each option (its default when not given).
 template <typename Lookup>
@@ -37,7 +51,7 @@ model::PointParams point_params_from_lookup(Lookup&& text_of) {
   params.table = model::parse_table(text_of("table"));
   params.seed = sweep::parse_seed(text_of("seed"));
   params.trial = sweep::parse_trial(text_of("trial"));
-  model::validate(params);
+  as_given(text_of, [&] { model::validate(params); });
   return params;
 }
 
@@ -71,6 +85,14 @@ model::PointParams point_params_from(const po::variables_map& values) {
   return point_params_from_lookup([&](const char* name) -> std::string {
     return values.count(name) ? values[name].as<std::string>() : sweep::default_of(name);
   });
+}
+
+void check_simulable(const po::variables_map& values, const model::PointParams& params) {
+  as_given(
+      [&](const char* name) -> std::string {
+        return values.count(name) ? values[name].as<std::string>() : sweep::default_of(name);
+      },
+      [&] { simulate::check_simulable_sizes(params); });
 }
 
 model::PointParams point_params_from(const std::map<std::string, std::string>& text) {

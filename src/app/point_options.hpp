@@ -24,6 +24,11 @@ void add_option(boost::program_options::options_description& options, std::strin
 /// defaults). Throws InvalidOption naming the first bad option.
 model::PointParams point_params_from(const boost::program_options::variables_map& values);
 
+/// Refuses (InvalidOption, the value as given) a point too large to simulate
+/// (simulate::check_simulable_sizes: N or V at 2^31 or above), which the theory allows: `point` checks it
+/// before computing.
+void check_simulable(const boost::program_options::variables_map& values, const model::PointParams& params);
+
 /// The same from option-name -> text pairs (e.g. a sweep config): names not given take their
 /// defaults; a name that is not a point option throws InvalidOption.
 model::PointParams point_params_from(const std::map<std::string, std::string>& text);

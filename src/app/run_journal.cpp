@@ -1,9 +1,11 @@
 // The journal of `rmtsweep run` (src/app/run_journal.hpp).
 #include "run_journal.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <set>
 
 #include "rmtsweep/common/error.hpp"
@@ -44,6 +46,10 @@ Survey survey(const std::string& directory) {
 /// Rank 0's decision: the problem that refuses the run, or empty (having moved the journal aside).
 std::string journal_problem(const std::string& output, bool resuming, bool force) {
   const std::string directory = sweep::journal_directory(output);
+  if (const std::string kind = io::kind_at(directory); !kind.empty() && kind != "a directory") {
+    return "its journal's path " + directory + " is " + kind +
+           ", not the journal's directory: move it aside and run the same command again";
+  }
   const Survey s = survey(directory);
   if (!s.exists) return {};
   if (!resuming) {
@@ -135,8 +141,85 @@ void prepare_journal(const std::string& output, bool resuming, bool force, MPI_C
   if (!problem.empty()) throw InvalidOption(resuming ? "resume" : "output", output, problem);
 }
 
-void attach_journal(sweep::SweepFile& file, const std::string& output, std::int64_t points, MPI_Comm comm) {
+JournalSnapshot snapshot_journal(const std::string& output, MPI_Comm comm) {
+  JournalSnapshot files;
+  if (parallel::rank_of(comm) != 0) return files;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(sweep::journal_directory(output), ec)) {
+    if (entry.path().extension() == ".jrnl") files[entry.path().filename().string()] = entry.file_size(ec);
+  }
+  return files;
+}
+
+void report_journal_losses(const std::string& output, const JournalSnapshot& before) {
   const std::string directory = sweep::journal_directory(output);
+  for (const auto& [name, bytes] : before) {
+    std::error_code ec;
+    const std::uintmax_t now = std::filesystem::file_size(directory + "/" + name, ec);
+    if (!ec && now >= bytes) continue;
+    std::fprintf(
+        stderr,
+        "rmtsweep run: warning: %s/%s (of an earlier run) was %s while this run ran: the points of its "
+        "lost records are lost to `rmtsweep recover` (the sweep file holds them; `rmtsweep status` counts "
+        "them as without a record)\n",
+        directory.c_str(), name.c_str(),
+        ec ? "removed"
+           : ("cut short (" + std::to_string(now) + " of its " + std::to_string(bytes) + " bytes left)")
+                 .c_str());
+  }
+}
+
+std::vector<sweep::DamagedPoint> find_damage(const std::string& output, bool journal, MPI_Comm comm) {
+  std::vector<sweep::DamagedPoint> damaged;
+  parallel::agreed(comm, [&] {
+    if (parallel::rank_of(comm) != 0) return;
+    const sweep::SweepReader reader(output);
+    std::optional<sweep::Journal> records;
+    std::error_code ec;
+    if (journal && std::filesystem::is_directory(sweep::journal_directory(output), ec))
+      records =
+          sweep::read_journal(sweep::journal_directory(output));  // of this sweep: prepare_journal checked
+    damaged = sweep::verify_sweep(reader, records ? &*records : nullptr).damaged;
+  });
+  return damaged;
+}
+
+void repair_damage(sweep::SweepFile& file, const std::string& output, const sweep::Grid& grid,
+                   const std::vector<theory::Prediction>& predictions,
+                   const std::vector<sweep::DamagedPoint>& damaged, MPI_Comm comm) {
+  std::int64_t restored = 0, again = 0;
+  parallel::agreed(comm, [&] {
+    for (const sweep::DamagedPoint& point : damaged) {
+      file.write_parameters(point.index, grid, predictions.at(static_cast<std::size_t>(point.index)),
+                            point.columns);
+      if (point.record) {
+        file.write_record(*point.record);
+        ++restored;
+      } else if (std::any_of(point.columns.begin(), point.columns.end(), [](const std::string& name) {
+                   const sweep::Column* column = sweep::find_column(name);
+                   return column == nullptr || column->phase != sweep::ColumnPhase::parameter;
+                 })) {
+        file.mark_pending(point.index);
+        ++again;
+      }
+    }
+  });
+  if (damaged.empty()) return;
+  sweep::Verification said;
+  for (const sweep::DamagedPoint& point : damaged)
+    said.damaged.push_back({point.index, point.columns, std::nullopt});
+  std::fprintf(
+      stderr,
+      "rmtsweep run: %s: %zu points held values other than those written (damaged bytes: %s): %lld restored "
+      "from the journal, %lld to compute again, their damaged creation-time values rewritten from the "
+      "config\n",
+      output.c_str(), damaged.size(), sweep::describe_damage(said).c_str(), static_cast<long long>(restored),
+      static_cast<long long>(again));
+}
+
+void attach_journal(sweep::SweepFile& file, const std::string& output, std::int64_t points, MPI_Comm comm,
+                    const std::string& building) {
+  const std::string directory = building.empty() ? sweep::journal_directory(output) : building;
   const int rank = parallel::rank_of(comm);
   sweep::JournalHead head;
   head.file_name = std::filesystem::path(output).filename().string();
@@ -148,14 +231,20 @@ void attach_journal(sweep::SweepFile& file, const std::string& output, std::int6
   head.k = file.k();
   head.points = points;
   head.columns = sweep::journal_columns(file.written_columns());
-  auto writer = std::make_unique<sweep::JournalWriter>(directory, std::move(head));
-  if (rank == 0) {
+  // Rank 0's file in `directory` (the journal being built, with `building`); the others' in the journal's
+  // own directory, which exists when they create their files there with their first points.
+  auto writer = std::make_unique<sweep::JournalWriter>(
+      rank == 0 ? directory : sweep::journal_directory(output), std::move(head));
+  // The directory exists before a leader creates its file in it; a failure on rank 0 ends every rank.
+  parallel::agreed(comm, [&] {
+    if (rank != 0) return;
     std::error_code ec;
-    std::filesystem::create_directory(directory, ec);
+    if (!std::filesystem::create_directory(directory, ec) && !ec &&
+        !std::filesystem::is_directory(directory, ec))
+      ec = std::make_error_code(std::errc::not_a_directory);
     if (ec) throw io::os_file_error(directory, "create the sweep's journal directory", ec.value());
     writer->open();
-  }
-  (void)parallel::broadcast(true, comm);  // the directory exists before a leader creates its file in it
+  });
   file.attach_journal(std::move(writer));
 }
 

@@ -8,6 +8,7 @@
 
 #include "option_errors.hpp"
 #include "rmtsweep/common/error.hpp"
+#include "rmtsweep/io/file_error.hpp"
 #include "rmtsweep/sweep/config.hpp"
 #include "rmtsweep/sweep/option_table.hpp"
 
@@ -41,11 +42,28 @@ std::string quoted(const std::string& word) {
   return out + "'";
 }
 
+/// Refuses a config line Boost would refuse without showing it (" = 5", a value without a key: Boost says
+/// only "unrecognised option"), naming the line and its number.
+void check_config_lines(const std::string& text, const std::string& path) {
+  std::istringstream lines(text);
+  std::string line;
+  for (int number = 1; std::getline(lines, line); ++number) {
+    const std::string content = line.substr(0, line.find('#'));  // Boost's comments start anywhere
+    const auto equals = content.find('=');
+    if (equals == std::string::npos || content.find_first_not_of(" \t\r") < equals) continue;
+    throw InvalidOption(
+        "config", path,
+        "line " + std::to_string(number) + " '" + line +
+            "' has no key before its '='; allowed: key = value lines (# comments), keys: " + keys_text());
+  }
+}
+
 }  // namespace
 
 std::optional<std::string> read_local_file(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) return std::nullopt;  // opens, but reads as empty
+  // A directory opens but reads as empty, a FIFO blocks the open until a writer comes, /dev/zero reads
+  // endlessly: a config is a regular file, checked before it is opened.
+  if (!io::not_regular_problem(path).empty()) return std::nullopt;
   std::ifstream file(path, std::ios::binary);
   if (!file) return std::nullopt;
   std::ostringstream text;
@@ -62,7 +80,10 @@ RunArguments parse_run_arguments(int argc, char** argv, const ConfigReader& read
                         "sweep config (INI: key = value lines, # comments)")(
       "output", po::value<std::string>(&args.output)->value_name("FILE.h5"), "the sweep's HDF5 file")(
       "resume", po::bool_switch(&args.resume),
-      "continue the points not done in an existing output (same config)")(
+      "continue the points not done in an existing output (same config; a missing one is started): its "
+      "values "
+      "equal an uninterrupted run's bit for bit when every run had the same BLAS threads per rank and "
+      "ranks_per_point = 1, on any number of ranks, else to 1e-13 relative (docs/reliability-issue16.md)")(
       "force", po::bool_switch(&args.force), "overwrite an existing output")(
       "plan", po::bool_switch(&args.plan),
       "print the points, the peak memory per rank and time of the largest, and the core-hours; write "
@@ -71,6 +92,8 @@ RunArguments parse_run_arguments(int argc, char** argv, const ConfigReader& read
       "run even when the largest point seems not to fit in a rank's memory (the estimate of --plan)")(
       "force-space", po::bool_switch(&args.force_space),
       "create the output even when its file system seems to lack the room its data take (a compressing one)")(
+      "force-ntest", po::bool_switch(&args.force_ntest),
+      "allow ntest above 1e8 test sequences (the test accuracy's standard error is below 5e-5 there)")(
       "help,h", po::bool_switch(&args.help), "this help");
   const po::options_description keys = key_options();
   po::options_description all;
@@ -100,7 +123,10 @@ RunArguments parse_run_arguments(int argc, char** argv, const ConfigReader& read
   }
   if (!args.config_path.empty() && !args.help) {
     const std::optional<std::string> text = read(args.config_path);
-    if (!text) throw InvalidOption("config", args.config_path, "a readable INI file");
+    if (!text)
+      throw InvalidOption("config", args.config_path,
+                          "a readable INI file (a regular file: not a directory, FIFO or device)");
+    check_config_lines(*text, args.config_path);
     std::istringstream file(*text);
     try {
       po::store(po::parse_config_file(file, keys, false), vm);  // stored second: the command line wins

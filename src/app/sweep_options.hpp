@@ -16,6 +16,7 @@ struct RunArguments {
   bool plan = false;                          ///< --plan: print the plan, write nothing
   bool force_memory = false;                  ///< --force-memory: run points that seem not to fit
   bool force_space = false;                   ///< --force-space: create a file that seems not to fit
+  bool force_ntest = false;                   ///< --force-ntest: an ntest above 1e8 (feasibility.hpp)
   bool help = false;                          ///< --help
   std::map<std::string, std::string> values;  ///< key -> text, command line over config file
   std::string command_line;                   ///< argv joined with spaces (quoted where needed)

@@ -1,6 +1,7 @@
 // The user's view of a failed file operation (include/rmtsweep/io/file_error.hpp).
 #include "rmtsweep/io/file_error.hpp"
 
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 
 #include <cerrno>
@@ -100,6 +101,27 @@ FileIoError os_file_error(const std::string& path, const std::string& operation,
   std::string advice = advice_for(os_error, path);
   if (!then.empty()) advice += advice.empty() ? then : "; " + then;
   return FileIoError(path, operation, std::strerror(os_error), advice, {}, os_error);
+}
+
+std::string file_kind(unsigned mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISLNK(mode)) return "a symbolic link";
+  return S_ISREG(mode) ? "a regular file" : "a special file";
+}
+
+std::string kind_at(const std::string& path) {
+  struct stat info {};
+  return ::stat(path.c_str(), &info) == 0 ? file_kind(info.st_mode) : std::string();
+}
+
+std::string not_regular_problem(const std::string& path) {
+  const std::string kind = kind_at(path);
+  if (kind.empty() || kind == "a regular file") return {};
+  return kind == "a directory" ? kind : "not a regular file (" + kind + ")";
 }
 
 bool verbose() {

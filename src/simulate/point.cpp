@@ -9,10 +9,11 @@
 #include <string>
 
 #include "rmtsweep/common/error.hpp"
-#include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/model/correlation.hpp"
+#include "rmtsweep/model/parse_number.hpp"
 #include "rmtsweep/model/scalars.hpp"
 #include "rmtsweep/parallel/blacs_grid.hpp"
+#include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/parallel/eigen.hpp"
 #include "rmtsweep/parallel/scalapack.hpp"
 #include "rmtsweep/simulate/pooled_sequences.hpp"
@@ -27,17 +28,33 @@ void check_options(const model::PointParams& params, const SimulationOptions& op
   if (options.ntest < 0)
     throw InvalidOption("ntest", std::to_string(options.ntest), "allowed: an integer >= 0 (0 means N)");
   if (!std::isfinite(options.ridge)) {
-    throw InvalidOption("ridge", std::to_string(options.ridge),
+    throw InvalidOption("ridge", model::format_double(options.ridge),
                         "allowed: a finite number (S + ridge*kappa*I must be positive definite)");
   }
-  constexpr auto int_max = static_cast<std::int64_t>(std::numeric_limits<int>::max());
-  if (params.sequences() > int_max || params.vocabulary() > int_max) {
-    throw InvalidOption("gamma", std::to_string(params.gamma),
-                        "allowed: N and V below 2^31 (ScaLAPACK indices are 32-bit)");
-  }
+  check_simulable_sizes(params);
 }
 
 }  // namespace
+
+void check_simulable_sizes(const model::PointParams& params) {
+  constexpr auto int_max = static_cast<std::int64_t>(std::numeric_limits<int>::max());
+  const std::string d = " at d = " + std::to_string(params.d);
+  if (params.sequences() > int_max) {
+    throw InvalidOption(
+        "gamma", model::format_double(params.gamma),
+        "allowed for a simulation: gamma such that N = round(d/gamma) is below 2^31 (ScaLAPACK's "
+        "indices are 32-bit); gamma = " +
+            model::format_double(params.gamma) +
+            " gives N = " + model::format_double(static_cast<double>(params.sequences())) + d);
+  }
+  if (params.vocabulary() > int_max) {
+    throw InvalidOption("delta", model::format_double(params.delta),
+                        "allowed for a simulation: delta such that V = 2 round(d/(2 delta)) is below 2^31 "
+                        "(ScaLAPACK's indices are 32-bit); delta = " +
+                            model::format_double(params.delta) + " gives V = " +
+                            model::format_double(static_cast<double>(params.vocabulary())) + d);
+  }
+}
 
 const char* to_string(CovariancePath path) noexcept {
   switch (path) {
@@ -112,7 +129,10 @@ PointResult simulate_point(const model::PointParams& params, const SimulationOpt
   const bool krylov = parallel::decided_on_root(comm, [&] { return takes_krylov(params, options, ranks); });
   if (!krylov) return dense_point(params, options, comm);
   if (options.spectrum) {
-    throw InvalidOption("engine", "krylov", "the Krylov engine gives the top k eigenvalues only, not the spectrum");
+    throw InvalidOption(
+        "eigensolver", "krylov",
+        "allowed with a spectrum stored: auto, dense or scalapack (the Krylov engine never forms S "
+        "and gives its top k eigenvalues only, not the spectrum)");
   }
   KrylovOutcome outcome = krylov_point(params, options, comm);
   if (outcome.converged) return std::move(outcome.result);

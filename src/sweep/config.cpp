@@ -10,13 +10,19 @@
 
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/model/parse_number.hpp"
+#include "rmtsweep/simulate/point.hpp"
 #include "rmtsweep/sweep/option_table.hpp"
 
 namespace rmtsweep::sweep {
 namespace {
 
-const char* const axis_allowed =
-    "allowed: a list a,b,c, a range start:stop:count or log:start:stop:count (count >= 1, distinct values)";
+/// The most values a range start:stop:count gives (a list is bounded by the grid's points and the stored
+/// config's size, parse_sweep_config).
+constexpr std::int64_t max_range_count = 1000000;
+
+const std::string axis_allowed =
+    "allowed: a list a,b,c, a range start:stop:count or log:start:stop:count (1 <= count <= " +
+    std::to_string(max_range_count) + ", distinct values)";
 
 std::vector<std::string> split(const std::string& text, char separator) {
   std::vector<std::string> items;
@@ -85,6 +91,7 @@ void validate_points(const SweepConfig& c) {
             p.snr = snr;
             p.weighting = weighting;
             model::validate(p);
+            simulate::check_simulable_sizes(p);  // accepted, every point would fail (issue 16)
           }
         }
       }
@@ -292,7 +299,7 @@ std::vector<double> parse_axis(const std::string& raw, const std::string& option
     const double start = model::parse_double(trim(parts[0]), option, axis_allowed, raw);
     const double stop = model::parse_double(trim(parts[1]), option, axis_allowed, raw);
     const std::int64_t count = model::parse_integer(trim(parts[2]), option, axis_allowed, raw);
-    if (count < 1 || count > 1000000 || (count == 1 && start != stop))
+    if (count < 1 || count > max_range_count || (count == 1 && start != stop))
       throw InvalidOption(option, raw, axis_allowed);
     if (logarithmic && !(start > 0.0 && stop > 0.0)) throw InvalidOption(option, raw, axis_allowed);
     // A log range steps the decimal exponent: 10^(log10 start + (log10 stop - log10 start) i / (count - 1)),
@@ -394,7 +401,19 @@ SweepConfig parse_sweep_config(const std::map<std::string, std::string>& values)
   c.eigensolver = parse_eigensolver(value("eigensolver"));
   c.lines = parse_lines(value("lines"));
   check_point_count(c, get);
-  validate_points(c);
+  try {
+    validate_points(c);
+  } catch (const InvalidOption& e) {  // the checks see numbers: say the value as given (1e-9, not 1e-09)
+    throw InvalidOption(e.option(), get(e.option(), e.value()), e.allowed());
+  }
+  if (c.eigensolver == EigenSetting::krylov && c.any_spectra()) {
+    throw InvalidOption(
+        "eigensolver", get("eigensolver", ""),
+        "allowed with store_spectra = " + get("store_spectra", default_of("store_spectra")) +
+            " (a spectrum stored for d = " + std::to_string(c.smallest_d()) +
+            "): auto, dense or scalapack; krylov needs store_spectra = false (the Krylov engine "
+            "never forms S and gives its top k eigenvalues only)");
+  }
   // The resolved text is stored as the file's `config` attribute, and an attribute of the
   // default (earliest, any-h5py) file format holds at most 64 KiB: refuse here, before any
   // file exists, rather than abort halfway through creating it. Blame the longest line's key.

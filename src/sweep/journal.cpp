@@ -2,9 +2,11 @@
 #include "rmtsweep/sweep/journal.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <filesystem>
 
 #include "journal_format.hpp"
 #include "rmtsweep/common/error.hpp"
@@ -75,6 +77,10 @@ void JournalWriter::open() {
   }
 }
 
+void JournalWriter::moved_to(const std::string& directory) {
+  path_ = directory + "/" + journal_file_name(head_.run, head_.rank);
+}
+
 void JournalWriter::write_frame(const std::vector<unsigned char>& frame, const char* operation) {
   std::size_t written = 0;
   while (written < frame.size()) {
@@ -97,9 +103,55 @@ void JournalWriter::sync(const char* operation) {
   last_sync_ = std::chrono::steady_clock::now();
 }
 
+void JournalWriter::check_not_lost(bool go_on) {
+  struct stat now {};
+  if (fd_ < 0 || ::fstat(fd_, &now) != 0) return;
+  const bool removed = now.st_nlink == 0;
+  const auto bytes = static_cast<std::uint64_t>(now.st_size);
+  if (!removed && bytes >= size_) return;
+  (void)::close(fd_);
+  fd_ = -1;
+  lost_ += records_;
+  const std::string lost_path = path_;
+  if (go_on) {  // a new file (a cut one keeps its whole records for the reader, up to the cut)
+    const std::string directory = path_.substr(0, path_.rfind('/'));
+    std::error_code ec;
+    std::filesystem::create_directories(directory, ec);
+    const std::string_view extension = ".jrnl";
+    do {  // run-<i>-rank-<r>.<n>.jrnl
+      std::string name = journal_file_name(head_.run, head_.rank);
+      name.resize(name.size() - extension.size());
+      name += '.';
+      name += std::to_string(++successor_);
+      name += extension;
+      path_ = directory + "/" + name;
+    } while (std::filesystem::exists(path_, ec));
+  }
+  if (warnings_) {
+    const std::string what = removed ? "removed by another process while this run wrote it: its " +
+                                           std::to_string(records_) + " records are"
+                                     : "cut short by another process while this run wrote it (" +
+                                           std::to_string(bytes) + " of its " + std::to_string(size_) +
+                                           " bytes left): those of its " + std::to_string(records_) +
+                                           " records past the cut are";
+    std::fprintf(
+        warnings_,
+        "rmtsweep: warning: %s was %s lost to `rmtsweep recover` (the sweep file holds their points; "
+        "`rmtsweep status` counts them as without a record)%s%s\n",
+        lost_path.c_str(), what.c_str(), go_on ? "; the journal goes on in " : "",
+        go_on ? path_.c_str() : "");
+    std::fflush(warnings_);
+  }
+  records_ = 0;
+  size_ = 0;
+  if (go_on) open();
+}
+
 void JournalWriter::append(const PointRecord& record) {
   open();
+  check_not_lost(true);
   write_frame(detail::encode_record(record, head_.columns), "append a point's record to the sweep's journal");
+  ++records_;
   if (std::chrono::steady_clock::now() - last_sync_ >= sync_interval) sync("sync the sweep's journal");
 }
 
@@ -110,6 +162,8 @@ void JournalWriter::append(const LineRecord& record) {
 }
 
 void JournalWriter::close() {
+  if (fd_ < 0) return;
+  check_not_lost(false);
   if (fd_ < 0) return;
   const int fd = fd_;
   fd_ = -1;

@@ -1,7 +1,9 @@
 // Rebuilding a sweep file from its journal (include/rmtsweep/sweep/recover.hpp).
 #include "rmtsweep/sweep/recover.hpp"
+#include "rmtsweep/sweep/line_store.hpp"
 
 #include <filesystem>
+#include <map>
 #include <optional>
 
 #include "rmtsweep/common/error.hpp"
@@ -12,6 +14,7 @@
 #include "rmtsweep/sweep/journal.hpp"
 #include "rmtsweep/sweep/sweep_file.hpp"
 #include "rmtsweep/sweep/sweep_reader.hpp"
+#include "rmtsweep/sweep/verify.hpp"
 #include "rmtsweep/version.hpp"
 
 namespace fs = std::filesystem;
@@ -24,13 +27,43 @@ struct OldFile {
   std::string sweep_id;
   std::vector<std::int64_t> status;
   bool refined = false;
+  /// Its points done or failed that no journal record vouches for (a journal file removed or cut):
+  /// kept from the file, so that recover never loses a point the file and the journal hold together.
+  std::vector<PointRecord> kept;
+  std::int64_t not_kept = 0;  ///< such points it could not read (a file of another rmtsweep's columns)
+  /// Its /lines rows, by grid line (kept where the journal has no record of the line, as for points).
+  std::map<std::int64_t, StoredLine> lines;
 };
 
-std::optional<OldFile> read_old(const std::string& path) {
+std::optional<OldFile> read_old(const std::string& path, const Journal& journal) {
   try {
     const SweepReader reader(path);
-    OldFile old{reader.text_attribute("sweep_id").value_or(""), reader.status(),
-                io::exists(reader.file(), "refine")};
+    OldFile old{reader.text_attribute("sweep_id").value_or(""),
+                reader.status(),
+                io::exists(reader.file(), "refine"),
+                {},
+                0};
+    if (old.sweep_id != journal.head().provenance.sweep_id ||
+        static_cast<std::int64_t>(old.status.size()) != journal.head().points)
+      return old;  // another sweep's: refused by the caller
+    const std::vector<JournalColumn>& columns = journal.head().columns;
+    std::size_t run_cell = columns.size();
+    for (std::size_t c = 0; c < columns.size(); ++c)
+      if (columns[c].name == column::run.name) run_cell = c;
+    const std::vector<std::int64_t> rows = rows_without_record(
+        old.status, reader.has(column::run) ? reader.integers(column::run) : std::vector<std::int64_t>{},
+        reader.integer_attribute("runs").value_or(0), latest_records(journal), run_cell);
+    try {
+      old.kept = read_records(reader, columns, rows);
+    } catch (const Error&) {
+      old.not_kept = static_cast<std::int64_t>(rows.size());
+    }
+    if (!old.kept.empty()) {
+      try {
+        old.lines = read_lines(reader.file(), reader.config());
+      } catch (const Error&) {  // no thresholds from these lines then: assemble reads them off the grid
+      }
+    }
     return old;
   } catch (const Error&) {  // truncated, damaged, not a sweep file: nothing to compare with
     return std::nullopt;
@@ -103,22 +136,27 @@ RecoverOutcome recover_sweep(const std::string& path) {
                       "a directory: give the sweep file (`rmtsweep recover FILE.h5` rebuilds FILE.h5 from "
                       "FILE.h5.journal)");
   }
+  if (const std::string problem = io::not_regular_problem(path); !problem.empty())
+    throw InvalidFile(path, problem + ": give the sweep file (FILE.h5), which recover would replace");
   const bool exists = fs::exists(fs::symlink_status(path, ec));
   if (!fs::is_directory(directory, ec)) {
     if (!exists) {
       throw InvalidFile(path, "no such file, and no journal " + directory +
                                   " beside it: check the name (recover takes the sweep file's path)");
     }
-    throw InvalidFile(path,
-                      "has no journal (" + directory +
-                          " is missing: the file was written without one, by an rmtsweep before journals, or "
-                          "its journal was moved): there is nothing to rebuild it from; resume it if it "
-                          "opens, else start it again with --force");
+    const std::string kind = io::kind_at(directory);
+    throw InvalidFile(
+        path, "has no journal (" + directory +
+                  (kind.empty() ? " is missing: the file was written without one, by an rmtsweep before "
+                                  "journals, or its journal was moved)"
+                                : " is " + kind + ", not the journal's directory)") +
+                  ": there is nothing to rebuild it from; resume it if it opens, else start it again with "
+                  "--force");
   }
   const Journal journal = read_journal(directory);
   check_journal(path, journal);
   const JournalHead& head = journal.head();
-  const std::optional<OldFile> old = exists ? read_old(path) : std::nullopt;
+  const std::optional<OldFile> old = exists ? read_old(path, journal) : std::nullopt;
   if (old && old->sweep_id != head.provenance.sweep_id) {
     throw InvalidFile(path, "belongs to another sweep than the journal beside it (sweep_id " +
                                 (old->sweep_id.empty() ? std::string("unrecorded") : old->sweep_id) +
@@ -164,11 +202,26 @@ RecoverOutcome recover_sweep(const std::string& path) {
   try {
     const parallel::Communicator self = parallel::Communicator::duplicate(MPI_COMM_SELF);
     SweepFile file = SweepFile::create(building, self, grid, predictions, head.provenance, head.config);
-    // The lines' rows before the points, as a run writes them.
-    for (const LineRecord* line : latest_lines(journal)) {
-      if (line != nullptr && line->line < grid.line_count()) file.write_line(line->line, line->secular, line->converged);
+    // The lines' rows before the points, as a run writes them: the journal's, then the old file's
+    // rows the journal has no record of (their points are kept below).
+    const std::vector<const LineRecord*> journal_lines = latest_lines(journal);
+    std::vector<char> line_written(static_cast<std::size_t>(grid.line_count()), 0);
+    for (const LineRecord* line : journal_lines) {
+      if (line == nullptr || line->line >= grid.line_count()) continue;
+      file.write_line(line->line, line->secular, line->converged);
+      line_written[static_cast<std::size_t>(line->line)] = 1;
     }
-    for (const PointRecord* record : latest) {
+    if (old) {
+      for (const auto& [line, stored] : old->lines) {
+        if (line >= 0 && line < grid.line_count() && !line_written[static_cast<std::size_t>(line)])
+          file.write_line(line, stored.secular, stored.converged);
+      }
+    }
+    std::vector<const PointRecord*> rows = latest;
+    if (old) {
+      for (const PointRecord& record : old->kept) rows.at(static_cast<std::size_t>(record.index)) = &record;
+    }
+    for (const PointRecord* record : rows) {
       if (record == nullptr) continue;
       file.write_record(*record);
       (record_status(*record) == PointStatus::done ? outcome.done : outcome.failed) += 1;
@@ -205,13 +258,16 @@ RecoverOutcome recover_sweep(const std::string& path) {
   }
   if (!journal.headless.empty())
     outcome.notes.push_back("ignored, without a readable head: " + joined(journal.headless));
-  if (old) {
-    const JournalAgreement agreement = compare_with_file(journal, old->status);
-    if (agreement.file_only > 0) {
-      outcome.notes.push_back(
-          std::to_string(agreement.file_only) + " points done or failed in " + damaged +
-          " have no record in the journal: they are pending here (the old file keeps them)");
-    }
+  if (old && !old->kept.empty()) {
+    outcome.notes.push_back(
+        std::to_string(old->kept.size()) + " points done or failed in " + damaged +
+        " had no record of theirs in the journal (a journal file removed or cut short): kept "
+        "from that file as it held them");
+  }
+  if (old && old->not_kept > 0) {
+    outcome.notes.push_back(std::to_string(old->not_kept) + " points done or failed in " + damaged +
+                            " have no record in the journal and other columns than this rmtsweep's: they are "
+                            "pending here (the old file keeps them)");
   }
   bool refined = old && old->refined;
   for (const RunInfo& run : head.provenance.runs)

@@ -267,6 +267,9 @@ RunOutcome run_batch(const PointBatch& batch, const SweepConfig& config, MPI_Com
 
   double busy = 0.0;
   std::int64_t computed = 0, failed = 0, elpa = 0, krylov = 0, lines = 0;
+  // A leader's write that failed (its journal or the file on a full disk): the leader stops taking points,
+  // as on a signal, and every rank learns of it below; cmd_run then ends every rank alike.
+  std::exception_ptr write_error;
   {
     const bool dynamic = dynamic_schedule(comm);
     if (rank == 0 && !dynamic && progress_out) {
@@ -282,7 +285,7 @@ RunOutcome run_batch(const PointBatch& batch, const SweepConfig& config, MPI_Com
       // group agrees on it before its leader takes the next unit.
       const int group_stop = per_group > 1 ? parallel::all_max(stop_signal(), group) : stop_signal();
       if (leader) {
-        if (group_stop != 0) {
+        if (group_stop != 0 || write_error) {
           counter.close(tasks);
           run_end = next;  // a stop also ends the current run
         } else if (next == run_end) {
@@ -372,17 +375,21 @@ RunOutcome run_batch(const PointBatch& batch, const SweepConfig& config, MPI_Com
         if (parallel::is_line(point.eigensolver)) ++lines;
       }
       if (leader) {
-        // The line's secular form first: a point the file holds as done has its line's row.
-        if (result.line && batch.write_line) batch.write_line(first, *result.line);
-        // A point's time: its unit's, shared among the unit's points.
-        const double share = seconds / static_cast<double>(end - first);
-        for (std::size_t at = first; at < end; ++at) {
-          if (!batch.is_wanted(at)) continue;
-          if (result.failure.empty()) {
-            batch.write_done(at, result.results[at - first], share);
-          } else {
-            batch.write_failed(at, result.failure, share);
+        try {
+          // The line's secular form first: a point the file holds as done has its line's row.
+          if (result.line && batch.write_line) batch.write_line(first, *result.line);
+          // A point's time: its unit's, shared among the unit's points.
+          const double share = seconds / static_cast<double>(end - first);
+          for (std::size_t at = first; at < end; ++at) {
+            if (!batch.is_wanted(at)) continue;
+            if (result.failure.empty()) {
+              batch.write_done(at, result.results[at - first], share);
+            } else {
+              batch.write_failed(at, result.failure, share);
+            }
           }
+        } catch (const Error&) {  // a FileIoError or Hdf5Error of an independent write: nothing collective
+          write_error = std::current_exception();
         }
         counter.add_done(written);
       }
@@ -412,6 +419,8 @@ RunOutcome run_batch(const PointBatch& batch, const SweepConfig& config, MPI_Com
   outcome.krylov = sums[3];
   outcome.lines = sums[4];
   outcome.stop_signal = parallel::all_max(stop_signal(), comm);
+  outcome.write_error = write_error;
+  outcome.write_failed = parallel::all_max(write_error ? 1 : 0, comm) != 0;
   const double busy_max = parallel::all_max(busy, comm);
   const double busy_sum = parallel::all_sum(leader ? busy : 0.0, comm);
   const double busy_mean = busy_sum / static_cast<double>(size / per_group);

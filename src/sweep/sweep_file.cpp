@@ -215,8 +215,10 @@ std::string recover_hint(const std::string& path) {
          "`, then this command again";
 }
 
-/// Why the file at `path` cannot be resumed by this rmtsweep, or empty (rank 0's serial check).
-std::string resume_problem(const std::string& path, std::string& config) {
+/// Why the file at `path` cannot be resumed by this rmtsweep, or empty (rank 0's serial check). With
+/// `resuming` (run --resume) the advice names --force, which starts an rmtsweep file again.
+std::string resume_problem(const std::string& path, std::string& config, bool resuming) {
+  const std::string force = resuming ? "; --force starts it again (overwriting it)" : "";
   try {
     const SweepReader reader(path);
     if (reader.schema_version() < oldest_schema_version || reader.schema_version() > schema_version) {
@@ -226,8 +228,8 @@ std::string resume_problem(const std::string& path, std::string& config) {
     }
     const StoredDraws draws = reader.draws();
     const std::string mixing =
-        ": resuming would mix the two; finish it with the rmtsweep that started it, or start again with "
-        "--force";
+        std::string(": resuming would mix the two; finish it with the rmtsweep that started it") +
+        (resuming ? ", or start again with --force" : "");
     if (draws.version != random::draws_version) {
       return "its points were drawn with draws_version " + std::to_string(draws.version) +
              " and this rmtsweep draws version " + std::to_string(random::draws_version) +
@@ -240,26 +242,28 @@ std::string resume_problem(const std::string& path, std::string& config) {
     }
     config = reader.config_text();
     return {};
-  } catch (const InvalidFile& e) {
+  } catch (const InvalidFile& e) {  // another program's file says so itself, and is never to be overwritten
     const std::string what = e.what();
-    return what.substr(std::min(what.size(), path.size() + 2)) + "; --force starts it again (overwriting it)";
+    return what.substr(std::min(what.size(), path.size() + 2)) +
+           (SweepReader::written_by_rmtsweep(path) ? force : "");
   } catch (const FileIoError& e) {  // "<path>: cannot open the sweep file: <cause>; <advice>"
     const std::string what = e.what();
     return what.substr(std::min(what.size(), path.size() + 2)) + recover_hint(path) +
-           "; or --force starts it again (overwriting it)";
+           (resuming ? "; or --force starts it again (overwriting it)" : "");
   } catch (const Hdf5Error& e) {
     const std::string what = e.what();
     return "cannot be read as a sweep file (" + what.substr(0, what.find('\n')) + ")" + recover_hint(path) +
-           "; or start again with --force";
+           (resuming ? "; or start again with --force" : "");
   }
 }
 
 }  // namespace
 
-std::string SweepFile::stored_config(const std::string& path, MPI_Comm comm) {
+std::string SweepFile::stored_config(const std::string& path, MPI_Comm comm, const std::string& option) {
   std::string config;
-  const std::string problem = parallel::decided_on_root(comm, [&] { return resume_problem(path, config); });
-  if (!problem.empty()) throw InvalidOption("resume", path, problem);
+  const std::string problem =
+      parallel::decided_on_root(comm, [&] { return resume_problem(path, config, option == "resume"); });
+  if (!problem.empty()) throw InvalidOption(option, path, problem);
   return parallel::broadcast(std::move(config), comm);
 }
 
@@ -374,6 +378,22 @@ void SweepFile::write_line(std::int64_t line, const spectral::RankOneLine& secul
   // In the journal first, as a point: the row the file holds is in the journal.
   if (journal_) journal_->append(LineRecord{line, secular, converged});
   lines_.write(line, secular, converged);
+}
+
+void SweepFile::write_parameters(std::int64_t index, const Grid& grid, const theory::Prediction& prediction,
+                                 const std::vector<std::string>& names) {
+  const model::PointParams params = grid.params(index);
+  const GridCoordinates at = grid.coordinates(index);
+  for (const Column* column : point_columns()) {
+    if (column->phase != ColumnPhase::parameter || !io::exists(file_, path_of(*column))) continue;
+    if (std::find(names.begin(), names.end(), column->name) == names.end()) continue;
+    write_cell(io::open_dataset(file_, path_of(*column)), static_cast<hsize_t>(index),
+               column->parameter(PointFacts{params, at, prediction}));
+  }
+}
+
+void SweepFile::mark_pending(std::int64_t index) {
+  write_cell(status_, static_cast<hsize_t>(index), Cell{static_cast<std::int64_t>(PointStatus::pending)});
 }
 
 void SweepFile::write_done(std::int64_t index, const simulate::PointResult& result, double seconds) {

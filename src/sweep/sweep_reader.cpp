@@ -53,11 +53,53 @@ StatusCounts count_status(const std::vector<std::int64_t>& status) noexcept {
   return counts;
 }
 
+namespace {
+
+/// The root attributes and group every sweep file has once its creation completed.
+bool complete(hid_t file) {
+  return io::has_attribute(file, "schema_version") && io::has_attribute(file, "config") &&
+         io::exists(file, std::string(points_group));
+}
+
+/// Whether `file` holds what rmtsweep creates first: /grid/delta with its description.
+bool has_rmtsweep_marks(hid_t file) {
+  try {
+    const std::string path(grid_axis::delta.path);
+    if (!io::exists(file, path)) return false;
+    const io::Dataset delta = io::open_dataset(file, path);
+    return io::has_attribute(delta, "description") &&
+           io::read_string_attribute(delta, "description") == grid_axis::delta.description;
+  } catch (const Error&) {  // /grid/delta of another kind (a group): not ours
+    return false;
+  }
+}
+
+}  // namespace
+
+bool SweepReader::written_by_rmtsweep(const std::string& path) {
+  try {
+    if (!io::not_regular_problem(path).empty() || !io::is_hdf5_file(path)) return false;
+    const io::File file = io::open_file(path, io::Access::read_only);
+    return complete(file) || has_rmtsweep_marks(file);
+  } catch (const Error&) {
+    return false;
+  }
+}
+
 SweepReader::SweepReader(const std::string& path) : path_(path) {
-  // What keeps a file from being read is said before HDF5 sees it (H5Fis_hdf5 says only "no").
+  // What keeps a file from being read is said before HDF5 sees it (H5Fis_hdf5 says only "no"). A FIFO
+  // or a device is refused before it is opened: opening a FIFO blocks until a writer comes.
+  if (const std::string problem = io::not_regular_problem(path); !problem.empty())
+    throw InvalidFile(path, problem + ": an rmtsweep sweep file (FILE.h5) is needed");
   if (const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC); fd >= 0) {
     ::close(fd);
   } else if (errno == ENOENT) {
+    std::error_code ec;  // sweep_creation.hpp: a creation killed before its end leaves FILE.h5.creating only
+    if (std::filesystem::exists(path + ".creating", ec)) {
+      throw InvalidFile(path, "no such file: its creation was interrupted (" + path +
+                                  ".creating is the part written); the same `rmtsweep run` command, with or "
+                                  "without --resume, starts the sweep");
+    }
     throw InvalidFile(path, "no such file");
   } else if (errno != EISDIR) {
     throw io::os_file_error(path, "open the sweep file", errno);
@@ -80,17 +122,17 @@ SweepReader::SweepReader(const std::string& path) : path_(path) {
                           io::read_string_attribute(file_, std::string(phase_file_source)) +
                           ": status, assemble and run read that one; plot and rmtsweep.open_phase read this");
   }
-  const bool started = io::exists(file_, std::string(points_group)) || io::exists(file_, std::string(grid_group)) ||
-                       io::has_attribute(file_, "config");
-  if (!started) {
-    throw InvalidFile(path, "an HDF5 file, but not an rmtsweep sweep file (no /points, /grid or config: another "
-                            "program's file?)");
-  }
-  if (!io::has_attribute(file_, "schema_version") || !io::has_attribute(file_, "config") ||
-      !io::exists(file_, std::string(points_group))) {
-    throw InvalidFile(path,
-                      "an rmtsweep sweep file whose creation was interrupted (no schema_version, the attribute "
-                      "written last at creation): no point was computed in it; start it again");
+  if (!complete(file_)) {
+    if (!has_rmtsweep_marks(file_)) {
+      throw InvalidFile(path,
+                        "an HDF5 file, but not an rmtsweep sweep file (without the schema_version, config, "
+                        "/grid and /points rmtsweep writes: another program's file?)");
+    }
+    throw InvalidFile(
+        path,
+        "an rmtsweep sweep file whose creation was interrupted (by an rmtsweep that created files in "
+        "place; no schema_version, the attribute written last): no point was computed in it; start "
+        "it again with `rmtsweep run`");
   }
   schema_version_ = io::read_int_attribute(file_, "schema_version");
   if (schema_version_ < 1 || schema_version_ > sweep::schema_version) {

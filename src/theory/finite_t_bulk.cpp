@@ -267,6 +267,16 @@ std::vector<double> token_gram_spectrum(const model::PointParams& params) {
   return token_gram_spectrum(w, tokens, V, true);
 }
 
+double token_gram_bytes(const model::PointParams& params) {
+  const std::vector<double> w = model::pooling_weights(params.weighting, params.correlation, params.T);
+  const auto N = static_cast<double>(params.sequences()), V = static_cast<double>(params.vocabulary());
+  const double T = params.T;
+  const double tokens = 8.0 * N * T;
+  if (single_token_weights(w)) return tokens + 8.0 * N + 40.0 * V;  // the counts and the levels
+  const double columns = N * (16.0 * T + 40.0), m = std::min(V, N);
+  return tokens + columns + 8.0 * m * m + (N < V ? 16.0 * N * T + 40.0 * V : 8.0 * V);
+}
+
 double finite_t_edge(std::span<const double> tau, int d) {
   const double tau_max = tau.empty() ? 0.0 : *std::max_element(tau.begin(), tau.end());
   if (!(tau_max > 0.0)) return 0.0;

@@ -12,9 +12,12 @@
 ///   ├─ OutOfMemory             an allocation failed, with what was being computed
 ///   ├─ MpiError                an MPI call failed
 ///   ├─ Hdf5Error               an HDF5 call failed (the cause in what(), HDF5's error stack apart)
-///   └─ FileIoError             a file could not be read or written: disk full, quota, permission,
-///                              a truncated file; names the file, the operation, the cause and
-///                              what to do (exit status 1)
+///   ├─ FileIoError             a file could not be read or written: disk full, quota, permission,
+///   │                          a truncated file; names the file, the operation, the cause and
+///   │                          what to do (exit status 1)
+///   └─ AgreedFailure           an error some ranks met, agreed on by every rank (exit status 1
+///                              without MPI_Abort's banner)
+#include <exception>
 #include <stdexcept>
 #include <string>
 
@@ -164,6 +167,21 @@ class FileIoError : public Error {
       : Error(message), path_(std::move(path)), detail_(std::move(detail)), os_error_(os_error) {}
   std::string path_, detail_;
   int os_error_ = 0;
+};
+
+/// An error some ranks of MPI_COMM_WORLD met (a full disk under one group leader's write, a file the
+/// others never touch) that every rank has learnt of at a point where they all meet, thrown on every rank
+/// alike: `main` prints the cause on the ranks that met it and ends every rank with exit status 1,
+/// without MPI_Abort (whose banner buries the one line; mpirun adds only its note that a process exited
+/// non-zero). cause() is null on the ranks that did not meet it.
+class AgreedFailure : public Error {
+ public:
+  explicit AgreedFailure(std::exception_ptr cause)
+      : Error("failed on another rank (its message is above)"), cause_(std::move(cause)) {}
+  const std::exception_ptr& cause() const noexcept { return cause_; }
+
+ private:
+  std::exception_ptr cause_;
 };
 
 /// Throws MpiError when an MPI call did not return MPI_SUCCESS.

@@ -20,6 +20,18 @@ FileIoError file_error(const std::string& path, const std::string& operation, co
 FileIoError os_file_error(const std::string& path, const std::string& operation, int os_error,
                           const std::string& then = {});
 
+/// What a path that exists is, for a message: "a directory", "a FIFO", "a character device", ... (from
+/// stat's st_mode).
+std::string file_kind(unsigned mode);
+
+/// file_kind of what is at `path` (after symbolic links), or empty when nothing is there.
+std::string kind_at(const std::string& path);
+
+/// Why `path` cannot be read as a regular file without opening it (opening a FIFO blocks until a writer
+/// comes, a device reads endlessly): "a directory", "not a regular file (a FIFO)"; empty for a regular
+/// file (after symbolic links) or a path that does not exist (the open that follows says why).
+std::string not_regular_problem(const std::string& path);
+
 /// True when RMTSWEEP_VERBOSE is set to anything but "" or "0", or `rmtsweep --verbose` was given
 /// (set_verbose): main then prints HDF5's error stack under the one-line message.
 bool verbose();

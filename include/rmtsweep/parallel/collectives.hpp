@@ -12,6 +12,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <exception>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -165,6 +166,24 @@ void all_gather(std::span<const T> mine, std::span<T> all, const std::vector<int
                 const std::vector<int>& offsets, MPI_Comm comm) {
   detail::all_gather_varying(mine.data(), detail::checked_count(mine.size()), all.data(), counts.data(),
                              offsets.data(), mpi_type<T>(), comm);
+}
+
+/// Runs `work` on every rank of `comm` and agrees on its outcome: when it threw on any rank, every rank
+/// throws AgreedFailure, carrying the exception where it was thrown (main prints it there and ends every
+/// rank with exit status 1, without MPI_Abort). For work with no collective call inside, whose failure on
+/// some ranks would otherwise leave the others waiting in the next collective (a rank 0-only rename, a
+/// leader's independent write). Collective.
+template <class Work>
+void agreed(MPI_Comm comm, Work&& work) {
+  std::exception_ptr error;
+  try {
+    work();
+  } catch (...) {
+    error = std::current_exception();
+  }
+  int failed = error ? 1 : 0;
+  all_max(std::span<int>(&failed, 1), comm);
+  if (failed) throw AgreedFailure(error);
 }
 
 }  // namespace rmtsweep::parallel

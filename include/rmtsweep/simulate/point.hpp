@@ -90,6 +90,11 @@ long long krylov_budget(const SimulationOptions& options) noexcept;
 /// order. Throws (ScalapackError, MpiError, ...) on failure, on every rank alike.
 PointResult simulate_point(const model::PointParams& params, const SimulationOptions& options, MPI_Comm comm);
 
+/// Refuses (InvalidOption on gamma or delta, the value formatted) a point whose N sequences or V tokens do
+/// not fit ScaLAPACK's 32-bit indices (below 2^31), which model::validate allows (the theory takes up to
+/// 1e15): what `run` and `point` check up front, before any point is computed, and simulate_point again.
+void check_simulable_sizes(const model::PointParams& params);
+
 /// (addition) Whether the Krylov engine is expected to be faster than the dense one for this
 /// point (options.spectrum must be false), by a cost model measured on this machine
 /// (krylov_point.cpp).

@@ -25,6 +25,7 @@
 /// record are ignored, and said.
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -93,22 +94,39 @@ class JournalWriter {
   /// Throws FileIoError (a file whose head cannot be written is removed: it holds nothing).
   void open();
   /// Appends one record with one write(2). A write that fails (a full disk, a quota) is undone (the
-  /// file cut back to its last whole record) and thrown as FileIoError.
+  /// file cut back to its last whole record) and thrown as FileIoError. A file another process removed
+  /// (its directory with it) or cut short meanwhile is said on `warnings` (its records are lost to
+  /// `rmtsweep recover`; the sweep file still holds their points) and the records go on in a new file,
+  /// run-<i>-rank-<r>.<n>.jrnl beside it, with its own head (issue 16).
   void append(const PointRecord& record);
   /// Appends a line's row the same way (before its points' records).
   void append(const LineRecord& record);
-  /// Syncs and closes (FileIoError when the sync fails).
+  /// Syncs and closes (FileIoError when the sync fails); a loss found now is said as in append().
   void close();
+  /// Where losses are said (stderr by default; null: not said).
+  void warn_on(std::FILE* warnings) noexcept { warnings_ = warnings; }
+  /// Records this writer wrote into files that another process then removed or cut short.
+  std::int64_t lost_records() const noexcept { return lost_; }
   const std::string& path() const noexcept { return path_; }
+  /// After the directory this writer's file is in was renamed to `directory` (the journal built beside a
+  /// new sweep file under a temporary name, then put in place): its path from now on.
+  void moved_to(const std::string& directory);
 
  private:
   void write_frame(const std::vector<unsigned char>& frame, const char* operation);
   void sync(const char* operation);
+  /// Whether the open file is still the one written (not removed, not shorter); if not, says so and,
+  /// with `go_on`, opens a new file for the records to come.
+  void check_not_lost(bool go_on);
 
   JournalHead head_;
   std::string path_;
   int fd_ = -1;
   std::uint64_t size_ = 0;  ///< bytes of whole frames in the file
+  std::int64_t records_ = 0;  ///< records in the open file
+  std::int64_t lost_ = 0;
+  int successor_ = 1;  ///< the files begun after a loss: run-<i>-rank-<r>.<n>.jrnl, n = 2, 3, ...
+  std::FILE* warnings_ = stderr;
   std::chrono::steady_clock::time_point last_sync_{};
 };
 

@@ -29,6 +29,11 @@ struct RunOutcome {
   std::int64_t lines = 0;       ///< of those done, the points computed as part of a line (simulate_line)
   std::int64_t done_total = 0;  ///< points done in the file after this run
   int stop_signal = 0;          ///< SIGTERM/SIGINT number if the run was stopped, else 0
+  /// Whether a group leader's write of a point failed (a full disk under its journal or the file): that
+  /// leader stopped taking points as on a signal, the others finished theirs. The same on every rank;
+  /// write_error holds the error on the leaders that met it (null elsewhere).
+  bool write_failed = false;
+  std::exception_ptr write_error;
   double wall_seconds = 0.0;
   double load_imbalance = 1.0;  ///< max / mean busy seconds of the groups (1 = perfect)
 };

@@ -50,9 +50,11 @@ class SweepFile {
   static SweepFile open_for_resume(const std::string& path, MPI_Comm comm, const Grid& grid, const RunInfo& run);
 
   /// The resolved config text stored at creation (the `config` root attribute), read on rank 0
-  /// of `comm` and broadcast. Throws InvalidOption("resume", path, ...) on every rank when the
-  /// file is not a complete sweep file of this schema whose draws this rmtsweep reproduces.
-  static std::string stored_config(const std::string& path, MPI_Comm comm);
+  /// of `comm` and broadcast. Throws InvalidOption(option, path, ...) on every rank when the
+  /// file is not a complete sweep file of this schema whose draws this rmtsweep reproduces: `option` is
+  /// "resume" for `run --resume` (whose advice names --force), "file" for `refine`.
+  static std::string stored_config(const std::string& path, MPI_Comm comm,
+                                   const std::string& option = "resume");
 
   SweepFile(SweepFile&&) noexcept = default;
   SweepFile& operator=(SweepFile&&) noexcept = default;
@@ -94,6 +96,14 @@ class SweepFile {
   /// Writes a record's cells, its spectrum, and its status cell last (independent; one rank); the
   /// journal is not written (recover writes what a journal holds).
   void write_record(const PointRecord& record);
+
+  /// Rewrites point `index`'s cells of the creation-time (parameter) columns called `names` from the grid
+  /// and its prediction (independent; one rank): a damaged row restored (verify.hpp).
+  void write_parameters(std::int64_t index, const Grid& grid, const theory::Prediction& prediction,
+                        const std::vector<std::string>& names);
+  /// Sets point `index`'s status to pending (independent; one rank): a damaged row no record vouches for,
+  /// computed again by the run.
+  void mark_pending(std::int64_t index);
 
   /// Collective close (the journal first: its last records reach the disk).
   void close();

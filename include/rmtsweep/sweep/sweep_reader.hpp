@@ -42,6 +42,12 @@ class SweepReader {
   /// Opens `path` read-only (serial HDF5). Throws InvalidFile (see above).
   explicit SweepReader(const std::string& path);
 
+  /// Whether `path` is an HDF5 file rmtsweep wrote: a sweep file, or one whose creation by an rmtsweep
+  /// before creation was atomic (sweep_creation.hpp) was interrupted (its /grid/delta, created first,
+  /// carries rmtsweep's description). Never throws; false for another program's file, which no advice
+  /// may offer to overwrite.
+  static bool written_by_rmtsweep(const std::string& path);
+
   const std::string& path() const noexcept { return path_; }
   std::int64_t schema_version() const noexcept { return schema_version_; }
   /// The resolved config text stored at creation (root attribute `config`).

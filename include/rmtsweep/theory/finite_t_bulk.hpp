@@ -72,6 +72,12 @@ bool single_token_weights(std::span<const double> w);
 /// table directions 1 and s are removed.
 std::vector<double> token_gram_spectrum(const model::PointParams& params);
 
+/// The peak bytes token_gram_spectrum(params) allocates, for a refusal before it starts (issue 16: at d =
+/// 1e5 it ended in std::bad_alloc, at 1e7 it grew for a minute first): the N x T tokens (8 bytes each) and
+/// their per-sequence columns (16 bytes a weight and about 40 a sequence), and on the dense path the
+/// min(V, N)^2 Gram and, for N < V, the tokens' lists of sequences (16 bytes a pair, about 40 a token).
+double token_gram_bytes(const model::PointParams& params);
+
 /// The right edge of the deterministic equivalent of sum_v tau_v z_v z_v^T (z_v iid N(0, I_d)): the
 /// minimum of z(g) = -d/g + sum_v tau_v/(1 + tau_v g) on g in (-1/tau_max, 0). z is convex there
 /// (z'' = -2d/g^3 + 2 sum tau^3/(1 + tau g)^3 > 0) and tends to +infinity at both ends, so the minimum

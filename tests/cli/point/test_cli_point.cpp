@@ -130,3 +130,40 @@ TEST(CliPoint, WithNoOptionsComputesThePointOfASweepWithNoKeys) {
   EXPECT_EQ(params["ntest"], sweep.ntest > 0 ? sweep.ntest : params["N"].get<long long>());
   EXPECT_EQ(json::parse(run.out)["empirical"]["eigensolver"], "lapack");  // one rank
 }
+
+// Issue 16: what `point` accepted and then crashed on, or computed for days, is refused up front with
+// the option and the value as given (exit 2), without std::bad_alloc or MPI_Abort's banner.
+namespace {
+
+void expect_refused(const CommandResult& run, const std::string& option_and_value) {
+  EXPECT_EQ(run.status, 2) << run.err;
+  EXPECT_NE(run.err.find("rmtsweep point: invalid " + option_and_value), std::string::npos) << run.err;
+  EXPECT_EQ(run.err.find("bad_alloc"), std::string::npos) << run.err;
+  EXPECT_EQ(run.err.find("MPI_ABORT"), std::string::npos) << run.err;
+}
+
+}  // namespace
+
+TEST(CliPoint, APointLargerThanThisMachinesMemoryIsRefusedByItsEstimate) {
+  const auto run = run_point(1, {"--d", "100000"});
+  expect_refused(run, "--d '100000': allowed: a point that fits in memory");
+  EXPECT_NE(run.err.find("--force-memory"), std::string::npos) << run.err;
+}
+
+TEST(CliPoint, AGammaWhoseSequencesOverflowTheIndicesIsRefusedAsGiven) {
+  const auto run = run_point(1, {"--gamma", "1e-9"});
+  expect_refused(run, "--gamma '1e-9': allowed for a simulation");
+}
+
+TEST(CliPoint, ASpectrumFromTheKrylovEngineIsRefusedNamingEigensolver) {
+  const auto run = run_point(1, {"--eigensolver", "krylov", "--spectrum", "--d", "40"});
+  expect_refused(run, "--eigensolver 'krylov': allowed with --spectrum");
+  EXPECT_EQ(run.err.find("--engine"), std::string::npos) << run.err;
+}
+
+TEST(CliPoint, AnNtestBeyondAnyStatisticalUseWantsItsConsent) {
+  expect_refused(run_point(1, {"--ntest", "1000000000000"}),
+                 "--ntest '1000000000000': allowed: 0 <= ntest <= 100000000");
+  const auto consented = run_point(1, {"--d", "40", "--ntest", "100000001", "--force-ntest", "--json"});
+  EXPECT_EQ(consented.status, 0) << consented.err;
+}

@@ -86,6 +86,45 @@ inline std::vector<std::string> mpi_command(int ranks, const std::vector<std::st
   return command;
 }
 
+/// A small sweep of 16 x `trials` points at `d` (40 by default: 32 points in about a second on two ranks)
+/// with their spectra, into `output`, then `extra`.
+inline std::vector<std::string> small_sweep_args(const std::string& output,
+                                                 const std::vector<std::string>& extra = {},
+                                                 const std::string& trials = "2",
+                                                 const std::string& d = "40") {
+  std::vector<std::string> args{"run",
+                                "--output",
+                                output,
+                                "--d",
+                                d,
+                                "--T",
+                                "4",
+                                "--correlation",
+                                "prefix:2",
+                                "--seed",
+                                "3",
+                                "--trials",
+                                trials,
+                                "--delta",
+                                "0.5,1",
+                                "--gamma",
+                                "0.5",
+                                "--snr",
+                                "0:3:4",
+                                "--weighting",
+                                "mean,optimal",
+                                "--store_spectra",
+                                "true"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
+/// compare_sweep_files' options that set aside what a resumed run records of itself (its run_1_*
+/// attributes and the count of runs); /points/run is for the caller to set aside.
+inline const std::vector<std::string> resumed_run_attributes{
+    "--ignore-attr",         "runs",          "--ignore-attr",    "run_1_mpi_ranks", "--ignore-attr",
+    "run_1_ranks_per_point", "--ignore-attr", "run_1_eigensolver"};
+
 /// Starts `command` with stdout and stderr going to `log`; returns its pid. With `own_group` the
 /// command leads a new process group (as a shell's job), which exists before this returns.
 inline pid_t start(const std::vector<std::string>& command, const std::string& log, bool own_group = false) {
@@ -136,6 +175,22 @@ inline Finished wait_for(pid_t pid, const std::string& log) {
 
 inline Finished run(const std::vector<std::string>& command, const std::string& log) {
   return wait_for(start(command, log), log);
+}
+
+/// `rmtsweep args...` as one process (the serial commands: status, assemble, recover).
+inline Finished run_serial(const std::vector<std::string>& args, const std::string& log) {
+  std::vector<std::string> command{RMTSWEEP_BINARY};
+  command.insert(command.end(), args.begin(), args.end());
+  return run(command, log);
+}
+
+/// tests/python/compare_sweep_files.py a b `extra`...: exit 0 when the two files hold the same content.
+inline Finished compare_sweep_files(const std::string& a, const std::string& b,
+                                    const std::vector<std::string>& extra = {}) {
+  std::vector<std::string> command{
+      RMTSWEEP_PYTHON, std::string(RMTSWEEP_SOURCE_DIR) + "/tests/python/compare_sweep_files.py", a, b};
+  command.insert(command.end(), extra.begin(), extra.end());
+  return run(command, a + ".compare.log");
 }
 
 /// The pids whose parent is `parent` (from /proc/<pid>/stat).

@@ -1,13 +1,14 @@
 // Sweep config: axis syntax, the weighting-list rule, validation naming key/value/allowed,
 // the resolved text --resume compares, and command line over INI file.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
-#include <map>
-#include <sstream>
-
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -233,7 +234,8 @@ TEST(SweepConfig, TheEigensolverIsAutomaticUnlessScalapackIsAskedFor) {
   EXPECT_EQ(sweep::parse_sweep_config({}).eigensolver, sweep::EigenSetting::automatic);
   EXPECT_EQ(sweep::parse_sweep_config({{"eigensolver", "auto"}}).eigensolver,
             sweep::EigenSetting::automatic);
-  EXPECT_EQ(sweep::parse_sweep_config({{"eigensolver", "krylov"}}).eigensolver, sweep::EigenSetting::krylov);
+  EXPECT_EQ(sweep::parse_sweep_config({{"eigensolver", "krylov"}, {"store_spectra", "false"}}).eigensolver,
+            sweep::EigenSetting::krylov);
   EXPECT_EQ(sweep::parse_sweep_config({{"eigensolver", "dense"}}).eigensolver, sweep::EigenSetting::dense);
   EXPECT_EQ(sweep::engine_of(sweep::EigenSetting::krylov), rmtsweep::simulate::Engine::krylov);
   EXPECT_EQ(sweep::engine_of(sweep::EigenSetting::scalapack), rmtsweep::simulate::Engine::dense);
@@ -417,6 +419,72 @@ TEST(RunArguments, AnUnknownKeyInTheConfigFileIsRejected) {
   EXPECT_EQ(e.option(), "config");
   EXPECT_NE(std::string(e.what()).find("colour"), std::string::npos) << e.what();
   std::remove(path.c_str());
+}
+
+// Issue 16: a config line without a key (" = 5") is refused showing the line, which Boost's message
+// ("unrecognised option") does not.
+TEST(RunArguments, AConfigLineWithoutAKeyIsShownWithItsNumber) {
+  const std::string path = testing::TempDir() + "rmtsweep_run_arguments_no_key.ini";
+  std::ofstream(path) << "d = 120\n = 5\n";
+  const InvalidOption e = run_rejection({"--config", path});
+  EXPECT_EQ(e.option(), "config");
+  EXPECT_NE(std::string(e.what()).find("line 2 ' = 5' has no key before its '='"), std::string::npos)
+      << e.what();
+  std::remove(path.c_str());
+}
+
+// A FIFO would block the open until a writer comes, /dev/zero reads endlessly, a directory reads as empty:
+// none is read as a config (each returns at once).
+TEST(RunArguments, AFifoADeviceOrADirectoryIsNotReadAsAConfig) {
+  const std::string fifo = testing::TempDir() + "rmtsweep_run_arguments_fifo";
+  std::remove(fifo.c_str());
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_FALSE(rmtsweep::app::read_local_file(fifo).has_value());
+  EXPECT_FALSE(rmtsweep::app::read_local_file("/dev/zero").has_value());
+  EXPECT_FALSE(rmtsweep::app::read_local_file(testing::TempDir()).has_value());
+  const InvalidOption e = run_rejection({"--config", "/dev/zero"});
+  EXPECT_EQ(e.option(), "config");
+  EXPECT_EQ(e.value(), "/dev/zero");
+  std::remove(fifo.c_str());
+}
+
+// A list of a million items parses in linear time (each item's message value was copied before: a million
+// items took 62 s, a 10 MB line would have taken 25 minutes). 10 s is 50 times what it takes here under load.
+TEST(SweepAxis, AListOfAMillionItemsParsesInLinearTime) {
+  std::string list = "0";
+  for (int i = 1; i < 1000000; ++i) {
+    list += ',';
+    list += std::to_string(i);
+  }
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(sweep::parse_axis(list, "snr").size(), 1000000u);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 10.0);
+}
+
+TEST(SweepAxis, ARangeCountAboveTheCapStatesTheCap) {
+  const InvalidOption e = rejection([] { (void)sweep::parse_axis("0:1:2000000", "snr"); });
+  EXPECT_EQ(e.value(), "0:1:2000000");
+  EXPECT_NE(e.allowed().find("1 <= count <= 1000000"), std::string::npos) << e.what();
+}
+
+// Accepted before, then every point failed (exit 3): N = d/gamma beyond ScaLAPACK's 32-bit indices, and
+// the Krylov engine asked for spectra. Refused by the config, the value as given.
+TEST(SweepConfig, AGammaTooSmallToSimulateIsRefusedWithTheValueAsGiven) {
+  const InvalidOption e = rejection([] { (void)sweep::parse_sweep_config({{"gamma", "1e-9"}}); });
+  EXPECT_EQ(e.option(), "gamma");
+  EXPECT_EQ(e.value(), "1e-9");
+  EXPECT_NE(e.allowed().find("below 2^31"), std::string::npos) << e.what();
+}
+
+TEST(SweepConfig, TheKrylovEngineIsRefusedWhereASpectrumIsStored) {
+  for (const char* spectra : {"true", "auto"}) {  // auto stores the spectra of d <= 4096 (here 400)
+    const InvalidOption e = rejection([&] {
+      (void)sweep::parse_sweep_config({{"eigensolver", "krylov"}, {"store_spectra", spectra}});
+    });
+    EXPECT_EQ(e.option(), "eigensolver");
+    EXPECT_EQ(e.value(), "krylov");
+  }
+  EXPECT_NO_THROW((void)sweep::parse_sweep_config({{"eigensolver", "krylov"}, {"store_spectra", "false"}}));
 }
 
 }  // namespace

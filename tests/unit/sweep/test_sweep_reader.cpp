@@ -2,6 +2,7 @@
 // rmtsweep 0.1.0 before the schema table existed: d = 16, 8 points, point 1 failed by fault
 // injection): files of earlier versions must keep reading, and assemble must keep working on them.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -10,6 +11,7 @@
 
 #include "rmtsweep/assemble/phase_file.hpp"
 #include "rmtsweep/common/error.hpp"
+#include "rmtsweep/io/hdf5.hpp"
 #include "rmtsweep/sweep/sweep_reader.hpp"
 
 namespace sweep = rmtsweep::sweep;
@@ -120,11 +122,49 @@ TEST(SweepReader, AnotherProgramsHdf5FileIsNotCalledAnInterruptedSweep) {
   std::filesystem::remove(path);
 }
 
+// Another program's file with the names a sweep file has (/points, /grid, a config attribute) is still
+// another program's: no advice may offer to overwrite it (issue 16).
+TEST(SweepReader, AnotherProgramsFileWithPointsAndGridIsNotCalledAnInterruptedSweep) {
+  const auto path =
+      std::filesystem::temp_directory_path() / ("rmtsweep_alike_" + std::to_string(::getpid()) + ".h5");
+  {
+    const auto file = rmtsweep::io::create_file(path);
+    (void)rmtsweep::io::create_group(file, "points");
+    (void)rmtsweep::io::create_group(file, "grid");
+    (void)rmtsweep::io::create_double_dataset(file, "grid/delta", {3});
+    rmtsweep::io::write_attribute(file, "config", "x = 1");
+  }
+  const std::string message = invalid_file_message(path);
+  EXPECT_NE(message.find("another program's file"), std::string::npos) << message;
+  EXPECT_EQ(message.find("interrupted"), std::string::npos) << message;
+  EXPECT_FALSE(sweep::SweepReader::written_by_rmtsweep(path));
+  std::filesystem::remove(path);
+}
+
+// What an rmtsweep that created files in place left when killed: /grid/delta, created first with its
+// description, and no schema_version (written last).
 TEST(SweepReader, ASweepWithoutItsSchemaVersionIsOneWhoseCreationWasInterrupted) {
   const auto path = std::filesystem::temp_directory_path() / ("rmtsweep_cut_" + std::to_string(::getpid()) + ".h5");
-  { const auto file = rmtsweep::io::create_file(path); (void)rmtsweep::io::create_group(file, "points"); }
+  {
+    const auto file = rmtsweep::io::create_file(path);
+    (void)rmtsweep::io::create_group(file, "grid");
+    const auto delta =
+        rmtsweep::io::create_double_dataset(file, std::string(sweep::grid_axis::delta.path), {3});
+    rmtsweep::io::write_attribute(delta, "description", std::string(sweep::grid_axis::delta.description));
+  }
   const std::string message = invalid_file_message(path);
   EXPECT_NE(message.find("creation was interrupted"), std::string::npos) << message;
+  EXPECT_TRUE(sweep::SweepReader::written_by_rmtsweep(path));
+  std::filesystem::remove(path);
+}
+
+// A FIFO (or a device) is refused before it is opened, which would block until a writer comes.
+TEST(SweepReader, AFifoIsRefusedWithoutOpeningIt) {
+  const auto path = std::filesystem::temp_directory_path() / ("rmtsweep_fifo_" + std::to_string(::getpid()));
+  ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
+  const std::string message = invalid_file_message(path);
+  EXPECT_NE(message.find("not a regular file (a FIFO)"), std::string::npos) << message;
+  EXPECT_NE(invalid_file_message("/dev/zero").find("a character device"), std::string::npos);
   std::filesystem::remove(path);
 }
 

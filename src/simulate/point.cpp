@@ -100,11 +100,38 @@ PointResult dense_point(const model::PointParams& params, const SimulationOption
   return result;
 }
 
-}  // namespace
+/// The finite-T prediction at the point's snr (simulate/finite_t.hpp), computed on rank 0 of `comm` and
+/// broadcast, so that every rank holds the same bits; an error there is raised on every rank alike.
+std::optional<theory::FiniteTPrediction> finite_t_prediction(const model::PointParams& params,
+                                                             const SimulationOptions& options,
+                                                             MPI_Comm comm) {
+  constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+  std::vector<double> values(5, nan);  // lambda, overlap, threshold, edge, detectable (NaN: not computed)
+  std::string failure;
+  if (parallel::rank_of(comm) == 0) {
+    try {
+      std::optional<theory::FiniteTOutlier> built;
+      if (options.finite_t == nullptr) built = finite_t_outlier(params);
+      const std::optional<theory::FiniteTOutlier>& outlier =
+          options.finite_t != nullptr ? options.finite_t->get(params) : built;
+      if (outlier) {
+        const theory::FiniteTPrediction p = outlier->at(params.snr);
+        values = {p.top_eigenvalue, p.overlap, p.threshold_snr, p.bulk_edge_right, p.detectable ? 1.0 : 0.0};
+      }
+    } catch (const std::exception& e) {
+      failure = std::string("the finite-T theory of the point's token draws: ") + e.what();
+    }
+  }
+  failure = parallel::broadcast(std::move(failure), comm);
+  if (!failure.empty()) throw NumericalFailure(failure);
+  values = parallel::broadcast(std::move(values), comm);
+  if (std::isnan(values[0])) return std::nullopt;
+  return theory::FiniteTPrediction{values[0], values[1], values[2], values[3], values[4] != 0.0};
+}
 
-PointResult simulate_point(const model::PointParams& params, const SimulationOptions& options,
-                           MPI_Comm comm) {
-  check_options(params, options);
+/// simulate_point without the finite-T theory.
+PointResult simulate_measurements(const model::PointParams& params, const SimulationOptions& options,
+                                  MPI_Comm comm) {
   int ranks = 1;
   RMTSWEEP_MPI_CHECK(MPI_Comm_size(comm, &ranks));
   // Decided on rank 0: krylov_pays and dense_fits read this node's free memory, which may differ
@@ -127,6 +154,19 @@ PointResult simulate_point(const model::PointParams& params, const SimulationOpt
   result.fell_back = true;
   result.products = outcome.result.products;
   result.residual = outcome.result.residual;
+  return result;
+}
+
+}  // namespace
+
+PointResult simulate_point(const model::PointParams& params, const SimulationOptions& options,
+                           MPI_Comm comm) {
+  check_options(params, options);
+  PointResult result = simulate_measurements(params, options, comm);
+  const double start = MPI_Wtime();
+  result.finite_t = finite_t_prediction(params, options, comm);
+  result.seconds.finite_t = parallel::all_max(MPI_Wtime() - start, comm);
+  result.seconds.total += result.seconds.finite_t;
   return result;
 }
 

@@ -28,7 +28,13 @@ inline std::vector<std::size_t> global_rows(const parallel::DistributedMatrix& m
 inline StageSeconds slowest_rank(const StageSeconds& mine, MPI_Comm comm) {
   double seconds[5] = {mine.generate, mine.covariance, mine.eigen, mine.ridge, mine.total};
   parallel::all_max(std::span<double>(seconds), comm);
-  return {seconds[0], seconds[1], seconds[2], seconds[3], seconds[4]};
+  StageSeconds slowest = mine;
+  slowest.generate = seconds[0];
+  slowest.covariance = seconds[1];
+  slowest.eigen = seconds[2];
+  slowest.ridge = seconds[3];
+  slowest.total = seconds[4];
+  return slowest;
 }
 
 struct PointContext {

@@ -186,6 +186,8 @@ RunOutcome run_batch(const PointBatch& batch, const SweepConfig& config, MPI_Com
   // Points along snr and weighting share their noise table; order_by_cost puts them one after
   // the other and table_runs hands them to one group, which draws the table once for all of them.
   simulate::TableCache tables;
+  // Likewise the points of a line (all its snr) share their token draws, hence their finite-T theory.
+  simulate::FiniteTCache finite_t;
 
   double busy = 0.0;
   std::int64_t computed = 0, failed = 0, elpa = 0, krylov = 0;
@@ -258,6 +260,7 @@ RunOutcome run_batch(const PointBatch& batch, const SweepConfig& config, MPI_Com
         }
         simulate::SimulationOptions options = simulation_options(config, params.d);
         options.tables = &tables;
+        options.finite_t = &finite_t;
         result = simulate::simulate_point(params, options, group);
       } catch (const NumericalFailure& e) {
         failure = point_failure_text(e, params, per_group);

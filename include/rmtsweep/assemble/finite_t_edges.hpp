@@ -13,13 +13,14 @@
 #include "rmtsweep/assemble/phase.hpp"
 #include "rmtsweep/assemble/refined_fit.hpp"
 #include "rmtsweep/model/params.hpp"
+#include "rmtsweep/theory/finite_t_bulk.hpp"
 
 namespace rmtsweep::assemble {
 
-/// Lines whose min(V, N) exceeds this get NaN: the edge costs a values-only dsyevd of that size
-/// (about 2.5 s at 3200, 16 s at 6400 on this machine; milliseconds for single-token pooling), once
-/// per line, or per trial where it moves.
-inline constexpr std::int64_t max_finite_t_gram = 6400;
+/// Lines whose min(V, N) exceeds theory::max_finite_t_gram get NaN (unless their points carry the edge):
+/// the edge costs a values-only dsyevd of that size (milliseconds for single-token pooling), once per
+/// line, or per trial where it moves.
+using theory::max_finite_t_gram;
 
 /// The finite-T right edges of a sweep's lines, each computed when first asked for and kept.
 ///

@@ -39,23 +39,18 @@ Lines read_lines(const std::string& path, const RefineOptions& options) {
   base.table = c.table;
   base.seed = c.seed;
   const auto theory = assemble::theory_tables(base, c.weighting, a, options.margin, {2, 2, 2});
-  // The finite-T edges cost an eigenvalue problem per line (per trial where they move from draw to
-  // draw): only when that rule is refined.
+  // The finite-T edges cost an eigenvalue problem per trial (unless stored with its points): only when
+  // that rule is refined.
   if (options.rule == assemble::Rule::finite_t_edge) {
-    lines.finite_t = std::make_shared<const assemble::FiniteTEdges>(base, c.weighting, a);
+    lines.finite_t = std::make_shared<const assemble::FiniteTEdges>(base, c.weighting, a, &data.points);
     double slowest = 0.0;
-    std::size_t own = 0;
-    for (std::size_t l = 0; l < a.lines(); ++l) {
-      if (!lines.finite_t->per_trial(l)) continue;
-      ++own;
-      slowest = std::max(slowest, lines.finite_t->edge_seconds(l));
-    }
-    if (own > 0)
-      std::fprintf(stderr,
-                   "rmtsweep refine: finite_t_edge judges each trial of %zu line(s) with few pooled tokens by its own "
-                   "edge: every new trial there costs an eigenvalue problem on rank 0 (up to about %.2g s on a "
-                   "2-core machine)\n",
-                   own, slowest);
+    for (std::size_t l = 0; l < a.lines(); ++l) slowest = std::max(slowest, lines.finite_t->edge_seconds(l));
+    if (slowest > 0.1)
+      std::fprintf(
+          stderr,
+          "rmtsweep refine: finite_t_edge judges each trial by its own edge: every new trial costs an "
+          "eigenvalue problem on rank 0 (up to about %.2g s on a 2-core machine)\n",
+          slowest);
   }
   const auto finite_t = lines.finite_t ? lines.finite_t->references()
                                        : std::vector<double>(a.lines(), std::numeric_limits<double>::quiet_NaN());

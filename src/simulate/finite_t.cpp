@@ -300,18 +300,21 @@ std::optional<theory::FiniteTOutlier> finite_t_outlier(const model::PointParams&
 }
 
 const std::optional<theory::FiniteTOutlier>& FiniteTCache::get(const model::PointParams& params) {
-  model::PointParams key = params;
-  key.snr = 0.0;
-  const bool same = key_ && key_->d == key.d && key_->T == key.T && key_->delta == key.delta &&
-                    key_->gamma == key.gamma && key_->weighting == key.weighting &&
-                    key_->correlation == key.correlation && key_->table == key.table &&
-                    key_->seed == key.seed && key_->trial == key.trial;
-  if (!same) {
-    value_.reset();
-    value_ = finite_t_outlier(key);
-    key_ = key;
+  const auto same_line = [&](const model::PointParams& k) {
+    return k.d == params.d && k.T == params.T && k.delta == params.delta && k.gamma == params.gamma &&
+           k.weighting == params.weighting && k.correlation == params.correlation &&
+           k.table == params.table && k.seed == params.seed && k.trial == params.trial;
+  };
+  const auto found =
+      std::find_if(entries_.begin(), entries_.end(), [&](const Entry& e) { return same_line(e.key); });
+  if (found != entries_.end()) {
+    entries_.splice(entries_.begin(), entries_, found);
+    return entries_.front().value;
   }
-  return value_;
+  if (entries_.size() >= capacity_ && !entries_.empty()) entries_.pop_back();
+  entries_.push_front(Entry{params, finite_t_outlier(params)});
+  ++built_;
+  return entries_.front().value;
 }
 
 }  // namespace rmtsweep::simulate

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "rmtsweep/assemble/detection_tables.hpp"
+#include "rmtsweep/assemble/finite_t_table.hpp"
 #include "rmtsweep/assemble/phase.hpp"
 #include "rmtsweep/assemble/refined_fit.hpp"
 #include "rmtsweep/assemble/theory_tables.hpp"
@@ -33,13 +34,14 @@ struct SweepData {
 /// when it is not a complete rmtsweep sweep file.
 SweepData read_sweep(const std::string& path);
 
-/// Writes (or rewrites) /phase of `path` from the tables; `margin` is the detection c.
+/// Writes (or rewrites) /phase of `path` from the tables; `margin` is the detection c; `finite_t` the
+/// finite-T theory's trial means (/phase/theory_finite_t_*).
 /// `rules` go to /phase/detection/<rule>; `shown` is the rule the figures draw (attribute
 /// figure_detection), the top-level detected_fraction and empirical_threshold_snr being the edge rule's.
 /// `refined` holds one table per rule of `rules` (same order): /phase/refined_* (the edge rule's) and
 /// /phase/detection/<rule>/refined_*.
 void write_phase(const std::string& path, const SweepData& data, const PhaseTable& table,
-                 const TheoryTables& theory, double margin, const std::vector<RuleTable>& rules, Rule shown,
-                 const std::vector<RefinedTable>& refined);
+                 const TheoryTables& theory, const FiniteTTable& finite_t, double margin,
+                 const std::vector<RuleTable>& rules, Rule shown, const std::vector<RefinedTable>& refined);
 
 }  // namespace rmtsweep::assemble

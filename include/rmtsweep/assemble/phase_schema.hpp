@@ -48,6 +48,25 @@ inline constexpr PhaseEntry theory_top_eigenvalue{"theory_top_eigenvalue",
                                                   "predicted top eigenvalue: lambda_S or the right edge"};
 inline constexpr PhaseEntry theory_detectable{"theory_detectable",
                                               "1 when theory predicts the sample outlier (F(s) > 0)"};
+inline constexpr PhaseEntry theory_finite_t_top_eigenvalue{
+    "theory_finite_t_top_eigenvalue",
+    "trial mean of the finite-T top eigenvalue of each trial's own token draws (/points "
+    "theory_finite_t_top_eigenvalue, docs/finite_t.md); NaN where no point carries it"};
+inline constexpr PhaseEntry theory_finite_t_overlap{
+    "theory_finite_t_overlap",
+    "trial mean of the finite-T overlap of each trial's own token draws; NaN where none"};
+inline constexpr PhaseEntry theory_finite_t_threshold_snr{
+    "theory_finite_t_threshold_snr",
+    "per line: trial mean of the finite-T sample threshold in snr of each trial's own token draws (clipped "
+    "at 0); "
+    "for single-token pooling it grows with d (no large-d limit, docs/finite_t.md); NaN where none"};
+inline constexpr PhaseEntry theory_finite_t_threshold_snr_std{
+    "theory_finite_t_threshold_snr_std",
+    "per line: standard deviation (n - 1) of the trials' finite-T thresholds"};
+inline constexpr PhaseEntry theory_finite_t_bulk_edge_right{
+    "theory_finite_t_bulk_edge_right", "per line: trial mean of the finite-T right bulk edge (model.md 5.5)"};
+inline constexpr PhaseEntry theory_finite_t_trials{"theory_finite_t_trials",
+                                                   "per line: trials whose points carry the finite-T theory"};
 inline constexpr PhaseEntry alpha{"alpha", "alpha = w^T R w of the weighting (model.md 4)"};
 inline constexpr PhaseEntry kappa{"kappa", "kappa = ||w||^2 of the weighting (model.md 4)"};
 inline constexpr PhaseEntry g{"g", "g = alpha/kappa of the weighting (model.md 4)"};
@@ -164,7 +183,9 @@ inline constexpr PhaseEntry false_detection_rate{
     "fraction of the line's snr = 0 trials this rule detects (null rule: each judged by the others' threshold, "
     "leave one out); NaN without an snr = 0 cell"};
 inline constexpr PhaseEntry threshold{
-    "threshold", "the rule's threshold per line: on lambda_1 (edge, null, finite_t_edge: from trial 0's edge, each trial judged by its own where the line's T_eff is small) or on the eigengap ratio R (eigengap)"};
+    "threshold",
+    "the rule's threshold per line: on lambda_1 (edge, null, finite_t_edge: from trial 0's edge, each trial "
+    "judged by its own) or on the eigengap ratio R (eigengap)"};
 }  // namespace phase_detection
 
 }  // namespace rmtsweep::assemble

@@ -8,7 +8,9 @@
 /// O(N T) to draw plus O(V log V), milliseconds at d = 2000 and about two seconds at d = 10^6; with
 /// several, one values-only eigenvalue problem of size min(V, N) (finite_t_gram_size) plus a Lanczos
 /// run of a few dozen sparse products, which is why finite_t_computed bounds that size.
+#include <cstddef>
 #include <cstdint>
+#include <list>
 #include <optional>
 #include <vector>
 
@@ -68,15 +70,24 @@ theory::FiniteTOutlier build_finite_t_outlier(const model::PointParams& params);
 /// a caller holding a whole snr line calls it once and evaluates it at each snr.
 std::optional<theory::FiniteTOutlier> finite_t_outlier(const model::PointParams& params);
 
-/// The last line's finite_t_outlier, kept while consecutive points share their line (snr aside), as the
-/// sweep runs the points of a line one after the other.
+/// The finite_t_outlier of the lines seen last, each built once while it stays among the `capacity` most
+/// recently used: a sweep runs the points of one noise table together, in grid order (gamma, snr,
+/// weighting), so consecutive points belong to different lines when there are several weightings.
 class FiniteTCache {
  public:
+  explicit FiniteTCache(std::size_t capacity = 32) : capacity_(capacity) {}
+  /// finite_t_outlier(params), built on the first call for its line (params.snr aside).
   const std::optional<theory::FiniteTOutlier>& get(const model::PointParams& params);
+  /// How many lines were built (for tests).
+  std::size_t built() const noexcept { return built_; }
 
  private:
-  std::optional<model::PointParams> key_;
-  std::optional<theory::FiniteTOutlier> value_;
+  struct Entry {
+    model::PointParams key;
+    std::optional<theory::FiniteTOutlier> value;
+  };
+  std::size_t capacity_, built_ = 0;
+  std::list<Entry> entries_;  ///< most recently used first
 };
 
 }  // namespace rmtsweep::simulate

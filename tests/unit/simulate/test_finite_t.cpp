@@ -253,15 +253,25 @@ TEST(FiniteTOutlierOfAPoint, IsComputedForOneTokenAndWhereFewTokensBendThePapers
   EXPECT_FALSE(simulate::finite_t_outlier(p).has_value());
 }
 
-TEST(FiniteTCache, BuildsOncePerLine) {
+TEST(FiniteTCache, BuildsOncePerLineWhileItsLinesAlternate) {
   model::PointParams p;
   p.d = 100;
-  p.weighting = model::parse_weighting("last", p.T);
-  simulate::FiniteTCache cache;
-  const theory::FiniteTOutlier* first = &*cache.get(p);
-  p.snr = 3.0;
-  EXPECT_EQ(&*cache.get(p), first) << "another snr of the same line";
-  const double edge = first->bulk_edge_right();
-  p.trial = 1;
-  EXPECT_NE(cache.get(p)->bulk_edge_right(), edge) << "another trial draws other tokens";
+  simulate::FiniteTCache cache(2);
+  const model::Weighting last = model::parse_weighting("last", p.T),
+                         one = model::parse_weighting("custom:1,0,0,0,0,0,0,0,0,0", p.T);
+  // A sweep's order within a noise table: snr, then weighting fastest.
+  for (const double snr : {0.5, 1.0, 1.5}) {
+    for (const model::Weighting& w : {last, one}) {
+      p.snr = snr;
+      p.weighting = w;
+      ASSERT_TRUE(cache.get(p).has_value());
+    }
+  }
+  EXPECT_EQ(cache.built(), 2u);
+  p.trial = 1;  // another trial draws other tokens: another line, and the oldest is dropped
+  const double edge = cache.get(p)->bulk_edge_right();
+  p.weighting = last;
+  p.trial = 0;
+  EXPECT_NE(cache.get(p)->bulk_edge_right(), edge);
+  EXPECT_EQ(cache.built(), 4u);
 }

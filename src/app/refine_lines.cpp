@@ -45,12 +45,11 @@ Lines read_lines(const std::string& path, const RefineOptions& options) {
     lines.finite_t = std::make_shared<const assemble::FiniteTEdges>(base, c.weighting, a, &data.points);
     double slowest = 0.0;
     for (std::size_t l = 0; l < a.lines(); ++l) slowest = std::max(slowest, lines.finite_t->edge_seconds(l));
-    if (slowest > 0.1)
-      std::fprintf(
-          stderr,
-          "rmtsweep refine: finite_t_edge judges each trial by its own edge: every new trial costs an "
-          "eigenvalue problem on rank 0 (up to about %.2g s on a 2-core machine)\n",
-          slowest);
+    std::fprintf(
+        stderr,
+        "rmtsweep refine: finite_t_edge judges each trial of %zu line(s) by its own edge: every new trial "
+        "costs an eigenvalue problem on rank 0 (up to about %.2g s on a 2-core machine)\n",
+        a.lines(), slowest);
   }
   const auto finite_t = lines.finite_t ? lines.finite_t->references()
                                        : std::vector<double>(a.lines(), std::numeric_limits<double>::quiet_NaN());

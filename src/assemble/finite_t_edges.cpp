@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "rmtsweep/model/weighting.hpp"
+#include "rmtsweep/simulate/finite_t.hpp"
 #include "rmtsweep/theory/finite_t_bulk.hpp"
 
 namespace rmtsweep::assemble {
@@ -48,7 +49,7 @@ double FiniteTEdges::edge_seconds(std::size_t line) const {
 double FiniteTEdges::compute(std::size_t line, int trial) const {
   if (gram_size(line) > max_finite_t_gram) return std::numeric_limits<double>::quiet_NaN();
   const model::PointParams p = point(line, trial);
-  return theory::finite_t_edge(theory::token_gram_spectrum(p), p.d);
+  return theory::finite_t_edge(simulate::token_gram_spectrum(p), p.d);
 }
 
 double FiniteTEdges::edge(std::size_t line, int trial) const {

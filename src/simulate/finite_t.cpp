@@ -112,6 +112,11 @@ PooledTokens draw_pooled_tokens(const model::PointParams& params) {
   return pooled;
 }
 
+std::vector<double> token_gram_spectrum(const model::PointParams& params) {
+  const PooledTokens pooled = draw_pooled_tokens(params);
+  return theory::token_gram_spectrum(pooled.weights, pooled.tokens, pooled.vocabulary, true);
+}
+
 theory::SpectralMeasure single_token_signal_measure(const PooledTokens& pooled) {
   if (pooled.weights.size() != 1) throw std::invalid_argument("single_token_signal_measure: needs one term");
   const double w = pooled.weights[0];

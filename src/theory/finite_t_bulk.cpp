@@ -10,9 +10,6 @@
 #include <utility>
 
 #include "rmtsweep/model/symmetric_eigen.hpp"
-#include "rmtsweep/model/weighting.hpp"
-#include "rmtsweep/random/counter_rng.hpp"
-#include "rmtsweep/simulate/sequences.hpp"
 
 namespace rmtsweep::theory {
 namespace {
@@ -250,21 +247,6 @@ std::vector<double> token_gram_spectrum(std::span<const double> w, std::span<con
     total += rows[n];
   }
   return centred_gram_spectrum(std::move(gram), std::move(rows), total, N, Nd);
-}
-
-std::vector<double> token_gram_spectrum(const model::PointParams& params) {
-  const std::vector<double> w = model::pooling_weights(params.weighting, params.correlation, params.T);
-  const std::int64_t N = params.sequences(), V = params.vocabulary();
-  const auto uT = static_cast<std::size_t>(params.T);
-  const random::CounterRng rng(params.seed, static_cast<std::uint64_t>(params.trial));
-  std::vector<int> xi(uT);
-  std::vector<std::int64_t> tokens(static_cast<std::size_t>(N) * uT);
-  for (std::int64_t n = 0; n < N; ++n) {
-    simulate::draw_signs(rng, simulate::training_streams.sign, params.correlation, n, xi);
-    simulate::draw_tokens(rng, simulate::training_streams.token, V, n, xi,
-                          std::span(tokens.data() + static_cast<std::size_t>(n) * uT, uT));
-  }
-  return token_gram_spectrum(w, tokens, V, true);
 }
 
 double finite_t_edge(std::span<const double> tau, int d) {

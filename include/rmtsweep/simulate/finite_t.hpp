@@ -33,6 +33,11 @@ struct PooledTokens {
 /// draw_tokens on random::CounterRng(seed, trial), training streams), kept at the terms only.
 PooledTokens draw_pooled_tokens(const model::PointParams& params);
 
+/// tau for a point's own training draws (draw_pooled_tokens) and its deterministic weights (`causal:tau`
+/// its w(tau)): theory::token_gram_spectrum with the table directions 1 and s removed, the bulk of the
+/// finite-T edge (model.md 5.5).
+std::vector<double> token_gram_spectrum(const model::PointParams& params);
+
 /// The spectral measure of b = B s under Pi (theory/finite_t_outlier.hpp) for one term (pooled.weights
 /// of length 1), exactly: Sigma is then (w^2/N)(D - c c^T/N) with D the token counts c, and the span of the
 /// indicators of each count level and of the class signs on it holds b and is invariant under Sigma, B and

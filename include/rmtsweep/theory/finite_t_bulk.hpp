@@ -17,8 +17,6 @@
 #include <span>
 #include <vector>
 
-#include "rmtsweep/model/params.hpp"
-
 namespace rmtsweep::theory {
 
 /// The T_eff below which the limit law of model.md 5.1 is measurably off at dimension d: where the finite-T
@@ -71,12 +69,6 @@ inline constexpr std::int64_t max_finite_t_gram = 6400;
 /// Whether exactly one of the weights w is nonzero: where token_gram_spectrum takes its
 /// single-token path (milliseconds instead of a dense eigenvalue problem).
 bool single_token_weights(std::span<const double> w);
-
-/// tau for a point's own training draws: signs and tokens exactly as the simulation draws them
-/// (simulate::draw_signs / draw_tokens with random::CounterRng(seed, trial), training streams; these are
-/// pure functions without MPI), and the point's deterministic weights (`causal:tau` uses w(tau)); the
-/// table directions 1 and s are removed.
-std::vector<double> token_gram_spectrum(const model::PointParams& params);
 
 /// The right edge of the deterministic equivalent of sum_v tau_v z_v z_v^T (z_v iid N(0, I_d)): the
 /// minimum of z(g) = -d/g + sum_v tau_v/(1 + tau_v g) on g in (-1/tau_max, 0). z is convex there

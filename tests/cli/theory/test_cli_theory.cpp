@@ -140,7 +140,7 @@ TEST(CliTheory, BulkFiniteTStoresTheEdgeOfThePointsOwnTokenDraws) {
   params.weighting = rmtsweep::model::parse_weighting("last", params.T);
   params.correlation = rmtsweep::model::parse_correlation("prefix:3", params.T);
   const double expected =
-      rmtsweep::theory::finite_t_edge(rmtsweep::theory::token_gram_spectrum(params), params.d);
+      rmtsweep::theory::finite_t_edge(rmtsweep::simulate::token_gram_spectrum(params), params.d);
   EXPECT_NEAR(out["finite_t_bulk_edge_right"].get<double>(), expected, 1e-12 * expected);
   EXPECT_NEAR(out["effective_tokens"].get<double>(), 1.0, 1e-12);
 }

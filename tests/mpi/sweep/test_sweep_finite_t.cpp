@@ -34,7 +34,9 @@ TEST(SweepFiniteT, ColumnsHoldTheLibrarysPredictionForEachPointOnOneAndTwoRanks)
   const TempDir dir;
   const std::string config = write_config(dir);
   for (const int ranks : {1, 2}) {
-    const std::string out = dir / ("r" + std::to_string(ranks) + ".h5");
+    const std::string out =
+        dir /
+        std::string("r").append(std::to_string(ranks)).append(".h5");  // GCC 12: -Wrestrict on "r" + string
     const Finished done = run(mpi_command(ranks, {"run", "--config", config, "--output", out}), out + ".log");
     ASSERT_EQ(done.exit_code, 0) << done.output;
   }

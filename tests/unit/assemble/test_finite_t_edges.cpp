@@ -9,6 +9,7 @@
 #include "rmtsweep/assemble/finite_t_edges.hpp"
 #include "rmtsweep/model/correlation.hpp"
 #include "rmtsweep/model/weighting.hpp"
+#include "rmtsweep/simulate/finite_t.hpp"
 #include "rmtsweep/theory/finite_t_bulk.hpp"
 
 using namespace rmtsweep;
@@ -41,7 +42,7 @@ struct SmallSweep {
     p.gamma = 0.25;
     p.snr = 0.0;
     p.trial = trial;
-    return theory::finite_t_edge(theory::token_gram_spectrum(p), p.d);
+    return theory::finite_t_edge(simulate::token_gram_spectrum(p), p.d);
   }
 };
 

@@ -227,7 +227,7 @@ TEST(FiniteTOutlierOfAPoint, HasTheFiniteTEdgeOfItsOwnTokens) {
     p.weighting = model::parse_weighting(weighting, p.T);
     const std::optional<theory::FiniteTOutlier> f = simulate::build_finite_t_outlier(p);
     // The same tau, merged into atoms: the bisection's sums differ in order only.
-    EXPECT_NEAR(f->bulk_edge_right(), theory::finite_t_edge(theory::token_gram_spectrum(p), p.d), 1e-12)
+    EXPECT_NEAR(f->bulk_edge_right(), theory::finite_t_edge(simulate::token_gram_spectrum(p), p.d), 1e-12)
         << weighting;
     p.snr = 5.0;
     EXPECT_EQ(simulate::build_finite_t_outlier(p).at(2.0).top_eigenvalue, f->at(2.0).top_eigenvalue)

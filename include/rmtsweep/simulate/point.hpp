@@ -86,7 +86,8 @@ struct PointResult {
   double residual = 0.0;                     ///< (addition) Krylov: max_j ||S x_j - l_j x_j|| / |l_j|, top k
   bool fell_back = false;                    ///< (addition) Krylov did not converge; recomputed densely
   /// The finite-T theory of the point's own token draws at its snr (simulate/finite_t.hpp; docs/finite_t.md),
-  /// absent where simulate::finite_t_computed says it is not computed.
+  /// absent where simulate::finite_t_computed says it is not computed, or where it failed (rank 0 then warns
+  /// on stderr; the measurements stand).
   std::optional<theory::FiniteTPrediction> finite_t;
 };
 

@@ -1,4 +1,4 @@
-// The point journal's cost per record (README "Reliability"): JournalWriter::append of records the size
+// The point journal's cost per record (docs/reliability.md): JournalWriter::append of records the size
 // a sweep writes (the measurement columns, k = 4, a spectrum of d values), with the journal's own sync
 // policy (a write(2) per record, fdatasync at most once a second) and with an fdatasync after every
 // record, the policy it does not take.

@@ -2,7 +2,7 @@
 """Prints the one table of `bash bench/run.sh` from the JSON lines it collected.
 
 Usage: report.py RESULTS.jsonl  (each line one measurement: see bench/*.cpp and
-bench/numpy_reference.py for the producers). Markdown, so it can be pasted into README.md.
+bench/numpy_reference.py for the producers). Markdown, so it can be pasted into docs/performance.md.
 """
 import json
 import sys

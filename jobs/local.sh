@@ -33,7 +33,7 @@ binary=${RMTSWEEP:-$(command -v rmtsweep || true)}
 [ -n "$binary" ] || binary=$here/build/rmtsweep
 [ -x "$binary" ] || { echo "local.sh: rmtsweep program '$binary' not found (build it, or set RMTSWEEP)" >&2; exit 2; }
 
-# OpenBLAS kernel (README, Performance): Debian 12's OpenBLAS 0.3.21 runs CPUs newer than it
+# OpenBLAS kernel (docs/performance.md): Debian 12's OpenBLAS 0.3.21 runs CPUs newer than it
 # knows on its generic Prescott kernels, 3-4x slower. Unless the environment chose a kernel,
 # take the one this CPU's instructions allow. Open MPI passes it to ranks on other nodes when
 # told to (mca_base_env_list); other MPIs pass the whole environment and ignore the variable.

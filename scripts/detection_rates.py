@@ -16,10 +16,14 @@ reports the fraction of done trials detected by
 Usage: detection_rates.py FILE.h5 [c] [RMTSWEEP_BINARY] [weighting,weighting,... (default: all)]
 """
 import json
+import os
 import subprocess
 import sys
+
 import numpy as np
-import h5py
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+import rmtsweep  # noqa: E402  (python/rmtsweep: the files' readers)
 
 # 95 % quantile of R for real Wishart spectra, pooled over d = 100 ... 3200 and d/n = 1/16 ... 1 (14 rows,
 # 200000 draws; scripts/results/eigengap_calibration.txt): the same value as src/assemble/detection.cpp.
@@ -41,17 +45,15 @@ def main():
     c = float(sys.argv[2]) if len(sys.argv) > 2 else 1.0
     binary = sys.argv[3] if len(sys.argv) > 3 else None
     only = sys.argv[4].split(",") if len(sys.argv) > 4 else None
-    with h5py.File(path, "r") as f:
-        p = f["points"]
-        status = p["status"][:]
-        done = status == 1
-        top = p["top_eigenvalues"][:][done]
-        cols = {k: p[k][:][done] for k in ("weighting", "delta", "gamma", "snr", "trial", "d", "theory_bulk_edge_right")}
-    weighting = np.array([w.decode() if isinstance(w, bytes) else str(w) for w in cols["weighting"]])
+    points = rmtsweep.read_points(path, top_k="list")
+    done = points[points.status == 1]
+    top = np.stack(done.top_eigenvalues.to_numpy())
+    cols = {k: done[k].to_numpy() for k in ("weighting", "delta", "gamma", "snr", "trial", "d", "theory_bulk_edge_right")}
+    weighting = cols["weighting"]
     d = int(cols["d"][0])
     crit = eigengap_critical(d)
     ratio = (top[:, 0] - top[:, 1]) / (top[:, 1] - top[:, 2])
-    print(f"# {path}: d = {d}, edge margin c = {c}, eigengap critical value {crit:.3f}, {done.sum()} done points")
+    print(f"# {path}: d = {d}, edge margin c = {c}, eigengap critical value {crit:.3f}, {len(done)} done points")
     finite_edges = {}
 
     def finite_edge(w, delta, gamma, trial):

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The README's detection table from assembled sweep files (`rmtsweep assemble FILE` first).
+"""The detection table of docs/detection.md from assembled sweep files (`rmtsweep assemble FILE` first).
 
 Per file and weighting: the number of snr = 0 trials, each rule's false-detection rate at snr = 0 with its
 binomial standard error (/phase/detection/<rule>/false_detection_rate, rule edge, eigengap, null, finite_t_edge; the null rule's is its exact level by
@@ -8,9 +8,14 @@ lambda_1 for edge, null and finite_t_edge (trial 0's edge), the ratio R for eige
 empirical threshold snr (the half crossing of its detected fraction).
 Usage: detection_summary.py FILE.h5 [FILE.h5 ...]
 """
+import os
 import sys
-import numpy as np
+
 import h5py
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+import rmtsweep  # noqa: E402  (python/rmtsweep: the files' readers)
 
 RULES = ("edge", "eigengap", "null", "finite_t_edge")
 
@@ -22,8 +27,7 @@ def main():
         with h5py.File(path, "r") as f:
             p, ph = f["points"], f["phase"]
             d = int(p["d"][0])
-            config = f.attrs["config"].decode()
-            table = next(l.split("=")[1].strip() for l in config.splitlines() if l.startswith("table"))
+            table = rmtsweep.read_config(f)["table"]
             snr_axis = ph["snr"][:]
             done = p["status"][:] == 1
             weighting = np.array([w.decode() for w in p["weighting"][:]])

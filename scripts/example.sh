@@ -11,7 +11,7 @@ out=${OUT:-out}
 mkdir -p "$out"
 binary=$build/rmtsweep
 
-echo "example: theory of one point (model.md 5.3):"
+echo "example: theory of one point (docs/model.md 5.3):"
 "$binary" theory --weighting optimal
 
 echo "example: sweep configs/example.ini into $out/example.h5"

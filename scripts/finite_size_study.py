@@ -19,6 +19,9 @@ import tempfile
 import h5py
 import numpy as np
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+import rmtsweep  # noqa: E402  (python/rmtsweep: the files' readers)
+
 
 def subset(source, work, trials, sizes, binary):
     path = os.path.join(work, "subset.h5")
@@ -29,7 +32,7 @@ def subset(source, work, trials, sizes, binary):
         f["points/status"][...] = np.where(keep, status, 0)
     done = subprocess.run([binary, "assemble", path, "--quiet"], capture_output=True, text=True)
     if done.returncode != 0:
-        sys.exit(done.stderr)
+        raise RuntimeError(done.stderr)
     with h5py.File(path, "r") as f:
         p = f["phase"]
         names = [w.decode() if isinstance(w, bytes) else str(w) for w in p["weighting"][...]]
@@ -51,7 +54,7 @@ def main():
     with h5py.File(args.file, "r") as f:
         sizes = sorted(int(d) for d in f["grid/d"][...])
         trials = int(f["grid/trial"].size)
-        table = [line for line in f.attrs["config"].decode().splitlines() if line.startswith("table")][0]
+        table = f"table = {rmtsweep.read_config(f)['table']}"
     print(f"{args.file}: {table}, sizes {sizes}, {trials} trials")
     subsets = [(trials, sizes)] + [(k, sizes) for k in (trials // 2, trials // 4) if k >= 2]
     subsets += [(trials, sizes[1:]), (trials, sizes[:-1])]

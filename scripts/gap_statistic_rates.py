@@ -5,19 +5,22 @@ G_3 needs four eigenvalues, G_9 ten; R = G_2. Critical values from scripts/calib
 sweep's d (results in scripts/results/eigengap_calibration.txt). The edge rule's column is for comparison.
 Usage: gap_statistic_rates.py FILE.h5 crit_R crit_G3 crit_G9
 """
+import os
 import sys
+
 import numpy as np
-import h5py
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+import rmtsweep  # noqa: E402  (python/rmtsweep: the files' readers)
 
 
 def main():
     crit = dict(R=float(sys.argv[2]), G3=float(sys.argv[3]), G9=float(sys.argv[4]))
-    with h5py.File(sys.argv[1], "r") as f:
-        p = f["points"]
-        done = p["status"][:] == 1
-        top = p["top_eigenvalues"][:][done]
-        w = np.array([x.decode() for x in p["weighting"][:][done]])
-        snr, edge, d = p["snr"][:][done], p["theory_bulk_edge_right"][:][done], int(p["d"][0])
+    points = rmtsweep.read_points(sys.argv[1], top_k="list")
+    done = points[points.status == 1]
+    top = np.stack(done.top_eigenvalues.to_numpy())
+    w = done.weighting.to_numpy()
+    snr, edge, d = done.snr.to_numpy(), done.theory_bulk_edge_right.to_numpy(), int(points.d.iloc[0])
     g = top[:, :-1] - top[:, 1:]
     stat = dict(R=g[:, 0] / g[:, 1], G3=g[:, 0] / g[:, 1:3].mean(1), G9=g[:, 0] / g[:, 1:9].mean(1))
     thr = edge * (1 + d ** (-2 / 3))

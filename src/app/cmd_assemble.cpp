@@ -1,4 +1,5 @@
-// `rmtsweep assemble FILE.h5 [--margin C]`: phase tables (/phase) into a sweep file.
+// `rmtsweep assemble FILE.h5 [--margin C] [--output PHASE.h5 [--force]]`: phase tables (/phase) into a sweep
+// file, or into a phase file of their own (the sweep file only read).
 #include <mpi.h>
 
 #include <boost/program_options.hpp>
@@ -13,6 +14,7 @@
 #include <system_error>
 
 #include "commands.hpp"
+#include "output_path.hpp"
 #include "point_options.hpp"
 #include "rmtsweep/assemble/detection_tables.hpp"
 #include "rmtsweep/assemble/finite_t_edges.hpp"
@@ -24,6 +26,7 @@
 #include "rmtsweep/io/file_error.hpp"
 #include "rmtsweep/io/file_lock.hpp"
 #include "rmtsweep/io/hdf5.hpp"
+#include "rmtsweep/io/move_aside.hpp"
 #include "rmtsweep/model/parse_number.hpp"
 #include "rmtsweep/sweep/plan.hpp"
 
@@ -185,20 +188,87 @@ void write_phase_where_it_fits(const std::string& path,
   }
 }
 
+/// Opens the sweep file for writing and closes it again, before anything is computed: HDF5 locks a file it
+/// opens for writing (flock), so a reader holding it open (a notebook's h5py.File or xarray dataset) makes
+/// the write fail; said here, with what to do, instead of after the tables are computed.
+void check_writable_in_place(const std::string& path) {
+  try {
+    const io::File file = io::open_file(path, io::Access::read_write);
+  } catch (const Hdf5Error& e) {
+    throw io::file_error(
+        path, "open the sweep file to write /phase into it", e,
+        "nothing was written; or leave the sweep file as it is and write the tables to a file of "
+        "their own: rmtsweep assemble " +
+            path + " --output PHASE.h5");
+  }
+}
+
+/// Refuses an --output that is the sweep file itself, an existing file without --force, or a place this
+/// process cannot write, before anything is read.
+void check_output(const std::string& output, const std::string& sweep, bool force) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const bool exists = fs::exists(fs::symlink_status(output, ec));
+  if (output.empty()) throw InvalidOption("output", output, "a file name for the phase tables (PHASE.h5)");
+  if (exists && fs::equivalent(output, sweep, ec)) {
+    throw InvalidOption("output", output,
+                        "a file other than the sweep file: leave --output out to write /phase into " + sweep);
+  }
+  if (exists && !fs::is_regular_file(output, ec))
+    throw InvalidOption("output", output, "a file (this path is a directory or a special file)");
+  if (exists && !force) {
+    throw InvalidOption(
+        "output", output,
+        "a file that does not exist yet: it exists; pass --force to overwrite it, or choose another "
+        "--output");
+  }
+  const std::string problem = output_write_problem(output, exists);
+  if (!problem.empty()) throw InvalidOption("output", output, problem);
+}
+
+/// Writes the phase file `output` whole: into a scratch file beside it (created by create_phase_file, filled
+/// by `write`), synced and renamed over `output`, so that `output` is either complete or untouched.
+void write_phase_file(const std::string& output, const std::string& sweep, const assemble::SweepData& data,
+                      const std::function<void(const std::string&)>& write) {
+  const std::string scratch = io::aside_name(output, "partial");
+  std::error_code ec;
+  try {
+    assemble::create_phase_file(scratch, data, sweep);
+    write(scratch);
+    io::sync_file(scratch, "write the phase file");
+  } catch (const Hdf5Error& e) {
+    std::filesystem::remove(scratch, ec);
+    throw io::file_error(output, "write the phase file", e, "nothing was written at " + output);
+  } catch (...) {
+    std::filesystem::remove(scratch, ec);
+    throw;
+  }
+  io::rename_path(scratch, output, "write the phase file");
+}
+
 }  // namespace
 
 int command_assemble(int argc, char** argv) {
   std::string path;
   std::string margin_text = model::format_double(assemble::default_detection_margin);  // parsed below, as typed
   bool help = false, quiet = false;
-  std::string detection_text;
-  po::options_description options("Usage: rmtsweep assemble FILE.h5 [options]\n\nWrites /phase into the sweep file");
+  std::string detection_text, output;
+  bool force = false, output_given = false;
+  po::options_description options(
+      "Usage: rmtsweep assemble FILE.h5 [options]\n\nWrites /phase into the sweep file, or with --output "
+      "into a "
+      "phase file of its own (the sweep file only read)");
   options.add_options()("file", po::value<std::string>(&path), "the sweep file")(
       "margin", po::value<std::string>(&margin_text)->default_value(margin_text),
       "c of the detection rule: top eigenvalue > right_edge (1 + c d^(-2/3))")(
       "detection", po::value<std::string>(&detection_text)->default_value("edge"),
-      "the rule the figures draw: edge, eigengap, null or finite_t_edge (all four are stored in /phase/detection)")(
-      "quiet,q", po::bool_switch(&quiet), "print no threshold table")("help,h", po::bool_switch(&help), "this help");
+      "the rule the figures draw: edge, eigengap, null or finite_t_edge (all four are stored in "
+      "/phase/detection)")(
+      "output", po::value<std::string>(&output)->notifier([&](const std::string&) { output_given = true; }),
+      "write /phase into this new file instead of FILE.h5 (which is then only read); rmtsweep.open_phase and "
+      "plot read it")("force", po::bool_switch(&force), "overwrite an existing --output file")(
+      "quiet,q", po::bool_switch(&quiet), "print no threshold table")("help,h", po::bool_switch(&help),
+                                                                      "this help");
   if (!parse_file_command(argc, argv, options, "assemble", help, path)) return 0;
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -207,6 +277,8 @@ int command_assemble(int argc, char** argv) {
   if (margin < 0) throw InvalidOption("margin", margin_text, margin_allowed);
   const assemble::Rule shown = assemble::parse_rule(detection_text);
   if (rank != 0) return 0;  // serial HDF5: rank 0 alone reads and writes the file
+  const bool in_place = !output_given;
+  if (!in_place) check_output(output, path, force);
   const io::FileLock lock = lock_for_assembly(path);
 
   const assemble::SweepData data = [&] {
@@ -216,6 +288,7 @@ int command_assemble(int argc, char** argv) {
       throw io::file_error(path, "read the sweep file", e);
     }
   }();
+  if (in_place) check_writable_in_place(path);
   model::PointParams base;
   base.d = data.axes.d.back();  // the fine theory curves (d -> infinity limits) record the largest
   base.T = data.config.T;
@@ -262,13 +335,21 @@ int command_assemble(int argc, char** argv) {
                                               scaled ? finite_t_refined : data.refined, rule));
     if (!data.refined.empty()) assemble::extrapolate_with_refined(data.axes, refined.back(), rule);
   }
-  write_phase_where_it_fits(path, [&](const std::string& target) {
+  const auto write = [&](const std::string& target) {
     assemble::write_phase(target, data, table, theory, finite_t_table, margin, rules, shown, refined);
-  });
+  };
+  if (in_place) {
+    write_phase_where_it_fits(path, write);
+  } else {
+    write_phase_file(output, path, data, write);
+  }
 
-  std::printf("%s: /phase written: %zu weighting(s) x %zu d x %zu delta x %zu gamma x %zu snr; %lld of %lld points done",
-              path.c_str(), data.axes.weighting.size(), data.axes.d.size(), data.axes.delta.size(), data.axes.gamma.size(),
-              data.axes.snr.size(), static_cast<long long>(data.done), static_cast<long long>(data.total));
+  std::printf(
+      "%s: /phase written: %zu weighting(s) x %zu d x %zu delta x %zu gamma x %zu snr; %lld of %lld points "
+      "done",
+      (in_place ? path : output).c_str(), data.axes.weighting.size(), data.axes.d.size(),
+      data.axes.delta.size(), data.axes.gamma.size(), data.axes.snr.size(), static_cast<long long>(data.done),
+      static_cast<long long>(data.total));
   if (data.failed > 0) std::printf(", %lld failed", static_cast<long long>(data.failed));
   if (data.refined_total > 0) {
     std::printf("; %lld refined points (%lld done, %lld failed)", static_cast<long long>(data.refined_total),

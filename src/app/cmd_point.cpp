@@ -130,7 +130,8 @@ void print_human(const model::PointParams& params, const simulate::PointResult& 
 }  // namespace
 
 int command_point(int argc, char** argv) {
-  po::options_description options("rmtsweep point [options]: simulate one point on all ranks (model.md 1-7)");
+  po::options_description options(
+      "rmtsweep point [options]: simulate one point on all ranks (docs/model.md 1-7)");
   options.add_options()("help,h", "print this help")("json", "print one JSON object (rank 0)")(
       "spectrum", "also give all d eigenvalues of S");
   for (const sweep::OptionSpec& spec : sweep::option_table()) {

@@ -1,5 +1,5 @@
 // `rmtsweep refine FILE.h5 [--tolerance 0.01] [--trials K] [--max-points M] [--detection RULE]`:
-// adaptive refinement of every line's threshold (issue 19; README "Adaptive refinement").
+// adaptive refinement of every line's threshold (issue 19; docs/refinement.md).
 //
 // Rounds. Rank 0 reads the grid's done points once and, each round, the refined rows; it decides
 // the round's points (refine/design.hpp) from done results only, broadcasts them, writes them as
@@ -52,8 +52,9 @@ RefineOptions parse_refine_options(int argc, char** argv, bool& help) {
   RefineOptions o;
   std::string tolerance = "0.01", trials = "64", max_points = "20000", detection = "edge", rounds = "60";
   po::options_description options(
-      "Usage: mpirun -np P rmtsweep refine FILE.h5 [options]\n\nAdds points near each line's threshold until its "
-      "standard error is below --tolerance (README, Adaptive refinement)");
+      "Usage: mpirun -np P rmtsweep refine FILE.h5 [options]\n\nAdds points near each line's threshold until "
+      "its "
+      "standard error is below --tolerance (docs/refinement.md)");
   options.add_options()("file", po::value<std::string>(&o.path), "the sweep file")(
       "tolerance", po::value<std::string>(&tolerance)->default_value(tolerance),
       "target standard error of every line's threshold [snr]")(

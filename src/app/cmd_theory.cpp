@@ -54,9 +54,10 @@ void print_human(const model::PointParams& params, const theory::Prediction& p,
               theory::bulk_atom(params.delta, params.gamma));
   std::printf("tokens      T_eff = (sum|w|)^2/sum w^2 = %.6g\n", p.effective_tokens);
   if (theory::limit_law_measurably_off(p.effective_tokens, params.d)) {
-    std::printf("            T_eff < %.3g at d = %d: the limit bulk law is measurably off (its edge low by more "
-                "than d^(-2/3); model.md 5.5); see --bulk finite-T\n",
-                theory::measurable_bias_effective_tokens(params.d), params.d);
+    std::printf(
+        "            T_eff < %.3g at d = %d: the limit bulk law is measurably off (its edge low by more "
+        "than d^(-2/3); docs/model.md 5.5); see --bulk finite-T\n",
+        theory::measurable_bias_effective_tokens(params.d), params.d);
   }
   if (p.finite_t_bulk_edge_right) {
     std::printf("finite-T    right edge %.6g for this trial's tokens (paper %.6g, %+.3g %%)\n",
@@ -96,13 +97,13 @@ void print_human(const model::PointParams& params, const theory::Prediction& p,
 
 int command_theory(int argc, char** argv) {
   po::options_description options(
-      "rmtsweep theory [options]: the theory's predictions for one point (model.md 5)");
+      "rmtsweep theory [options]: the theory's predictions for one point (docs/model.md 5)");
   options.add_options()("help,h", "print this help")("json", "print one JSON object")(
       "density", po::value<std::string>(),
       "K: also give the bulk density f(x) at K points across the support")(
       "bulk", po::value<std::string>()->default_value("paper"),
-      "paper: the limit law kappa (MP_delta [x] MP_gamma) (model.md 5.1); finite-T: also the bulk of this "
-      "point's own token draws (model.md 5.5), whose edge and --density are then given, and the outlier, "
+      "paper: the limit law kappa (MP_delta [x] MP_gamma) (docs/model.md 5.1); finite-T: also the bulk of this "
+      "point's own token draws (docs/model.md 5.5), whose edge and --density are then given, and the outlier, "
       "overlap and threshold of those draws (docs/finite_t.md)");
   po::options_description point("point");
   add_point_options(point);

@@ -10,7 +10,7 @@
 namespace rmtsweep::app {
 
 /// Whether this run keeps a journal: yes unless RMTSWEEP_JOURNAL=off in rank 0's environment, a switch
-/// for measuring the journal's cost only (README "Reliability"): a file written without one cannot
+/// for measuring the journal's cost only (docs/reliability.md): a file written without one cannot
 /// be recovered.
 bool journal_enabled(MPI_Comm comm);
 

@@ -2,6 +2,7 @@
 #include "rmtsweep/assemble/phase_file.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <limits>
 #include <map>
 #include <numeric>
@@ -9,6 +10,7 @@
 #include <sstream>
 #include <type_traits>
 
+#include "phase_writer.hpp"
 #include "rmtsweep/assemble/phase_schema.hpp"
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/io/hdf5.hpp"
@@ -36,111 +38,45 @@ std::pair<std::vector<double>, std::vector<std::size_t>> ascending(const std::ve
   return {sorted, position};
 }
 
-/// Writes a scalar attribute unless it already holds this value. HDF5 rewrites an object header
-/// when an attribute is deleted and created again, so an unconditional write would change the
-/// file's bytes even when nothing changed; this keeps a second assembly byte-identical.
-void set_attribute(hid_t object, const std::string& name, const std::string& value) {
-  if (io::has_attribute(object, name) && io::read_string_attribute(object, name) == value) return;
-  io::write_attribute(object, name, value);
-}
-
-/// Writes /phase children deterministically and remembers which ones it wrote.
-class PhaseWriter {
- public:
-  explicit PhaseWriter(hid_t group) : group_(group) {}
-
-  void put(const PhaseEntry& entry, const std::vector<hsize_t>& dims, const std::vector<double>& values) {
-    const std::string name(entry.name);
-    io::Dataset set = reuse_or_create(name, dims, H5T_FLOAT, 8,
-                                      [&] { return io::create_double_dataset(group_, name, dims); });
-    io::write(set, values);
-    set_attribute(set, "description", std::string(entry.description));
-  }
-  void put(const PhaseEntry& entry, const std::vector<hsize_t>& dims,
-           const std::vector<std::int64_t>& values) {
-    const std::string name(entry.name);
-    io::Dataset set = reuse_or_create(name, dims, H5T_INTEGER, 8,
-                                      [&] { return io::create_int_dataset(group_, name, dims); });
-    io::write(set, values);
-    set_attribute(set, "description", std::string(entry.description));
-  }
-  void put(const PhaseEntry& entry, const std::vector<std::string>& values) {
-    const std::string name(entry.name);
-    std::size_t width = 1;
-    for (const auto& v : values) width = std::max(width, v.size());
-    io::Dataset set = reuse_or_create(name, {values.size()}, H5T_STRING, width, [&] {
-      return io::create_string_dataset(group_, name, values.size(), width);
-    });
-    io::write(set, values);
-    set_attribute(set, "description", std::string(entry.description));
-  }
-
-  /// Marks a child (a subgroup) as written, so remove_others keeps it.
-  void keep(const std::string& name) { written_.insert(name); }
-
-  /// Unlinks children that this run did not write (left by another version of assemble).
-  void remove_others() {
-    for (const auto& name : io::list_children(group_)) {
-      if (!written_.count(name)) io::check(H5Ldelete(group_, name.c_str(), H5P_DEFAULT), "H5Ldelete");
-    }
-  }
-
- private:
-  template <class Create>
-  io::Dataset reuse_or_create(const std::string& name, const std::vector<hsize_t>& dims,
-                              H5T_class_t type_class, std::size_t type_size, Create create) {
-    written_.insert(name);
-    if (io::exists(group_, name)) {
-      io::Dataset set = io::open_dataset(group_, name);
-      const io::Datatype type(io::check_id(H5Dget_type(set), "H5Dget_type"));
-      if (io::shape(set) == dims && H5Tget_class(type) == type_class && H5Tget_size(type) == type_size)
-        return set;
-      set.reset();
-      io::check(H5Ldelete(group_, name.c_str(), H5P_DEFAULT), "H5Ldelete");
-    }
-    return create();
-  }
-
-  hid_t group_;
-  std::set<std::string> written_;
-};
+using detail::PhaseScales;
+using detail::PhaseWriter;
+using detail::set_attribute;
 
 io::Group open_or_create_group(hid_t loc, const std::string& name) {
   return io::exists(loc, name) ? io::open_group(loc, name) : io::create_group(loc, name);
 }
 
 /// Writes a rule's threshold errors and its extrapolation to d -> infinity.
-void put_finite_size(PhaseWriter& out, const RuleTable& rule, const std::vector<hsize_t>& lines,
-                     const std::vector<hsize_t>& size_lines) {
-  out.put(phase::empirical_threshold_snr_err, lines, rule.empirical_threshold_snr_err);
+void put_finite_size(PhaseWriter& out, const RuleTable& rule) {
+  out.put(phase::empirical_threshold_snr_err, rule.empirical_threshold_snr_err);
   const auto field = [&](auto member) {
     std::vector<std::decay_t<decltype(rule.extrapolation.front().*member)>> values;
     for (const Extrapolation& e : rule.extrapolation) values.push_back(e.*member);
     return values;
   };
-  out.put(phase::extrapolated_threshold_snr, size_lines, field(&Extrapolation::thr_inf));
-  out.put(phase::extrapolated_threshold_snr_err, size_lines, field(&Extrapolation::thr_inf_err));
-  out.put(phase::extrapolation_a, size_lines, field(&Extrapolation::a));
-  out.put(phase::extrapolation_b, size_lines, field(&Extrapolation::b));
+  out.put(phase::extrapolated_threshold_snr, field(&Extrapolation::thr_inf));
+  out.put(phase::extrapolated_threshold_snr_err, field(&Extrapolation::thr_inf_err));
+  out.put(phase::extrapolation_a, field(&Extrapolation::a));
+  out.put(phase::extrapolation_b, field(&Extrapolation::b));
   std::vector<std::int64_t> terms;
   for (const Extrapolation& e : rule.extrapolation) terms.push_back(e.terms);
-  out.put(phase::extrapolation_terms, size_lines, terms);
-  out.put(phase::extrapolation_chi2_per_dof, size_lines, field(&Extrapolation::chi2_per_dof));
-  out.put(phase::extrapolation_sizes, size_lines, field(&Extrapolation::sizes_used));
+  out.put(phase::extrapolation_terms, terms);
+  out.put(phase::extrapolation_chi2_per_dof, field(&Extrapolation::chi2_per_dof));
+  out.put(phase::extrapolation_sizes, field(&Extrapolation::sizes_used));
 }
 
 /// Writes a rule's refined thresholds (the probit fits over grid and refined points).
-void put_refined(PhaseWriter& out, const RefinedTable& refined, const std::vector<hsize_t>& lines) {
-  out.put(phase::refined_threshold_snr, lines, refined.threshold);
-  out.put(phase::refined_threshold_snr_err, lines, refined.threshold_err);
-  out.put(phase::refined_resolution_err, lines, refined.resolution_err);
-  out.put(phase::refined_spread_err, lines, refined.spread_err);
-  out.put(phase::refined_trials, lines, refined.trials);
-  out.put(phase::refined_fit_threshold_snr, lines, refined.fit_threshold);
-  out.put(phase::refined_fit_threshold_snr_err, lines, refined.fit_threshold_err);
-  out.put(phase::refined_width_snr, lines, refined.width);
-  out.put(phase::refined_width_snr_err, lines, refined.width_err);
-  out.put(phase::refined_points, lines, refined.refined_points);
+void put_refined(PhaseWriter& out, const RefinedTable& refined) {
+  out.put(phase::refined_threshold_snr, refined.threshold);
+  out.put(phase::refined_threshold_snr_err, refined.threshold_err);
+  out.put(phase::refined_resolution_err, refined.resolution_err);
+  out.put(phase::refined_spread_err, refined.spread_err);
+  out.put(phase::refined_trials, refined.trials);
+  out.put(phase::refined_fit_threshold_snr, refined.fit_threshold);
+  out.put(phase::refined_fit_threshold_snr_err, refined.fit_threshold_err);
+  out.put(phase::refined_width_snr, refined.width);
+  out.put(phase::refined_width_snr_err, refined.width_err);
+  out.put(phase::refined_points, refined.refined_points);
 }
 
 }  // namespace
@@ -150,6 +86,8 @@ SweepData read_sweep(const std::string& path) {
   namespace column = sweep::column;
   SweepData data;
   data.config = reader.config();
+  data.config_text = reader.config_text();
+  data.sweep_id = reader.text_attribute("sweep_id").value_or("");
   const auto& c = data.config;
   for (const auto& w : c.weighting) data.axes.weighting.push_back(model::to_string(w));
   const auto [delta, delta_position] = ascending(c.delta);
@@ -220,94 +158,108 @@ SweepData read_sweep(const std::string& path) {
   return data;
 }
 
+void create_phase_file(const std::string& path, const SweepData& data, const std::string& sweep_path) {
+  const io::File file = io::create_file(path);
+  io::write_attribute(file, "config", data.config_text);
+  if (!data.sweep_id.empty()) io::write_attribute(file, "sweep_id", data.sweep_id);
+  io::write_attribute(file, std::string(sweep::phase_file_source),
+                      std::filesystem::absolute(sweep_path).string());
+  io::write_attribute(file, "description",
+                      "the phase tables (/phase) of the sweep file named by sweep_file, written by `rmtsweep "
+                      "assemble --output`; its config is the sweep's");
+  io::flush(file);
+}
+
 void write_phase(const std::string& path, const SweepData& data, const PhaseTable& table,
                  const TheoryTables& theory, const FiniteTTable& finite_t, double margin,
                  const std::vector<RuleTable>& rules, Rule shown, const std::vector<RefinedTable>& refined) {
   const io::File file = io::open_file(path, io::Access::read_write);
   const io::Group phase = open_or_create_group(file, std::string(phase_group));
   const Axes& a = data.axes;
-  const hsize_t W = a.weighting.size(), Nd = a.d.size(), D = a.delta.size(), G = a.gamma.size(),
-                S = a.snr.size();
-  const std::vector<hsize_t> cells{W, Nd, D, G, S}, lines{W, Nd, D, G}, size_lines{W, D, G};
-
-  PhaseWriter out(phase);
+  PhaseScales scales;
+  PhaseWriter out(phase, scales);
+  // The coordinates first: every other dataset takes its shape from them and has them attached.
   out.put(phase::weighting, a.weighting);
-  out.put(phase::d, {Nd}, std::vector<std::int64_t>(a.d.begin(), a.d.end()));
-  out.put(phase::delta, {D}, a.delta);
-  out.put(phase::gamma, {G}, a.gamma);
-  out.put(phase::snr, {S}, a.snr);
-  out.put(phase::trials_done, cells, table.trials_done);
-  out.put(phase::overlap_mean, cells, table.overlap_mean);
-  out.put(phase::overlap_std, cells, table.overlap_std);
-  out.put(phase::top_eigenvalue_mean, cells, table.top_eigenvalue_mean);
-  out.put(phase::top_eigenvalue_std, cells, table.top_eigenvalue_std);
-  out.put(phase::ridge_accuracy_mean, cells, table.ridge_accuracy_mean);
-  out.put(phase::ridge_accuracy_std, cells, table.ridge_accuracy_std);
-  out.put(phase::detected_fraction, cells, table.detected_fraction);
-  out.put(phase::detection_threshold, cells, theory.detection_threshold);
-  out.put(phase::theory_overlap, cells, theory.overlap);
-  out.put(phase::theory_top_eigenvalue, cells, theory.top_eigenvalue);
-  out.put(phase::theory_detectable, cells, theory.detectable);
-  out.put(phase::theory_finite_t_top_eigenvalue, cells, finite_t.top_eigenvalue);
-  out.put(phase::theory_finite_t_overlap, cells, finite_t.overlap);
-  out.put(phase::theory_finite_t_threshold_snr, lines, finite_t.threshold_snr);
-  out.put(phase::theory_finite_t_threshold_snr_std, lines, finite_t.threshold_snr_std);
-  out.put(phase::theory_finite_t_bulk_edge_right, lines, finite_t.bulk_edge_right);
-  out.put(phase::theory_finite_t_trials, lines, finite_t.trials);
-  out.put(phase::alpha, lines, theory.alpha);
-  out.put(phase::kappa, lines, theory.kappa);
-  out.put(phase::g, lines, theory.g);
-  out.put(phase::effective_tokens, lines, theory.effective_tokens);
-  out.put(phase::theory_bulk_edge_left, lines, theory.bulk_edge_left);
-  out.put(phase::theory_bulk_edge_right, lines, theory.bulk_edge_right);
-  out.put(phase::theory_pop_threshold_snr, lines, theory.pop_threshold_snr);
-  out.put(phase::theory_sample_threshold_snr, lines, theory.sample_threshold_snr);
-  out.put(phase::empirical_threshold_snr, lines, table.empirical_threshold_snr);
-  out.put(phase::empirical_threshold_bracket, lines, table.empirical_threshold_bracket);
+  out.put(phase::d, std::vector<std::int64_t>(a.d.begin(), a.d.end()));
+  out.put(phase::delta, a.delta);
+  out.put(phase::gamma, a.gamma);
+  out.put(phase::snr, a.snr);
+  out.put(phase::trials_done, table.trials_done);
+  out.put(phase::overlap_mean, table.overlap_mean);
+  out.put(phase::overlap_std, table.overlap_std);
+  out.put(phase::top_eigenvalue_mean, table.top_eigenvalue_mean);
+  out.put(phase::top_eigenvalue_std, table.top_eigenvalue_std);
+  out.put(phase::ridge_accuracy_mean, table.ridge_accuracy_mean);
+  out.put(phase::ridge_accuracy_std, table.ridge_accuracy_std);
+  out.put(phase::detected_fraction, table.detected_fraction);
+  out.put(phase::detection_threshold, theory.detection_threshold);
+  out.put(phase::theory_overlap, theory.overlap);
+  out.put(phase::theory_top_eigenvalue, theory.top_eigenvalue);
+  out.put(phase::theory_detectable, theory.detectable);
+  out.put(phase::theory_finite_t_top_eigenvalue, finite_t.top_eigenvalue);
+  out.put(phase::theory_finite_t_overlap, finite_t.overlap);
+  out.put(phase::theory_finite_t_threshold_snr, finite_t.threshold_snr);
+  out.put(phase::theory_finite_t_threshold_snr_std, finite_t.threshold_snr_std);
+  out.put(phase::theory_finite_t_bulk_edge_right, finite_t.bulk_edge_right);
+  out.put(phase::theory_finite_t_trials, finite_t.trials);
+  out.put(phase::alpha, theory.alpha);
+  out.put(phase::kappa, theory.kappa);
+  out.put(phase::g, theory.g);
+  out.put(phase::effective_tokens, theory.effective_tokens);
+  out.put(phase::theory_bulk_edge_left, theory.bulk_edge_left);
+  out.put(phase::theory_bulk_edge_right, theory.bulk_edge_right);
+  out.put(phase::theory_pop_threshold_snr, theory.pop_threshold_snr);
+  out.put(phase::theory_sample_threshold_snr, theory.sample_threshold_snr);
+  out.put(phase::empirical_threshold_snr, table.empirical_threshold_snr);
+  out.put(phase::empirical_threshold_bracket, table.empirical_threshold_bracket);
   for (std::size_t r = 0; r < rules.size(); ++r) {
     if (rules[r].rule != Rule::edge) continue;  // the top level is the edge rule's
-    put_finite_size(out, rules[r], lines, size_lines);
-    put_refined(out, refined.at(r), lines);
+    put_finite_size(out, rules[r]);
+    put_refined(out, refined.at(r));
   }
-  out.put(phase::extrapolated_overlap, {W, D, G, S}, table.extrapolated_overlap);
-  out.put(phase::extrapolated_overlap_err, {W, D, G, S}, table.extrapolated_overlap_err);
+  out.put(phase::extrapolated_overlap, table.extrapolated_overlap);
+  out.put(phase::extrapolated_overlap_err, table.extrapolated_overlap_err);
 
   const io::Group theory_group = open_or_create_group(phase, std::string(phase_theory_group));
   {
-    PhaseWriter curves(theory_group);
-    const hsize_t K = theory.snr_fine.size(), Kd = theory.delta_fine.size(), Kg = theory.gamma_fine.size();
-    const hsize_t Kx = W * D * G == 0 ? 0 : theory.density.size() / (W * D * G);
-    curves.put(phase_theory::snr, {K}, theory.snr_fine);
-    curves.put(phase_theory::overlap, {W, D, G, K}, theory.overlap_fine);
-    curves.put(phase_theory::top_eigenvalue, {W, D, G, K}, theory.top_eigenvalue_fine);
-    curves.put(phase_theory::delta, {Kd}, theory.delta_fine);
-    curves.put(phase_theory::pop_threshold_snr_vs_delta, {W, G, Kd}, theory.pop_threshold_vs_delta);
-    curves.put(phase_theory::sample_threshold_snr_vs_delta, {W, G, Kd}, theory.sample_threshold_vs_delta);
-    curves.put(phase_theory::gamma, {Kg}, theory.gamma_fine);
-    curves.put(phase_theory::pop_threshold_snr_vs_gamma, {W, D, Kg}, theory.pop_threshold_vs_gamma);
-    curves.put(phase_theory::sample_threshold_snr_vs_gamma, {W, D, Kg}, theory.sample_threshold_vs_gamma);
-    curves.put(phase_theory::density_x, {W, D, G, Kx}, theory.density_x);
-    curves.put(phase_theory::density, {W, D, G, Kx}, theory.density);
+    PhaseWriter curves(theory_group, scales);
+    const std::size_t lines = a.weighting.size() * a.delta.size() * a.gamma.size();
+    curves.put(phase_theory::snr_fine, theory.snr_fine);
+    curves.put(phase_theory::delta_fine, theory.delta_fine);
+    curves.put(phase_theory::gamma_fine, theory.gamma_fine);
+    curves.put_dimension(phase_theory::density_index, lines == 0 ? 0 : theory.density.size() / lines);
+    curves.put(phase_theory::snr, theory.snr_fine);
+    curves.put(phase_theory::overlap, theory.overlap_fine);
+    curves.put(phase_theory::top_eigenvalue, theory.top_eigenvalue_fine);
+    curves.put(phase_theory::delta, theory.delta_fine);
+    curves.put(phase_theory::pop_threshold_snr_vs_delta, theory.pop_threshold_vs_delta);
+    curves.put(phase_theory::sample_threshold_snr_vs_delta, theory.sample_threshold_vs_delta);
+    curves.put(phase_theory::gamma, theory.gamma_fine);
+    curves.put(phase_theory::pop_threshold_snr_vs_gamma, theory.pop_threshold_vs_gamma);
+    curves.put(phase_theory::sample_threshold_snr_vs_gamma, theory.sample_threshold_vs_gamma);
+    curves.put(phase_theory::density_x, theory.density_x);
+    curves.put(phase_theory::density, theory.density);
     curves.remove_others();
   }
   // Values that change between assemblies are datasets, rewritten in place: deleting and
   // recreating an attribute would change the object header's bytes even when the value returns.
-  out.put(phase::detection_margin_c, {1}, std::vector<double>{margin});
-  out.put(phase::points, {3}, std::vector<std::int64_t>{data.total, data.done, data.failed});
+  out.put(phase::detection_margin_c, std::vector<double>{margin});
+  out.put(phase::count_of, std::vector<std::string>{"total", "done", "failed"});
+  out.put(phase::points, std::vector<std::int64_t>{data.total, data.done, data.failed});
   {
     const io::Group detection = open_or_create_group(phase, std::string(phase_detection_group));
-    PhaseWriter groups(detection);
+    PhaseWriter groups(detection, scales);
     for (const RuleTable& rule : rules) {
       const std::string name = to_string(rule.rule);
       const io::Group group = open_or_create_group(detection, name);
-      PhaseWriter put(group);
-      put.put(phase_detection::detected_fraction, cells, rule.detected_fraction);
-      put.put(phase_detection::empirical_threshold_snr, lines, rule.empirical_threshold_snr);
-      put.put(phase_detection::empirical_threshold_bracket, lines, rule.empirical_threshold_bracket);
-      put.put(phase_detection::false_detection_rate, lines, rule.false_detection_rate);
-      put.put(phase_detection::threshold, lines, rule.threshold);
-      put_finite_size(put, rule, lines, size_lines);
-      put_refined(put, refined.at(static_cast<std::size_t>(&rule - rules.data())), lines);
+      PhaseWriter put(group, scales);
+      put.put(phase_detection::detected_fraction, rule.detected_fraction);
+      put.put(phase_detection::empirical_threshold_snr, rule.empirical_threshold_snr);
+      put.put(phase_detection::empirical_threshold_bracket, rule.empirical_threshold_bracket);
+      put.put(phase_detection::false_detection_rate, rule.false_detection_rate);
+      put.put(phase_detection::threshold, rule.threshold);
+      put_finite_size(put, rule);
+      put_refined(put, refined.at(static_cast<std::size_t>(&rule - rules.data())));
       put.remove_others();
       groups.keep(name);
     }
@@ -318,7 +270,7 @@ void write_phase(const std::string& path, const SweepData& data, const PhaseTabl
   out.remove_others();
   set_attribute(phase, "figure_detection", std::string(to_string(shown)));
   set_attribute(phase, "description",
-                "phase tables of the sweep written by `rmtsweep assemble` (README, HDF5 schema)");
+                "phase tables of the sweep written by `rmtsweep assemble` (docs/schema.md)");
   set_attribute(phase, "detection_rule",
                 std::string("detected iff top eigenvalue > right_edge * (1 + c * d^(-2/3))"));
   set_attribute(phase, "assembled_by", std::string("rmtsweep ") + rmtsweep::version);

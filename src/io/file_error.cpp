@@ -43,6 +43,11 @@ std::string advice_for(int os_error, const std::string& path) {
              "elsewhere";
     case ENOENT:
       return "check the path";
+    case EWOULDBLOCK:  // HDF5 takes flock(LOCK_EX) on a file it opens for writing, LOCK_SH for reading
+      return "another process holds the file open (HDF5 file locking): an h5py.File or xarray dataset in a "
+             "notebook, HDFView, h5dump; close it there and run this again (HDF5_USE_FILE_LOCKING=FALSE "
+             "turns the "
+             "lock off, but a reader holding the file open may then read it half written)";
     default:
       return {};
   }

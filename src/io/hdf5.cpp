@@ -205,6 +205,15 @@ Dataspace simple_dataspace(const std::vector<hsize_t>& dims) {
       check_id(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), "H5Screate_simple"));
 }
 
+std::string path_of(hid_t object) {
+  const ssize_t length = H5Iget_name(object, nullptr, 0);
+  if (length < 0) check(static_cast<herr_t>(length), "H5Iget_name");
+  std::string name(static_cast<std::size_t>(length) + 1, '\0');
+  check(static_cast<herr_t>(H5Iget_name(object, name.data(), name.size())), "H5Iget_name");
+  name.resize(static_cast<std::size_t>(length));
+  return name;
+}
+
 std::vector<hsize_t> shape(hid_t dataset) {
   const Dataspace space(check_id(H5Dget_space(dataset), "H5Dget_space"));
   const int rank = H5Sget_simple_extent_ndims(space);

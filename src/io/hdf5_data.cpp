@@ -106,7 +106,10 @@ Dataset create_int_dataset(hid_t loc, const std::string& name, const std::vector
 Dataset create_string_dataset(hid_t loc, const std::string& name, hsize_t count, std::size_t string_length,
                               const DatasetOptions& options) {
   const Datatype type = fixed_string_type(string_length);
-  return create_dataset(loc, name, type, {count}, options, nullptr);
+  Dataset set = create_dataset(loc, name, type, {count}, options, nullptr);
+  // xarray decodes fixed-length strings to str only when told their encoding (CF's _Encoding).
+  write_attribute(set, "_Encoding", "utf-8");
+  return set;
 }
 
 Dataset open_dataset(hid_t loc, const std::string& name) {
@@ -161,6 +164,7 @@ std::vector<std::string> read_strings(hid_t dataset) {
   if (width == 0) {  // variable-length: HDF5 allocates, we copy and reclaim
     Datatype memtype(check_id(H5Tcopy(H5T_C_S1), "H5Tcopy"));
     check(H5Tset_size(memtype, H5T_VARIABLE), "H5Tset_size");
+    check(H5Tset_cset(memtype, H5Tget_cset(type)), "H5Tset_cset");  // HDF5 converts no ASCII <-> UTF-8
     std::vector<char*> pointers(count, nullptr);
     check(H5Dread(dataset, memtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, pointers.data()), "H5Dread");
     for (std::size_t i = 0; i < count; ++i) values[i] = pointers[i] ? pointers[i] : "";
@@ -168,7 +172,8 @@ std::vector<std::string> read_strings(hid_t dataset) {
     H5Dvlen_reclaim(memtype, space, H5P_DEFAULT, pointers.data());
     return values;
   }
-  const Datatype memtype = fixed_string_type(width);
+  Datatype memtype = fixed_string_type(width);
+  check(H5Tset_cset(memtype, H5Tget_cset(type)), "H5Tset_cset");
   std::vector<char> buffer(count * width);
   check(H5Dread(dataset, memtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer.data()), "H5Dread");
   for (std::size_t i = 0; i < count; ++i) values[i] = trimmed(buffer.data() + i * width, width);
@@ -236,13 +241,15 @@ std::string read_string_attribute(hid_t object, const std::string& name) {
   if (width == 0) {
     Datatype memtype(check_id(H5Tcopy(H5T_C_S1), "H5Tcopy"));
     check(H5Tset_size(memtype, H5T_VARIABLE), "H5Tset_size");
+    check(H5Tset_cset(memtype, H5Tget_cset(type)), "H5Tset_cset");  // HDF5 converts no ASCII <-> UTF-8
     char* pointer = nullptr;
     check(H5Aread(attribute, memtype, &pointer), ("H5Aread(" + name + ")").c_str());
     std::string value = pointer ? pointer : "";
     H5free_memory(pointer);
     return value;
   }
-  const Datatype memtype = fixed_string_type(width);
+  Datatype memtype = fixed_string_type(width);
+  check(H5Tset_cset(memtype, H5Tget_cset(type)), "H5Tset_cset");
   std::vector<char> buffer(width);
   check(H5Aread(attribute, memtype, buffer.data()), ("H5Aread(" + name + ")").c_str());
   return trimmed(buffer.data(), width);

@@ -32,6 +32,14 @@ std::string aside_name(const std::string& path, const std::string& label) {
   return name;
 }
 
+void sync_file(const std::string& path, const std::string& operation) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw os_file_error(path, operation, errno);
+  const int synced = ::fsync(fd), error = errno;
+  (void)::close(fd);
+  if (synced != 0) throw os_file_error(path, operation, error);
+}
+
 void rename_path(const std::string& path, const std::string& to, const std::string& operation) {
   if (std::rename(path.c_str(), to.c_str()) != 0) throw os_file_error(path, operation, errno);
   const std::filesystem::path parent = std::filesystem::path(to).parent_path();

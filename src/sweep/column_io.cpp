@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "rmtsweep/io/dimension_scale.hpp"
+
 namespace rmtsweep::sweep::detail {
 
 void describe(hid_t object, std::string_view text) {
@@ -27,6 +29,7 @@ io::Dataset create_column(hid_t points, const Column& column, hsize_t rows, int 
                                              : io::create_double_dataset(points, name, dims, options);
   }
   describe(set, column.description);
+  if (column.type != ColumnType::text) io::write_cf_attributes(set, {}, column.units);
   return set;
 }
 

@@ -13,8 +13,8 @@ namespace rmtsweep::sweep::detail {
 void describe(hid_t object, std::string_view text);
 
 /// Creates the dataset of one column under `points` (rows x 1, or rows x k for top_k) with early
-/// allocation; integer cells not written read `int_fill`. Text columns take the column's own width,
-/// else `text_width`.
+/// allocation, its description and (numeric columns) its units; integer cells not written read `int_fill`.
+/// Text columns take the column's own width, else `text_width`.
 io::Dataset create_column(hid_t points, const Column& column, hsize_t rows, int k, std::size_t text_width,
                           std::int64_t int_fill);
 

@@ -122,6 +122,87 @@ void check_point_count(const SweepConfig& c, const Get& get) {
   }
 }
 
+/// A decimal text as mantissa x 10^exponent ("0.25" -> 25 x 10^-2, "1e-3" -> 1 x 10^-3); nullopt for
+/// anything else (inf, hexadecimal) or past 18 digits.
+struct Decimal {
+  std::int64_t mantissa = 0;
+  int exponent = 0;
+};
+std::optional<Decimal> decimal_of(const std::string& text) {
+  Decimal d;
+  std::size_t i = 0, digits = 0;
+  const bool negative = i < text.size() && text[i] == '-';
+  if (i < text.size() && (text[i] == '-' || text[i] == '+')) ++i;
+  bool point = false;
+  for (; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '.' && !point) {
+      point = true;
+    } else if (c >= '0' && c <= '9') {
+      if (++digits > 18) return std::nullopt;
+      d.mantissa = d.mantissa * 10 + (c - '0');
+      if (point) --d.exponent;
+    } else {
+      break;
+    }
+  }
+  if (digits == 0) return std::nullopt;
+  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    int power = 0;
+    const auto [end, ec] =
+        std::from_chars(text.data() + i + 1 + (text[i + 1] == '+' ? 1 : 0), text.data() + text.size(), power);
+    if (ec != std::errc{} || end != text.data() + text.size() || power < -300 || power > 300)
+      return std::nullopt;
+    d.exponent += power;
+  } else if (i != text.size()) {
+    return std::nullopt;
+  }
+  if (negative) d.mantissa = -d.mantissa;
+  return d;
+}
+
+/// The count values of the linear range start:stop:count as the decimals they stand for: value i is
+/// start + i (stop - start) / (count - 1) computed exactly in decimal and converted once (0.2:1.6:8 gives
+/// 0.6, not 0.6000000000000001), so every value is the number a user would type. nullopt when a step is
+/// not a finite decimal (0:1:4, thirds) or the digits overflow: the range is then computed in binary.
+std::optional<std::vector<double>> decimal_range(const std::string& start, const std::string& stop,
+                                                 std::int64_t count) {
+  const auto a = decimal_of(start), b = decimal_of(stop);
+  if (!a || !b || count < 2) return std::nullopt;
+  const int exponent = std::min(a->exponent, b->exponent);
+  const auto scaled = [&](const Decimal& d, int by, std::int64_t& out) {
+    out = d.mantissa;
+    for (int k = 0; k < by; ++k) {
+      if (__builtin_mul_overflow(out, std::int64_t{10}, &out)) return false;
+    }
+    return true;
+  };
+  std::int64_t first = 0, last = 0;
+  if (!scaled(*a, a->exponent - exponent, first) || !scaled(*b, b->exponent - exponent, last))
+    return std::nullopt;
+  std::int64_t span = 0;
+  if (__builtin_sub_overflow(last, first, &span)) return std::nullopt;
+  // The fewest more decimals p that make the step span 10^p / (count - 1) a whole number.
+  const std::int64_t steps = count - 1;
+  for (int p = 0; p <= 18; ++p) {
+    if (span % steps == 0) {
+      const std::int64_t step = span / steps;
+      std::vector<double> values;
+      for (std::int64_t i = 0; i < count; ++i) {
+        std::int64_t value = 0;
+        if (__builtin_mul_overflow(step, i, &value) || __builtin_add_overflow(value, first, &value))
+          return std::nullopt;
+        values.push_back(std::stod(std::to_string(value) + "e" + std::to_string(exponent - p)));
+      }
+      return values;
+    }
+    if (__builtin_mul_overflow(span, std::int64_t{10}, &span) ||
+        __builtin_mul_overflow(first, std::int64_t{10}, &first))
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 const std::vector<std::string>& config_keys() {
@@ -215,7 +296,9 @@ std::vector<double> parse_axis(const std::string& raw, const std::string& option
     // 1,10,100, where exp/log gave 10.000000000000002). Both ends are always exactly as given.
     const double steps = static_cast<double>(std::max<std::int64_t>(count - 1, 1));
     const double first = logarithmic ? std::log10(start) : 0.0, last = logarithmic ? std::log10(stop) : 0.0;
-    for (std::int64_t i = 0; i < count; ++i) {
+    const auto decimals = logarithmic ? std::nullopt : decimal_range(trim(parts[0]), trim(parts[1]), count);
+    if (decimals) values = *decimals;
+    for (std::int64_t i = 0; i < count && !decimals; ++i) {
       const double k = static_cast<double>(i);
       double v = logarithmic ? std::pow(10.0, first + (last - first) * k / steps) : start + k / steps * (stop - start);
       if (i == 0) v = start;

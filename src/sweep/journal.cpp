@@ -13,7 +13,7 @@
 namespace rmtsweep::sweep {
 namespace {
 
-/// The journal is synced to the disk at most this often (README "Reliability": a sync per record
+/// The journal is synced to the disk at most this often (docs/reliability.md: a sync per record
 /// cost 0.6-1.1 ms here, 5-8 % of a d = 200 point and more of a smaller one; a write(2) alone
 /// survives any death of the process, the sync guards against a crash of the node).
 constexpr std::chrono::seconds sync_interval{1};

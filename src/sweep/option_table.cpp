@@ -12,7 +12,8 @@ constexpr unsigned everywhere = in_sweep | in_point | in_theory, simulated = in_
 constexpr OptionSpec table[] = {
     // what defines a point (model.md section 1); in a sweep delta, gamma, snr and weighting are axes
     {"d", "400",
-     "embedding dimension d: an integer >= 1; in a sweep an axis of distinct integers: a,b,c | start:stop:count | "
+     "embedding dimension d: an integer >= 1; in a sweep an axis of distinct integers: a,b,c | "
+     "start:stop:count | "
      "log:start:stop:count (values rounded to integers)",
      everywhere},
     {"T", "10", "sequence length T: an integer 1 <= T <= 4096", everywhere},
@@ -35,23 +36,27 @@ constexpr OptionSpec table[] = {
     {"seed", "0", "random seed: an integer 0 <= seed < 2^64; every draw derives from (seed, trial, ...)",
      everywhere},
     {"trial", "0", "which independent draw: an integer >= 0", in_point | in_theory},
-    {"trials", "1", "independent draws per (d, delta, gamma, snr, weighting): an integer 1 <= trials <= 1000000",
-     in_sweep},
+    {"trials", "1",
+     "independent draws per (d, delta, gamma, snr, weighting): an integer 1 <= trials <= 1000000", in_sweep},
     // what is measured
     {"k", "4",
-     "top eigenvalues/overlaps measured per point: an integer min(4, d) <= k <= d (default min(4, d); in a sweep "
+     "top eigenvalues/overlaps measured per point: an integer min(4, d) <= k <= d (default min(4, d); in a "
+     "sweep "
      "the smallest d)",
      simulated},
-    {"ridge", "0.1", "ridge lambda in units of kappa (model.md section 6); a sweep needs ridge > 0",
+    {"ridge", "0.1", "ridge lambda in units of kappa (docs/model.md section 6); a sweep needs ridge > 0",
      simulated},
     {"ntest", "0", "ridge test sequences: an integer 0 <= ntest <= 2^40, 0 means N", simulated},
-    {"store_spectra", "auto", "store all d eigenvalues per point: true, false or auto = for the sizes d <= 4096", in_sweep},
+    {"store_spectra", "auto",
+     "store all d eigenvalues per point: true, false or auto = for the sizes d <= 4096", in_sweep},
     // how it is computed (not part of the resolved config)
     {"ranks_per_point", "1", "ranks computing one point together: an integer >= 1 that divides the ranks",
      in_sweep, true},
     {"eigensolver", "auto",
-     "how the eigenpairs are computed: auto (matrix-free Krylov where no spectrum is stored and it is faster, "
-     "else dense), dense (S formed and reduced: LAPACK, or ELPA where it applies on groups of several ranks), "
+     "how the eigenpairs are computed: auto (matrix-free Krylov where no spectrum is stored and it is "
+     "faster, "
+     "else dense), dense (S formed and reduced: LAPACK, or ELPA where it applies on groups of several "
+     "ranks), "
      "krylov (S never formed: the top k only) or scalapack (dense, always pdsytrd on groups: less memory)",
      simulated, true},
     {"fail_points", "", "TEST ONLY fault injection: point indices whose engine call throws", in_sweep, true},

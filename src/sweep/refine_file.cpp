@@ -78,8 +78,9 @@ void RefineFile::add_block(std::int64_t rows) {
   const std::string path = refine_block_path(index);
   if (!io::exists(file_, std::string(refine_group))) {
     const io::Group group = io::create_group(file_, std::string(refine_group));
-    detail::describe(group, "points added by `rmtsweep refine` (README, Adaptive refinement): blocks of the /points "
-                            "columns; status -1 marks a row not given to a point yet");
+    detail::describe(group,
+                     "points added by `rmtsweep refine` (docs/refinement.md): blocks of the /points "
+                     "columns; status -1 marks a row not given to a point yet");
   }
   // A block a kill interrupted during its creation (no marker) is replaced.
   if (io::exists(file_, path)) io::check(H5Ldelete(file_, path.c_str(), H5P_DEFAULT), "H5Ldelete");

@@ -169,7 +169,7 @@ constexpr Column table[] = {
      "1 when the Krylov engine did not converge within its budget and the point was recomputed with S formed",
      nullptr, [](O o) -> Cell { return std::int64_t{o.result && o.result->fell_back ? 1 : 0}; }},
     {"seconds", real, scalar, measurement, "wall-clock seconds the point took on its group [s]", nullptr,
-     [](O o) -> Cell { return o.seconds; }},
+     [](O o) -> Cell { return o.seconds; }, 0, 0, "s"},
     {"run", integer, scalar, measurement,
      "which invocation computed the point (0 = first run, 1 = first resume, ...); -1 pending", nullptr,
      [](O o) -> Cell { return o.run; }, -1},
@@ -226,6 +226,11 @@ const Column* find_column(std::string_view name) noexcept {
 
 std::string path_of(const Column& c) { return std::string(points_group) + "/" + std::string(c.name); }
 
+std::vector<const Dimension*> dimensions_of(const Column& c) {
+  if (c.shape == ColumnShape::top_k) return {&dimension::point, &dimension::k};
+  return {&dimension::point};
+}
+
 namespace column {
 const Column &delta = named("delta"), &gamma = named("gamma"), &snr = named("snr"),
              &weighting = named("weighting"), &trial = named("trial");
@@ -254,6 +259,16 @@ const DatasetEntry weighting{"grid/weighting", "the weightings of the sweep (can
 const DatasetEntry trial{"grid/trial",
                          "trial numbers 0..trials-1 (independent draws; trial varies fastest in /points)"};
 }  // namespace grid_axis
+
+namespace points_dimension {
+const DatasetEntry point{
+    "points/point", "the point index of each row, 0..points-1: the coordinate of dimension point (xarray)"};
+const DatasetEntry k{"points/k", "dimension k of the top_k columns (no values: netCDF-4 dimension only)"};
+}  // namespace points_dimension
+
+std::string spectra_eigenvalue_index_path(int d) { return spectra_group_of(d) + "/eigenvalue_index"; }
+const std::string_view spectra_eigenvalue_index_description =
+    "dimension of the d eigenvalues of each row, ascending (no values: netCDF-4 dimension only)";
 
 const DatasetEntry spectra_eigenvalues{"spectra/eigenvalues",
                                        "all d eigenvalues of S per point, ascending (points x d)"};

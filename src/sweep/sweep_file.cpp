@@ -10,6 +10,7 @@
 
 #include "column_io.hpp"
 #include "rmtsweep/common/error.hpp"
+#include "rmtsweep/io/dimension_scale.hpp"
 #include "rmtsweep/model/weighting.hpp"
 #include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/random/counter_rng.hpp"
@@ -49,33 +50,118 @@ void write_parameter_column(const io::Dataset& set, const Column& column, const 
   }
 }
 
-/// Writes /grid/* (rank 0 only, independent).
+/// Makes `set` the coordinate of its dimension `dim` (its name is the dataset's) with long_name and units.
+void make_coordinate(hid_t set, const Dimension& dim) {
+  io::make_coordinate(set);
+  io::write_cf_attributes(set, dim.long_name, dim.units);
+}
+
+/// Attaches to each axis of `set` the scale of its dimension in `scales` (dimension -> scale dataset).
+void attach(hid_t set, const std::vector<const Dimension*>& dims,
+            const std::vector<std::pair<const Dimension*, hid_t>>& scales) {
+  for (std::size_t axis = 0; axis < dims.size(); ++axis) {
+    const auto scale =
+        std::find_if(scales.begin(), scales.end(), [&](const auto& s) { return s.first == dims[axis]; });
+    if (scale == scales.end())
+      throw std::logic_error("no scale of dimension " + std::string(dims[axis]->name));
+    io::attach_scale(set, scale->second, static_cast<unsigned>(axis));
+  }
+}
+
+/// Writes /grid/* (values: rank 0 only, independent), each dataset the coordinate of its own axis.
 void write_grid(hid_t file, const Grid& grid, const std::vector<std::string>& weightings, bool writer) {
   const SweepConfig& c = grid.config();
   const io::Group group = io::create_group(file, std::string(grid_group));
   const std::vector<std::int64_t> sizes(c.d.begin(), c.d.end());
   const io::Dataset d = io::create_int_dataset(file, std::string(grid_axis::d.path), {sizes.size()});
   describe(d, grid_axis::d.description);
+  make_coordinate(d, dimension::d);
   if (writer) io::write(d, sizes);
-  auto axis = [&](const DatasetEntry& entry, const std::vector<double>& values) {
+  auto axis = [&](const DatasetEntry& entry, const Dimension& dim, const std::vector<double>& values) {
     const io::Dataset set = io::create_double_dataset(file, std::string(entry.path), {values.size()});
     describe(set, entry.description);
+    make_coordinate(set, dim);
     if (writer) io::write(set, values);
   };
-  axis(grid_axis::delta, c.delta);
-  axis(grid_axis::gamma, c.gamma);
-  axis(grid_axis::snr, c.snr);
+  axis(grid_axis::delta, dimension::delta, c.delta);
+  axis(grid_axis::gamma, dimension::gamma, c.gamma);
+  axis(grid_axis::snr, dimension::snr, c.snr);
   std::size_t width = 1;
   for (const auto& w : weightings) width = std::max(width, w.size());
   const io::Dataset weighting =
       io::create_string_dataset(file, std::string(grid_axis::weighting.path), weightings.size(), width);
   describe(weighting, grid_axis::weighting.description);
+  make_coordinate(weighting, dimension::weighting);
   if (writer) io::write(weighting, weightings);
   std::vector<std::int64_t> trials(static_cast<std::size_t>(c.trials));
   for (std::size_t t = 0; t < trials.size(); ++t) trials[t] = static_cast<std::int64_t>(t);
   const io::Dataset trial = io::create_int_dataset(file, std::string(grid_axis::trial.path), {trials.size()});
   describe(trial, grid_axis::trial.description);
+  make_coordinate(trial, dimension::trial);
   if (writer) io::write(trial, trials);
+}
+
+/// Creates /points: its scales (the coordinate point = 0..points-1, the dimension k), then every column
+/// of the schema table with its dimensions attached; the parameter columns are written (rank 0).
+void write_points(hid_t file, const Grid& grid, const std::vector<theory::Prediction>& predictions,
+                  const std::vector<std::string>& weightings, bool writer) {
+  const SweepConfig& c = grid.config();
+  const auto points = static_cast<hsize_t>(grid.size());
+  const io::Group group = io::create_group(file, std::string(points_group));
+  const io::Dataset point = io::create_int_dataset(file, std::string(points_dimension::point.path), {points});
+  describe(point, points_dimension::point.description);
+  make_coordinate(point, dimension::point);
+  if (writer) {
+    std::vector<std::int64_t> index(points);
+    for (hsize_t i = 0; i < points; ++i) index[i] = static_cast<std::int64_t>(i);
+    io::write(point, index);
+  }
+  const io::Dataset k =
+      io::create_dimension_only(file, std::string(points_dimension::k.path), static_cast<hsize_t>(c.k));
+  describe(k, points_dimension::k.description);
+  io::write_cf_attributes(k, dimension::k.long_name, dimension::k.units);
+  const std::vector<std::pair<const Dimension*, hid_t>> scales{{&dimension::point, point},
+                                                               {&dimension::k, k}};
+
+  std::size_t weighting_width = 1;  // text columns of parameters hold a weighting
+  for (const auto& w : weightings) weighting_width = std::max(weighting_width, w.size());
+  for (const Column* column : point_columns()) {
+    const io::Dataset set = create_column(group, *column, points, c.k, weighting_width, column->integer_fill);
+    attach(set, dimensions_of(*column), scales);
+    if (writer && column->phase == ColumnPhase::parameter)
+      write_parameter_column(set, *column, grid, predictions);
+  }
+}
+
+/// Creates /spectra/d<d> for each size whose spectra are stored: its eigenvalues (rows x d), labelled
+/// by the coordinate point (each row's /points row, written by rank 0) and the dimension eigenvalue_index.
+void write_spectra(hid_t file, const SweepConfig& c, bool writer) {
+  if (!c.any_spectra()) return;
+  const io::Group spectra = io::create_group(file, std::string(spectra_group));
+  const auto per_d = static_cast<hsize_t>(c.points_per_d());
+  for (std::size_t n = 0; n < c.d.size(); ++n) {
+    const int d = c.d[n];
+    if (!c.spectra_stored(d)) continue;
+    const io::Group size = io::create_group(file, spectra_group_of(d));
+    const io::Dataset rows = io::create_int_dataset(file, spectra_points_path(d), {per_d});
+    describe(rows, spectra_points_description);
+    make_coordinate(rows, dimension::point);
+    const io::Dataset index =
+        io::create_dimension_only(file, spectra_eigenvalue_index_path(d), static_cast<hsize_t>(d));
+    describe(index, spectra_eigenvalue_index_description);
+    io::write_cf_attributes(index, dimension::eigenvalue_index.long_name, dimension::eigenvalue_index.units);
+    const io::Dataset eigenvalues =
+        io::create_double_dataset(file, spectra_eigenvalues_path(d), {per_d, static_cast<hsize_t>(d)});
+    describe(eigenvalues, spectra_eigenvalues_description);
+    io::write_cf_attributes(eigenvalues, {}, "1");
+    attach(eigenvalues, {&dimension::point, &dimension::eigenvalue_index},
+           {{&dimension::point, rows}, {&dimension::eigenvalue_index, index}});
+    if (writer) {
+      std::vector<std::int64_t> point(per_d);
+      for (hsize_t r = 0; r < per_d; ++r) point[r] = static_cast<std::int64_t>(n * per_d + r);
+      io::write(rows, point);
+    }
+  }
 }
 
 }  // namespace
@@ -99,33 +185,8 @@ SweepFile SweepFile::create(const std::string& path, MPI_Comm comm, const Grid& 
   std::vector<std::string> weightings;
   for (const auto& w : c.weighting) weightings.push_back(model::to_string(w));
   write_grid(sweep.file_, grid, weightings, writer);
-
-  const io::Group group = io::create_group(sweep.file_, std::string(points_group));
-  std::size_t weighting_width = 1;  // text columns of parameters hold a weighting
-  for (const auto& w : weightings) weighting_width = std::max(weighting_width, w.size());
-  for (const Column* column : point_columns()) {
-    const io::Dataset set = create_column(group, *column, points, c.k, weighting_width, column->integer_fill);
-    if (writer && column->phase == ColumnPhase::parameter)
-      write_parameter_column(set, *column, grid, predictions);
-  }
-  if (c.any_spectra()) {
-    const io::Group spectra = io::create_group(sweep.file_, std::string(spectra_group));
-    const auto per_d = static_cast<hsize_t>(c.points_per_d());
-    for (std::size_t n = 0; n < c.d.size(); ++n) {
-      const int d = c.d[n];
-      if (!c.spectra_stored(d)) continue;
-      const io::Group size = io::create_group(sweep.file_, spectra_group_of(d));
-      describe(io::create_double_dataset(sweep.file_, spectra_eigenvalues_path(d), {per_d, static_cast<hsize_t>(d)}),
-               spectra_eigenvalues_description);
-      const io::Dataset rows = io::create_int_dataset(sweep.file_, spectra_points_path(d), {per_d});
-      describe(rows, spectra_points_description);
-      if (writer) {
-        std::vector<std::int64_t> index(per_d);
-        for (hsize_t r = 0; r < per_d; ++r) index[r] = static_cast<std::int64_t>(n * per_d + r);
-        io::write(rows, index);
-      }
-    }
-  }
+  write_points(sweep.file_, grid, predictions, weightings, writer);
+  write_spectra(sweep.file_, c, writer);
 
   io::write_attribute(sweep.file_, "config", config_text);
   io::write_attribute(sweep.file_, "point_count", static_cast<std::int64_t>(points));

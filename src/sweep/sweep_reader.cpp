@@ -74,6 +74,12 @@ SweepReader::SweepReader(const std::string& path) : path_(path) {
   } catch (const Hdf5Error& e) {
     throw io::file_error(path, "open the sweep file", e);
   }
+  if (io::has_attribute(file_, std::string(phase_file_source))) {
+    throw InvalidFile(path,
+                      "a phase file (rmtsweep assemble --output) of the sweep file " +
+                          io::read_string_attribute(file_, std::string(phase_file_source)) +
+                          ": status, assemble and run read that one; plot and rmtsweep.open_phase read this");
+  }
   const bool started = io::exists(file_, std::string(points_group)) || io::exists(file_, std::string(grid_group)) ||
                        io::has_attribute(file_, "config");
   if (!started) {

@@ -36,6 +36,18 @@ def same_values(a, b):
     return a.shape == b.shape and np.array_equal(a, b)
 
 
+def dereferenced(h5, value):
+    """An attribute value with every HDF5 object reference replaced by the path it points to: the
+    dimension scales' DIMENSION_LIST and REFERENCE_LIST hold references, which are file addresses."""
+    if isinstance(value, h5py.Reference):
+        return h5[value].name if value else None
+    if isinstance(value, np.ndarray) and value.dtype.names:
+        return tuple(tuple(dereferenced(h5, field) for field in row) for row in value.tolist())
+    if isinstance(value, (np.ndarray, list, tuple)) and (not isinstance(value, np.ndarray) or value.dtype.kind == "O"):
+        return tuple(dereferenced(h5, item) for item in value)
+    return value
+
+
 def compare_attributes(path, a, b, ignored, out):
     names = set(a.attrs) | set(b.attrs)
     for name in sorted(names):
@@ -43,6 +55,11 @@ def compare_attributes(path, a, b, ignored, out):
             continue
         if name not in a.attrs or name not in b.attrs:
             out.append(f"{path}: attribute {name} only in {'the first' if name in a.attrs else 'the second'}")
+            continue
+        if name in ("DIMENSION_LIST", "REFERENCE_LIST"):
+            if dereferenced(a.file, a.attrs[name]) != dereferenced(b.file, b.attrs[name]):
+                out.append(f"{path}: attribute {name}: {dereferenced(a.file, a.attrs[name])} != "
+                           f"{dereferenced(b.file, b.attrs[name])}")
             continue
         x, y = np.asarray(a.attrs[name]), np.asarray(b.attrs[name])
         if not same_values(x, y):

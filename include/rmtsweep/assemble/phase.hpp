@@ -10,7 +10,7 @@
 namespace rmtsweep::assemble {
 
 /// Default c of detection_threshold: how many d^{-2/3} relative units above the right bulk edge a
-/// top eigenvalue must lie to count as an outlier (see README, "Detection rule").
+/// top eigenvalue must lie to count as an outlier (see docs/detection.md).
 inline constexpr double default_detection_margin = 1.0;
 
 /// The Tracy-Widom-scale detection threshold right_edge (1 + c d^{-2/3}): the largest bulk

@@ -1,7 +1,7 @@
 #pragma once
 /// Reading a sweep file for assembly and writing its /phase group (serial HDF5, one process).
 ///
-/// /phase layout (README, "HDF5 schema"): axes weighting, delta, gamma, snr (numeric axes
+/// /phase layout (docs/schema.md): axes weighting, delta, gamma, snr (numeric axes
 /// ascending); per (weighting, delta, gamma, snr) cell the trial statistics, the detected fraction
 /// and the theory; per (weighting, delta, gamma) line the thresholds; /phase/theory the fine curves.
 /// Writing is deterministic: a dataset that exists with the same shape and type is overwritten
@@ -22,6 +22,8 @@ namespace rmtsweep::assemble {
 /// What assembly needs from a sweep file.
 struct SweepData {
   sweep::SweepConfig config;         ///< parsed from the root attribute `config`
+  std::string config_text;           ///< that attribute as stored
+  std::string sweep_id;              ///< the root attribute sweep_id ("" in files from before it)
   Axes axes;                         ///< numeric axes ascending; weighting in grid order
   std::vector<PointRecord> points;   ///< done points, in the file's point order
   std::int64_t total = 0, done = 0, failed = 0, pending = 0;
@@ -33,6 +35,11 @@ struct SweepData {
 /// Reads the config, grid and done points of `path` (sweep::SweepReader). Throws InvalidFile
 /// when it is not a complete rmtsweep sweep file.
 SweepData read_sweep(const std::string& path);
+
+/// Creates the phase file `path` of `assemble --output` (truncating it): the sweep's root attributes
+/// config and sweep_id, sweep_file (sweep::phase_file_source: the absolute path of `sweep_path`) and a
+/// description. write_phase then writes /phase into it, laid out as in the sweep file.
+void create_phase_file(const std::string& path, const SweepData& data, const std::string& sweep_path);
 
 /// Writes (or rewrites) /phase of `path` from the tables; `margin` is the detection c; `finite_t` the
 /// finite-T theory's trial means (/phase/theory_finite_t_*).

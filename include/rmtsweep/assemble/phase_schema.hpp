@@ -1,15 +1,74 @@
 #pragma once
-/// The datasets of /phase (written by `rmtsweep assemble`) and of /phase/theory: each name once, with
-/// its description. The writer (phase_file.cpp) and every reader take them from here; the names are a
-/// contract with users' h5py scripts (README, "HDF5 schema").
+/// The datasets of /phase (written by `rmtsweep assemble`) and of its subgroups: each name once, with its
+/// description, its dimensions and its units. The writer (phase_file.cpp) and every reader take them from
+/// here; the names are a contract with users' h5py scripts (docs/schema.md, which src/app/schema_doc.cpp
+/// writes from these entries).
+///
+/// Dimensions (netCDF-4 dimension scales, io/dimension_scale.hpp): every dataset states the named
+/// dimension of each axis (Dims), and the writer creates the dataset with the sizes of those dimensions
+/// and attaches their scales, so `xarray.open_dataset(path, group="phase", engine="h5netcdf")` labels
+/// every axis. A dimension's scale is a dataset of the same name: /phase/weighting, d, delta, gamma,
+/// snr, detection_margin_c and count_of in /phase (coordinates), /phase/theory/snr_fine, delta_fine,
+/// gamma_fine (the theory curves' fine axes; also stored as theory/snr, delta, gamma, their names
+/// since before scales) and density_index (no values). A dataset sees the scales of its own group and
+/// of the groups above it, as netCDF-4 readers do. Adding a dataset: one PhaseEntry with its Dims, and
+/// one put() in phase_file.cpp.
+#include <array>
+#include <cstddef>
+#include <initializer_list>
 #include <string_view>
+
+#include "rmtsweep/sweep/schema.hpp"
 
 namespace rmtsweep::assemble {
 
-/// One dataset of /phase: its name inside the group and its description attribute.
+using sweep::Dimension;
+
+/// The dimensions of /phase beyond the sweep's axes (sweep::dimension: weighting, d, delta, gamma, snr,
+/// trial).
+namespace phase_dimension {
+inline constexpr Dimension count_of{"count_of", "what each value of /phase/points counts", ""};
+inline constexpr Dimension detection_margin_c{"detection_margin_c", "c of the edge detection rule", "1"};
+inline constexpr Dimension snr_fine{"snr_fine", "snr = ||mu||^2 of the theory curves (fine axis)", "1"};
+inline constexpr Dimension delta_fine{"delta_fine", "delta = d/V of the threshold curves (fine axis)", "1"};
+inline constexpr Dimension gamma_fine{"gamma_fine", "gamma = d/N of the threshold curves (fine axis)", "1"};
+inline constexpr Dimension density_index{"density_index", "position of x along a line's bulk density", ""};
+}  // namespace phase_dimension
+
+/// The dimensions of a dataset's axes, in order (at most 6; none is not a /phase dataset: a compile error).
+class Dims {
+ public:
+  constexpr Dims(std::initializer_list<const Dimension*> axes) {
+    if (axes.size() == 0) throw "a /phase dataset names the dimension of each of its axes";
+    for (const Dimension* axis : axes) axes_[rank_++] = axis;
+  }
+  constexpr std::size_t rank() const noexcept { return rank_; }
+  constexpr const Dimension& operator[](std::size_t axis) const noexcept { return *axes_[axis]; }
+
+ private:
+  std::array<const Dimension*, 6> axes_{};
+  std::size_t rank_ = 0;
+};
+
+namespace dims {
+using namespace sweep::dimension;
+/// One value per cell: weighting x d x delta x gamma x snr.
+inline constexpr Dims cells{&weighting, &d, &delta, &gamma, &snr};
+/// One value per line (the snr axis reduced): weighting x d x delta x gamma.
+inline constexpr Dims lines{&weighting, &d, &delta, &gamma};
+/// One value per line across sizes (d -> infinity): weighting x delta x gamma.
+inline constexpr Dims size_lines{&weighting, &delta, &gamma};
+/// One value per cell across sizes: weighting x delta x gamma x snr.
+inline constexpr Dims size_cells{&weighting, &delta, &gamma, &snr};
+}  // namespace dims
+
+/// One dataset of /phase: its name inside its group, its description attribute, its dimensions and its CF
+/// units ("1": dimensionless; "" for none: codes and texts).
 struct PhaseEntry {
   std::string_view name;
   std::string_view description;
+  Dims dims;
+  std::string_view units = "1";
 };
 
 /// The group /phase and its subgroup of fine theory curves.
@@ -17,160 +76,236 @@ inline constexpr std::string_view phase_group = "phase", phase_theory_group = "t
 
 namespace phase {  // /phase
 inline constexpr PhaseEntry effective_tokens{
-    "effective_tokens", "T_eff = (sum |w_t|)^2 / sum w_t^2 of the weighting: the bulk law is a limit of many (model.md 5.5)"};
+    "effective_tokens",
+    "T_eff = (sum |w_t|)^2 / sum w_t^2 of the weighting: the bulk law is a limit of many (model.md 5.5)",
+    dims::lines};
 inline constexpr PhaseEntry weighting{
-    "weighting", "weightings (canonical text), in grid order: axis 0 of the phase arrays"};
-inline constexpr PhaseEntry d{"d", "embedding dimension d, ascending: axis 1"};
-inline constexpr PhaseEntry delta{"delta", "delta = d/V, ascending: axis 2"};
-inline constexpr PhaseEntry gamma{"gamma", "gamma = d/N, ascending: axis 3"};
-inline constexpr PhaseEntry snr{"snr", "snr = ||mu||^2, ascending: axis 4"};
-inline constexpr PhaseEntry trials_done{"trials_done",
-                                        "done trials in the cell (weighting, d, delta, gamma, snr)"};
-inline constexpr PhaseEntry overlap_mean{"overlap_mean", "trial mean of the measured overlap |u_hat^T u|^2"};
-inline constexpr PhaseEntry overlap_std{"overlap_std", "trial standard deviation (n - 1) of the overlap"};
+    "weighting",
+    "weightings (canonical text), in grid order: axis 0 of the phase arrays",
+    {&sweep::dimension::weighting},
+    ""};
+inline constexpr PhaseEntry d{"d", "embedding dimension d, ascending: axis 1", {&sweep::dimension::d}};
+inline constexpr PhaseEntry delta{"delta", "delta = d/V, ascending: axis 2", {&sweep::dimension::delta}};
+inline constexpr PhaseEntry gamma{"gamma", "gamma = d/N, ascending: axis 3", {&sweep::dimension::gamma}};
+inline constexpr PhaseEntry snr{"snr", "snr = ||mu||^2, ascending: axis 4", {&sweep::dimension::snr}};
+inline constexpr PhaseEntry trials_done{
+    "trials_done", "done trials in the cell (weighting, d, delta, gamma, snr)", dims::cells};
+inline constexpr PhaseEntry overlap_mean{"overlap_mean", "trial mean of the measured overlap |u_hat^T u|^2",
+                                         dims::cells};
+inline constexpr PhaseEntry overlap_std{"overlap_std", "trial standard deviation (n - 1) of the overlap",
+                                        dims::cells};
 inline constexpr PhaseEntry top_eigenvalue_mean{"top_eigenvalue_mean",
-                                                "trial mean of the top eigenvalue of S"};
+                                                "trial mean of the top eigenvalue of S", dims::cells};
 inline constexpr PhaseEntry top_eigenvalue_std{"top_eigenvalue_std",
-                                               "trial standard deviation of the top eigenvalue"};
+                                               "trial standard deviation of the top eigenvalue", dims::cells};
 inline constexpr PhaseEntry ridge_accuracy_mean{"ridge_accuracy_mean",
-                                                "trial mean of the ridge test accuracy"};
+                                                "trial mean of the ridge test accuracy", dims::cells};
 inline constexpr PhaseEntry ridge_accuracy_std{"ridge_accuracy_std",
-                                               "trial standard deviation of the ridge accuracy"};
+                                               "trial standard deviation of the ridge accuracy", dims::cells};
 inline constexpr PhaseEntry detected_fraction{
     "detected_fraction",
-    "fraction of done trials whose top eigenvalue exceeds detection_threshold (empirical detection)"};
+    "fraction of done trials whose top eigenvalue exceeds detection_threshold (empirical detection)",
+    dims::cells};
 inline constexpr PhaseEntry detection_threshold{
     "detection_threshold",
-    "right bulk edge (1 + c d^(-2/3)), c = attribute detection_margin_c: the empirical detection level"};
-inline constexpr PhaseEntry theory_overlap{"theory_overlap",
-                                           "predicted overlap (model.md 5.2); 0 when not detectable"};
-inline constexpr PhaseEntry theory_top_eigenvalue{"theory_top_eigenvalue",
-                                                  "predicted top eigenvalue: lambda_S or the right edge"};
-inline constexpr PhaseEntry theory_detectable{"theory_detectable",
-                                              "1 when theory predicts the sample outlier (F(s) > 0)"};
+    "right bulk edge (1 + c d^(-2/3)), c = attribute detection_margin_c: the empirical detection level",
+    dims::cells};
+inline constexpr PhaseEntry theory_overlap{
+    "theory_overlap", "predicted overlap (model.md 5.2); 0 when not detectable", dims::cells};
+inline constexpr PhaseEntry theory_top_eigenvalue{
+    "theory_top_eigenvalue", "predicted top eigenvalue: lambda_S or the right edge", dims::cells};
+inline constexpr PhaseEntry theory_detectable{
+    "theory_detectable", "1 when theory predicts the sample outlier (F(s) > 0)", dims::cells, ""};
 inline constexpr PhaseEntry theory_finite_t_top_eigenvalue{
     "theory_finite_t_top_eigenvalue",
     "trial mean of the finite-T top eigenvalue of each trial's own token draws (/points "
-    "theory_finite_t_top_eigenvalue, docs/finite_t.md); NaN where no point carries it"};
+    "theory_finite_t_top_eigenvalue, docs/finite_t.md); NaN where no point carries it",
+    dims::cells};
 inline constexpr PhaseEntry theory_finite_t_overlap{
-    "theory_finite_t_overlap",
-    "trial mean of the finite-T overlap of each trial's own token draws; NaN where none"};
+    "theory_finite_t_overlap", "trial mean of the finite-T overlap of each trial's own token draws; NaN where none",
+    dims::cells};
 inline constexpr PhaseEntry theory_finite_t_threshold_snr{
     "theory_finite_t_threshold_snr",
-    "per line: trial mean of the finite-T sample threshold in snr of each trial's own token draws (clipped "
-    "at 0); "
-    "for single-token pooling it grows with d (no large-d limit, docs/finite_t.md); NaN where none"};
+    "per line: trial mean of the finite-T sample threshold in snr of each trial's own token draws (clipped at 0); "
+    "for single-token pooling it grows with d (no large-d limit, docs/finite_t.md); NaN where none",
+    dims::lines};
 inline constexpr PhaseEntry theory_finite_t_threshold_snr_std{
-    "theory_finite_t_threshold_snr_std",
-    "per line: standard deviation (n - 1) of the trials' finite-T thresholds"};
+    "theory_finite_t_threshold_snr_std", "per line: standard deviation (n - 1) of the trials' finite-T thresholds",
+    dims::lines};
 inline constexpr PhaseEntry theory_finite_t_bulk_edge_right{
-    "theory_finite_t_bulk_edge_right", "per line: trial mean of the finite-T right bulk edge (model.md 5.5)"};
-inline constexpr PhaseEntry theory_finite_t_trials{"theory_finite_t_trials",
-                                                   "per line: trials whose points carry the finite-T theory"};
-inline constexpr PhaseEntry alpha{"alpha", "alpha = w^T R w of the weighting (model.md 4)"};
-inline constexpr PhaseEntry kappa{"kappa", "kappa = ||w||^2 of the weighting (model.md 4)"};
-inline constexpr PhaseEntry g{"g", "g = alpha/kappa of the weighting (model.md 4)"};
-inline constexpr PhaseEntry theory_bulk_edge_left{"theory_bulk_edge_left",
-                                                  "left edge of the continuous bulk (model.md 5.1)"};
+    "theory_finite_t_bulk_edge_right", "per line: trial mean of the finite-T right bulk edge (model.md 5.5)",
+    dims::lines};
+inline constexpr PhaseEntry theory_finite_t_trials{
+    "theory_finite_t_trials", "per line: trials whose points carry the finite-T theory", dims::lines};
+inline constexpr PhaseEntry alpha{"alpha", "alpha = w^T R w of the weighting (model.md 4)", dims::lines};
+inline constexpr PhaseEntry kappa{"kappa", "kappa = ||w||^2 of the weighting (model.md 4)", dims::lines};
+inline constexpr PhaseEntry g{"g", "g = alpha/kappa of the weighting (model.md 4)", dims::lines};
+inline constexpr PhaseEntry theory_bulk_edge_left{
+    "theory_bulk_edge_left", "left edge of the continuous bulk (model.md 5.1)", dims::lines};
 inline constexpr PhaseEntry theory_bulk_edge_right{"theory_bulk_edge_right",
-                                                   "right edge of the bulk (model.md 5.1)"};
-inline constexpr PhaseEntry theory_pop_threshold_snr{"theory_pop_threshold_snr",
-                                                     "population threshold in snr, clipped at 0"};
+                                                   "right edge of the bulk (model.md 5.1)", dims::lines};
+inline constexpr PhaseEntry theory_pop_threshold_snr{
+    "theory_pop_threshold_snr", "population threshold in snr, clipped at 0", dims::lines};
 inline constexpr PhaseEntry theory_sample_threshold_snr{"theory_sample_threshold_snr",
-                                                        "sample threshold in snr, clipped at 0"};
+                                                        "sample threshold in snr, clipped at 0", dims::lines};
 inline constexpr PhaseEntry empirical_threshold_snr{
     "empirical_threshold_snr",
-    "snr where detected_fraction first crosses 1/2 (linear interpolation); NaN unless bracketed"};
+    "snr where detected_fraction first crosses 1/2 (linear interpolation); NaN unless bracketed",
+    dims::lines};
 inline constexpr PhaseEntry empirical_threshold_snr_err{
     "empirical_threshold_snr_err",
-    "bootstrap standard error of empirical_threshold_snr: trials resampled jointly along snr (400 replicates); "
-    "NaN unless bracketed and bracketed in >= 95 % of the replicates"};
+    "bootstrap standard error of empirical_threshold_snr: trials resampled jointly along snr (400 "
+    "replicates); NaN unless bracketed and bracketed in >= 95 % of the replicates",
+    dims::lines};
 inline constexpr PhaseEntry extrapolated_threshold_snr{
     "extrapolated_threshold_snr",
-    "per (weighting, delta, gamma): thr_inf of the weighted fit thr(d) = thr_inf + a d^(-1/3) (+ b d^(-2/3) with "
-    ">= 5 sizes) to the per-d empirical thresholds; NaN with fewer than 3 sizes with an error"};
+    "per (weighting, delta, gamma): thr_inf of the weighted fit thr(d) = thr_inf + a d^(-1/3) (+ b d^(-2/3) "
+    "with >= 5 sizes) to the per-d empirical thresholds; NaN with fewer than 3 sizes with an error",
+    dims::size_lines};
 inline constexpr PhaseEntry extrapolated_threshold_snr_err{
     "extrapolated_threshold_snr_err",
-    "standard error of extrapolated_threshold_snr, scaled by max(1, sqrt(chi2/dof)) (PDG scale factor)"};
+    "standard error of extrapolated_threshold_snr, scaled by max(1, sqrt(chi2/dof)) (PDG scale factor)",
+    dims::size_lines};
 inline constexpr PhaseEntry extrapolated_overlap{
     "extrapolated_overlap",
     "per (weighting, delta, gamma, snr): the trial-mean overlap extrapolated to d -> infinity by the fit of "
-    "extrapolated_threshold_snr (errors std/sqrt(trials)); NaN with fewer than 3 sizes"};
-inline constexpr PhaseEntry extrapolated_overlap_err{"extrapolated_overlap_err",
-                                                     "standard error of extrapolated_overlap (PDG scale factor)"};
-inline constexpr PhaseEntry extrapolation_a{"extrapolation_a", "coefficient a of d^(-1/3) of the fit"};
-inline constexpr PhaseEntry extrapolation_b{"extrapolation_b",
-                                            "coefficient b of d^(-2/3) of the fit; NaN for the 1-term model"};
+    "extrapolated_threshold_snr (errors std/sqrt(trials)); NaN with fewer than 3 sizes",
+    dims::size_cells};
+inline constexpr PhaseEntry extrapolated_overlap_err{
+    "extrapolated_overlap_err", "standard error of extrapolated_overlap (PDG scale factor)",
+    dims::size_cells};
+inline constexpr PhaseEntry extrapolation_a{"extrapolation_a", "coefficient a of d^(-1/3) of the fit",
+                                            dims::size_lines};
+inline constexpr PhaseEntry extrapolation_b{
+    "extrapolation_b", "coefficient b of d^(-2/3) of the fit; NaN for the 1-term model", dims::size_lines};
 inline constexpr PhaseEntry extrapolation_terms{
-    "extrapolation_terms", "the fit's model: 0 no fit, 1 thr_inf + a d^(-1/3), 2 adding b d^(-2/3)"};
-inline constexpr PhaseEntry extrapolation_chi2_per_dof{"extrapolation_chi2_per_dof",
-                                                       "chi^2 per degree of freedom of the fit (its residual)"};
-inline constexpr PhaseEntry extrapolation_sizes{"extrapolation_sizes",
-                                                "sizes d the fit used (a threshold and an error each)"};
+    "extrapolation_terms", "the fit's model: 0 no fit, 1 thr_inf + a d^(-1/3), 2 adding b d^(-2/3)",
+    dims::size_lines, ""};
+inline constexpr PhaseEntry extrapolation_chi2_per_dof{
+    "extrapolation_chi2_per_dof", "chi^2 per degree of freedom of the fit (its residual)", dims::size_lines};
+inline constexpr PhaseEntry extrapolation_sizes{
+    "extrapolation_sizes", "sizes d the fit used (a threshold and an error each)", dims::size_lines};
 inline constexpr PhaseEntry refined_threshold_snr{
     "refined_threshold_snr",
     "median over trials of the per-trial thresholds (each trial's bracket [highest snr not detected, lowest "
-    "detected] from every done point of the line, grid and /refine together): the estimate rmtsweep refine drives "
-    "below its tolerance; NaN unless every trial's bracket is closed"};
+    "detected] from every done point of the line, grid and /refine together): the estimate rmtsweep refine "
+    "drives below its tolerance; NaN unless every trial's bracket is closed",
+    dims::lines};
 inline constexpr PhaseEntry refined_threshold_snr_err{
     "refined_threshold_snr_err",
-    "standard error of refined_threshold_snr: sqrt(resolution^2 + spread^2), resolution (median(hi) - median(lo)) "
-    "/ sqrt(12), spread 1.2533 sd / sqrt(K)"};
-inline constexpr PhaseEntry refined_resolution_err{"refined_resolution_err",
-                                                   "resolution part of refined_threshold_snr_err"};
-inline constexpr PhaseEntry refined_spread_err{"refined_spread_err", "spread part of refined_threshold_snr_err"};
-inline constexpr PhaseEntry refined_trials{"refined_trials", "trials of the line, grid and refined"};
+    "standard error of refined_threshold_snr: sqrt(resolution^2 + spread^2), resolution (median(hi) - "
+    "median(lo)) / sqrt(12), spread 1.2533 sd / sqrt(K)",
+    dims::lines};
+inline constexpr PhaseEntry refined_resolution_err{
+    "refined_resolution_err", "resolution part of refined_threshold_snr_err", dims::lines};
+inline constexpr PhaseEntry refined_spread_err{"refined_spread_err",
+                                               "spread part of refined_threshold_snr_err", dims::lines};
+inline constexpr PhaseEntry refined_trials{"refined_trials", "trials of the line, grid and refined",
+                                           dims::lines};
 inline constexpr PhaseEntry refined_fit_threshold_snr{
     "refined_fit_threshold_snr",
     "mu of the maximum-likelihood probit fit P(detected) = Phi((snr - mu)/sigma) to the trials' brackets "
-    "(interval-censored: each trial counts once); NaN without a fit"};
+    "(interval-censored: each trial counts once); NaN without a fit",
+    dims::lines};
 inline constexpr PhaseEntry refined_fit_threshold_snr_err{
     "refined_fit_threshold_snr_err",
-    "standard error of refined_fit_threshold_snr, cluster-robust over trials (a trial shares its noise along snr)"};
-inline constexpr PhaseEntry refined_width_snr{"refined_width_snr",
-                                              "sigma of the probit fit: the spread of per-trial thresholds"};
-inline constexpr PhaseEntry refined_width_snr_err{"refined_width_snr_err", "standard error of refined_width_snr"};
-inline constexpr PhaseEntry refined_points{
-    "refined_points",
-    "done refined points of the line (/refine); where > 0 and the fit has an error, the extrapolation to d -> "
-    "infinity takes refined_threshold_snr for this size"};
+    "standard error of refined_fit_threshold_snr, cluster-robust over trials (a trial shares its noise "
+    "along snr)",
+    dims::lines};
+inline constexpr PhaseEntry refined_width_snr{
+    "refined_width_snr", "sigma of the probit fit: the spread of per-trial thresholds", dims::lines};
+inline constexpr PhaseEntry refined_width_snr_err{"refined_width_snr_err",
+                                                  "standard error of refined_width_snr", dims::lines};
+inline constexpr PhaseEntry refined_points{"refined_points",
+                                           "done refined points of the line (/refine); where > 0 and the "
+                                           "fit has an error, the extrapolation to d -> infinity takes "
+                                           "refined_threshold_snr for this size",
+                                           dims::lines};
 inline constexpr PhaseEntry empirical_threshold_bracket{
     "empirical_threshold_bracket",
-    "0 crossing found; -1 detected fraction >= 1/2 already at the smallest snr; +1 never reaches 1/2 "
-    "(every cell has done trials); 2 undetermined: a cell the crossing depends on has no done trial"};
+    "0 crossing found; -1 detected fraction >= 1/2 already at the smallest snr; +1 never reaches 1/2 (every "
+    "cell has done trials); 2 undetermined: a cell the crossing depends on has no done trial",
+    dims::lines, ""};
 inline constexpr PhaseEntry detection_margin_c{"detection_margin_c",
-                                               "c of the detection rule (see detection_threshold)"};
-inline constexpr PhaseEntry points{"points", "points of the sweep when assembled: total, done, failed"};
+                                               "c of the detection rule (see detection_threshold)",
+                                               {&phase_dimension::detection_margin_c}};
+inline constexpr PhaseEntry count_of{"count_of",
+                                     "what each value of /phase/points counts: total, done, failed",
+                                     {&phase_dimension::count_of},
+                                     ""};
+inline constexpr PhaseEntry points{
+    "points", "points of the sweep when assembled: total, done, failed", {&phase_dimension::count_of}};
 }  // namespace phase
 
 namespace phase_theory {  // /phase/theory
-inline constexpr PhaseEntry snr{"snr", "fine snr axis of the theory curves"};
-inline constexpr PhaseEntry overlap{"overlap", "predicted overlap along the fine snr axis"};
-inline constexpr PhaseEntry top_eigenvalue{"top_eigenvalue", "predicted top eigenvalue along fine snr"};
-inline constexpr PhaseEntry delta{"delta", "fine delta axis of the threshold curves"};
+inline constexpr PhaseEntry snr_fine{"snr_fine",
+                                     "fine snr axis of the theory curves (the values of snr): a dimension",
+                                     {&phase_dimension::snr_fine}};
+inline constexpr PhaseEntry delta_fine{
+    "delta_fine",
+    "fine delta axis of the threshold curves (the values of delta): a dimension",
+    {&phase_dimension::delta_fine}};
+inline constexpr PhaseEntry gamma_fine{
+    "gamma_fine",
+    "fine gamma axis of the threshold curves (the values of gamma): a dimension",
+    {&phase_dimension::gamma_fine}};
+inline constexpr PhaseEntry density_index{
+    "density_index",
+    "dimension of the points x of each line's density (no values: density_x holds x)",
+    {&phase_dimension::density_index},
+    ""};
+inline constexpr PhaseEntry snr{"snr", "fine snr axis of the theory curves", {&phase_dimension::snr_fine}};
+inline constexpr PhaseEntry overlap{"overlap",
+                                    "predicted overlap along the fine snr axis",
+                                    {&sweep::dimension::weighting, &sweep::dimension::delta,
+                                     &sweep::dimension::gamma, &phase_dimension::snr_fine}};
+inline constexpr PhaseEntry top_eigenvalue{"top_eigenvalue",
+                                           "predicted top eigenvalue along fine snr",
+                                           {&sweep::dimension::weighting, &sweep::dimension::delta,
+                                            &sweep::dimension::gamma, &phase_dimension::snr_fine}};
+inline constexpr PhaseEntry delta{
+    "delta", "fine delta axis of the threshold curves", {&phase_dimension::delta_fine}};
 inline constexpr PhaseEntry pop_threshold_snr_vs_delta{
-    "pop_threshold_snr_vs_delta", "population threshold snr along fine delta, per (weighting, gamma)"};
+    "pop_threshold_snr_vs_delta",
+    "population threshold snr along fine delta, per (weighting, gamma)",
+    {&sweep::dimension::weighting, &sweep::dimension::gamma, &phase_dimension::delta_fine}};
 inline constexpr PhaseEntry sample_threshold_snr_vs_delta{
-    "sample_threshold_snr_vs_delta", "sample threshold snr along fine delta, per (weighting, gamma)"};
-inline constexpr PhaseEntry gamma{"gamma", "fine gamma axis of the threshold curves"};
+    "sample_threshold_snr_vs_delta",
+    "sample threshold snr along fine delta, per (weighting, gamma)",
+    {&sweep::dimension::weighting, &sweep::dimension::gamma, &phase_dimension::delta_fine}};
+inline constexpr PhaseEntry gamma{
+    "gamma", "fine gamma axis of the threshold curves", {&phase_dimension::gamma_fine}};
 inline constexpr PhaseEntry pop_threshold_snr_vs_gamma{
-    "pop_threshold_snr_vs_gamma", "population threshold snr along fine gamma, per (weighting, delta)"};
+    "pop_threshold_snr_vs_gamma",
+    "population threshold snr along fine gamma, per (weighting, delta)",
+    {&sweep::dimension::weighting, &sweep::dimension::delta, &phase_dimension::gamma_fine}};
 inline constexpr PhaseEntry sample_threshold_snr_vs_gamma{
-    "sample_threshold_snr_vs_gamma", "sample threshold snr along fine gamma, per (weighting, delta)"};
-inline constexpr PhaseEntry density_x{"density_x", "eigenvalue x where the bulk density is given"};
+    "sample_threshold_snr_vs_gamma",
+    "sample threshold snr along fine gamma, per (weighting, delta)",
+    {&sweep::dimension::weighting, &sweep::dimension::delta, &phase_dimension::gamma_fine}};
+inline constexpr PhaseEntry density_x{"density_x",
+                                      "eigenvalue x where the bulk density is given",
+                                      {&sweep::dimension::weighting, &sweep::dimension::delta,
+                                       &sweep::dimension::gamma, &phase_dimension::density_index}};
 inline constexpr PhaseEntry density{
-    "density", "density f(x) of the continuous bulk kappa (MP_delta [x] MP_gamma) of S (model.md 5.1)"};
+    "density",
+    "density f(x) of the continuous bulk kappa (MP_delta [x] MP_gamma) of S (model.md 5.1)",
+    {&sweep::dimension::weighting, &sweep::dimension::delta, &sweep::dimension::gamma,
+     &phase_dimension::density_index}};
 }  // namespace phase_theory
 
 /// /phase/detection/<rule> (rule: edge, eigengap, null, finite_t_edge; detection_tables.hpp), one group per rule.
 inline constexpr std::string_view phase_detection_group = "detection";
 namespace phase_detection {
 inline constexpr PhaseEntry detected_fraction{
-    "detected_fraction", "fraction of done trials this rule detects, per (weighting, d, delta, gamma, snr) cell"};
+    "detected_fraction",
+    "fraction of done trials this rule detects, per (weighting, d, delta, gamma, snr) cell", dims::cells};
 inline constexpr PhaseEntry empirical_threshold_snr{
-    "empirical_threshold_snr", "snr where this rule's detected fraction first crosses 1/2; NaN unless bracketed"};
+    "empirical_threshold_snr",
+    "snr where this rule's detected fraction first crosses 1/2; NaN unless bracketed", dims::lines};
 inline constexpr PhaseEntry empirical_threshold_bracket{
-    "empirical_threshold_bracket", "0 found, -1 below the grid, +1 above it, 2 a cell without trials decides"};
+    "empirical_threshold_bracket", "0 found, -1 below the grid, +1 above it, 2 a cell without trials decides",
+    dims::lines, ""};
 using phase::refined_threshold_snr, phase::refined_threshold_snr_err, phase::refined_width_snr,
     phase::refined_width_snr_err, phase::refined_points,
     phase::refined_resolution_err, phase::refined_spread_err, phase::refined_trials, phase::refined_fit_threshold_snr,
@@ -178,14 +313,16 @@ using phase::refined_threshold_snr, phase::refined_threshold_snr_err, phase::ref
 using phase::empirical_threshold_snr_err, phase::extrapolated_threshold_snr, phase::extrapolated_threshold_snr_err,
     phase::extrapolation_a, phase::extrapolation_b, phase::extrapolation_terms, phase::extrapolation_chi2_per_dof,
     phase::extrapolation_sizes;
-inline constexpr PhaseEntry false_detection_rate{
-    "false_detection_rate",
-    "fraction of the line's snr = 0 trials this rule detects (null rule: each judged by the others' threshold, "
-    "leave one out); NaN without an snr = 0 cell"};
+inline constexpr PhaseEntry false_detection_rate{"false_detection_rate",
+                                                 "fraction of the line's snr = 0 trials this rule detects "
+                                                 "(null rule: each judged by the others' threshold, leave "
+                                                 "one out); NaN without an snr = 0 cell",
+                                                 dims::lines};
 inline constexpr PhaseEntry threshold{
     "threshold",
     "the rule's threshold per line: on lambda_1 (edge, null, finite_t_edge: from trial 0's edge, each trial "
-    "judged by its own) or on the eigengap ratio R (eigengap)"};
+    "judged by its own) or on the eigengap ratio R (eigengap)",
+    dims::lines};
 }  // namespace phase_detection
 
 }  // namespace rmtsweep::assemble

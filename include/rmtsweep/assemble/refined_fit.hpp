@@ -7,7 +7,7 @@
 ///  - the probit fit of the detection curve (probit_fit.hpp): its half crossing and width.
 /// The two estimate the same half crossing; the fit is a model of the curve's shape, and where that
 /// shape is off (a heavy low tail of per-trial thresholds at finite d) its half crossing is biased by
-/// more than its error (README, Adaptive refinement), so the threshold stored and extrapolated is the
+/// more than its error (docs/refinement.md), so the threshold stored and extrapolated is the
 /// per-trial median. The extrapolation to d -> infinity is redone with it where a line has refined
 /// points. Pure functions of numbers.
 #include <cstdint>

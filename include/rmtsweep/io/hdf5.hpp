@@ -10,8 +10,10 @@
 /// - Helpers read and write whole 1-D/2-D datasets of double, int64 and strings, row blocks of
 ///   them (what a sweep group writes for one point), and scalar attributes.
 ///
-/// Strings are written fixed-length (parallel HDF5 cannot write variable-length data); the
-/// readers accept fixed- and variable-length strings and strip trailing NULs/spaces.
+/// Strings are written fixed-length (parallel HDF5 cannot write variable-length data), with the
+/// attribute _Encoding = "utf-8" that tells xarray to decode them to str; the readers accept fixed-
+/// and variable-length strings and strip trailing NULs/spaces. Dimension scales and UTF-8 text:
+/// dimension_scale.hpp.
 #include <hdf5.h>
 #include <mpi.h>
 
@@ -112,6 +114,9 @@ bool exists(hid_t loc, const std::string& path);
 /// The names of the links directly under group `loc` (ascending by name).
 std::vector<std::string> list_children(hid_t loc);
 
+/// The absolute path of an open object ("/phase/theory"; H5Iget_name).
+std::string path_of(hid_t object);
+
 // ---- types and shapes ---------------------------------------------------------------------
 
 /// A fixed-length, NUL-padded ASCII string type of `length` bytes (at least 1).
@@ -137,7 +142,8 @@ struct DatasetOptions {
   std::int64_t int_fill = 0;
 };
 
-/// Creates a contiguous dataset of doubles / int64 / fixed strings (width `string_length`).
+/// Creates a contiguous dataset of doubles / int64 / fixed strings (width `string_length`; with the
+/// attribute _Encoding = "utf-8").
 Dataset create_double_dataset(hid_t loc, const std::string& name, const std::vector<hsize_t>& dims,
                               const DatasetOptions& options = {});
 Dataset create_int_dataset(hid_t loc, const std::string& name, const std::vector<hsize_t>& dims,

@@ -15,6 +15,10 @@ inline std::string utc_stamp() { return utc_time("%Y%m%dT%H%M%SZ"); }
 /// appended when that exists.
 std::string aside_name(const std::string& path, const std::string& label);
 
+/// Flushes the data of the file at `path` to its storage (fsync), e.g. before renaming it into place.
+/// Throws FileIoError.
+void sync_file(const std::string& path, const std::string& operation);
+
 /// Renames `path` to `to` (same directory), then syncs the directory. Throws FileIoError.
 void rename_path(const std::string& path, const std::string& to, const std::string& operation);
 

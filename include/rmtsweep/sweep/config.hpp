@@ -5,7 +5,10 @@
 ///
 /// Axis syntax (keys d, delta, gamma, snr):
 ///   a,b,c                 an explicit list
-///   start:stop:count      count values evenly spaced from start to stop (both included)
+///   start:stop:count      count values evenly spaced from start to stop (both included), each the
+///                         decimal the range's digits imply (0.2:1.6:8 holds 0.6, not 0.6000000000000001:
+///                         start + i step computed in decimal, converted once); a step that is no
+///                         finite decimal (0:1:4) is computed in binary
 ///   log:start:stop:count  count values evenly spaced in log from start to stop (start, stop > 0):
 ///                         10^(log10 start + i (log10 stop - log10 start) / (count - 1)), so
 ///                         both ends are exactly as given and exact decades come out exact

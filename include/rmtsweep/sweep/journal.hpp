@@ -17,7 +17,7 @@
 /// spectrum (u32 count and f64s; 0 where its size stores none). A record is written with one
 /// write(2) before the point's status is written in the file, so every point the file holds as done
 /// or failed is in the journal whatever kills the process afterwards; the journal is synced to the
-/// disk (fdatasync) at most once a second and when the run closes it (README, "Reliability": the
+/// disk (fdatasync) at most once a second and when the run closes it (docs/reliability.md: the
 /// cost of a sync per record, measured). A frame cut short (kill -9 in the middle of a write, a
 /// full disk) or whose checksum fails ends what is read of its file: the bytes after the last whole
 /// record are ignored, and said.

@@ -1,7 +1,7 @@
 #pragma once
 /// A plan of a sweep before it runs (`rmtsweep run --plan`): how many points, the peak memory per rank
 /// and the time of its largest points, and the core-hours of the whole sweep, from the cost models
-/// measured on the machines this project runs on (README, Performance). What a cluster user needs to
+/// measured on the machines this project runs on (docs/performance.md). What a cluster user needs to
 /// request an allocation, and what lets `run` refuse a sweep whose largest point cannot fit in a
 /// rank's memory before anything is written. Estimates, not promises: within a factor of about 2.
 #include <cstdint>

@@ -2,9 +2,9 @@
 /// The sweep file's schema: every /points column once, with its name, type, shape, description and
 /// the function that extracts its value from a point (HighFive's "one compound type per struct, for
 /// reading and writing"). The writer (SweepFile), the reader (SweepReader), `status`, `assemble`, the
-/// h5py schema test and the README's schema table all derive from this table; adding a column is
-/// one entry in the table of schema.cpp. The names are a contract with users' h5py
-/// scripts: never rename one.
+/// h5py schema test and docs/schema.md (`rmtsweep schema --markdown`) all derive from this table; adding a
+/// column is one entry in the table of schema.cpp. The names are a contract with users' h5py scripts: never
+/// rename one.
 ///
 /// Layout of a file (schema_version 2):
 ///   /grid/<axis>        the sweep's axes in config order (grid_axes): d, delta, gamma, snr, weighting, trial
@@ -12,7 +12,12 @@
 ///   /spectra/d<d>/eigenvalues  (points of size d) x d, all eigenvalues ascending, for each size d
 ///                       whose spectra are stored (config store_spectra); /spectra/d<d>/point gives
 ///                       each row's /points row (the points of a size are contiguous in grid order)
-///   /phase/...          written by `rmtsweep assemble` (README)
+///   /phase/...          written by `rmtsweep assemble` (docs/schema.md)
+/// Every dataset carries named dimensions (netCDF-4 dimension scales, io/dimension_scale.hpp), so
+/// that xarray opens each group labelled: /points/point (0..points-1) and /points/k label the columns,
+/// each /grid dataset is the coordinate of its own axis, /spectra/d<d>/point and
+/// /spectra/d<d>/eigenvalue_index label that size's eigenvalues. Files written before dimension
+/// scales (same schema_version, nothing else differs) are read, resumed and assembled alike.
 /// schema_version 1 (read, assembled and resumed still): no d axis (one size: the config's d, no
 /// /grid/d, no /points/d_index) and its spectra as one dataset /spectra/eigenvalues, points x d.
 #include <cstdint>
@@ -80,7 +85,32 @@ struct Column {
   Cell (*measurement)(const PointOutcome&) = nullptr;  ///< for ColumnPhase::measurement
   std::int64_t integer_fill = 0;                       ///< value of an integer cell not written yet
   std::size_t text_width = 0;  ///< fixed width of a text column; 0: the longest value at creation
+  std::string_view units = "1";  ///< CF units of a numeric column ("1": dimensionless); texts have none
 };
+
+/// A named dimension of the file's datasets (an HDF5 dimension scale, io/dimension_scale.hpp): the
+/// name xarray shows, and the CF attributes long_name and units of its coordinate (units "" for none:
+/// texts, indices). The /phase tables take the axes' dimensions from here (assemble/phase_schema.hpp).
+struct Dimension {
+  std::string_view name;
+  std::string_view long_name;
+  std::string_view units;
+};
+
+namespace dimension {
+inline constexpr Dimension point{"point", "point index: the row in /points (flattened grid order)", ""};
+inline constexpr Dimension k{"k", "position among the k largest eigenvalues (0: the largest)", ""};
+inline constexpr Dimension d{"d", "embedding dimension d", "1"};
+inline constexpr Dimension delta{"delta", "delta = d/V", "1"};
+inline constexpr Dimension gamma{"gamma", "gamma = d/N", "1"};
+inline constexpr Dimension snr{"snr", "snr = ||mu||^2", "1"};
+inline constexpr Dimension weighting{"weighting", "pooling weighting", ""};
+inline constexpr Dimension trial{"trial", "trial: independent draw (0-based)", ""};
+inline constexpr Dimension eigenvalue_index{"eigenvalue_index", "position of the eigenvalue, ascending", ""};
+}  // namespace dimension
+
+/// The dimensions of a column's dataset: (point), or (point, k) for a top_k column.
+std::vector<const Dimension*> dimensions_of(const Column& column);
 
 /// Every /points column, in the order the file creates them.
 std::span<const Column* const> point_columns();
@@ -114,6 +144,14 @@ struct DatasetEntry {
 namespace grid_axis {
 extern const DatasetEntry d, delta, gamma, snr, weighting, trial;
 }
+/// The scales of /points: its coordinate `point` (0..points-1) and its dimension `k` (no values).
+namespace points_dimension {
+extern const DatasetEntry point, k;
+}
+/// The dimension of a size's eigenvalues: /spectra/d<d>/eigenvalue_index (no values; the rows are
+/// labelled by /spectra/d<d>/point, the coordinate of dimension `point` there).
+std::string spectra_eigenvalue_index_path(int d);
+extern const std::string_view spectra_eigenvalue_index_description;
 /// /spectra/eigenvalues: points x d, ascending (schema_version 1 only).
 extern const DatasetEntry spectra_eigenvalues;
 /// /spectra/d<d>: the group of one size's spectra (schema_version 2), its datasets and their descriptions.
@@ -124,6 +162,10 @@ extern const std::string_view spectra_eigenvalues_description, spectra_points_de
 
 /// Group names.
 inline constexpr std::string_view points_group = "points", grid_group = "grid", spectra_group = "spectra";
+
+/// The root attribute that marks a phase file (`rmtsweep assemble FILE --output PHASE.h5`: /phase alone,
+/// with the sweep's config): the absolute path of the sweep file it was assembled from.
+inline constexpr std::string_view phase_file_source = "sweep_file";
 
 /// "points/<name>": a column's path from the file's root.
 std::string path_of(const Column& column);

@@ -60,7 +60,7 @@ TEST_F(AssembleCli, EmpiricalThresholdsLieWithinOneGridStepOfTheTheoreticalSampl
   // right_edge (1 + d^(-2/3)) puts the empirical crossing above the limit's threshold:
   // measured with 16 trials on a 0.05 grid at d = 400 (another seed), +0.18 (mean) and +0.10
   // (optimal). The median of 12 trials scatters by about 0.05 around that: a 0.2 grid step
-  // would be finer than the finite-d offset itself, which the README states.
+  // would be finer than the finite-d offset itself, which docs/detection.md states.
   const auto empirical = phase_doubles("empirical_threshold_snr");
   const auto bracket = phase_ints("empirical_threshold_bracket");
   const auto theory = phase_doubles("theory_sample_threshold_snr");

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the build tree into a temporary prefix, then configures, builds and runs a downstream
-# project that finds it with find_package(rmtsweep): the export works, headers and dependencies included.
+# project that finds it with find_package(rmtsweep): the export works, headers and dependencies included;
+# and `import rmtsweep` works with PYTHONPATH=<prefix>/share/rmtsweep/python.
 set -euo pipefail
 build_dir=$1 source_dir=$2
 work=$(mktemp -d)
@@ -11,3 +12,10 @@ cmake --build "$work/build" >/dev/null
 "$work/build/consumer" | tee "$work/out"
 grep -q "right edge 0.374669" "$work/out"
 test -x "$work/prefix/bin/rmtsweep"
+# The Python package beside the binary, without the source tree's bytecode: importable from the prefix
+# alone (the README's set-up line).
+python_dir="$work/prefix/share/rmtsweep/python"
+test -f "$python_dir/rmtsweep/__init__.py"
+test -z "$(find "$work/prefix" -name __pycache__)"
+(cd "$work" && PYTHONDONTWRITEBYTECODE=1 PYTHONPATH="$python_dir" /usr/bin/python3 -c \
+  'import rmtsweep, rmtsweep.figures, sys; sys.exit(0 if rmtsweep.__file__.startswith(sys.argv[1]) else 1)' "$python_dir")

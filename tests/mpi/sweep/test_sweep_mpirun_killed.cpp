@@ -1,7 +1,7 @@
 // What killing mpirun does to a sweep (issue 20): with Open MPI, SIGTERM to mpirun's process
 // group and SIGKILL of it both end every rank within seconds (mpirun passes SIGTERM on to the
 // ranks, then kills them; a rank whose mpirun is gone exits on its own), the lock goes with them,
-// and --resume finishes the sweep. README, "Running on a cluster and resuming", says the same.
+// and --resume finishes the sweep. docs/cluster.md says the same.
 #include "sweep_test_support.hpp"
 
 namespace rmtsweep::test {

@@ -87,7 +87,8 @@ class SweepFileSchema(unittest.TestCase):
 
     def test_every_column_of_the_schema_table_reaches_the_file_as_described(self):
         points = self.file["points"]
-        self.assertEqual(sorted(points), sorted(c["name"] for c in self.schema["points"]))
+        scales = [s["name"] for s in self.schema["points_dimensions"]]
+        self.assertEqual(sorted(points), sorted([c["name"] for c in self.schema["points"]] + scales))
         for column in self.schema["points"]:
             name = column["name"]
             self.assertIn(name, points, name)

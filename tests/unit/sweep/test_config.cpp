@@ -41,6 +41,32 @@ TEST(SweepAxis, ALinearRangeIncludesBothEndsExactly) {
   EXPECT_EQ(sweep::parse_axis("3:3:1", "snr"), (std::vector<double>{3.0}));
 }
 
+TEST(SweepAxis, ALinearRangeHoldsTheDecimalsAUserWouldType) {
+  // start + i step in binary gives 0.6000000000000001 and 1.2000000000000002 here; the range's own digits
+  // (one decimal: 0.2, 1.6 and the step 0.2) say 0.6 and 1.2, and are what .sel(delta=0.6) looks for.
+  EXPECT_EQ(sweep::parse_axis("0.2:1.6:8", "delta"),
+            (std::vector<double>{0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6}));
+  const std::vector<double> snr = sweep::parse_axis("0:3:16", "snr");
+  for (int i = 0; i < 16; ++i) EXPECT_EQ(snr[i], std::stod(std::to_string(2 * i) + "e-1")) << i;
+  EXPECT_EQ(sweep::parse_axis("1e-3:5e-3:5", "gamma"),
+            (std::vector<double>{0.001, 0.002, 0.003, 0.004, 0.005}));
+  EXPECT_EQ(sweep::parse_axis("0.5:1:3", "gamma"), (std::vector<double>{0.5, 0.75, 1.0}));  // a decimal more
+  EXPECT_EQ(sweep::parse_axis("-1:1:5", "snr"), (std::vector<double>{-1.0, -0.5, 0.0, 0.5, 1.0}));
+  // The config stores them as typed, so the file's grid, /points and /phase hold 0.6 too.
+  const std::string text = sweep::resolved_config_text(sweep::parse_sweep_config({{"delta", "0.2:1.6:8"}}));
+  EXPECT_NE(text.find("delta = 0.2,0.4,0.6,0.8,1,1.2,1.4,1.6\n"), std::string::npos) << text;
+}
+
+TEST(SweepAxis, ALinearRangeWhoseStepIsNoFiniteDecimalStaysBinary) {
+  // Thirds have no decimal to round to: the values are computed as before, both ends exact.
+  const std::vector<double> thirds = sweep::parse_axis("0:1:4", "snr");
+  ASSERT_EQ(thirds.size(), 4u);
+  EXPECT_EQ(thirds[0], 0.0);
+  EXPECT_DOUBLE_EQ(thirds[1], 1.0 / 3.0);  // within 4 ulp: one division and one product
+  EXPECT_DOUBLE_EQ(thirds[2], 2.0 / 3.0);
+  EXPECT_EQ(thirds[3], 1.0);
+}
+
 TEST(SweepAxis, ALogRangeIsGeometricWithExactEnds) {
   const std::vector<double> values = sweep::parse_axis("log:0.01:1:3", "gamma");
   ASSERT_EQ(values.size(), 3u);
@@ -286,6 +312,17 @@ TEST(SweepConfig, AFileWrittenWhileLogRangesMissedDecadesIsTheSameSweepAndResume
   EXPECT_TRUE(sweep::same_sweep(stored, resolved));
   EXPECT_TRUE(sweep::config_differences(stored, resolved).empty());
   EXPECT_EQ(sweep::with_stored_axes(given, stored).snr, (std::vector<double>{1, 10.000000000000002, 100}));
+  EXPECT_EQ(sweep::resolved_config_text(sweep::with_stored_axes(given, stored)), stored);
+}
+
+TEST(SweepConfig, AFileWrittenBeforeLinearRangesHeldTheirDecimalsResumesWithItsOwnValues) {
+  // Linear ranges were start + i step in binary: 0.2:1.6:8 was stored with 0.6000000000000001.
+  const std::string stored = sweep::resolved_config_text(
+      sweep::parse_sweep_config({{"delta", "0.2,0.4,0.6000000000000001,0.8,1,1.2000000000000002,1.4,1.6"}}));
+  const sweep::SweepConfig given = sweep::parse_sweep_config({{"delta", "0.2:1.6:8"}});
+  const std::string resolved = sweep::resolved_config_text(given);
+  ASSERT_NE(stored, resolved);
+  EXPECT_TRUE(sweep::same_sweep(stored, resolved));
   EXPECT_EQ(sweep::resolved_config_text(sweep::with_stored_axes(given, stored)), stored);
 }
 

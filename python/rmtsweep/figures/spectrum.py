@@ -1,14 +1,10 @@
-"""rmtsweep_plot.py's spectrum figure: one point's eigenvalue histogram against kappa (MP_delta [x] MP_gamma)."""
-import sys
-
+"""The spectrum figure: one point's eigenvalue histogram against kappa (MP_delta [x] MP_gamma)."""
 import numpy as np
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-
-from rmtsweep_plot_common import InvalidOption, SPECTRUM_FIGURE, save, strings  # noqa: E402
+from ..errors import InvalidOption
+from ..files import strings
+from ..files import sweep_of
+from .common import SPECTRUM_FIGURE, single
 
 
 def choose_point(h5, phase):
@@ -58,19 +54,25 @@ def sizes_with_spectra(h5):
         return np.unique(h5["points/d"][...])
     return np.array(sorted(int(name[1:]) for name in h5["spectra"] if name.startswith("d")), dtype=np.int64)
 
-def spectrum_point(h5, phase, point_text):
+def spectrum_point(h5, phase, point_text, notes=None):
     """The point whose spectrum is drawn: --point checked (a done point of a size with spectra),
-    else one chosen; None, with a note on stderr, when there is nothing to draw."""
+    else one chosen; None, with a note appended to `notes`, when there is nothing to draw."""
+    notes = [] if notes is None else notes
+    if "points" not in h5:  # a phase file (assemble --output): the points are in its sweep file
+        if point_text is not None:
+            raise InvalidOption("--point", point_text, f"a point of a sweep file; {h5.filename} is a phase file "
+                                                       f"(the points are in {sweep_of(h5)})")
+        notes.append(f"a phase file holds no points: no {SPECTRUM_FIGURE} (plot the sweep file {sweep_of(h5)} for it)")
+        return None
     has_spectra = has_any_spectra(h5)
     status = h5["points/status"][...]
     if point_text is None:
         if not has_spectra:
-            print(f"rmtsweep plot: no /spectra in the file (store_spectra off): no {SPECTRUM_FIGURE}",
-                  file=sys.stderr)
+            notes.append(f"no /spectra in the file (store_spectra off): no {SPECTRUM_FIGURE}")
             return None
         index = choose_point(h5, phase)
         if index is None:
-            print(f"rmtsweep plot: no point is done: no {SPECTRUM_FIGURE}", file=sys.stderr)
+            notes.append(f"no point is done: no {SPECTRUM_FIGURE}")
         return index
     allowed = f"allowed: the index of a done point, 0..{status.size - 1}"
     try:
@@ -91,8 +93,8 @@ def spectrum_point(h5, phase, point_text):
                             f"d = {int(h5['points/d'][index])}, whose spectra are not (store_spectra)")
     return index
 
-def spectrum(h5, phase, out, dpi, index):
-    """Histogram of all eigenvalues of point `index` against the theoretical bulk density."""
+def spectrum_figure(h5, phase, index):
+    """Histogram of all eigenvalues of point `index` against the theoretical bulk density: a Figure."""
     p = h5["points"]
     dataset, row = spectrum_row(h5, index)
     values = np.asarray(dataset[row], dtype=float)
@@ -109,7 +111,7 @@ def spectrum(h5, phase, out, dpi, index):
     outlier = float(p["theory_top_eigenvalue"][index])
     detectable = bool(p["theory_detectable"][index]) if "theory_detectable" in p else outlier > edge
     top = float(values.max())
-    fig, ax = plt.subplots(figsize=(7.5, 4.6))
+    fig, ax = single(7.5, 4.6)
     upper = max(top, outlier, edge) * 1.08
     bins = np.linspace(0, upper, 90)
     ax.hist(values, bins=bins, weights=np.full(values.size, 1.0 / values.size), color="tab:blue", alpha=0.55,
@@ -129,6 +131,6 @@ def spectrum(h5, phase, out, dpi, index):
     ax.set_xlim(0, upper)
     ax.legend(fontsize=8)
     ax.set_title(f"Spectrum of point {index}: d={size}, weighting {name}, δ={delta:g}, γ={gamma:g}, "
-                 f"snr={snr:g}, trial {int(p['trial'][index])}\n{phase.fixed}", fontsize=10)
+                 f"snr={snr:g}, trial {int(p['trial'][index])}\n{phase.fixed_but_d}", fontsize=10)
     fig.tight_layout()
-    return save(fig, out, SPECTRUM_FIGURE, dpi)
+    return fig

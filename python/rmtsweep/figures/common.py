@@ -1,87 +1,47 @@
-"""Shared parts of rmtsweep_plot.py: the options' limits and figure names, errors as rmtsweep reports them,
-reading /phase (Phase) and the config, panels and saving."""
+"""Shared parts of the figures: the options' limits and figure names, reading /phase (Phase) and the
+config for titles, panels, pages and saving.
+
+Figures are matplotlib.figure.Figure objects made without pyplot (no global state, nothing shown or kept
+open): a notebook displays one returned, the command line saves them (save).
+"""
 import os
-import re
-import sys
 
 import numpy as np
 
 import matplotlib
+import matplotlib.patheffects
+from matplotlib.figure import Figure
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+from ..config import config_text, parse_config
+from ..files import require_phase, strings
 
-
-MAX_PANELS = 6
+# Panels per page of a figure (3 x 3); a figure with more panels continues on pages <name>_p2, _p3, ...
+PANELS_PER_PAGE = 9
 
 # Below 10 dpi text is unreadable; 1200 is past print resolution and the largest figures
-# (14 x 7 inches) already hold ~10^8 pixels there, and Agg refuses 2^16 pixels a side.
+# (14 x 11 inches) already hold ~2 10^8 pixels there, and Agg refuses 2^16 pixels a side.
 DPI_MIN, DPI_MAX = 10, 1200
 
-CURVE_FIGURES = ("overlap_vs_snr.png", "top_eigenvalue_vs_snr.png", "ridge_accuracy_vs_snr.png")
+# The file formats of `rmtsweep plot --format`.
+FORMATS = ("png", "pdf", "svg")
 
-THRESHOLD_VS_D_FIGURE = "threshold_vs_d.png"
+CURVE_FIGURES = ("overlap_vs_snr", "top_eigenvalue_vs_snr", "ridge_accuracy_vs_snr")
 
-OVERLAP_BY_D_FIGURE = "overlap_vs_snr_by_d.png"
+THRESHOLD_VS_D_FIGURE = "threshold_vs_d"
 
-SPECTRUM_FIGURE = "spectrum.png"
+OVERLAP_BY_D_FIGURE = "overlap_vs_snr_by_d"
 
-REFINEMENT_FIGURE = "refinement.png"
+SPECTRUM_FIGURE = "spectrum"
 
-class InvalidOption(Exception):
-    """A bad option value; main prints it as rmtsweep's InvalidOption does and exits 2."""
+REFINEMENT_FIGURE = "refinement"
 
-    def __init__(self, option, value, allowed):
-        super().__init__(f"invalid {option} '{value}': {allowed}")
+# A white line drawn with a thin dark outline: seen on a dark heatmap and on a legend's white box alike.
+OUTLINED = [matplotlib.patheffects.withStroke(linewidth=3.2, foreground="black")]
 
-class FileProblem(Exception):
-    """A file that cannot be read or written; main prints it on one line, as rmtsweep's
-    FileIoError, and exits 1."""
+def stored_config(h5):
+    """The file's config (rmtsweep.config.parse_config), {} when it has none."""
+    return parse_config(config_text(h5))
 
-ERRNO_ADVICE = {
-    28: "its file system is full (df -h {dir}): free space there or write elsewhere",
-    122: "your disk quota there is used up (quota -s): free space or write elsewhere",
-    13: "check the permissions of the file and of its directory (ls -l {path})",
-    1: "check the permissions of the file and of its directory (ls -l {path})",
-    30: "its file system is mounted read-only: write elsewhere",
-    5: "the storage reported a hardware or network error: check the file system (dmesg)",
-}
-
-def file_problem(path, operation, error):
-    """The one line of a failed open, read or write of `path`: the cause (the OS error, or that the
-    file is truncated to N of the M bytes HDF5 expects) and what to do."""
-    text = str(error)
-    if "truncated file" in text:
-        expected = re.search(r"stored_eof = (\d+)", text)
-        cause = "the file is truncated"
-        if expected and os.path.exists(path):
-            cause += f" ({os.path.getsize(path)} bytes of the {expected.group(1)} bytes HDF5 expects)"
-        advice = ("an interrupted copy, a quota or a full disk cut it, and HDF5 cannot open any of it: copy it "
-                  "again from where it came from, or restore a backup")
-    elif getattr(error, "errno", None):
-        cause = os.strerror(error.errno)
-        advice = ERRNO_ADVICE.get(error.errno, "").format(dir=os.path.dirname(path) or ".", path=path)
-    else:
-        cause = text
-        advice = "the file may be damaged"
-    return FileProblem(f"{path}: cannot {operation}: {cause}" + (f"; {advice}" if advice else ""))
-
-def strings(dataset):
-    """Fixed- or variable-length HDF5 strings as Python str, trailing NULs/spaces removed."""
-    return [v.decode() if isinstance(v, bytes) else str(v) for v in dataset[...]]
-
-def config_values(text):
-    """key = value pairs of the INI text stored in the root attribute `config`."""
-    values = {}
-    for line in text.splitlines():
-        match = re.match(r"\s*([A-Za-z_]+)\s*=\s*(.*?)\s*$", line)
-        if match:
-            values[match.group(1)] = match.group(2)
-    return values
-
-def config_text(h5):
-    text = h5.attrs.get("config", "")
-    return text.decode() if isinstance(text, bytes) else str(text)
 
 def sizes_label(sizes):
     """d for titles: "d=400" for one size, "d=500..2000" for several (a list, as the config writes it)."""
@@ -93,10 +53,10 @@ def sizes_label(sizes):
 def fixed_parameters(h5, sizes=None):
     """The sweep-wide parameters for titles: d (one value or a range), T, correlation, table.
     `sizes` (the /phase/d axis) wins over the config's `d = 500,1000,2000` or `d = 400`."""
-    conf = config_values(config_text(h5))
+    conf = stored_config(h5)
     if sizes is None:
         if "d" in conf:
-            sizes = re.split(r"[,\s]+", conf["d"])
+            sizes = [str(v) for v in conf["d"]]
         else:
             sizes = [str(int(h5["points/d"][0]))] if "points/d" in h5 and h5["points/d"].size else ["?"]
     return f"{sizes_label(sizes)}, T={conf.get('T', '?')}, R={conf.get('correlation', '?')}, " \
@@ -107,16 +67,23 @@ def single_size(h5, group):
     else the points'."""
     if "d" in group.attrs:
         return int(np.asarray(group.attrs["d"]).ravel()[0])
-    sizes = re.findall(r"\d+", config_values(config_text(h5)).get("d", ""))
+    sizes = stored_config(h5).get("d", [])
     if sizes:
         return int(sizes[-1])
     return int(h5["points/d"][0]) if "points/d" in h5 and h5["points/d"].size else 0
 
-def panel_indices(count, limit=MAX_PANELS):
-    """At most `limit` indices spread evenly over range(count)."""
-    if count <= limit:
-        return list(range(count))
-    return sorted(set(np.linspace(0, count - 1, limit).round().astype(int).tolist()))
+def pages(items, per_page=PANELS_PER_PAGE):
+    """`items` (the panels of a figure) cut into pages of at most `per_page`, in order; none are dropped."""
+    items = list(items)
+    return [items[k:k + per_page] for k in range(0, len(items), per_page)] or [[]]
+
+def page_name(name, page, count):
+    """The file name (without extension) of page `page` (0-based) of `count`: name, name_p2, name_p3, ..."""
+    return name if page == 0 else f"{name}_p{page + 1}"
+
+def page_note(page, count):
+    """A title's page mark: "" for a figure of one page, else " (page 2 of 3)"."""
+    return "" if count == 1 else f" (page {page + 1} of {count})"
 
 def edges(centres):
     """Cell edges around grid centres (for pcolormesh on a non-uniform grid)."""
@@ -127,29 +94,43 @@ def edges(centres):
     return np.concatenate([[c[0] - (mid[0] - c[0])], mid, [c[-1] + (c[-1] - mid[-1])]])
 
 def subplots(count, width=4.6, height=3.6):
+    """A Figure with `count` panels, three a row."""
     if count == 1:
         width, height = 6.4, 4.6
     cols = min(count, 3)
     rows = (count + cols - 1) // cols
-    fig, axes = plt.subplots(rows, cols, figsize=(width * cols, height * rows), squeeze=False)
+    fig = Figure(figsize=(width * cols, height * rows))
+    axes = fig.subplots(rows, cols, squeeze=False)
     for ax in axes.flat[count:]:
         ax.set_visible(False)
     return fig, list(axes.flat[:count])
 
-def save(fig, out, name, dpi):
-    path = os.path.join(out, name)
-    fig.savefig(path, dpi=dpi)
-    plt.close(fig)
-    print(path)
+def single(width, height):
+    """A Figure with one panel of the given size (inches)."""
+    fig = Figure(figsize=(width, height))
+    return fig, fig.subplots()
+
+# Metadata that would make two drawings of the same figure differ (creation dates): left out.
+NO_DATES = {"png": None, "pdf": {"CreationDate": None}, "svg": {"Date": None}}
+
+def save(fig, out, name, dpi, fmt="png"):
+    """Writes `fig` as out/name.fmt; the path. The same figure gives the same bytes (no dates; SVG ids from a
+    fixed salt instead of random ones)."""
+    path = os.path.join(out, f"{name}.{fmt}")
+    with matplotlib.rc_context({"svg.hashsalt": "rmtsweep"}):
+        fig.savefig(path, dpi=dpi, format=fmt, metadata=NO_DATES[fmt])
     return path
+
+def colours():
+    """The default colour cycle."""
+    return matplotlib.rcParams["axes.prop_cycle"].by_key()["color"]
 
 class Phase:
     """The /phase group of an assembled sweep file, as numpy arrays with the axes
     weighting x d x delta x gamma x snr (cells) or weighting x d x delta x gamma (lines)."""
 
     def __init__(self, h5):
-        if "phase" not in h5:
-            sys.exit("rmtsweep plot: the file has no /phase group: run `rmtsweep assemble FILE.h5` first")
+        require_phase(h5, h5.filename)
         p = h5["phase"]
         self.group = p
         self.weighting = strings(p["weighting"])
@@ -160,6 +141,8 @@ class Phase:
         self.gamma = p["gamma"][...]
         self.snr = p["snr"][...]
         self.fixed = fixed_parameters(h5, [str(v) for v in self.d])
+        # The same without d, for titles that name the d they show.
+        self.fixed_but_d = self.fixed.split(", ", 1)[1]
 
     def __getitem__(self, name):
         """A cell or line array of /phase, with a length-1 d axis inserted at axis 1 in a legacy file
@@ -181,6 +164,17 @@ class Phase:
         if values.ndim == ndim + 1:
             values = values[k] if ndim == 1 else values[:, k]
         return values
+
+    def cell_title(self, i, j):
+        """A panel's title for delta index i and gamma index j: the axes that vary (constant_axes has
+        the others, once, for the figure's title)."""
+        return ", ".join(f"{symbol} = {axis[n]:g}" for symbol, axis, n in (("δ", self.delta, i), ("γ", self.gamma, j))
+                         if axis.size > 1)
+
+    def constant_axes(self):
+        """", δ = 0.5, γ = 0.25" for the axes of one value (what cell_title leaves out), else ""."""
+        return "".join(f", {symbol} = {axis[0]:g}" for symbol, axis in (("δ", self.delta), ("γ", self.gamma))
+                       if axis.size == 1)
 
     def size_title(self, k=-1):
         """Which d a figure shows, for its title."""

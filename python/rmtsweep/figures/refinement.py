@@ -1,13 +1,9 @@
-"""rmtsweep_plot.py's refinement figure: the grid's and the refined points' detections with the probit fit."""
+"""The refinement figure: the grid's and the refined points' detections with the probit fit, in pages of
+(file name without extension, Figure) pairs."""
 
 import numpy as np
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-
-from rmtsweep_plot_common import REFINEMENT_FIGURE, panel_indices, save, subplots  # noqa: E402
+from .common import REFINEMENT_FIGURE, page_name, page_note, pages, subplots
 
 
 def refined_points(h5, phase):
@@ -36,18 +32,33 @@ def refined_points(h5, phase):
                       position["delta"][c["delta_index"][done]], position["gamma"][c["gamma_index"][done]]], axis=1)
     return lines, c["snr"][done], c["top_eigenvalue"][done]
 
+def refinement_lines(phase):
+    """The (w, n, i, j) lines of the refinement figure, in pages: every line of the grid."""
+    return pages(tuple(k) for k in np.ndindex(*phase["refined_threshold_snr"].shape))
+
 def refinement_figures(h5, phase):
-    """[REFINEMENT_FIGURE] when the file has refined points and assembled refined thresholds."""
-    return [REFINEMENT_FIGURE] if refined_points(h5, phase) is not None and phase.get("refined_threshold_snr") is not None else []
+    """The file names (without extension) of the refinement figure when the file has refined points and
+    assembled refined thresholds, else []."""
+    if refined_points(h5, phase) is None or phase.get("refined_threshold_snr") is None:
+        return []
+    count = len(refinement_lines(phase))
+    return [page_name(REFINEMENT_FIGURE, page, count) for page in range(count)]
 
 def normal_cdf(x):
     from math import erf, sqrt
     return 0.5 * (1.0 + np.vectorize(erf)(x / sqrt(2.0)))
 
-def refinement(h5, phase, out, dpi):
-    """Per line (up to MAX_PANELS): the grid's detected fraction (edge rule), the refined points (detected at 1,
-    not at 0, jittered), the fitted detection curve with its half crossing, and the refined threshold (median of
-    the per-trial thresholds) +- its error as a band."""
+def refinement_pages(h5, phase):
+    """Per line (every one: 9 a page): the grid's detected fraction (edge rule), the refined points (detected at
+    1, not at 0, jittered), the fitted detection curve with its half crossing, and the refined threshold (median
+    of the per-trial thresholds) +- its error as a band."""
+    chunks = refinement_lines(phase)
+    rng = np.random.default_rng(0)  # one stream over the pages: page 1 jitters as a single page did
+    return [(page_name(REFINEMENT_FIGURE, page, len(chunks)), refinement_page(h5, phase, chosen, rng, page,
+                                                                              len(chunks)))
+            for page, chosen in enumerate(chunks)]
+
+def refinement_page(h5, phase, chosen, rng, page, count):
     lines, snr, top = refined_points(h5, phase)
     median, median_err = phase["refined_threshold_snr"], phase["refined_threshold_snr_err"]
     fitted = phase.get("refined_fit_threshold_snr")
@@ -55,11 +66,7 @@ def refinement(h5, phase, out, dpi):
     sigma = phase["refined_width_snr"]
     threshold = phase.group["detection/edge/threshold"][...]
     fraction = phase["detected_fraction"]
-    shape = mu.shape
-    chosen = [tuple(k) for k in np.ndindex(*shape)]
-    chosen = [chosen[k] for k in panel_indices(len(chosen))]
     fig, axes = subplots(len(chosen))
-    rng = np.random.default_rng(0)
     for ax, (w, n, i, j) in zip(axes, chosen):
         mine = np.all(lines == np.array([w, n, i, j]), axis=1)
         detected = top[mine] > threshold[w, n, i, j]
@@ -83,6 +90,6 @@ def refinement(h5, phase, out, dpi):
                      fontsize=9)
         ax.grid(alpha=0.3)
         ax.legend(fontsize=7, loc="center right")
-    fig.suptitle(f"adaptive refinement (edge rule)\n{phase.fixed}", fontsize=10)
+    fig.suptitle(f"adaptive refinement (edge rule){page_note(page, count)}\n{phase.fixed}", fontsize=10)
     fig.tight_layout()
-    return save(fig, out, REFINEMENT_FIGURE, dpi)
+    return fig

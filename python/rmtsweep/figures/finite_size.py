@@ -1,15 +1,12 @@
-"""rmtsweep_plot.py's finite-size figures: thresholds against d^(-1/3) with their fit, overlaps by d."""
+"""The finite-size figures: thresholds against d^(-1/3) with their fit, overlaps by d. Each returns the
+pages of its figure as (file name without extension, Figure) pairs."""
 
 import numpy as np
 
 import matplotlib
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-
-from rmtsweep_plot_common import (OVERLAP_BY_D_FIGURE, THRESHOLD_VS_D_FIGURE, panel_indices, save,  # noqa: E402
-                                  subplots)
-from rmtsweep_plot_phase import log_scale  # noqa: E402
+from .common import OVERLAP_BY_D_FIGURE, THRESHOLD_VS_D_FIGURE, colours, page_name, page_note, pages, subplots
+from .phase import log_scale
 
 
 def fitted_thresholds(phase):
@@ -28,10 +25,20 @@ def finite_size_lines(phase):
     return [(w, i, j) for w in range(len(phase.weighting)) for i in range(phase.delta.size)
             for j in range(phase.gamma.size) if counts[w, i, j] >= 2]
 
+def threshold_cells(phase):
+    """The (delta index, gamma index) panels of threshold_vs_d, in pages."""
+    return pages(sorted({(i, j) for _, i, j in finite_size_lines(phase)}))
+
 def finite_size_figures(phase):
-    """The file names of the finite-size figures this file gets (none with a single d)."""
-    names = [THRESHOLD_VS_D_FIGURE] if finite_size_lines(phase) else []
-    return names + ([OVERLAP_BY_D_FIGURE] if phase.d.size >= 2 else [])
+    """The file names (without extension) of the finite-size figures this file gets (none with a single d)."""
+    names = []
+    if finite_size_lines(phase):
+        count = len(threshold_cells(phase))
+        names += [page_name(THRESHOLD_VS_D_FIGURE, page, count) for page in range(count)]
+    if phase.d.size >= 2:
+        count = len(pages(range(len(phase.weighting))))
+        names += [page_name(OVERLAP_BY_D_FIGURE, page, count) for page in range(count)]
+    return names
 
 def extrapolation(phase, prefix, w, i, j):
     """The stored fit of one line as a dict (terms 0 when the file has none)."""
@@ -52,24 +59,27 @@ def finite(values):
     """NaN (no error) as 0 for error bars."""
     return np.where(np.isfinite(values), values, 0.0)
 
-def threshold_vs_d(phase, out, dpi):
+def threshold_vs_d_pages(phase):
     """Empirical thresholds against x = d^(-1/3) with bootstrap errors, the stored fit
     thr_inf + a x (+ b x^2) and its extrapolation at x = 0 against the theory's sample threshold;
-    one panel per (delta, gamma), one colour per weighting."""
+    one panel per (delta, gamma) with thresholds at two sizes (every one: 9 a page), one colour per weighting."""
+    chunks = threshold_cells(phase)
+    return [(page_name(THRESHOLD_VS_D_FIGURE, page, len(chunks)), threshold_vs_d_page(phase, cells, page, len(chunks)))
+            for page, cells in enumerate(chunks)]
+
+def threshold_vs_d_page(phase, cells, page, count):
     threshold, error, rule, prefix = fitted_thresholds(phase)
     theory = phase["theory_sample_threshold_snr"][:, -1]
     lines = finite_size_lines(phase)
-    cells = sorted({(i, j) for _, i, j in lines})
-    cells = [cells[k] for k in panel_indices(len(cells))]
     x = phase.d.astype(float) ** (-1.0 / 3.0)
     fine = np.linspace(0.0, x.max() * 1.04, 120)
-    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    palette = colours()
     fig, axes = subplots(len(cells))
     for ax, (i, j) in zip(axes, cells):
         for w, name in enumerate(phase.weighting):
             if (w, i, j) not in lines:
                 continue
-            colour = colours[w % len(colours)]
+            colour = palette[w % len(palette)]
             y, e = threshold[w, :, i, j], error[w, :, i, j]
             ok = np.isfinite(y)
             with_error = ok & np.isfinite(e)
@@ -95,7 +105,7 @@ def threshold_vs_d(phase, out, dpi):
         ax.set_xlim(-0.06 * x.max(), x.max() * 1.06)
         ax.set_xlabel("x = d^(-1/3)")
         ax.set_ylabel(f"empirical threshold snr ({rule} rule)")
-        ax.set_title(f"δ = {phase.delta[i]:g}, γ = {phase.gamma[j]:g}", fontsize=10)
+        ax.set_title(phase.cell_title(i, j), fontsize=10)
         ax.grid(alpha=0.3)
         top = ax.twiny()  # the sizes themselves along the top
         top.set_xlim(ax.get_xlim())
@@ -104,17 +114,23 @@ def threshold_vs_d(phase, out, dpi):
         ax.legend(fontsize=6, loc="best")
     note = ("points: threshold ± bootstrap error (open: no error); dashed: fit;\n"
             "square at x = 0: extrapolation; star: theory's sample threshold (at the largest d)")
-    fig.suptitle(f"Finite-size scaling of the empirical threshold\n{phase.fixed}\n({note})", fontsize=9)
+    fig.suptitle(f"Finite-size scaling of the empirical threshold{phase.constant_axes()}{page_note(page, count)}\n"
+                 f"{phase.fixed}\n({note})", fontsize=9)
     fig.tight_layout()
-    return save(fig, out, THRESHOLD_VS_D_FIGURE, dpi)
+    return fig
 
-def overlap_vs_snr_by_d(phase, out, dpi):
+def overlap_vs_snr_by_d_pages(phase):
     """Mean overlap ± std against snr, one colour per d, with the theory on the grid as lines; one
-    panel per weighting at the middle delta and gamma."""
+    panel per weighting (every one: 9 a page) at the middle delta and gamma."""
+    chunks = pages(range(len(phase.weighting)))
+    return [(page_name(OVERLAP_BY_D_FIGURE, page, len(chunks)), overlap_vs_snr_by_d_page(phase, weightings, page,
+                                                                                         len(chunks)))
+            for page, weightings in enumerate(chunks)]
+
+def overlap_vs_snr_by_d_page(phase, weightings, page, count):
     i, j = (phase.delta.size - 1) // 2, (phase.gamma.size - 1) // 2
     mean, std, theory = phase["overlap_mean"], phase["overlap_std"], phase["theory_overlap"]
-    weightings = panel_indices(len(phase.weighting))
-    colours = plt.cm.viridis(np.linspace(0.0, 0.85, phase.d.size))
+    colours = matplotlib.colormaps["viridis"](np.linspace(0.0, 0.85, phase.d.size))
     fig, axes = subplots(len(weightings))
     for ax, w in zip(axes, weightings):
         for k, size in enumerate(phase.d):
@@ -134,7 +150,8 @@ def overlap_vs_snr_by_d(phase, out, dpi):
         if log_scale(phase.snr):
             ax.set_xscale("log")
     axes[0].legend(fontsize=7)
-    fig.suptitle(f"Overlap against snr by d at δ = {phase.delta[i]:g}, γ = {phase.gamma[j]:g}\n{phase.fixed}\n"
+    fig.suptitle(f"Overlap against snr by d at δ = {phase.delta[i]:g}, γ = {phase.gamma[j]:g}"
+                 f"{page_note(page, count)}\n{phase.fixed}\n"
                  "(points: trial mean ± 1 std; open squares: extrapolated to d → ∞; lines: theory)", fontsize=10)
     fig.tight_layout()
-    return save(fig, out, OVERLAP_BY_D_FIGURE, dpi)
+    return fig

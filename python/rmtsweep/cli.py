@@ -1,0 +1,127 @@
+"""`rmtsweep plot`: the command-line entry point of the figures (python/rmtsweep_plot.py runs main).
+
+The one place of the package that prints messages and exits: the library raises InvalidOption (exit 2),
+InvalidFile and FileProblem (exit 1), and this turns them into rmtsweep's one-line messages.
+"""
+import argparse
+import os
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")  # files only, no display: before pyplot is imported by the figures
+
+from .errors import FileProblem, InvalidFile, InvalidOption, file_problem  # noqa: E402
+from .figures import draw_all, figure_names  # noqa: E402
+from .figures.common import DPI_MAX, DPI_MIN, FORMATS  # noqa: E402
+from .files import check_file, open_h5  # noqa: E402
+
+DESCRIPTION = """Figures from an assembled rmtsweep sweep file or phase file (PNG, PDF or SVG).
+
+    rmtsweep plot FILE.h5 --out DIR [--format png|pdf|svg] [--point INDEX] [--dpi N] [--force]
+    /usr/bin/python3 python/rmtsweep_plot.py FILE.h5 --out DIR
+
+Reads /phase (written by `rmtsweep assemble`), /points and /spectra, and writes (.png by default):
+  phase_delta_<weighting>      mean overlap over (delta, snr) with the theoretical population
+                               and sample thresholds and the empirical thresholds (when delta varies)
+  phase_gamma_<weighting>      the same over (gamma, snr) (when gamma varies)
+  overlap_vs_snr               overlap against snr, one colour per weighting, theory as lines
+  top_eigenvalue_vs_snr        top eigenvalue against snr, with lambda_S and the bulk edge
+  ridge_accuracy_vs_snr        downstream ridge accuracy against snr per weighting
+  spectrum                     eigenvalue histogram of one point against kappa (MP_delta [x] MP_gamma)
+and, when the sweep has several embedding dimensions d (finite-size scaling):
+  threshold_vs_d               empirical thresholds against d^(-1/3) with their bootstrap errors, the
+                               fit thr_inf + a x (+ b x^2) and its extrapolation to d -> infinity
+  overlap_vs_snr_by_d          overlap against snr, one colour per d, per weighting
+and, after `rmtsweep refine` (a /refine group and /phase/refined_threshold_snr):
+  refinement                   per line, the grid's detected fraction, the points the refinement added
+                               (detected at 1, not at 0) and the fitted probit curve with its threshold
+A figure has one panel per value (per delta, per (delta, gamma), per weighting, per line), 9 a page:
+more continue on <name>_p2, <name>_p3, ... The figures that show one d show the largest (their titles
+say so). A phase file (`rmtsweep assemble FILE --output PHASE.h5`) has no points: no spectrum.
+It refuses (exit 2) to overwrite figures already in DIR unless --force is given.
+Needs Debian's python3-h5py, python3-matplotlib and python3-numpy. The same figures as functions:
+python/rmtsweep/figures (rmtsweep.figures.overlap_vs_snr(path), ...).
+"""
+
+
+def parse_dpi(text):
+    allowed = f"allowed: an integer from {DPI_MIN} to {DPI_MAX} (dots per inch)"
+    try:
+        dpi = int(text)
+    except ValueError:
+        raise InvalidOption("--dpi", text, allowed) from None
+    if not DPI_MIN <= dpi <= DPI_MAX:
+        raise InvalidOption("--dpi", text, allowed)
+    return dpi
+
+
+def check_out(out):
+    """--out must be a directory, or a path whose nearest existing ancestor is one (it is created)."""
+    allowed = "allowed: a directory, or a path that does not exist yet (it is created)"
+    if os.path.exists(out) and not os.path.isdir(out):
+        raise InvalidOption("--out", out, allowed + "; this is an existing file")
+    ancestor = os.path.dirname(os.path.abspath(out))
+    while not os.path.exists(ancestor):
+        ancestor = os.path.dirname(ancestor)
+    if not os.path.isdir(ancestor):
+        raise InvalidOption("--out", out, allowed + f"; {ancestor} is a file, not a directory")
+
+
+def check_overwrite(out, names, force):
+    """Figures from an earlier plot are not replaced unless --force says so."""
+    existing = [name for name in names if os.path.lexists(os.path.join(out, name))]
+    if existing and not force:
+        shown = ", ".join(existing[:3]) + (f" and {len(existing) - 3} more" if len(existing) > 3 else "")
+        raise InvalidOption("--out", out, f"a directory without the figures this draws: it already holds {shown}; "
+                                          "pass --force to overwrite them, or choose another --out")
+
+
+def check_point_syntax(point_text):
+    """--point is an index (>= 0) whatever the file holds: refused as typed before the file is read,
+    so that a bad value is named even in a file that cannot be plotted yet (no /phase)."""
+    if point_text is None:
+        return
+    try:
+        index = int(point_text)
+    except ValueError:
+        index = -1
+    if index < 0:
+        raise InvalidOption("--point", point_text, "allowed: the index of a done point, an integer >= 0")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="rmtsweep plot", description=DESCRIPTION.split("\n")[0])
+    parser.add_argument("file", help="an assembled sweep file (rmtsweep assemble FILE.h5)")
+    parser.add_argument("--out", default="figures", help="directory for the figures (created)")
+    parser.add_argument("--format", default="png", help="file format of the figures: " + ", ".join(FORMATS))
+    parser.add_argument("--point", default=None, help="point index of the spectrum, a done point (default: chosen)")
+    parser.add_argument("--dpi", default="110", help=f"resolution of PNG files (and of PDF/SVG rasters), {DPI_MIN} to {DPI_MAX}")
+    parser.add_argument("--force", action="store_true", help="overwrite figures of the same names in --out")
+    args = parser.parse_args(argv)
+    try:
+        # Everything is checked before the first file is written.
+        check_point_syntax(args.point)
+        if args.format not in FORMATS:
+            raise InvalidOption("--format", args.format, "allowed: " + ", ".join(FORMATS))
+        check_file(args.file)
+        dpi = parse_dpi(args.dpi)
+        check_out(args.out)
+        with open_h5(args.file) as h5:
+            names, index, _ = figure_names(h5, args.point)
+            check_overwrite(args.out, [f"{name}.{args.format}" for name in names], args.force)
+            notes = []
+            for path in draw_all(h5, args.out, dpi, args.format, index, notes=notes):
+                print(path)
+            for note in notes:
+                print(f"rmtsweep plot: {note}", file=sys.stderr)
+    except InvalidOption as e:
+        parser.exit(2, f"rmtsweep plot: {e}\n")
+    except (FileProblem, InvalidFile) as e:
+        parser.exit(1, f"rmtsweep plot: error: {e}\n")
+    except OSError as e:  # a figure not written (a full disk), a dataset not read (a damaged file)
+        written = e.filename is not None and os.path.abspath(str(e.filename)) != os.path.abspath(args.file)
+        problem = file_problem(str(e.filename) if written else args.file,
+                               "write the figure" if written else "read the sweep file", e)
+        parser.exit(1, f"rmtsweep plot: error: {problem}\n")
+    return 0

@@ -1,0 +1,383 @@
+// docs/schema.md and the tables of `rmtsweep schema` (schema_doc.hpp). The prose is here, beside the
+// tables it introduces; the tables themselves are read from the schema tables the writers use.
+#include "schema_doc.hpp"
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "rmtsweep/assemble/detection.hpp"
+#include "rmtsweep/assemble/detection_tables.hpp"
+#include "rmtsweep/sweep/schema.hpp"
+
+namespace rmtsweep::app {
+namespace {
+
+const char* type_text(sweep::ColumnType type) {
+  switch (type) {
+    case sweep::ColumnType::real:
+      return "float64";
+    case sweep::ColumnType::integer:
+      return "int64";
+    case sweep::ColumnType::text:
+      return "string";
+  }
+  return "?";
+}
+
+const char* shape_text(sweep::ColumnShape shape) {
+  return shape == sweep::ColumnShape::top_k ? "points x k" : "points";
+}
+
+const char* phase_text(sweep::ColumnPhase phase) {
+  return phase == sweep::ColumnPhase::parameter ? "at creation" : "when the point ends";
+}
+
+std::string width_text(const sweep::Column& c) {
+  if (c.type != sweep::ColumnType::text) return "";
+  return c.text_width > 0 ? " (fixed " + std::to_string(c.text_width) + " bytes)" : " (fixed, longest value)";
+}
+
+nlohmann::json names_of(const std::vector<const sweep::Dimension*>& dims) {
+  nlohmann::json names = nlohmann::json::array();
+  for (const sweep::Dimension* dim : dims) names.push_back(dim->name);
+  return names;
+}
+
+/// A table cell's text: '|' would end the cell.
+std::string cell(std::string_view text) {
+  std::string out;
+  for (const char ch : text) out += ch == '|' ? std::string("\\|") : std::string(1, ch);
+  return out;
+}
+
+std::string dims_text(const std::vector<std::string_view>& dims) {
+  std::string out;
+  for (const auto dim : dims) out += (out.empty() ? "" : " × ") + std::string(dim);
+  return out;
+}
+
+constexpr std::string_view rule_group = "phase/detection/<rule>";
+
+/// The edge rule's threshold errors, extrapolation and refined fit: at the top of /phase and in every
+/// rule's group.
+void add_rule_statistics(std::vector<PhaseDataset>& out, std::string_view group) {
+  namespace p = assemble::phase;
+  for (const auto* e :
+       {&p::empirical_threshold_snr_err, &p::extrapolated_threshold_snr, &p::extrapolated_threshold_snr_err,
+        &p::extrapolation_a, &p::extrapolation_b, &p::extrapolation_terms, &p::extrapolation_chi2_per_dof,
+        &p::extrapolation_sizes, &p::refined_threshold_snr, &p::refined_threshold_snr_err,
+        &p::refined_resolution_err, &p::refined_spread_err, &p::refined_trials, &p::refined_fit_threshold_snr,
+        &p::refined_fit_threshold_snr_err, &p::refined_width_snr, &p::refined_width_snr_err,
+        &p::refined_points})
+    out.push_back({group, e});
+}
+
+std::vector<PhaseDataset> make_phase_layout() {
+  namespace p = assemble::phase;
+  namespace t = assemble::phase_theory;
+  namespace r = assemble::phase_detection;
+  std::vector<PhaseDataset> out;
+  for (const auto* e : {&p::weighting,
+                        &p::d,
+                        &p::delta,
+                        &p::gamma,
+                        &p::snr,
+                        &p::trials_done,
+                        &p::overlap_mean,
+                        &p::overlap_std,
+                        &p::top_eigenvalue_mean,
+                        &p::top_eigenvalue_std,
+                        &p::ridge_accuracy_mean,
+                        &p::ridge_accuracy_std,
+                        &p::detected_fraction,
+                        &p::detection_threshold,
+                        &p::theory_overlap,
+                        &p::theory_top_eigenvalue,
+                        &p::theory_detectable,
+                        &p::theory_finite_t_top_eigenvalue,
+                        &p::theory_finite_t_overlap,
+                        &p::theory_finite_t_threshold_snr,
+                        &p::theory_finite_t_threshold_snr_std,
+                        &p::theory_finite_t_bulk_edge_right,
+                        &p::theory_finite_t_trials,
+                        &p::alpha,
+                        &p::kappa,
+                        &p::g,
+                        &p::effective_tokens,
+                        &p::theory_bulk_edge_left,
+                        &p::theory_bulk_edge_right,
+                        &p::theory_pop_threshold_snr,
+                        &p::theory_sample_threshold_snr,
+                        &p::empirical_threshold_snr,
+                        &p::empirical_threshold_bracket})
+    out.push_back({"phase", e});
+  add_rule_statistics(out, "phase");
+  for (const auto* e : {&p::extrapolated_overlap, &p::extrapolated_overlap_err, &p::detection_margin_c,
+                        &p::count_of, &p::points})
+    out.push_back({"phase", e});
+  for (const auto* e : {&t::snr_fine, &t::delta_fine, &t::gamma_fine, &t::density_index, &t::snr, &t::overlap,
+                        &t::top_eigenvalue, &t::delta, &t::pop_threshold_snr_vs_delta,
+                        &t::sample_threshold_snr_vs_delta, &t::gamma, &t::pop_threshold_snr_vs_gamma,
+                        &t::sample_threshold_snr_vs_gamma, &t::density_x, &t::density})
+    out.push_back({"phase/theory", e});
+  for (const auto* e : {&r::detected_fraction, &r::empirical_threshold_snr, &r::empirical_threshold_bracket,
+                        &r::false_detection_rate, &r::threshold})
+    out.push_back({rule_group, e});
+  add_rule_statistics(out, rule_group);
+  return out;
+}
+
+void print_phase_table(std::ostream& out, std::string_view group) {
+  out << "| dataset | shape | description |\n|---|---|---|\n";
+  for (const PhaseDataset& set : phase_layout()) {
+    if (set.group != group) continue;
+    out << "| `" << set.entry->name << "` | " << dims_text(set.dims()) << " | "
+        << cell(set.entry->description) << " |\n";
+  }
+}
+
+constexpr std::string_view header =
+    R"(<!-- Generated by `rmtsweep schema --markdown` (src/app/schema_doc.cpp) from the schema tables the
+     writers use: do not edit it here. Change the code, then run
+     build/rmtsweep schema --markdown > docs/schema.md
+     (the test test_docs_schema fails while the two differ). -->
+# The sweep file (HDF5 schema)
+
+One HDF5 file per sweep. This page lists everything in it: the root attributes, the axes (`/grid`),
+one row per point (`/points`), the spectra, the refined points (`/refine`) and the phase tables that
+`rmtsweep assemble` adds (`/phase`). How to read them in Python is in [python.md](python.md). Every
+dataset has a `description` attribute, the text of the tables below; "model.md N" in a description
+is section N of [model.md](model.md).
+
+**Named dimensions.** Every dataset's axes are named dimensions with coordinates (netCDF-4 dimension
+scales), so that xarray labels them: `xarray.open_dataset(path, group="phase", engine="h5netcdf")`
+gives the phase tables over `weighting`, `d`, `delta`, `gamma` and `snr`, and the groups `points`,
+`grid`, `spectra/d<d>`, `phase/theory` and `phase/detection/<rule>` open alike
+([python.md](python.md)). The shapes below are these dimensions, slowest first. A dimension is a
+dataset of its name, in the dataset's group or a group above it: a coordinate (its values) or, marked
+"no values", a dimension only. Coordinates carry `long_name` and `units`, numeric datasets `units`
+("1": dimensionless); texts are fixed-length ASCII with `_Encoding` = `utf-8`.
+
+**Safe to read at any moment.** `run` creates every dataset before any point is computed
+(contiguous, early allocation, filled at allocation, no filters) and writes a point's `status` after
+its data, so a process killed at any moment leaves a file that h5py opens. Beside the file, `run`
+keeps the point journal `FILE.h5.journal/`, from which `rmtsweep recover` rebuilds a damaged file
+([reliability.md](reliability.md)).
+
+)";
+
+constexpr std::string_view root_attributes = R"(
+## Root attributes
+
+- `schema_version` (written last at creation: a file without it was interrupted while being created),
+  `point_count`, `point_order` (the formula of the flattened order, below), `config` (the resolved
+  config as text: every key, axes as explicit lists; [config.md](config.md)).
+- `sweep_id`: a random 128-bit identity given at creation, 32 hex digits, which the point journal
+  carries (a file written before it gets one on its first resume).
+- `rmtsweep_version`; `draws_version` and `draws_library`: the map from coordinates to random draws,
+  and the Boost.Random whose ziggurat turns them into Gaussians (model.md 7); `--resume` refuses a
+  file drawn with another.
+- The first run: `created`, `command_line`, `mpi_ranks`, `ranks_per_point`, `eigensolver`; the
+  libraries: `mpi_library_version`, `hdf5_version`, `blas_version`, `scalapack_library`.
+- Every run (0 = the one that created the file, then each `--resume` and each `rmtsweep refine`):
+  `runs`, and per run `run_<i>_started`, `run_<i>_command_line`, `run_<i>_mpi_ranks`,
+  `run_<i>_ranks_per_point`, `run_<i>_eigensolver`.
+- Only in some files: `recovered` (a file rebuilt by `rmtsweep recover`: when, by which rmtsweep,
+  from how many points, and where the file it replaced was kept); `fault_injection` (a test sweep
+  with injected failures).
+)";
+
+constexpr std::string_view points_intro = R"(
+## /points
+
+One row per point, in the flattened order
+
+    index = ((((i_d·n_δ + i_δ)·n_γ + i_γ)·n_snr + i_snr)·n_w + i_w)·trials + trial
+
+(trial fastest, d slowest: the points of one size are contiguous; `i_…` are positions in `/grid`).
+`status` is 0 pending, 1 done, 2 failed, written after the point's data. The columns are one table
+in the code (`src/sweep/schema.cpp`), from which the writer, the reader, `status`, `assemble`, the
+point journal and this page derive; `rmtsweep schema` prints it (`--json` for scripts). Every column
+has the dimension `point` (its coordinate `/points/point` holds 0..points−1), the k-valued ones also
+`k` (`/points/k`, no values); `rmtsweep.read_points(path)` gives the table as a pandas DataFrame.
+
+)";
+
+constexpr std::string_view spectra_and_refine = R"(
+## /spectra
+
+For each size d whose spectra are stored (`store_spectra`, [config.md](config.md)), the group
+`/spectra/d<d>` holds (sizes differ in length, so each has its own datasets):
+
+| dataset | shape | description |
+|---|---|---|
+)";
+
+constexpr std::string_view refine = R"(
+`f["spectra/d1000/eigenvalues"][r]` is the spectrum of point `f["spectra/d1000/point"][r]`.
+
+## /refine
+
+Written by `rmtsweep refine` ([refinement.md](refinement.md)): the refined points, in blocks
+`/refine/block_<i>/<name>`, each block holding every `/points` column above for its `rows` rows (the
+block's attribute `rows`, written last at its creation). The rows of all blocks in order are the
+refined rows; a row's parameter columns are written when the point is given the row, its measurements
+and status as for `/points`. `status` is additionally −1 (`unused`) for a preallocated row not given
+to a point yet; `snr_index` is −1 (the point's snr, in `snr`, is not on the grid) and `trial` may
+exceed the grid's trials. Spectra of refined points are not stored. Each refine invocation is
+recorded as a run (`run_<i>_command_line` says `refine`), and the `run` column of its points is that
+index.
+)";
+
+constexpr std::string_view phase_intro = R"(
+## /phase
+
+Written by `rmtsweep assemble` ([commands.md](commands.md)). The axes are the weightings in grid
+order and the numeric axes ascending; the shapes below name them (`weighting`, `d`, `delta`, `gamma`,
+`snr`: the lengths of `/phase/weighting`, `/phase/d`, ...). A cell is one (weighting, d, δ, γ, snr),
+a line one (weighting, d, δ, γ); the extrapolations to d → ∞ have no d axis. A schema_version 1 file
+assembles with one size. `detection_margin_c` is a dimension of one value (the c of the detection
+rule) and `points` counts along `count_of` (total, done, failed).
+
+Only done points count: `assemble` may run on a partial file (while a sweep is pending) and again
+later. A cell with no done trial (pending or failed points) has `trials_done` 0 and NaN statistics;
+a line whose threshold depends on such a cell gets bracket 2 and a NaN threshold (the table on
+stdout says `no data`), never an interpolation across the missing cell. Assembling twice leaves the
+same bytes: datasets are rewritten in place and the file holds no timestamp of the assembly.
+
+The top-level detection columns are the edge rule's (model.md 5.4; [detection.md](detection.md));
+each rule's own are under `/phase/detection/<rule>` (below). Threshold errors, the extrapolation to
+d → ∞ and the refined thresholds are explained in [finite_size.md](finite_size.md) and
+[refinement.md](refinement.md). Attributes of `/phase`: `description`, `detection_rule`,
+`figure_detection` (the rule the figures draw, `assemble --detection`), `assembled_by`.
+
+)";
+
+constexpr std::string_view theory_intro = R"(
+### /phase/theory
+
+The theory along fine axes, for smooth curves in the figures. The theory is the d → ∞ limit, so these
+curves have no d axis (the per-cell and per-line theory above repeats along d, but for
+`detection_threshold`, whose margin scales with d). Their fine axes are the dimensions `snr_fine`
+(201 values), `delta_fine` and `gamma_fine`, whose values are also `snr`, `delta` and `gamma`, their
+names from before dimensions; `density_x` holds 240 midpoints of each line's bulk support along
+`density_index`. `weighting`, `delta` and `gamma` are /phase's dimensions: their coordinates are in
+/phase (`rmtsweep.open_phase(path, "theory")` attaches them).
+
+)";
+
+constexpr std::string_view detection_intro = R"(
+### /phase/detection/&lt;rule&gt;
+
+One group per detection rule ([detection.md](detection.md)): `edge` (λ₁ above the right bulk edge by
+the margin of `detection_threshold`), `eigengap` (Onatski's ratio of the top three eigenvalues above
+its calibrated 95 % value), `null` (λ₁ above the conformal 95 % quantile of the line's snr = 0 trials)
+and `finite_t_edge` (λ₁ above the finite-T bulk edge of the trial's own token draws by the edge rule's
+margin: each trial's own edge where the paper's law is measurably off for the line's T_eff, trial 0's
+for all trials elsewhere; NaN where min(V, N) > 6400). Each group holds:
+
+)";
+
+constexpr std::string_view versions = R"(
+## Older files
+
+This rmtsweep writes `schema_version` 2. Files of version 1 (before d was an axis: one size, no
+`/grid/d` or `/points/d_index`, spectra as one dataset `/spectra/eigenvalues`, points × d) still open
+in `status`, `assemble`, `plot` and `run --resume`, which continues them in their own layout;
+`tests/data/sweep_schema1.h5` is such a file, kept for the tests. `/points/error` is 1024 bytes wide
+in new files and 256 in files created before that width.
+
+Files written before named dimensions (same schema_version; `tests/data/sweep_noscales.h5` is one)
+have none of the datasets `point`, `k`, `eigenvalue_index`, `count_of`, `snr_fine`, `delta_fine`,
+`gamma_fine`, `density_index` and no scales; they read, assemble, plot and resume as before, and
+assembling them again gives their /phase the dimensions xarray needs (`rmtsweep.open_phase` asks for
+that). Their linear ranges may hold binary rounding (`0.6000000000000001` for 0.2:1.6:8, now `0.6`):
+`--resume` takes the file's own values.
+)";
+
+}  // namespace
+
+const std::vector<PhaseDataset>& phase_layout() {
+  static const std::vector<PhaseDataset> layout = make_phase_layout();
+  return layout;
+}
+
+void print_points_table(std::ostream& out) {
+  out << "| column | type | shape | written | description |\n|---|---|---|---|---|\n";
+  for (const sweep::Column* c : sweep::point_columns()) {
+    out << "| `" << c->name << "` | " << type_text(c->type) << width_text(*c) << " | " << shape_text(c->shape)
+        << " | " << phase_text(c->phase) << " | " << cell(c->description) << " |\n";
+  }
+}
+
+void print_schema_json(std::ostream& out) {
+  nlohmann::json columns = nlohmann::json::array();
+  for (const sweep::Column* c : sweep::point_columns()) {
+    columns.push_back(
+        {{"name", c->name},
+         {"type", type_text(c->type)},
+         {"shape", c->shape == sweep::ColumnShape::top_k ? "top_k" : "scalar"},
+         {"written", c->phase == sweep::ColumnPhase::parameter ? "parameter" : "measurement"},
+         {"description", c->description},
+         {"text_width", c->text_width},
+         {"dimensions", names_of(sweep::dimensions_of(*c))},
+         {"units", c->type == sweep::ColumnType::text ? nlohmann::json() : nlohmann::json(c->units)}});
+  }
+  // The scales of /points beside its columns: the coordinate point and the dimension k.
+  nlohmann::json scales = nlohmann::json::array();
+  for (const auto& [entry, dim] : {std::pair{&sweep::points_dimension::point, &sweep::dimension::point},
+                                   std::pair{&sweep::points_dimension::k, &sweep::dimension::k}})
+    scales.push_back({{"name", dim->name}, {"path", entry->path}, {"description", entry->description}});
+  nlohmann::json phase = nlohmann::json::array();
+  for (const PhaseDataset& set : phase_layout()) {
+    nlohmann::json dims = nlohmann::json::array();
+    for (const auto dim : set.dims()) dims.push_back(dim);
+    phase.push_back({{"group", set.group},
+                     {"name", set.entry->name},
+                     {"dims", dims},
+                     {"units", set.entry->units},
+                     {"description", set.entry->description}});
+  }
+  nlohmann::json rules = nlohmann::json::array();
+  for (const assemble::Rule rule : assemble::all_rules) rules.push_back(assemble::to_string(rule));
+  out << nlohmann::json{{"schema_version", sweep::schema_version},
+                        {"points", columns},
+                        {"points_dimensions", scales},
+                        {"phase", phase},
+                        {"detection_rules", rules}}
+             .dump()
+      << "\n";
+}
+
+void print_schema_markdown(std::ostream& out) {
+  out << header << "File layout, schema_version " << sweep::schema_version << ":\n\n"
+      << "| group | what |\n|---|---|\n"
+      << "| root attributes | the config, the versions, every run |\n"
+      << "| `/grid` | the sweep's axes in config order |\n"
+      << "| `/points` | one row per point: parameters, theory, measurements, status |\n"
+      << "| `/spectra/d<d>` | all eigenvalues of the points of size d, where stored |\n"
+      << "| `/refine/block_<i>` | points added by `rmtsweep refine` |\n"
+      << "| `/phase` | phase tables by `rmtsweep assemble` |\n"
+      << root_attributes << "\n## /grid\n\n| dataset | description |\n|---|---|\n";
+  for (const sweep::DatasetEntry* e :
+       {&sweep::grid_axis::d, &sweep::grid_axis::delta, &sweep::grid_axis::gamma, &sweep::grid_axis::snr,
+        &sweep::grid_axis::weighting, &sweep::grid_axis::trial})
+    out << "| `/" << e->path << "` | " << cell(e->description) << " |\n";
+  out << "\nEach is the coordinate of its own dimension (`/grid/delta` of `delta`, ...).\n";
+  out << points_intro;
+  print_points_table(out);
+  out << spectra_and_refine << "| `eigenvalues` | points of size d × d | "
+      << cell(sweep::spectra_eigenvalues_description) << " |\n| `point` | points of size d | "
+      << cell(sweep::spectra_points_description) << " (the coordinate of dimension `point` here) |\n"
+      << "| `eigenvalue_index` | d (no values) | " << cell(sweep::spectra_eigenvalue_index_description)
+      << " |\n"
+      << refine << phase_intro;
+  print_phase_table(out, "phase");
+  out << theory_intro;
+  print_phase_table(out, "phase/theory");
+  out << detection_intro;
+  print_phase_table(out, rule_group);
+  out << versions;
+}
+
+}  // namespace rmtsweep::app

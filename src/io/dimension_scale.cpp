@@ -1,0 +1,141 @@
+// Dimension scales and UTF-8 strings of the HDF5 RAII layer (include/rmtsweep/io/dimension_scale.hpp).
+#include "rmtsweep/io/dimension_scale.hpp"
+
+#include <H5DSpublic.h>
+
+#include <cstdio>
+#include <cstring>
+
+#include "rmtsweep/common/error.hpp"
+
+namespace rmtsweep::io {
+namespace {
+
+/// netCDF-4's NAME of a dimension without a coordinate variable (netcdf-c's nc4hdf.c; h5netcdf tests
+/// for its first words).
+constexpr const char* not_a_variable = "This is a netCDF dimension but not a netCDF variable.";
+
+std::string last_component(const std::string& path) { return path.substr(path.find_last_of('/') + 1); }
+
+int rank_of(hid_t dataset) { return static_cast<int>(shape(dataset).size()); }
+
+/// H5DSiterate_scales visitor: remembers the path of each scale it is shown.
+herr_t collect_scale(hid_t, unsigned, hid_t scale, void* client) {
+  static_cast<std::vector<std::string>*>(client)->push_back(path_of(scale));
+  return 0;
+}
+
+/// The paths of the scales attached to axis `axis` of `dataset`, in attachment order.
+std::vector<std::string> scales_of(hid_t dataset, unsigned axis) {
+  std::vector<std::string> paths;
+  const int count = H5DSget_num_scales(dataset, axis);
+  if (count < 0) check(count, "H5DSget_num_scales");
+  if (count == 0) return paths;
+  check(H5DSiterate_scales(dataset, axis, nullptr, collect_scale, &paths), "H5DSiterate_scales");
+  return paths;
+}
+
+/// One entry of a scale's REFERENCE_LIST attribute: a dataset it is attached to, and the axis.
+struct Reference {
+  hobj_ref_t dataset;
+  int axis;
+};
+
+std::vector<Reference> references_to(hid_t scale) {
+  if (!has_attribute(scale, "REFERENCE_LIST")) return {};
+  const Attribute list(check_id(H5Aopen(scale, "REFERENCE_LIST", H5P_DEFAULT), "H5Aopen(REFERENCE_LIST)"));
+  const Dataspace space(check_id(H5Aget_space(list), "H5Aget_space"));
+  const hssize_t count = H5Sget_simple_extent_npoints(space);
+  if (count < 0) check(static_cast<herr_t>(count), "H5Sget_simple_extent_npoints");
+  const Datatype type(check_id(H5Tcreate(H5T_COMPOUND, sizeof(Reference)), "H5Tcreate"));
+  check(H5Tinsert(type, "dataset", HOFFSET(Reference, dataset), H5T_STD_REF_OBJ), "H5Tinsert");
+  check(H5Tinsert(type, "dimension", HOFFSET(Reference, axis), H5T_NATIVE_INT), "H5Tinsert");
+  std::vector<Reference> entries(static_cast<std::size_t>(count));
+  if (!entries.empty()) check(H5Aread(list, type, entries.data()), "H5Aread(REFERENCE_LIST)");
+  return entries;
+}
+
+}  // namespace
+
+void make_coordinate(hid_t dataset) {
+  if (is_scale(dataset)) return;
+  const std::string name = last_component(path_of(dataset));
+  check(H5DSset_scale(dataset, name.c_str()), ("H5DSset_scale(" + name + ")").c_str());
+}
+
+Dataset create_dimension_only(hid_t loc, const std::string& name, hsize_t size) {
+  if (exists(loc, name)) {
+    Dataset existing = open_dataset(loc, name);
+    if (shape(existing) == std::vector<hsize_t>{size} && is_scale(existing)) return existing;
+    throw Hdf5Error("create_dimension_only: " + name + " exists and is not a dimension of size " +
+                    std::to_string(size));
+  }
+  const Dataspace space = simple_dataspace({size});
+  PropertyList lcpl(check_id(H5Pcreate(H5P_LINK_CREATE), "H5Pcreate(H5P_LINK_CREATE)"));
+  check(H5Pset_create_intermediate_group(lcpl, 1), "H5Pset_create_intermediate_group");
+  Dataset set(check_id(H5Dcreate2(loc, name.c_str(), H5T_IEEE_F32LE, space, lcpl, H5P_DEFAULT, H5P_DEFAULT),
+                       ("H5Dcreate2(" + name + ")").c_str()));
+  char label[96];
+  std::snprintf(label, sizeof label, "%s%10llu", not_a_variable, static_cast<unsigned long long>(size));
+  check(H5DSset_scale(set, label), ("H5DSset_scale(" + name + ")").c_str());
+  return set;
+}
+
+bool is_scale(hid_t dataset) { return check_tri(H5DSis_scale(dataset), "H5DSis_scale"); }
+
+void attach_scale(hid_t dataset, hid_t scale, unsigned axis) {
+  if (check_tri(H5DSis_attached(dataset, scale, axis), "H5DSis_attached")) return;
+  check(H5DSattach_scale(dataset, scale, axis), "H5DSattach_scale");
+}
+
+std::vector<std::string> attached_dimensions(hid_t dataset) {
+  std::vector<std::string> names;
+  for (int axis = 0; axis < rank_of(dataset); ++axis) {
+    const std::vector<std::string> paths = scales_of(dataset, static_cast<unsigned>(axis));
+    names.push_back(paths.empty() ? std::string() : last_component(paths.back()));
+  }
+  return names;
+}
+
+void detach_all(hid_t dataset) {
+  for (int axis = 0; axis < rank_of(dataset); ++axis) {
+    for (const std::string& path : scales_of(dataset, static_cast<unsigned>(axis))) {
+      const Dataset scale = open_dataset(dataset, path);
+      check(H5DSdetach_scale(dataset, scale, static_cast<unsigned>(axis)), "H5DSdetach_scale");
+    }
+  }
+  if (!is_scale(dataset)) return;
+  for (Reference& entry : references_to(dataset)) {
+    const Dataset other(
+        check_id(H5Rdereference2(dataset, H5P_DEFAULT, H5R_OBJECT, &entry.dataset), "H5Rdereference2"));
+    check(H5DSdetach_scale(other, dataset, static_cast<unsigned>(entry.axis)), "H5DSdetach_scale");
+  }
+}
+
+Datatype utf8_string_type() {
+  Datatype type(check_id(H5Tcopy(H5T_C_S1), "H5Tcopy(H5T_C_S1)"));
+  check(H5Tset_size(type, H5T_VARIABLE), "H5Tset_size");
+  check(H5Tset_cset(type, H5T_CSET_UTF8), "H5Tset_cset");
+  return type;
+}
+
+void write_text_attribute(hid_t object, const std::string& name, const std::string& value) {
+  if (has_attribute(object, name))
+    check(H5Adelete(object, name.c_str()), ("H5Adelete(" + name + ")").c_str());
+  const Datatype type = utf8_string_type();
+  const Dataspace space = simple_dataspace({});
+  const Attribute attribute(check_id(H5Acreate2(object, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT),
+                                     ("H5Acreate2(" + name + ")").c_str()));
+  const char* text = value.c_str();
+  check(H5Awrite(attribute, type, &text), ("H5Awrite(" + name + ")").c_str());
+}
+
+void write_cf_attributes(hid_t object, std::string_view long_name, std::string_view units) {
+  for (const auto& [name, value] : {std::pair{"long_name", long_name}, std::pair{"units", units}}) {
+    if (value.empty()) continue;
+    if (has_attribute(object, name) && read_string_attribute(object, name) == value) continue;
+    write_text_attribute(object, name, std::string(value));
+  }
+}
+
+}  // namespace rmtsweep::io

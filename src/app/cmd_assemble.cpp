@@ -16,6 +16,7 @@
 #include "point_options.hpp"
 #include "rmtsweep/assemble/detection_tables.hpp"
 #include "rmtsweep/assemble/finite_t_edges.hpp"
+#include "rmtsweep/assemble/finite_t_table.hpp"
 #include "rmtsweep/assemble/phase.hpp"
 #include "rmtsweep/assemble/phase_file.hpp"
 #include "rmtsweep/assemble/theory_tables.hpp"
@@ -55,10 +56,24 @@ std::string extrapolation_text(const assemble::Extrapolation& e) {
 /// Prints, per (weighting, delta, gamma) and per d, each rule's empirical threshold with its bootstrap
 /// error beside the theory's, and, with several sizes, each rule's extrapolation to d -> infinity.
 void print_thresholds(const assemble::SweepData& data, const assemble::TheoryTables& theory,
-                      const std::vector<assemble::RuleTable>& rules, const std::vector<assemble::RefinedTable>& refined) {
+                      const assemble::FiniteTTable& finite_t, const std::vector<assemble::RuleTable>& rules,
+                      const std::vector<assemble::RefinedTable>& refined) {
   const bool any_refined = !data.refined.empty();
   const auto& a = data.axes;
-  std::printf("%-18s %9s %9s %8s %11s", "weighting", "delta", "gamma", "d", "snr_sample");
+  // The finite-T threshold of the line's own token draws (trial mean +- sd), the reference where few pooled
+  // tokens bend the paper's law; "-" where no point carries it.
+  const auto finite_t_text = [&](std::size_t line) {
+    char text[32] = "-";
+    if (std::isfinite(finite_t.threshold_snr[line])) {
+      if (std::isfinite(finite_t.threshold_snr_std[line]))
+        std::snprintf(text, sizeof text, "%.4g +- %.2g", finite_t.threshold_snr[line],
+                      finite_t.threshold_snr_std[line]);
+      else
+        std::snprintf(text, sizeof text, "%.4g", finite_t.threshold_snr[line]);
+    }
+    return std::string(text);
+  };
+  std::printf("%-18s %9s %9s %8s %11s %16s", "weighting", "delta", "gamma", "d", "snr_sample", "finite-T");
   for (const auto& rule : rules) std::printf(" %18s", assemble::to_string(rule.rule));
   if (any_refined) std::printf(" %18s", "refined (edge)");
   std::printf("   false detections at snr 0 (");
@@ -74,8 +89,8 @@ void print_thresholds(const assemble::SweepData& data, const assemble::TheoryTab
             return;
           }
           const std::size_t line = a.line(w, n, i, j);
-          std::printf("%-18s %9.4g %9.4g %8d %11.4g", a.weighting[w].c_str(), a.delta[i], a.gamma[j], a.d[n],
-                      theory.sample_threshold_snr[line]);
+          std::printf("%-18s %9.4g %9.4g %8d %11.4g %16s", a.weighting[w].c_str(), a.delta[i], a.gamma[j],
+                      a.d[n], theory.sample_threshold_snr[line], finite_t_text(line).c_str());
           std::string rates;
           for (const auto& rule : rules) {
             std::printf(" %18s", threshold_text(rule.empirical_threshold_snr[line], rule.empirical_threshold_snr_err[line],
@@ -94,8 +109,9 @@ void print_thresholds(const assemble::SweepData& data, const assemble::TheoryTab
         }
         if (a.d.size() < 2) continue;
         const std::size_t size_line = a.size_line(w, i, j);
-        std::printf("%-18s %9.4g %9.4g %8s %11.4g", a.weighting[w].c_str(), a.delta[i], a.gamma[j], "inf",
-                    theory.sample_threshold_snr[a.line(w, a.d.size() - 1, i, j)]);
+        // The finite-T threshold has no d -> infinity value to show: for one pooled token it grows with d.
+        std::printf("%-18s %9.4g %9.4g %8s %11.4g %16s", a.weighting[w].c_str(), a.delta[i], a.gamma[j],
+                    "inf", theory.sample_threshold_snr[a.line(w, a.d.size() - 1, i, j)], "-");
         std::string models;
         for (const auto& rule : rules) {
           const assemble::Extrapolation& e = rule.extrapolation[size_line];
@@ -289,36 +305,39 @@ int command_assemble(int argc, char** argv) {
 
   const auto theory = assemble::theory_tables(base, data.config.weighting, data.axes, margin);
   auto table = assemble::tabulate(data.axes, data.points, theory.detection_threshold);
-  // The finite-T rule judges each trial by its own edge where few pooled tokens move it (per trial
-  // lines: one values-only eigenvalue problem per trial).
-  const assemble::FiniteTEdges finite_t(base, data.config.weighting, data.axes);
+  const assemble::FiniteTTable finite_t_table = assemble::finite_t_table(data.axes, data.points);
+  // The finite-T rule judges each trial by its own edge: stored with its points where the sweep computed the
+  // finite-T theory, else one values-only eigenvalue problem per trial here.
+  const assemble::FiniteTEdges finite_t(base, data.config.weighting, data.axes, &data.points);
   {
-    // Each per-trial edge is an eigenvalue problem (FiniteTEdges::edge_seconds). Say so where they add
-    // up to more than a few seconds.
-    std::set<std::pair<std::size_t, int>> own;  // (line, trial) of the lines judged per trial
+    // Each edge computed here is an eigenvalue problem (FiniteTEdges::edge_seconds). Say so where they add up
+    // to more than a few seconds.
+    std::set<std::pair<std::size_t, int>> own;  // (line, trial) whose edge is not stored
     for (const auto& p : data.points) {
       const std::size_t line = data.axes.line(p.weighting, p.d, p.delta, p.gamma);
-      if (finite_t.per_trial(line)) own.emplace(line, p.trial);
+      if (!finite_t.stored(line, p.trial)) own.emplace(line, p.trial);
     }
     for (const auto& r : data.refined) {
-      if (finite_t.per_trial(r.line)) own.emplace(r.line, r.trial);
+      if (!finite_t.stored(r.line, r.trial)) own.emplace(r.line, r.trial);
     }
     double seconds = 0.0;
     for (const auto& [line, trial] : own) seconds += finite_t.edge_seconds(line);
     if (seconds > 10.0)
-      std::fprintf(stderr,
-                   "rmtsweep assemble: the finite-T edges of %zu trials with few pooled tokens, each its own "
-                   "(one eigenvalue problem of size min(V, N) each): about %.0f s on a 2-core machine\n",
-                   own.size(), seconds);
+      std::fprintf(
+          stderr,
+          "rmtsweep assemble: the finite-T edges of %zu trials not stored with their points, each its own "
+          "(one eigenvalue problem of size min(V, N) each): about %.0f s on a 2-core machine\n",
+          own.size(), seconds);
   }
   const auto finite_t_points = assemble::scaled_by_trial_edge(data.axes, data.points, finite_t);
   const auto finite_t_refined = assemble::scaled_by_trial_edge(data.refined, finite_t);
-  // Each trial's own finite-T edge as a scale of the line's (1 where the line has one edge for all trials).
+  // Each trial's own finite-T edge as a scale of the line's reference (1 where the line has no edge).
   const auto trials = static_cast<std::size_t>(data.config.trials);
   std::vector<double> finite_t_scale(data.axes.lines() * trials, 1.0);
   for (const auto& [key, secular] : data.secular) {
     const auto [line, trial] = key;
-    if (finite_t.per_trial(line)) finite_t_scale[line * trials + static_cast<std::size_t>(trial)] = finite_t.scale(line, trial);
+    const double scale = finite_t.scale(line, trial);
+    if (std::isfinite(scale)) finite_t_scale[line * trials + static_cast<std::size_t>(trial)] = scale;
   }
   auto rules = assemble::detection_tables(data.axes, data.points, theory.bulk_edge_right, finite_t.references(),
                                           margin, assemble::default_null_alpha, &finite_t_points, &data.secular,
@@ -343,16 +362,15 @@ int command_assemble(int argc, char** argv) {
     // eigengap).
     assemble::ExactForms exact{&data.secular, &data.refined_secular, [&](std::size_t line, int trial) {
                                  if (rule.rule == assemble::Rule::eigengap) return std::nan("");
-                                 const double scale =
-                                     scaled && finite_t.per_trial(line) ? finite_t.scale(line, trial) : 1.0;
-                                 return rule.threshold[line] / (std::isnan(scale) ? 1.0 : scale);
+                                 const double scale = scaled ? finite_t.scale(line, trial) : 1.0;
+                                 return rule.threshold[line] / (std::isfinite(scale) ? scale : 1.0);
                                }};
     refined.push_back(assemble::refined_table(data.axes, scaled ? finite_t_points : data.points,
                                               scaled ? finite_t_refined : data.refined, rule, &exact));
     if (!data.refined.empty()) assemble::extrapolate_with_refined(data.axes, refined.back(), rule);
   }
   const auto write = [&](const std::string& target) {
-    assemble::write_phase(target, data, table, theory, margin, rules, shown, refined);
+    assemble::write_phase(target, data, table, theory, finite_t_table, margin, rules, shown, refined);
   };
   if (in_place) {
     write_phase_where_it_fits(path, write);
@@ -372,7 +390,7 @@ int command_assemble(int argc, char** argv) {
                 static_cast<long long>(data.refined_done), static_cast<long long>(data.refined_failed));
   }
   std::printf("\ndetection: top eigenvalue > right_edge (1 + %g d^(-2/3))\n", margin);
-  if (!quiet) print_thresholds(data, theory, rules, refined);
+  if (!quiet) print_thresholds(data, theory, finite_t_table, rules, refined);
   return 0;
 }
 

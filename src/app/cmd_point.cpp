@@ -61,6 +61,7 @@ nlohmann::json result_json(const model::PointParams& params, const simulate::Sim
   out["params"]["ridge"] = options.ridge;
   out["params"]["ntest"] = options.ntest > 0 ? options.ntest : params.sequences();
   out["theory"] = theory_json(prediction);
+  out["theory"]["finite_t"] = finite_t_json(r.finite_t);
   nlohmann::json& e = out["empirical"];
   e["top_eigenvalues"] = r.top_eigenvalues;
   e["overlaps"] = r.overlaps;
@@ -74,11 +75,9 @@ nlohmann::json result_json(const model::PointParams& params, const simulate::Sim
   e["operator_products"] = r.products;
   e["solver_residual"] = r.products > 0 ? nlohmann::json(r.residual) : nlohmann::json(nullptr);
   e["solver_fell_back"] = r.fell_back;
-  e["seconds"] = {{"generate", r.seconds.generate},
-                  {"covariance", r.seconds.covariance},
-                  {"eigen", r.seconds.eigen},
-                  {"ridge", r.seconds.ridge},
-                  {"total", r.seconds.total}};
+  e["seconds"] = {{"generate", r.seconds.generate}, {"covariance", r.seconds.covariance},
+                  {"eigen", r.seconds.eigen},       {"ridge", r.seconds.ridge},
+                  {"finite_t", r.seconds.finite_t}, {"total", r.seconds.total}};
   if (options.spectrum) e["eigenvalues"] = r.eigenvalues;
   return out;
 }
@@ -102,11 +101,28 @@ void print_human(const model::PointParams& params, const simulate::PointResult& 
                 simulate::to_string(r.path), parallel::to_string(r.eigensolver),
                 r.fell_back ? " (the Krylov engine did not converge within its budget)" : "");
   }
-  std::printf("%-14s %12s %12s\n", "", "measured", "theory");
-  std::printf("%-14s %12.6g %12.6g  (%s)\n", "top eigenvalue", r.top_eigenvalues.at(0), p.top_eigenvalue,
+  // The finite-T column: the theory of this trial's own token draws (docs/finite_t.md), "-" where not
+  // computed.
+  const auto finite_t = [&](double theory::FiniteTPrediction::*field) {
+    char text[32] = "-";
+    if (r.finite_t) std::snprintf(text, sizeof text, "%.6g", (*r.finite_t).*field);
+    return std::string(text);
+  };
+  std::printf("%-14s %12s %12s %12s\n", "", "measured", "theory", "finite-T");
+  std::printf("%-14s %12.6g %12.6g %12s  (%s)\n", "top eigenvalue", r.top_eigenvalues.at(0), p.top_eigenvalue,
+              finite_t(&theory::FiniteTPrediction::top_eigenvalue).c_str(),
               p.detectable ? "outlier lambda_S" : "not detectable: right bulk edge");
-  std::printf("%-14s %12.6g %12.6g\n", "overlap", r.overlap, p.overlap);
-  std::printf("%-14s %12s %12.6g\n", "bulk edge", "", p.bulk_edge_right);
+  std::printf("%-14s %12.6g %12.6g %12s\n", "overlap", r.overlap, p.overlap,
+              finite_t(&theory::FiniteTPrediction::overlap).c_str());
+  std::printf("%-14s %12s %12.6g %12s\n", "bulk edge", "", p.bulk_edge_right,
+              finite_t(&theory::FiniteTPrediction::bulk_edge_right).c_str());
+  std::printf("%-14s %12s %12.6g %12s\n", "threshold snr", "", p.sample_threshold_snr,
+              finite_t(&theory::FiniteTPrediction::threshold_snr).c_str());
+  if (!r.finite_t) {
+    std::printf(
+        "               (finite-T: not computed for this weighting at this size; simulate/finite_t.hpp, "
+        "`rmtsweep theory --bulk finite-T` computes it)\n");
+  }
   std::printf("top eigenvalues");
   for (double x : r.top_eigenvalues) std::printf(" %.6g", x);
   std::printf("\noverlaps       ");
@@ -114,8 +130,10 @@ void print_human(const model::PointParams& params, const simulate::PointResult& 
   std::printf("\nridge accuracy  %.4f\n", r.ridge_accuracy);
   if (r.weights_deviation)
     std::printf("weights dev     %.6g  (mean_n |w_n - w(tau)|_1)\n", *r.weights_deviation);
-  std::printf("seconds         generate %.3f, covariance %.3f, eigen %.3f, ridge %.3f, total %.3f\n",
-              r.seconds.generate, r.seconds.covariance, r.seconds.eigen, r.seconds.ridge, r.seconds.total);
+  std::printf(
+      "seconds         generate %.3f, covariance %.3f, eigen %.3f, ridge %.3f, finite-T %.3f, total %.3f\n",
+      r.seconds.generate, r.seconds.covariance, r.seconds.eigen, r.seconds.ridge, r.seconds.finite_t,
+      r.seconds.total);
   if (!r.eigenvalues.empty()) {
     std::printf("eigenvalues     %zu, ascending\n", r.eigenvalues.size());
     for (double x : r.eigenvalues) std::printf("%.12g\n", x);

@@ -13,6 +13,7 @@
 #include "rmtsweep/model/parse_number.hpp"
 #include "rmtsweep/model/scalars.hpp"
 #include "rmtsweep/sweep/plan.hpp"
+#include "rmtsweep/simulate/finite_t.hpp"
 #include "rmtsweep/theory/bulk.hpp"
 #include "rmtsweep/theory/finite_t_bulk.hpp"
 #include "rmtsweep/theory/prediction.hpp"
@@ -34,7 +35,8 @@ BulkLaw parse_bulk_law(const std::string& text) {
   throw InvalidOption("bulk", text, "allowed: paper (default) or finite-T");
 }
 
-void print_human(const model::PointParams& params, const theory::Prediction& p) {
+void print_human(const model::PointParams& params, const theory::Prediction& p,
+                 const std::optional<theory::FiniteTPrediction>& finite_t) {
   const auto w = model::pooling_weights(params.weighting, params.correlation, params.T);
   std::printf("point       d=%d T=%d delta=%g gamma=%g snr=%g weighting=%s correlation=%s table=%s\n",
               params.d, params.T, params.delta, params.gamma, params.snr,
@@ -64,6 +66,19 @@ void print_human(const model::PointParams& params, const theory::Prediction& p) 
                 *p.finite_t_bulk_edge_right, p.bulk_edge_right,
                 100.0 * (*p.finite_t_bulk_edge_right / p.bulk_edge_right - 1.0));
   }
+  if (finite_t) {
+    if (finite_t->detectable) {
+      std::printf(
+          "finite-T    outlier at %.6g, overlap %.6g (threshold snr %.6g) for this trial's tokens "
+          "(docs/finite_t.md)\n",
+          finite_t->top_eigenvalue, finite_t->overlap, finite_t->threshold_snr);
+    } else {
+      std::printf(
+          "finite-T    not detectable: top eigenvalue at the finite-T edge, overlap 0 (threshold snr %.6g) "
+          "for this trial's tokens (docs/finite_t.md)\n",
+          finite_t->threshold_snr);
+    }
+  }
   if (p.pop_outlier) {
     std::printf("population  outlier at %.6g, overlap %.6g (threshold snr %.6g)\n", *p.pop_outlier,
                 p.pop_overlap, p.pop_threshold_snr);
@@ -89,9 +104,9 @@ int command_theory(int argc, char** argv) {
       "density", po::value<std::string>(),
       "K: also give the bulk density f(x) at K points across the support")(
       "bulk", po::value<std::string>()->default_value("paper"),
-      "paper: the limit law kappa (MP_delta [x] MP_gamma) (docs/model.md 5.1); finite-T: also the bulk of "
-      "this "
-      "point's own token draws (docs/model.md 5.5), whose edge and --density are then given");
+      "paper: the limit law kappa (MP_delta [x] MP_gamma) (docs/model.md 5.1); finite-T: also the bulk of this "
+      "point's own token draws (docs/model.md 5.5), whose edge and --density are then given, and the outlier, "
+      "overlap and threshold of those draws (docs/finite_t.md)");
   po::options_description point("point");
   add_point_options(point);
   options.add(point);
@@ -115,8 +130,9 @@ int command_theory(int argc, char** argv) {
 
   theory::Prediction prediction = theory::predict(params);
   std::vector<double> tau;
+  std::optional<theory::FiniteTPrediction> finite_t;
   if (law == BulkLaw::finite_t) {
-    const double needed = theory::token_gram_bytes(params), available = meminfo_bytes("MemTotal");
+    const double needed = simulate::token_gram_bytes(params), available = meminfo_bytes("MemTotal");
     if (available > 0.0 && needed > available) {
       throw InvalidOption(
           "d", values["d"].as<std::string>(),
@@ -125,8 +141,11 @@ int command_theory(int argc, char** argv) {
               ") needs about " + sweep::memory_text(needed) + " and this machine has " +
               sweep::memory_text(available) + "; a smaller d, or --bulk paper");
     }
-    tau = theory::token_gram_spectrum(params);
-    prediction.finite_t_bulk_edge_right = theory::finite_t_edge(tau, params.d);
+    // The bulk and the outlier of this trial's own token draws: asked for, so computed at any size that fits.
+    const theory::FiniteTOutlier outlier = simulate::build_finite_t_outlier(params);
+    prediction.finite_t_bulk_edge_right = outlier.bulk_edge_right();
+    finite_t = outlier.at(params.snr);
+    if (density_points > 0) tau = outlier.bulk_values();
   }
   std::vector<std::array<double, 2>> density;
   if (density_points > 0) {
@@ -137,11 +156,12 @@ int command_theory(int argc, char** argv) {
   }
   if (values.count("json")) {
     nlohmann::json out = theory_json(prediction);
+    out["finite_t"] = finite_t_json(finite_t);
     if (density_points > 0) out["density"] = density;
     std::cout << out.dump() << "\n";
     return 0;
   }
-  print_human(params, prediction);
+  print_human(params, prediction, finite_t);
   if (density_points > 0) {
     std::printf("density     x f(x) at %lld points (%s bulk)\n", static_cast<long long>(density_points),
                 law == BulkLaw::finite_t ? "finite-T" : "paper");

@@ -42,4 +42,13 @@ nlohmann::json theory_json(const theory::Prediction& p) {
   return out;
 }
 
+nlohmann::json finite_t_json(const std::optional<theory::FiniteTPrediction>& p) {
+  if (!p) return nullptr;
+  return {{"top_eigenvalue", p->top_eigenvalue},
+          {"overlap", p->overlap},
+          {"threshold_snr", p->threshold_snr},
+          {"bulk_edge_right", p->bulk_edge_right},
+          {"detectable", p->detectable}};
+}
+
 }  // namespace rmtsweep::app

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "rmtsweep/model/params.hpp"
+#include "rmtsweep/theory/finite_t_outlier.hpp"
 #include "rmtsweep/theory/prediction.hpp"
 
 namespace rmtsweep::app {
@@ -14,5 +15,9 @@ nlohmann::json point_params_json(const model::PointParams& params);
 
 /// Every field of theory::Prediction under its own name; "pop_outlier" is null when absent.
 nlohmann::json theory_json(const theory::Prediction& prediction);
+
+/// The finite-T prediction (docs/finite_t.md) as {"top_eigenvalue", "overlap", "threshold_snr",
+/// "bulk_edge_right", "detectable"}, or null where it was not computed.
+nlohmann::json finite_t_json(const std::optional<theory::FiniteTPrediction>& prediction);
 
 }  // namespace rmtsweep::app

@@ -45,23 +45,17 @@ Lines read_lines(const std::string& path, const RefineOptions& options) {
   base.table = c.table;
   base.seed = c.seed;
   const auto theory = assemble::theory_tables(base, c.weighting, a, options.margin, {2, 2, 2});
-  // The finite-T edges cost an eigenvalue problem per line (per trial where they move from draw to
-  // draw): only when that rule is refined.
+  // The finite-T edges cost an eigenvalue problem per trial (unless stored with its points): only when
+  // that rule is refined.
   if (options.rule == assemble::Rule::finite_t_edge) {
-    lines.finite_t = std::make_shared<const assemble::FiniteTEdges>(base, c.weighting, a);
+    lines.finite_t = std::make_shared<const assemble::FiniteTEdges>(base, c.weighting, a, &data.points);
     double slowest = 0.0;
-    std::size_t own = 0;
-    for (std::size_t l = 0; l < a.lines(); ++l) {
-      if (!lines.finite_t->per_trial(l)) continue;
-      ++own;
-      slowest = std::max(slowest, lines.finite_t->edge_seconds(l));
-    }
-    if (own > 0)
-      std::fprintf(stderr,
-                   "rmtsweep refine: finite_t_edge judges each trial of %zu line(s) with few pooled tokens by its own "
-                   "edge: every new trial there costs an eigenvalue problem on rank 0 (up to about %.2g s on a "
-                   "2-core machine)\n",
-                   own, slowest);
+    for (std::size_t l = 0; l < a.lines(); ++l) slowest = std::max(slowest, lines.finite_t->edge_seconds(l));
+    std::fprintf(
+        stderr,
+        "rmtsweep refine: finite_t_edge judges each trial of %zu line(s) by its own edge: every new trial "
+        "costs an eigenvalue problem on rank 0 (up to about %.2g s on a 2-core machine)\n",
+        a.lines(), slowest);
   }
   const auto finite_t = lines.finite_t ? lines.finite_t->references()
                                        : std::vector<double>(a.lines(), std::numeric_limits<double>::quiet_NaN());
@@ -114,10 +108,10 @@ Lines read_lines(const std::string& path, const RefineOptions& options) {
 
 double Lines::level(std::size_t line, int trial) const {
   const double threshold = detector[line].threshold;
-  if (!rule_has_level || !finite_t || !finite_t->per_trial(line)) return rule_has_level ? threshold : nan;
+  if (!rule_has_level || !finite_t) return rule_has_level ? threshold : nan;
   // lambda_1 scale > threshold  <=>  lambda_1 > threshold / scale: the trial's own edge (1 where none).
   const double scale = finite_t->scale(line, trial);
-  return threshold / (std::isnan(scale) ? 1.0 : scale);
+  return threshold / (std::isfinite(scale) ? scale : 1.0);
 }
 
 double Lines::exact_threshold(std::size_t line, int trial, const spectral::RankOneLine& secular) const {

@@ -4,17 +4,19 @@
 #include <cmath>
 #include <limits>
 
-#include "rmtsweep/model/scalars.hpp"
 #include "rmtsweep/model/weighting.hpp"
+#include "rmtsweep/simulate/finite_t.hpp"
 #include "rmtsweep/theory/finite_t_bulk.hpp"
 
 namespace rmtsweep::assemble {
-FiniteTEdges::FiniteTEdges(const model::PointParams& base, std::vector<model::Weighting> weightings, Axes axes)
-    : base_(base), weightings_(std::move(weightings)), axes_(std::move(axes)), per_trial_(axes_.lines(), false) {
-  for (std::size_t line = 0; line < axes_.lines(); ++line) {
-    const LineIndex x = axes_.unravel(line);
-    const auto w = model::pooling_weights(weightings_.at(x.w), base_.correlation, base_.T);
-    per_trial_[line] = theory::limit_law_measurably_off(model::effective_tokens(w), axes_.d[x.n]);
+FiniteTEdges::FiniteTEdges(const model::PointParams& base, std::vector<model::Weighting> weightings,
+                           Axes axes, const std::vector<PointRecord>* stored)
+    : base_(base), weightings_(std::move(weightings)), axes_(std::move(axes)) {
+  if (stored == nullptr) return;
+  for (const PointRecord& p : *stored) {
+    if (!std::isfinite(p.finite_t_bulk_edge_right)) continue;
+    stored_.emplace(std::make_pair(axes_.line(p.weighting, p.d, p.delta, p.gamma), p.trial),
+                    p.finite_t_bulk_edge_right);
   }
 }
 
@@ -47,14 +49,14 @@ double FiniteTEdges::edge_seconds(std::size_t line) const {
 double FiniteTEdges::compute(std::size_t line, int trial) const {
   if (gram_size(line) > max_finite_t_gram) return std::numeric_limits<double>::quiet_NaN();
   const model::PointParams p = point(line, trial);
-  return theory::finite_t_edge(theory::token_gram_spectrum(p), p.d);
+  return theory::finite_t_edge(simulate::token_gram_spectrum(p), p.d);
 }
 
 double FiniteTEdges::edge(std::size_t line, int trial) const {
-  const int key_trial = per_trial_.at(line) ? trial : 0;
-  const auto key = std::make_pair(line, key_trial);
+  const auto key = std::make_pair(line, trial);
+  if (const auto found = stored_.find(key); found != stored_.end()) return found->second;
   auto it = edges_.find(key);
-  if (it == edges_.end()) it = edges_.emplace(key, compute(line, key_trial)).first;
+  if (it == edges_.end()) it = edges_.emplace(key, compute(line, trial)).first;
   return it->second;
 }
 
@@ -68,7 +70,6 @@ std::vector<double> FiniteTEdges::references() const {
 
 std::vector<double> FiniteTEdges::as_judged(std::size_t line, int trial, std::span<const double> top) const {
   std::vector<double> out(top.begin(), top.end());
-  if (!per_trial(line)) return out;
   const double s = scale(line, trial);
   for (double& x : out) x *= s;
   return out;

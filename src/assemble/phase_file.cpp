@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <set>
@@ -110,6 +111,15 @@ SweepData read_sweep(const std::string& path) {
   const auto top = reader.reals(column::top_eigenvalue), overlap = reader.reals(column::overlap);
   const auto ridge = reader.reals(column::ridge_accuracy);
   const auto tops = reader.reals(column::top_eigenvalues);  // points x k
+  // The finite-T columns, or NaN for a file written before they existed.
+  const auto reals_or_nan = [&](const sweep::Column& column) {
+    return reader.has(column) ? reader.reals(column)
+                              : std::vector<double>(status.size(), std::numeric_limits<double>::quiet_NaN());
+  };
+  const auto ft_top = reals_or_nan(column::theory_finite_t_top_eigenvalue),
+             ft_overlap = reals_or_nan(column::theory_finite_t_overlap),
+             ft_threshold = reals_or_nan(column::theory_finite_t_threshold_snr),
+             ft_edge = reals_or_nan(column::theory_finite_t_bulk_edge_right);
   const std::size_t k = status.empty() ? 0 : tops.size() / status.size();
   data.total = static_cast<std::int64_t>(status.size());
   if (data.total != c.point_count()) {
@@ -127,7 +137,8 @@ SweepData read_sweep(const std::string& path) {
                            snr_position.at(static_cast<std::size_t>(si[p])), top[p], overlap[p], ridge[p],
                            std::vector<double>(tops.begin() + static_cast<std::ptrdiff_t>(p * k),
                                                tops.begin() + static_cast<std::ptrdiff_t>((p + 1) * k)),
-                           d_position.at(static_cast<std::size_t>(ni[p])), static_cast<int>(trial[p])});
+                           d_position.at(static_cast<std::size_t>(ni[p])), static_cast<int>(trial[p]),
+                           ft_top[p], ft_overlap[p], ft_threshold[p], ft_edge[p]});
   }
   data.pending = data.total - data.done - data.failed;
   // The lines' secular forms (/lines), placed on the phase lines by their first point's coordinates.
@@ -189,8 +200,8 @@ void create_phase_file(const std::string& path, const SweepData& data, const std
 }
 
 void write_phase(const std::string& path, const SweepData& data, const PhaseTable& table,
-                 const TheoryTables& theory, double margin, const std::vector<RuleTable>& rules, Rule shown,
-                 const std::vector<RefinedTable>& refined) {
+                 const TheoryTables& theory, const FiniteTTable& finite_t, double margin,
+                 const std::vector<RuleTable>& rules, Rule shown, const std::vector<RefinedTable>& refined) {
   const io::File file = io::open_file(path, io::Access::read_write);
   const io::Group phase = open_or_create_group(file, std::string(phase_group));
   const Axes& a = data.axes;
@@ -219,6 +230,12 @@ void write_phase(const std::string& path, const SweepData& data, const PhaseTabl
   out.put(phase::theory_overlap, theory.overlap);
   out.put(phase::theory_top_eigenvalue, theory.top_eigenvalue);
   out.put(phase::theory_detectable, theory.detectable);
+  out.put(phase::theory_finite_t_top_eigenvalue, finite_t.top_eigenvalue);
+  out.put(phase::theory_finite_t_overlap, finite_t.overlap);
+  out.put(phase::theory_finite_t_threshold_snr, finite_t.threshold_snr);
+  out.put(phase::theory_finite_t_threshold_snr_std, finite_t.threshold_snr_std);
+  out.put(phase::theory_finite_t_bulk_edge_right, finite_t.bulk_edge_right);
+  out.put(phase::theory_finite_t_trials, finite_t.trials);
   out.put(phase::alpha, theory.alpha);
   out.put(phase::kappa, theory.kappa);
   out.put(phase::g, theory.g);

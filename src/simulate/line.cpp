@@ -360,12 +360,21 @@ LineResult simulate_line(const model::PointParams& params, std::span<const doubl
     result.points[i] = simulate_point(point, options, comm);
     result.recomputed_alone.push_back(i);
   }
+  // The finite-T theory of the line's token draws: one outlier for every snr (recomputed points have theirs).
+  const double theory_start = MPI_Wtime();
+  const std::vector<std::optional<theory::FiniteTPrediction>> finite_t =
+      finite_t_predictions(params, snr, options, comm);
+  result.seconds.finite_t = parallel::all_max(MPI_Wtime() - theory_start, comm);
+  result.seconds.total += result.seconds.finite_t;
   // Each point's share of the line's time.
   const double share = 1.0 / static_cast<double>(snr.size());
-  for (PointResult& point : result.points) {
-    if (!parallel::is_line(point.eigensolver)) continue;  // recomputed alone: its own times
+  for (std::size_t i = 0; i < snr.size(); ++i) {
+    PointResult& point = result.points[i];
+    if (!parallel::is_line(point.eigensolver)) continue;  // recomputed alone: its own times and theory
+    point.finite_t = finite_t[i];
     point.seconds = {result.seconds.generate * share, result.seconds.covariance * share,
-                     result.seconds.eigen * share, result.seconds.ridge * share, result.seconds.total * share};
+                     result.seconds.eigen * share,    result.seconds.ridge * share,
+                     result.seconds.total * share,    result.seconds.finite_t * share};
   }
   return result;
 }

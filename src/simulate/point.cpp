@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <memory>
 #include <stdexcept>
@@ -12,6 +13,7 @@
 #include "rmtsweep/model/correlation.hpp"
 #include "rmtsweep/model/parse_number.hpp"
 #include "rmtsweep/model/scalars.hpp"
+#include "rmtsweep/model/weighting.hpp"
 #include "rmtsweep/parallel/blacs_grid.hpp"
 #include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/parallel/eigen.hpp"
@@ -119,9 +121,49 @@ PointResult dense_point(const model::PointParams& params, const SimulationOption
 
 }  // namespace
 
-PointResult simulate_point(const model::PointParams& params, const SimulationOptions& options,
-                           MPI_Comm comm) {
-  check_options(params, options);
+std::vector<std::optional<theory::FiniteTPrediction>> finite_t_predictions(const model::PointParams& params,
+                                                                           std::span<const double> snr,
+                                                                           const SimulationOptions& options,
+                                                                           MPI_Comm comm) {
+  constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+  constexpr std::size_t per = 5;  // lambda, overlap, threshold, edge, detectable (NaN: not computed)
+  std::vector<double> values(per * snr.size(), nan);
+  if (parallel::rank_of(comm) == 0) {
+    try {
+      std::optional<theory::FiniteTOutlier> built;
+      if (options.finite_t == nullptr) built = finite_t_outlier(params);
+      const std::optional<theory::FiniteTOutlier>& outlier =
+          options.finite_t != nullptr ? options.finite_t->get(params) : built;
+      if (outlier) {
+        for (std::size_t i = 0; i < snr.size(); ++i) {
+          const theory::FiniteTPrediction p = outlier->at(snr[i]);
+          const double row[per] = {p.top_eigenvalue, p.overlap, p.threshold_snr, p.bulk_edge_right,
+                                   p.detectable ? 1.0 : 0.0};
+          std::copy(row, row + per, values.begin() + static_cast<std::ptrdiff_t>(per * i));
+        }
+      }
+    } catch (const std::exception& e) {
+      std::fprintf(stderr,
+                   "rmtsweep: warning: the finite-T theory of the point d=%d delta=%g gamma=%g weighting=%s "
+                   "trial=%d failed (%s); its theory_finite_t_* values are NaN, its measurements stand\n",
+                   params.d, params.delta, params.gamma, model::to_string(params.weighting).c_str(),
+                   params.trial, e.what());
+    }
+  }
+  values = parallel::broadcast(std::move(values), comm);
+  std::vector<std::optional<theory::FiniteTPrediction>> out(snr.size());
+  for (std::size_t i = 0; i < snr.size(); ++i) {
+    const double* v = values.data() + per * i;
+    if (!std::isnan(v[0])) out[i] = theory::FiniteTPrediction{v[0], v[1], v[2], v[3], v[4] != 0.0};
+  }
+  return out;
+}
+
+namespace {
+
+/// simulate_point without the finite-T theory.
+PointResult simulate_measurements(const model::PointParams& params, const SimulationOptions& options,
+                                  MPI_Comm comm) {
   int ranks = 1;
   RMTSWEEP_MPI_CHECK(MPI_Comm_size(comm, &ranks));
   // Decided on rank 0: krylov_pays and dense_fits read this node's free memory, which may differ
@@ -147,6 +189,20 @@ PointResult simulate_point(const model::PointParams& params, const SimulationOpt
   result.fell_back = true;
   result.products = outcome.result.products;
   result.residual = outcome.result.residual;
+  return result;
+}
+
+}  // namespace
+
+PointResult simulate_point(const model::PointParams& params, const SimulationOptions& options,
+                           MPI_Comm comm) {
+  check_options(params, options);
+  PointResult result = simulate_measurements(params, options, comm);
+  const double start = MPI_Wtime();
+  const double snr[] = {params.snr};
+  result.finite_t = finite_t_predictions(params, snr, options, comm).front();
+  result.seconds.finite_t = parallel::all_max(MPI_Wtime() - start, comm);
+  result.seconds.total += result.seconds.finite_t;
   return result;
 }
 

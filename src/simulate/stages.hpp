@@ -1,6 +1,8 @@
 #pragma once
 // The stages of simulate_point, shared by its translation units (private to src/simulate).
 #include <memory>
+#include <optional>
+#include <span>
 #include <vector>
 
 #include "rmtsweep/parallel/blacs_grid.hpp"
@@ -28,7 +30,13 @@ inline std::vector<std::size_t> global_rows(const parallel::DistributedMatrix& m
 inline StageSeconds slowest_rank(const StageSeconds& mine, MPI_Comm comm) {
   double seconds[5] = {mine.generate, mine.covariance, mine.eigen, mine.ridge, mine.total};
   parallel::all_max(std::span<double>(seconds), comm);
-  return {seconds[0], seconds[1], seconds[2], seconds[3], seconds[4]};
+  StageSeconds slowest = mine;
+  slowest.generate = seconds[0];
+  slowest.covariance = seconds[1];
+  slowest.eigen = seconds[2];
+  slowest.ridge = seconds[3];
+  slowest.total = seconds[4];
+  return slowest;
 }
 
 struct PointContext {
@@ -92,6 +100,16 @@ KrylovOutcome krylov_point(const model::PointParams& params, const SimulationOpt
 
 /// Whether the dense path's S (or K) and its workspace fit in this node's available memory.
 bool dense_fits(const model::PointParams& params, int ranks);
+
+/// The finite-T predictions (simulate/finite_t.hpp) of the line of `params` (its snr aside) at each of `snr`:
+/// the outlier built once on rank 0 of `comm` (through options.finite_t where set) and broadcast, so that
+/// every rank holds the same bits. The theory is beside the measurement, not part of it: where it is not
+/// computed (finite_t_computed) or fails (a Lanczos run that does not converge, memory; rank 0 then says so on
+/// stderr) the values are absent and the points keep their measurements.
+std::vector<std::optional<theory::FiniteTPrediction>> finite_t_predictions(const model::PointParams& params,
+                                                                           std::span<const double> snr,
+                                                                           const SimulationOptions& options,
+                                                                           MPI_Comm comm);
 
 /// Fraction of ntest fresh sequences (test streams, same table) with
 /// sign(beta^T (c - c-bar)) = y (model.md section 6).

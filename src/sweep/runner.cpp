@@ -264,6 +264,8 @@ RunOutcome run_batch(const PointBatch& batch, const SweepConfig& config, MPI_Com
   // Units along snr and weighting share their noise table; the order puts them one after the other and
   // unit_runs hands them to one group, which draws the table once for all of them.
   simulate::TableCache tables;
+  // Likewise the points of a line (all its snr) share their token draws, hence their finite-T theory.
+  simulate::FiniteTCache finite_t;
 
   double busy = 0.0;
   std::int64_t computed = 0, failed = 0, elpa = 0, krylov = 0, lines = 0;
@@ -343,6 +345,7 @@ RunOutcome run_batch(const PointBatch& batch, const SweepConfig& config, MPI_Com
         }
         simulate::SimulationOptions options = simulation_options(config, params.d);
         options.tables = &tables;
+        options.finite_t = &finite_t;
         if (is_line) {
           std::vector<double> snr;
           for (std::size_t at = first; at < end; ++at) snr.push_back(points[at].snr);

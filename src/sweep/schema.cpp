@@ -32,6 +32,11 @@ Cell k_values(O o, const std::vector<double>* values) {
   return row;
 }
 
+/// A field of the finite-T prediction, NaN for a failed point or where it was not computed.
+Cell finite_t(O o, double theory::FiniteTPrediction::*field) {
+  return o.result && o.result->finite_t ? Cell((*o.result->finite_t).*field) : Cell(nan);
+}
+
 constexpr Column table[] = {
     // parameters of the point (model.md section 1), written at creation
     {"delta", real, scalar, parameter, "delta = d/V of the point (model.md section 1)",
@@ -122,6 +127,24 @@ constexpr Column table[] = {
      [](O o) {
        return measured(o, [](const simulate::PointResult& r) { return r.weights_deviation.value_or(nan); });
      }},
+    {"theory_finite_t_top_eigenvalue", real, scalar, measurement,
+     "finite-T prediction from the point's own token draws (docs/finite_t.md): the outlier where detectable, "
+     "else the finite-T right edge; NaN where not computed (simulate::finite_t_computed: several "
+     "pooled tokens where the paper's law holds, or min(V, N) > 6400) and in files written before it "
+     "existed",
+     nullptr, [](O o) { return finite_t(o, &theory::FiniteTPrediction::top_eigenvalue); }},
+    {"theory_finite_t_overlap", real, scalar, measurement,
+     "finite-T prediction of |u_hat^T u|^2 from the point's own token draws; 0 when not detectable, "
+     "NaN where not computed",
+     nullptr, [](O o) { return finite_t(o, &theory::FiniteTPrediction::overlap); }},
+    {"theory_finite_t_threshold_snr", real, scalar, measurement,
+     "finite-T sample threshold in snr of the point's own token draws (the same for every snr of a trial), "
+     "clipped at 0; NaN where not computed",
+     nullptr, [](O o) { return finite_t(o, &theory::FiniteTPrediction::threshold_snr); }},
+    {"theory_finite_t_bulk_edge_right", real, scalar, measurement,
+     "finite-T right bulk edge of the point's own token draws (model.md 5.5; the same for every snr of a "
+     "trial); NaN where not computed",
+     nullptr, [](O o) { return finite_t(o, &theory::FiniteTPrediction::bulk_edge_right); }},
     {"solver", text, scalar, measurement,
      "what computed the eigenpairs: lapack, scalapack, elpa (S formed) or block-lanczos (S never formed; "
      "spectra-lanczos, spectra-davidson in older files); empty for a failed point",
@@ -221,6 +244,10 @@ const Column &top_eigenvalues = named("top_eigenvalues"), &overlaps = named("ove
              &error = named("error");
 const Column &solver = named("solver"), &operator_products = named("operator_products"),
              &solver_fell_back = named("solver_fell_back");
+const Column &theory_finite_t_top_eigenvalue = named("theory_finite_t_top_eigenvalue"),
+             &theory_finite_t_overlap = named("theory_finite_t_overlap"),
+             &theory_finite_t_threshold_snr = named("theory_finite_t_threshold_snr"),
+             &theory_finite_t_bulk_edge_right = named("theory_finite_t_bulk_edge_right");
 }  // namespace column
 
 namespace grid_axis {

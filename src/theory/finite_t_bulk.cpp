@@ -10,9 +10,6 @@
 #include <utility>
 
 #include "rmtsweep/model/symmetric_eigen.hpp"
-#include "rmtsweep/model/weighting.hpp"
-#include "rmtsweep/random/counter_rng.hpp"
-#include "rmtsweep/simulate/sequences.hpp"
 
 namespace rmtsweep::theory {
 namespace {
@@ -252,30 +249,6 @@ std::vector<double> token_gram_spectrum(std::span<const double> w, std::span<con
   return centred_gram_spectrum(std::move(gram), std::move(rows), total, N, Nd);
 }
 
-std::vector<double> token_gram_spectrum(const model::PointParams& params) {
-  const std::vector<double> w = model::pooling_weights(params.weighting, params.correlation, params.T);
-  const std::int64_t N = params.sequences(), V = params.vocabulary();
-  const auto uT = static_cast<std::size_t>(params.T);
-  const random::CounterRng rng(params.seed, static_cast<std::uint64_t>(params.trial));
-  std::vector<int> xi(uT);
-  std::vector<std::int64_t> tokens(static_cast<std::size_t>(N) * uT);
-  for (std::int64_t n = 0; n < N; ++n) {
-    simulate::draw_signs(rng, simulate::training_streams.sign, params.correlation, n, xi);
-    simulate::draw_tokens(rng, simulate::training_streams.token, V, n, xi,
-                          std::span(tokens.data() + static_cast<std::size_t>(n) * uT, uT));
-  }
-  return token_gram_spectrum(w, tokens, V, true);
-}
-
-double token_gram_bytes(const model::PointParams& params) {
-  const std::vector<double> w = model::pooling_weights(params.weighting, params.correlation, params.T);
-  const auto N = static_cast<double>(params.sequences()), V = static_cast<double>(params.vocabulary());
-  const double T = params.T;
-  const double tokens = 8.0 * N * T;
-  if (single_token_weights(w)) return tokens + 8.0 * N + 40.0 * V;  // the counts and the levels
-  const double columns = N * (16.0 * T + 40.0), m = std::min(V, N);
-  return tokens + columns + 8.0 * m * m + (N < V ? 16.0 * N * T + 40.0 * V : 8.0 * V);
-}
 
 double finite_t_edge(std::span<const double> tau, int d) {
   const double tau_max = tau.empty() ? 0.0 : *std::max_element(tau.begin(), tau.end());

@@ -1,6 +1,5 @@
 #pragma once
-/// The right edge of the finite-T bulk (theory/finite_t_bulk.hpp) per (weighting, d, delta, gamma) line
-/// of a sweep and, where few pooled tokens make it move from draw to draw, per trial: the bulk law of
+/// The right edge of the finite-T bulk (theory/finite_t_bulk.hpp) of each trial of a sweep: the bulk law of
 /// the trial's own token draws, which stays right where few pooled tokens move the paper's edge
 /// (model.md 5.5). The finite_t_edge detection rule compares lambda_1 with it. Pure functions of
 /// numbers and the sweep's config; no MPI, no HDF5.
@@ -13,40 +12,45 @@
 #include "rmtsweep/assemble/phase.hpp"
 #include "rmtsweep/assemble/refined_fit.hpp"
 #include "rmtsweep/model/params.hpp"
+#include "rmtsweep/theory/finite_t_bulk.hpp"
 
 namespace rmtsweep::assemble {
 
-/// Lines whose min(V, N) exceeds this get NaN: the edge costs a values-only dsyevd of that size
-/// (about 2.5 s at 3200, 16 s at 6400 on this machine; milliseconds for single-token pooling), once
-/// per line, or per trial where it moves.
-inline constexpr std::int64_t max_finite_t_gram = 6400;
+/// Lines whose min(V, N) exceeds theory::max_finite_t_gram get NaN (unless their points carry the edge):
+/// the edge costs a values-only dsyevd of that size (milliseconds for single-token pooling), once per
+/// line, or per trial where it moves.
+using theory::max_finite_t_gram;
 
-/// The finite-T right edges of a sweep's lines, each computed when first asked for and kept.
+/// The finite-T right edges of a sweep's trials: each trial's own (its token draws'), taken from its points
+/// where the sweep stored it (/points theory_finite_t_bulk_edge_right) and otherwise computed when first
+/// asked for and kept.
 ///
-/// A line's reference edge is its trial 0's (the snr does not enter the token draws). Where the
-/// paper's law is measurably off (theory::limit_law_measurably_off: T_eff below 2 up to d = 1000, 3
-/// from d = 2000), every trial takes its own edge: there the edge of one draw does not stand for the
-/// others. Measured (centered, delta 0.5, gamma 0.25, prefix:3, trials 0-7): at d = 400 the edges of
-/// `last` (T_eff 1) spread over 3.767-3.904 (sd 1.2 %, against the rule's margin d^(-2/3) = 1.8 %),
-/// of harmonic and optimal pooling (T_eff 5.3, 3) by 0.5-0.6 %, of mean pooling by 0.25 %; at
-/// d = 1600 those of `last` over 3.831-4.006, each trial's lambda_1 below its own edge, so that one
-/// edge for the line gave 50 % false detections (docs/detection.md, "Four rules, measured"). For `last` an
-/// edge takes about a millisecond (theory::token_gram_spectrum's single-token path), otherwise a dense
-/// eigenvalue problem of size min(V, N).
+/// Why each trial its own, on every line: the edge of one draw does not stand for the others, even where
+/// many tokens are pooled. Measured on 512 null trials (d = 400, delta 0.5, gamma 0.25, prefix:3, seed 0;
+/// scripts/finite_t_edge_rule.py, docs/finite_t.md): the trials' edges spread by 0.19 % (mean pooling),
+/// 0.6 % (harmonic, optimal) and 3.2 % (`last`), against the rule's margin d^(-2/3) = 1.8 %; judged by trial
+/// 0's edge the rule gave 4.9 / 13.1 / 14.8 % false detections for harmonic / optimal / `last` (iid), by
+/// each trial's own 7.0 / 10.0 / 2.9 %, by the paper's edge 9.6 / 13.1 / 33.8 %. Trial 0's harmonic edge
+/// happened to lie 0.6 % above the trials' mean here; with another seed it lies below and the rule detected
+/// more than the paper's edge (the 9.4 % of the issue). An edge costs a values-only eigenvalue problem of
+/// size min(V, N) where several tokens carry weight (theory::max_finite_t_gram bounds it), about a
+/// millisecond for one token.
 ///
-/// The cache is filled by const calls and is not guarded: one thread at a time (rank 0's, in refine).
+/// The line's reference edge is its trial 0's: the finite-T rule's threshold (detection tables) is taken
+/// from it and each trial's eigenvalues are scaled by reference/own (as_judged). The cache is filled by
+/// const calls and is not guarded: one thread at a time (rank 0's, in refine).
 class FiniteTEdges {
  public:
-  /// The lines of `axes` for the sweep's base point (T, correlation, seed) and its weightings.
-  FiniteTEdges(const model::PointParams& base, std::vector<model::Weighting> weightings, Axes axes);
+  /// The lines of `axes` for the sweep's base point (T, correlation, seed) and its weightings; `stored`, when
+  /// given, are points whose finite_t_bulk_edge_right (where finite) is their trial's edge.
+  FiniteTEdges(const model::PointParams& base, std::vector<model::Weighting> weightings, Axes axes,
+               const std::vector<PointRecord>* stored = nullptr);
 
-  /// Trial 0's edge of the line: the finite-T rule's threshold is taken from it. NaN where
-  /// min(V, N) > max_finite_t_gram.
+  /// Trial 0's edge of the line: the finite-T rule's threshold is taken from it. NaN where it is neither
+  /// stored nor computed (min(V, N) > max_finite_t_gram).
   double reference(std::size_t line) const;
   /// reference() of every line, row-major as Axes::line.
   std::vector<double> references() const;
-  /// Whether the line's trials each take their own edge.
-  bool per_trial(std::size_t line) const { return per_trial_.at(line); }
   /// min(V, N) of the line: the size of each of its edges' eigenvalue problems.
   std::int64_t gram_size(std::size_t line) const;
   /// About how long one edge of the line takes on this project's 2-core machine: 2.5 s at
@@ -54,13 +58,15 @@ class FiniteTEdges {
   /// problem); about a millisecond where one does (`last`: diagonal plus low rank,
   /// theory::token_gram_spectrum); 0 where no edge is computed.
   double edge_seconds(std::size_t line) const;
-  /// The trial's edge: its own where per_trial(line), else the reference.
+  /// Whether the trial's edge came with its points (no eigenvalue problem here).
+  bool stored(std::size_t line, int trial) const { return stored_.count({line, trial}) > 0; }
+  /// The trial's own edge.
   double edge(std::size_t line, int trial) const;
   /// reference / edge: lambda_1 times this exceeds the reference threshold exactly when lambda_1
-  /// exceeds the trial's own (1 where the line has one edge, NaN where it has none).
+  /// exceeds the trial's own (NaN where the line has no edge).
   double scale(std::size_t line, int trial) const { return reference(line) / edge(line, trial); }
   /// The trial's top eigenvalues as the finite-T rule judges them against the line's reference
-  /// threshold: times scale(line, trial) where per_trial(line), as they are elsewhere.
+  /// threshold: times scale(line, trial).
   std::vector<double> as_judged(std::size_t line, int trial, std::span<const double> top) const;
 
  private:
@@ -70,7 +76,7 @@ class FiniteTEdges {
   model::PointParams base_;
   std::vector<model::Weighting> weightings_;
   Axes axes_;
-  std::vector<bool> per_trial_;
+  std::map<std::pair<std::size_t, int>, double> stored_;
   mutable std::map<std::pair<std::size_t, int>, double> edges_;
 };
 

@@ -3,6 +3,7 @@
 /// outlier and the empirical threshold in snr. Pure functions of numbers (no MPI, no HDF5).
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -101,6 +102,12 @@ struct PointRecord {
   std::vector<double> top_eigenvalues;  ///< the k largest, descending (the eigengap rule reads three)
   std::size_t d = 0;  ///< position on the (ascending) d axis
   int trial = 0;      ///< which draw: the same trial at every snr shares its noise (common random numbers)
+  /// The finite-T theory of the trial's own token draws at the point's snr (/points theory_finite_t_*,
+  /// docs/finite_t.md): NaN where it was not computed or the file predates those columns.
+  double finite_t_top_eigenvalue = std::numeric_limits<double>::quiet_NaN();
+  double finite_t_overlap = std::numeric_limits<double>::quiet_NaN();
+  double finite_t_threshold_snr = std::numeric_limits<double>::quiet_NaN();
+  double finite_t_bulk_edge_right = std::numeric_limits<double>::quiet_NaN();
 };
 
 /// Trial statistics over the (weighting, d, delta, gamma, snr) grid, arrays row-major in that order,

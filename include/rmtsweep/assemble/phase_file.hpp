@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "rmtsweep/assemble/detection_tables.hpp"
+#include "rmtsweep/assemble/finite_t_table.hpp"
 #include "rmtsweep/assemble/phase.hpp"
 #include "rmtsweep/assemble/refined_fit.hpp"
 #include "rmtsweep/assemble/theory_tables.hpp"
@@ -45,13 +46,14 @@ SweepData read_sweep(const std::string& path);
 /// description. write_phase then writes /phase into it, laid out as in the sweep file.
 void create_phase_file(const std::string& path, const SweepData& data, const std::string& sweep_path);
 
-/// Writes (or rewrites) /phase of `path` from the tables; `margin` is the detection c.
+/// Writes (or rewrites) /phase of `path` from the tables; `margin` is the detection c; `finite_t` the
+/// finite-T theory's trial means (/phase/theory_finite_t_*).
 /// `rules` go to /phase/detection/<rule>; `shown` is the rule the figures draw (attribute
 /// figure_detection), the top-level detected_fraction and empirical_threshold_snr being the edge rule's.
 /// `refined` holds one table per rule of `rules` (same order): /phase/refined_* (the edge rule's) and
 /// /phase/detection/<rule>/refined_*.
 void write_phase(const std::string& path, const SweepData& data, const PhaseTable& table,
-                 const TheoryTables& theory, double margin, const std::vector<RuleTable>& rules, Rule shown,
-                 const std::vector<RefinedTable>& refined);
+                 const TheoryTables& theory, const FiniteTTable& finite_t, double margin,
+                 const std::vector<RuleTable>& rules, Rule shown, const std::vector<RefinedTable>& refined);
 
 }  // namespace rmtsweep::assemble

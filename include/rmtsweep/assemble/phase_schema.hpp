@@ -118,6 +118,27 @@ inline constexpr PhaseEntry theory_top_eigenvalue{
     "theory_top_eigenvalue", "predicted top eigenvalue: lambda_S or the right edge", dims::cells};
 inline constexpr PhaseEntry theory_detectable{
     "theory_detectable", "1 when theory predicts the sample outlier (F(s) > 0)", dims::cells, ""};
+inline constexpr PhaseEntry theory_finite_t_top_eigenvalue{
+    "theory_finite_t_top_eigenvalue",
+    "trial mean of the finite-T top eigenvalue of each trial's own token draws (/points "
+    "theory_finite_t_top_eigenvalue, docs/finite_t.md); NaN where no point carries it",
+    dims::cells};
+inline constexpr PhaseEntry theory_finite_t_overlap{
+    "theory_finite_t_overlap", "trial mean of the finite-T overlap of each trial's own token draws; NaN where none",
+    dims::cells};
+inline constexpr PhaseEntry theory_finite_t_threshold_snr{
+    "theory_finite_t_threshold_snr",
+    "per line: trial mean of the finite-T sample threshold in snr of each trial's own token draws (clipped at 0); "
+    "for single-token pooling it grows with d (no large-d limit, docs/finite_t.md); NaN where none",
+    dims::lines};
+inline constexpr PhaseEntry theory_finite_t_threshold_snr_std{
+    "theory_finite_t_threshold_snr_std", "per line: standard deviation (n - 1) of the trials' finite-T thresholds",
+    dims::lines};
+inline constexpr PhaseEntry theory_finite_t_bulk_edge_right{
+    "theory_finite_t_bulk_edge_right", "per line: trial mean of the finite-T right bulk edge (model.md 5.5)",
+    dims::lines};
+inline constexpr PhaseEntry theory_finite_t_trials{
+    "theory_finite_t_trials", "per line: trials whose points carry the finite-T theory", dims::lines};
 inline constexpr PhaseEntry alpha{"alpha", "alpha = w^T R w of the weighting (model.md 4)", dims::lines};
 inline constexpr PhaseEntry kappa{"kappa", "kappa = ||w||^2 of the weighting (model.md 4)", dims::lines};
 inline constexpr PhaseEntry g{"g", "g = alpha/kappa of the weighting (model.md 4)", dims::lines};
@@ -324,7 +345,7 @@ inline constexpr PhaseEntry empirical_threshold_exact{
 inline constexpr PhaseEntry threshold{
     "threshold",
     "the rule's threshold per line: on lambda_1 (edge, null, finite_t_edge: from trial 0's edge, each trial "
-    "judged by its own where the line's T_eff is small) or on the eigengap ratio R (eigengap)",
+    "judged by its own) or on the eigengap ratio R (eigengap)",
     dims::lines};
 }  // namespace phase_detection
 

@@ -8,7 +8,9 @@
 
 #include "rmtsweep/model/params.hpp"
 #include "rmtsweep/parallel/eigen.hpp"
+#include "rmtsweep/simulate/finite_t.hpp"
 #include "rmtsweep/simulate/noise_table.hpp"
+#include "rmtsweep/theory/finite_t_outlier.hpp"
 
 namespace rmtsweep::simulate {
 
@@ -52,6 +54,9 @@ struct SimulationOptions {
   /// (addition) Krylov: vectors per block product: 1 is Lanczos (Spectra::SymEigsSolver), more is
   /// block Davidson (Spectra::DavidsonSymEigsSolver); 0 means 1.
   int krylov_block = 0;
+  /// Where to keep the finite-T outlier of the point's line (simulate/finite_t.hpp) across the points
+  /// of a sweep that share it (all snr of one line); null builds it for this point. Results are the same.
+  FiniteTCache* finite_t = nullptr;
 };
 
 /// Wall-clock seconds of each stage of one point.
@@ -61,6 +66,7 @@ struct StageSeconds {
   double eigen = 0.0;
   double ridge = 0.0;
   double total = 0.0;
+  double finite_t = 0.0;  ///< the finite-T theory of the point's token draws (in total; ~0 when cached)
 };
 
 /// The measurements of one point.
@@ -79,6 +85,10 @@ struct PointResult {
   long long products = 0;                    ///< (addition) Krylov: products of S, each block vector counted
   double residual = 0.0;                     ///< (addition) Krylov: max_j ||S x_j - l_j x_j|| / |l_j|, top k
   bool fell_back = false;                    ///< (addition) Krylov did not converge; recomputed densely
+  /// The finite-T theory of the point's own token draws at its snr (simulate/finite_t.hpp; docs/finite_t.md),
+  /// absent where simulate::finite_t_computed says it is not computed, or where it failed (rank 0 then warns
+  /// on stderr; the measurements stand).
+  std::optional<theory::FiniteTPrediction> finite_t;
 };
 
 /// The most products of S the Krylov engine makes for a point or a line (each vector of a block counted):

@@ -127,6 +127,8 @@ extern const Column &delta_index, &gamma_index, &snr_index, &weighting_index, &d
 extern const Column &top_eigenvalue, &overlap, &ridge_accuracy, &seconds, &run, &status;
 extern const Column &top_eigenvalues, &overlaps, &error;
 extern const Column &solver, &operator_products, &solver_fell_back;
+extern const Column &theory_finite_t_top_eigenvalue, &theory_finite_t_overlap, &theory_finite_t_threshold_snr,
+    &theory_finite_t_bulk_edge_right;
 }  // namespace column
 
 /// Width of the fixed-length /points/error strings of a new file (longer messages are cut); a

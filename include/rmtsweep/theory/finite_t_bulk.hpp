@@ -17,8 +17,6 @@
 #include <span>
 #include <vector>
 
-#include "rmtsweep/model/params.hpp"
-
 namespace rmtsweep::theory {
 
 /// The T_eff below which the limit law of model.md 5.1 is measurably off at dimension d: where the finite-T
@@ -62,21 +60,16 @@ bool limit_law_measurably_off(double effective_tokens, int d);
 std::vector<double> token_gram_spectrum(std::span<const double> w, std::span<const std::int64_t> tokens,
                                         std::int64_t vocabulary, bool remove_table_directions = true);
 
+/// The largest min(V, N) whose spectrum rmtsweep computes without being asked (assemble's finite-T edges,
+/// the finite-T outlier of a sweep's points, simulate/finite_t.hpp) where several tokens carry weight: a
+/// values-only dsyevd of that size takes about 2.5 s at 3200 and 16 s at 6400 on this project's 2-core
+/// machine. Single-token pooling has no such bound (milliseconds at any size).
+inline constexpr std::int64_t max_finite_t_gram = 6400;
+
 /// Whether exactly one of the weights w is nonzero: where token_gram_spectrum takes its
 /// single-token path (milliseconds instead of a dense eigenvalue problem).
 bool single_token_weights(std::span<const double> w);
 
-/// tau for a point's own training draws: signs and tokens exactly as the simulation draws them
-/// (simulate::draw_signs / draw_tokens with random::CounterRng(seed, trial), training streams; these are
-/// pure functions without MPI), and the point's deterministic weights (`causal:tau` uses w(tau)); the
-/// table directions 1 and s are removed.
-std::vector<double> token_gram_spectrum(const model::PointParams& params);
-
-/// The peak bytes token_gram_spectrum(params) allocates, for a refusal before it starts (issue 16: at d =
-/// 1e5 it ended in std::bad_alloc, at 1e7 it grew for a minute first): the N x T tokens (8 bytes each) and
-/// their per-sequence columns (16 bytes a weight and about 40 a sequence), and on the dense path the
-/// min(V, N)^2 Gram and, for N < V, the tokens' lists of sequences (16 bytes a pair, about 40 a token).
-double token_gram_bytes(const model::PointParams& params);
 
 /// The right edge of the deterministic equivalent of sum_v tau_v z_v z_v^T (z_v iid N(0, I_d)): the
 /// minimum of z(g) = -d/g + sum_v tau_v/(1 + tau_v g) on g in (-1/tau_max, 0). z is convex there

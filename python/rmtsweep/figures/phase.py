@@ -22,6 +22,10 @@ def phase_diagram_pages(phase, axis_name, w):
     k = -1
     overlap = phase["overlap_mean"][:, k]
     empirical = phase.empirical_threshold()[:, k]
+    # The finite-T threshold of the trials' own token draws, where the sweep computed it (concentrated
+    # weightings: docs/finite_t.md); None in files assembled before it existed.
+    finite_t = phase.get("theory_finite_t_threshold_snr")
+    finite_t = finite_t[:, k] if finite_t is not None else None
     (_, axis, symbol, other, other_symbol), = [a for a in phase_axes(phase) if a[0] == axis_name]
     fine = phase.theory(axis_name, 1, k)
     pop_fine = phase.theory(f"pop_threshold_snr_vs_{axis_name}", 3, k)
@@ -41,6 +45,11 @@ def phase_diagram_pages(phase, axis_name, w):
             ax.plot(fine, p_fine, color="white", ls="--", lw=1.6, path_effects=OUTLINED,
                     label="population threshold (theory)")
             ax.plot(fine, s_fine, color="orange", ls="-", lw=1.8, label="sample threshold (theory)")
+            if finite_t is not None:
+                ft = finite_t[w, :, j] if axis_name == "delta" else finite_t[w, j, :]
+                if np.isfinite(ft).any():
+                    ax.plot(axis, ft, "s--", color="cyan", mec="black", ms=5, lw=1.2,
+                            label="finite-T threshold (own token draws)")
             ok = np.isfinite(emp)
             ax.plot(axis[ok], emp[ok], "o", color="red", mec="black", ms=6,
                     label=f"empirical threshold ({phase.rule()} rule)")
@@ -84,21 +93,36 @@ def cell_panels(phase):
     return pages([(i, j) for i in range(phase.delta.size) for j in range(phase.gamma.size)])
 
 
+def visibly_different(a, b, scale):
+    """Whether two curves on the same grid differ by more than 1 % of the axis range somewhere."""
+    ok = np.isfinite(a) & np.isfinite(b)
+    return bool(ok.any() and np.max(np.abs(a[ok] - b[ok])) > 0.01 * scale)
+
+
 def curves_vs_snr_pages(phase, quantity, label, name, theory=None, edge=False):
-    """`quantity`_mean ± std against snr at the largest d, one colour per weighting, theory as lines; one
-    panel per (delta, gamma), every one of them (9 a page)."""
+    """`quantity`_mean ± std against snr at the largest d, one colour per weighting, theory as lines; the
+    finite-T theory of the trials' own token draws (x--, /phase/theory_finite_t_*) where the file carries it
+    and it differs visibly from the paper's; one panel per (delta, gamma), every one of them (9 a page)."""
     k = -1
     mean, std = phase[f"{quantity}_mean"][:, k], phase[f"{quantity}_std"][:, k]
     fine = phase.theory("snr", 1, k)
     theory_fine = phase.theory(theory, 4, k) if theory else None
     sample = phase["theory_sample_threshold_snr"][:, k]
     edge_right = phase["theory_bulk_edge_right"][:, k] if edge else None
+    finite_t = phase.get(f"theory_finite_t_{theory}") if theory else None
+    finite_t = finite_t[:, k] if finite_t is not None else None
+    paper_cells = phase[f"theory_{theory}"][:, k] if finite_t is not None else None
+    finite_t_threshold = phase.get("theory_finite_t_threshold_snr")
+    finite_t_threshold = finite_t_threshold[:, k] if finite_t_threshold is not None else None
+    finite_t_edge = phase.get("theory_finite_t_bulk_edge_right") if edge else None
+    finite_t_edge = finite_t_edge[:, k] if finite_t_edge is not None else None
     chunks = cell_panels(phase)
     note = "points: trial mean ± 1 std"
     if theory_fine is not None:
         note += "; lines: theory; dotted: sample threshold"
     if edge_right is not None:
         note += "; dashed: bulk edge"
+    drew_finite_t = False
     palette = colours()
     figures = []
     for page, cells in enumerate(chunks):
@@ -113,6 +137,18 @@ def curves_vs_snr_pages(phase, quantity, label, name, theory=None, edge=False):
                     ax.axvline(sample[w, i, j], color=colour, ls=":", lw=1)
                 if edge_right is not None:
                     ax.axhline(edge_right[w, i, j], color=colour, ls="--", lw=0.8)
+                measured = mean[w, i, j]
+                span = np.nanmax(measured) - np.nanmin(measured) if np.isfinite(measured).any() else 1.0
+                if finite_t is not None and visibly_different(finite_t[w, i, j], paper_cells[w, i, j],
+                                                              max(span, 1e-12)):
+                    ok = np.isfinite(finite_t[w, i, j])
+                    ax.plot(phase.snr[ok], finite_t[w, i, j][ok], "x--", color=colour, lw=1.2, ms=5,
+                            label=f"{weighting} (finite-T, own draws)")
+                    if finite_t_threshold is not None and np.isfinite(finite_t_threshold[w, i, j]):
+                        ax.axvline(finite_t_threshold[w, i, j], color=colour, ls="-.", lw=1)
+                    if finite_t_edge is not None and np.isfinite(finite_t_edge[w, i, j]):
+                        ax.axhline(finite_t_edge[w, i, j], color=colour, ls="-.", lw=0.8)
+                    drew_finite_t = True
             ax.set_xlabel("snr = ‖μ‖²")
             ax.set_ylabel(label)
             ax.set_title(phase.cell_title(i, j), fontsize=10)
@@ -120,8 +156,10 @@ def curves_vs_snr_pages(phase, quantity, label, name, theory=None, edge=False):
             if log_scale(phase.snr):
                 ax.set_xscale("log")
         axes[0].legend(fontsize=7, ncol=1 if len(phase.weighting) < 4 else 2)
+        page_text = note + ("; x--: finite-T (trial mean), dash-dot: its threshold" + (" and edge" if edge else "")
+                            if drew_finite_t else "")
         fig.suptitle(f"{label} against snr at {phase.size_title(k)}{phase.constant_axes()}"
-                     f"{page_note(page, len(chunks))}\n{phase.fixed_but_d}\n({note})", fontsize=10)
+                     f"{page_note(page, len(chunks))}\n{phase.fixed_but_d}\n({page_text})", fontsize=10)
         fig.tight_layout()
         figures.append((page_name(name, page, len(chunks)), fig))
     return figures

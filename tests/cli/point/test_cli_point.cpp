@@ -9,6 +9,7 @@
 #include "rmtsweep/model/correlation.hpp"
 #include "rmtsweep/model/params.hpp"
 #include "rmtsweep/model/weighting.hpp"
+#include "rmtsweep/simulate/finite_t.hpp"
 #include "rmtsweep/sweep/config.hpp"
 #include "rmtsweep/theory/prediction.hpp"
 #include "run_command.hpp"
@@ -48,7 +49,32 @@ TEST(CliPoint, JsonOnTwoRanksHasParamsTheoryAndEmpiricalWithAllEigenvalues) {
   EXPECT_EQ(e["overlap"], e["overlaps"][0]);
   EXPECT_EQ(e["top_eigenvalues"][0], e["eigenvalues"][129]);
   EXPECT_EQ(keys_of(e["seconds"]),
-            (std::set<std::string>{"generate", "covariance", "eigen", "ridge", "total"}));
+            (std::set<std::string>{"generate", "covariance", "eigen", "ridge", "finite_t", "total"}));
+  EXPECT_TRUE(out["theory"]["finite_t"].is_null())
+      << "causal:1 at d = 130 (T_eff = 7.1): the paper's law holds";
+}
+
+TEST(CliPoint, JsonGivesTheFiniteTTheoryOfThePointsOwnTokenDrawsOnOneAndTwoRanks) {
+  const std::vector<std::string> args{"--json", "--d",     "150", "--weighting", "last", "--snr",
+                                      "2.5",    "--trial", "1"};
+  rmtsweep::model::PointParams params;
+  params.d = 150;
+  params.snr = 2.5;
+  params.trial = 1;
+  params.weighting = rmtsweep::model::parse_weighting("last", params.T);
+  const auto expected = rmtsweep::simulate::build_finite_t_outlier(params).at(params.snr);
+  for (const int ranks : {1, 2}) {
+    const auto run = run_point(ranks, args);
+    ASSERT_EQ(run.status, 0) << run.err;
+    const json finite_t = json::parse(run.out)["theory"]["finite_t"];
+    EXPECT_EQ(keys_of(finite_t), (std::set<std::string>{"top_eigenvalue", "overlap", "threshold_snr",
+                                                        "bulk_edge_right", "detectable"}));
+    // Rank 0 computes it by the same code from the same draws: the same bits on any number of ranks.
+    EXPECT_EQ(finite_t["top_eigenvalue"].get<double>(), expected.top_eigenvalue) << ranks;
+    EXPECT_EQ(finite_t["overlap"].get<double>(), expected.overlap) << ranks;
+    EXPECT_EQ(finite_t["threshold_snr"].get<double>(), expected.threshold_snr) << ranks;
+    EXPECT_EQ(finite_t["bulk_edge_right"].get<double>(), expected.bulk_edge_right) << ranks;
+  }
 }
 
 TEST(CliPoint, JsonTheoryIsThePredictionOfTheSamePoint) {

@@ -1,10 +1,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <set>
 
 #include "rmtsweep/model/params.hpp"
+#include "rmtsweep/simulate/finite_t.hpp"
 #include "rmtsweep/theory/bulk.hpp"
 #include "rmtsweep/theory/finite_t_bulk.hpp"
 #include "rmtsweep/theory/prediction.hpp"
@@ -45,8 +47,10 @@ TEST(CliTheory, JsonHasExactlyTheDocumentedKeys) {
                                        "overlap",
                                        "detectable",
                                        "effective_tokens",
-                                       "finite_t_bulk_edge_right"};
+                                       "finite_t_bulk_edge_right",
+                                       "finite_t"};
   EXPECT_EQ(keys, expected);
+  EXPECT_TRUE(out["finite_t"].is_null()) << "only with --bulk finite-T";
 }
 
 TEST(CliTheory, JsonGivesTheWorkedValuesOfTheDefaultPoint) {
@@ -136,9 +140,34 @@ TEST(CliTheory, BulkFiniteTStoresTheEdgeOfThePointsOwnTokenDraws) {
   params.weighting = rmtsweep::model::parse_weighting("last", params.T);
   params.correlation = rmtsweep::model::parse_correlation("prefix:3", params.T);
   const double expected =
-      rmtsweep::theory::finite_t_edge(rmtsweep::theory::token_gram_spectrum(params), params.d);
+      rmtsweep::theory::finite_t_edge(rmtsweep::simulate::token_gram_spectrum(params), params.d);
   EXPECT_NEAR(out["finite_t_bulk_edge_right"].get<double>(), expected, 1e-12 * expected);
   EXPECT_NEAR(out["effective_tokens"].get<double>(), 1.0, 1e-12);
+}
+
+TEST(CliTheory, BulkFiniteTGivesTheOutlierOverlapAndThresholdOfThePointsOwnTokenDraws) {
+  const json out =
+      run_json({"--bulk", "finite-T", "--d", "200", "--trial", "3", "--weighting", "last", "--snr", "3"});
+  rmtsweep::model::PointParams params;
+  params.d = 200;
+  params.trial = 3;
+  params.snr = 3.0;
+  params.weighting = rmtsweep::model::parse_weighting("last", params.T);
+  params.correlation = rmtsweep::model::parse_correlation("prefix:3", params.T);
+  const auto expected = rmtsweep::simulate::build_finite_t_outlier(params).at(params.snr);
+  const json& finite_t = out["finite_t"];
+  EXPECT_EQ(finite_t["top_eigenvalue"].get<double>(), expected.top_eigenvalue);
+  EXPECT_EQ(finite_t["overlap"].get<double>(), expected.overlap);
+  EXPECT_EQ(finite_t["threshold_snr"].get<double>(), expected.threshold_snr);
+  EXPECT_EQ(finite_t["bulk_edge_right"].get<double>(), out["finite_t_bulk_edge_right"].get<double>());
+  EXPECT_TRUE(finite_t["detectable"].get<bool>());
+  // The text says the same.
+  const RunResult text = run_rmtsweep(
+      {"theory", "--bulk", "finite-T", "--d", "200", "--trial", "3", "--weighting", "last", "--snr", "3"});
+  char line[128];
+  std::snprintf(line, sizeof line, "finite-T    outlier at %.6g, overlap %.6g (threshold snr %.6g)",
+                expected.top_eigenvalue, expected.overlap, expected.threshold_snr);
+  EXPECT_NE(text.out.find(line), std::string::npos) << text.out;
 }
 
 TEST(CliTheory, BulkFiniteTWithDensityGivesTheFiniteTDensity) {

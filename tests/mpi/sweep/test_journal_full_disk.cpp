@@ -110,7 +110,13 @@ TEST(JournalFullDisk, RecoverOnAFullDiskChangesNothingAndSucceedsOnceThereIsRoom
   const std::vector<std::string> command{RMTSWEEP_BINARY, "recover", path};
   const Finished failed = run(command, dir / "failed.log");
   EXPECT_EQ(failed.exit_code, 1) << failed.output;
-  const auto lines = lines_of(failed.output);
+  // Open MPI's I/O component reports a failed raw-data write itself ("mca_fbtl_posix_pwritev: error in
+  // (p)write(v): No space left on device"), whatever rmtsweep does; whether the disk fills during such a
+  // write or during one of HDF5's own depends on the file's layout (it did once the four finite-T columns
+  // were added). rmtsweep's part is the one line of its own.
+  auto lines = lines_of(failed.output);
+  std::erase_if(lines,
+                [](const std::string& line) { return line.rfind("mca_fbtl_posix_pwritev: ", 0) == 0; });
   ASSERT_EQ(lines.size(), 1u) << failed.output;
   EXPECT_TRUE(
       contains(lines[0], "rmtsweep recover: error: " + path +

@@ -12,6 +12,7 @@
 #include "rmtsweep/model/weighting.hpp"
 #include "rmtsweep/refine/design.hpp"
 #include "rmtsweep/spectral/rank_one.hpp"
+#include "rmtsweep/simulate/finite_t.hpp"
 #include "rmtsweep/sweep/refine_file.hpp"
 #include "rmtsweep/sweep/refined_line_store.hpp"
 #include "rmtsweep/theory/finite_t_bulk.hpp"
@@ -420,7 +421,7 @@ TEST(SweepRefine, TheFiniteTRuleJudgesEachTrialOfSingleTokenPoolingByItsOwnEdge)
   std::vector<double> own(8);
   for (int t = 0; t < 8; ++t) {
     p.trial = t;
-    own[static_cast<std::size_t>(t)] = theory::finite_t_edge(theory::token_gram_spectrum(p), p.d);
+    own[static_cast<std::size_t>(t)] = theory::finite_t_edge(simulate::token_gram_spectrum(p), p.d);
   }
   const double margin = 1.0 + std::pow(120.0, -2.0 / 3.0);
   const sweep::SweepReader reader(dir / "one.h5");

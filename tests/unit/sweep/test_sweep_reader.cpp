@@ -33,7 +33,10 @@ TEST(SweepReader, AFileOfTheFirstSchemaOpensWithItsConfig) {
 
 /// The columns added to the table after that file was written: the reader says they are absent.
 bool added_later(const sweep::Column& c) {
-  for (const char* name : {"effective_tokens", "solver", "operator_products", "solver_residual", "solver_fell_back", "d_index"}) {
+  for (const char* name :
+       {"effective_tokens", "solver", "operator_products", "solver_residual", "solver_fell_back", "d_index",
+        "theory_finite_t_top_eigenvalue", "theory_finite_t_overlap", "theory_finite_t_threshold_snr",
+        "theory_finite_t_bulk_edge_right"}) {
     if (c.name == name) return true;
   }
   return false;

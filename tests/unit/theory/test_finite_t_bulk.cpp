@@ -10,8 +10,9 @@
 
 #include "rmtsweep/model/params.hpp"
 #include "rmtsweep/model/scalars.hpp"
-#include "rmtsweep/model/weighting.hpp"
 #include "rmtsweep/model/symmetric_eigen.hpp"
+#include "rmtsweep/model/weighting.hpp"
+#include "rmtsweep/simulate/finite_t.hpp"
 #include "rmtsweep/theory/bulk.hpp"
 #include "rmtsweep/theory/finite_t_bulk.hpp"
 
@@ -158,7 +159,7 @@ TEST(TokenGramSpectrum, OfAPointHasTheTraceOfItsPooledNoise) {
   // tr M/N = 1 - sum_v count_v^2/N^2 with counts ~ Poisson(N/V = 2) over V = 400: about 1 - 3/800;
   // u_1^T a_n = 1/sqrt(V) for every n, which the centring over sequences removes exactly; and
   // u_2^T M u_2/N = (1/V)(mean of xi_T^2 - (mean xi_T)^2) = 1/V up to O(1/(N V)).
-  const auto tau = theory::token_gram_spectrum(signal_free_point(200, "last"));
+  const auto tau = simulate::token_gram_spectrum(signal_free_point(200, "last"));
   double sum = 0.0;
   for (double t : tau) sum += t;
   EXPECT_NEAR(sum, 1.0 - 3.0 / 800.0 - 1.0 / 400.0, 1e-3);  // the count sum's standard deviation is ~2e-4
@@ -197,7 +198,7 @@ TEST(FiniteTEdge, ApproachesThePaperEdgeForTenEqualWeights) {
   // with a trial-to-trial standard deviation of 0.13 % (scripts/finite_t_edge_bias.py); 0.5 % is ~4 of those.
   const auto point = signal_free_point(400, "mean");
   const double paper = theory::bulk_edges(point.delta, point.gamma, 0.1).right;  // 0.374669
-  const double edge = theory::finite_t_edge(theory::token_gram_spectrum(point), point.d);
+  const double edge = theory::finite_t_edge(simulate::token_gram_spectrum(point), point.d);
   EXPECT_NEAR(edge / paper, 1.0, 5e-3);
 }
 
@@ -207,7 +208,7 @@ TEST(FiniteTEdge, LiesWellAboveThePaperEdgeForSingleTokenPooling) {
   // margin (1 + d^(-2/3)) doubled, the size that makes the edge rule call noise an outlier.
   const auto point = signal_free_point(1000, "last");
   const double paper = theory::bulk_edges(point.delta, point.gamma, 1.0).right;  // 3.74669
-  const double edge = theory::finite_t_edge(theory::token_gram_spectrum(point), point.d);
+  const double edge = theory::finite_t_edge(simulate::token_gram_spectrum(point), point.d);
   EXPECT_GT(edge / paper, 1.02);
 }
 
@@ -216,7 +217,7 @@ TEST(FiniteTEdge, IsWhereTheSimulatedTopEigenvalueSitsForThreeEqualWeights) {
   // top eigenvalue fluctuates around the edge on the Tracy-Widom scale ~ d^(-2/3) = 1.8 % (relative), with
   // a mean about one such unit below. Accepted: the 24-draw mean within [edge (1 - 3 d^(-2/3)), edge].
   const auto point = signal_free_point(400, "custom:0,0,0,0,0,0,0,1,1,1");
-  const auto tau = theory::token_gram_spectrum(point);
+  const auto tau = simulate::token_gram_spectrum(point);
   const double edge = theory::finite_t_edge(tau, point.d);
   const double top = mean_top_eigenvalue(tau, point.d, 24, 7);
   const double unit = std::pow(400.0, -2.0 / 3.0);
@@ -229,7 +230,7 @@ TEST(FiniteTDensity, HasUnitMassAndTheMeanSumOfTauForAPointsTokens) {
   // Three equal weights at d = 200: no atom (V = 2 d > d). Mean of the deterministic equivalent:
   // (1/d) tr E[S | tau] = sum tau. The midpoint rule on 400 points of [0, edge] with square-root edges errs
   // by O(h^1.5) ~ 2e-4 (measured 3e-5 on the mass), so 1e-3.
-  const auto tau = theory::token_gram_spectrum(signal_free_point(200, "custom:0,0,0,0,0,0,0,1,1,1"));
+  const auto tau = simulate::token_gram_spectrum(signal_free_point(200, "custom:0,0,0,0,0,0,0,1,1,1"));
   const auto grid = theory::finite_t_density_grid(tau, 200, 400);
   const double h = grid[1][0] - grid[0][0];
   double mass = 0.0, mean = 0.0, sum_tau = 0.0;

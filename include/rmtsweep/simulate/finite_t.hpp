@@ -1,0 +1,104 @@
+#pragma once
+/// The finite-T outlier theory (theory/finite_t_outlier.hpp, docs/finite_t.md) for a point's own token
+/// draws: what turns a trial's draws into the numbers the theory takes. No MPI, no HDF5.
+///
+/// One call per (seed, trial, d, delta, gamma, T, weighting, correlation, table): the token draws, and
+/// so the returned theory::FiniteTOutlier, do not depend on snr; evaluate it at each snr of the line
+/// with FiniteTOutlier::at. Cost: for one nonzero weight (`last`, a custom weighting on one position)
+/// O(N T) to draw plus O(V log V), milliseconds at d = 2000 and about two seconds at d = 10^6; with
+/// several, one values-only eigenvalue problem of size min(V, N) (finite_t_gram_size) plus a Lanczos
+/// run of a few dozen sparse products, which is why finite_t_computed bounds that size.
+#include <cstddef>
+#include <cstdint>
+#include <list>
+#include <optional>
+#include <vector>
+
+#include "rmtsweep/model/params.hpp"
+#include "rmtsweep/theory/finite_t_outlier.hpp"
+
+namespace rmtsweep::simulate {
+
+/// A trial's training tokens at the positions whose weight is nonzero (the terms of every pooled vector).
+struct PooledTokens {
+  std::vector<double> weights;       ///< w_t of each term (model::pooling_weights, `causal:tau` its w(tau))
+  std::vector<std::int64_t> tokens;  ///< sequences x terms, row-major: sequence n's tokens at the terms
+  std::int64_t vocabulary = 0;       ///< V; tokens below V/2 have class +1, the others -1 (model.md 1.1)
+  std::int64_t sequences() const {
+    return weights.empty() ? 0 : static_cast<std::int64_t>(tokens.size() / weights.size());
+  }
+};
+
+/// The point's training signs and tokens exactly as simulate_point draws them (simulate::draw_signs and
+/// draw_tokens on random::CounterRng(seed, trial), training streams), kept at the terms only.
+PooledTokens draw_pooled_tokens(const model::PointParams& params);
+
+/// tau for a point's own training draws (draw_pooled_tokens) and its deterministic weights (`causal:tau`
+/// its w(tau)): theory::token_gram_spectrum with the table directions 1 and s removed, the bulk of the
+/// finite-T edge (model.md 5.5).
+std::vector<double> token_gram_spectrum(const model::PointParams& params);
+
+/// The peak bytes token_gram_spectrum(params) allocates, for a refusal before it starts (issue 16: at d =
+/// 1e5 it ended in std::bad_alloc, at 1e7 it grew for a minute first): the N x T tokens (8 bytes each) and
+/// their per-sequence columns (16 bytes a weight and about 40 a sequence), and on the dense path the
+/// min(V, N)^2 Gram and, for N < V, the tokens' lists of sequences (16 bytes a pair, about 40 a token).
+double token_gram_bytes(const model::PointParams& params);
+
+/// The spectral measure of b = B s under Pi (theory/finite_t_outlier.hpp) for one term (pooled.weights
+/// of length 1), exactly: Sigma is then (w^2/N)(D - c c^T/N) with D the token counts c, and the span of the
+/// indicators of each count level and of the class signs on it holds b and is invariant under Sigma, B and
+/// Pi; on it (at most two dimensions per count level) Sigma, B and Pi are formed and diagonalised densely.
+/// O(V) plus eigenvalue problems of size 2 x (count levels).
+theory::SpectralMeasure single_token_signal_measure(const PooledTokens& pooled);
+
+/// The same measure for any weights, as the Gauss quadrature of G(zeta) = r^T (zeta - d K)^(-1) r from a
+/// Lanczos run on K = P A^T Q A P/N (N x N, the same nonzero spectrum as Pi) from r = P A^T s/sqrt(N) (the
+/// centred sum_t w_t xi_{n,t} over sqrt(N)), with full reorthogonalisation; K x costs two passes over the
+/// tokens. It stops when G and G' at zeta_min (the edge zeta_e, where the quadrature converges slowest:
+/// it is exact for every zeta once they are) change by less than 1e-14 relative on two steps running, or
+/// when the Krylov space is exhausted. Throws NumericalFailure past max_lanczos_steps.
+theory::SpectralMeasure lanczos_signal_measure(const PooledTokens& pooled, int d, double zeta_min);
+
+/// Steps of lanczos_signal_measure before it gives up.
+inline constexpr int max_lanczos_steps = 600;
+
+/// min(V, N): the size of the dense eigenvalue problem that spec Pi costs with several terms.
+std::int64_t finite_t_gram_size(const model::PointParams& params);
+
+/// Whether finite_t_outlier computes the point: always for one term (milliseconds); with several, where the
+/// paper's law is measurably off for the weighting's T_eff at d (theory::limit_law_measurably_off, which
+/// also decides where assemble's finite-T edges go per trial) and finite_t_gram_size is at most
+/// theory::max_finite_t_gram. Elsewhere the finite-T theory and the paper's agree within the token draws'
+/// scatter (docs/finite_t.md) and the dense eigenvalue problem would cost more than the point.
+bool finite_t_computed(const model::PointParams& params);
+
+/// The finite-T outlier of the point's own token draws (params.snr is ignored), whatever its cost: for
+/// `rmtsweep theory --bulk finite-T`, which is asked for it.
+theory::FiniteTOutlier build_finite_t_outlier(const model::PointParams& params);
+
+/// build_finite_t_outlier where finite_t_computed(params), else nullopt. This is the one builder of a
+/// sweep's points: simulate_point calls it once per line through FiniteTCache and evaluates it at its snr;
+/// a caller holding a whole snr line calls it once and evaluates it at each snr.
+std::optional<theory::FiniteTOutlier> finite_t_outlier(const model::PointParams& params);
+
+/// The finite_t_outlier of the lines seen last, each built once while it stays among the `capacity` most
+/// recently used: a sweep runs the points of one noise table together, in grid order (gamma, snr,
+/// weighting), so consecutive points belong to different lines when there are several weightings.
+class FiniteTCache {
+ public:
+  explicit FiniteTCache(std::size_t capacity = 32) : capacity_(capacity) {}
+  /// finite_t_outlier(params), built on the first call for its line (params.snr aside).
+  const std::optional<theory::FiniteTOutlier>& get(const model::PointParams& params);
+  /// How many lines were built (for tests).
+  std::size_t built() const noexcept { return built_; }
+
+ private:
+  struct Entry {
+    model::PointParams key;
+    std::optional<theory::FiniteTOutlier> value;
+  };
+  std::size_t capacity_, built_ = 0;
+  std::list<Entry> entries_;  ///< most recently used first
+};
+
+}  // namespace rmtsweep::simulate

@@ -1,0 +1,336 @@
+// A point's token draws -> the finite-T outlier theory (include/rmtsweep/simulate/finite_t.hpp).
+#include "rmtsweep/simulate/finite_t.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "rmtsweep/common/error.hpp"
+#include "rmtsweep/model/scalars.hpp"
+#include "rmtsweep/model/weighting.hpp"
+#include "rmtsweep/model/symmetric_eigen.hpp"
+#include "rmtsweep/model/weighting.hpp"
+#include "rmtsweep/random/counter_rng.hpp"
+#include "rmtsweep/simulate/sequences.hpp"
+#include "rmtsweep/theory/finite_t_bulk.hpp"
+
+namespace rmtsweep::simulate {
+namespace {
+
+double class_sign(std::int64_t v, std::int64_t V) { return 2 * v < V ? 1.0 : -1.0; }
+
+/// y = A P x (V entries) and back: A^T y then P, the two passes of K x over the tokens.
+struct TokenOperator {
+  const PooledTokens& pooled;
+  std::size_t N, terms, V;
+
+  explicit TokenOperator(const PooledTokens& p)
+      : pooled(p),
+        N(static_cast<std::size_t>(p.sequences())),
+        terms(p.weights.size()),
+        V(static_cast<std::size_t>(p.vocabulary)) {}
+
+  /// out = P A^T A P x / N.
+  void gram(const std::vector<double>& x, std::vector<double>& y, std::vector<double>& out) const {
+    double mean = 0.0;
+    for (const double v : x) mean += v;
+    mean /= static_cast<double>(N);
+    std::fill(y.begin(), y.end(), 0.0);
+    for (std::size_t n = 0; n < N; ++n) {
+      const double centred = x[n] - mean;
+      for (std::size_t k = 0; k < terms; ++k)
+        y[static_cast<std::size_t>(pooled.tokens[n * terms + k])] += pooled.weights[k] * centred;
+    }
+    double out_mean = 0.0;
+    for (std::size_t n = 0; n < N; ++n) {
+      double sum = 0.0;
+      for (std::size_t k = 0; k < terms; ++k)
+        sum += pooled.weights[k] * y[static_cast<std::size_t>(pooled.tokens[n * terms + k])];
+      out[n] = sum;
+      out_mean += sum;
+    }
+    out_mean /= static_cast<double>(N);
+    for (double& v : out) v = (v - out_mean) / static_cast<double>(N);
+  }
+};
+
+double dot(const std::vector<double>& a, const std::vector<double>& b) {
+  double sum = 0.0;
+  for (std::size_t i = 0; i < a.size(); ++i) sum += a[i] * b[i];
+  return sum;
+}
+
+/// G(zeta)/|r|^2 = e_1^T (zeta - d T)^(-1) e_1 and -G'(zeta)/|r|^2 = |(zeta - d T)^(-1) e_1|^2 for the
+/// Lanczos tridiagonal T (diagonal alpha, off-diagonal beta), by one tridiagonal solve: zeta - d T is
+/// positive definite for zeta above d lambda_max(T), so elimination without pivoting is stable.
+std::pair<double, double> quadrature(const std::vector<double>& alpha, const std::vector<double>& beta, int d,
+                                     double zeta) {
+  const std::size_t k = alpha.size();
+  std::vector<double> diag(k), rhs(k, 0.0), x(k);
+  rhs[0] = 1.0;
+  for (std::size_t i = 0; i < k; ++i) diag[i] = zeta - d * alpha[i];
+  // Forward elimination of the sub-diagonal -d beta.
+  for (std::size_t i = 1; i < k; ++i) {
+    const double off = -d * beta[i - 1];
+    const double factor = off / diag[i - 1];
+    diag[i] -= factor * off;
+    rhs[i] -= factor * rhs[i - 1];
+  }
+  x[k - 1] = rhs[k - 1] / diag[k - 1];
+  for (std::size_t i = k - 1; i-- > 0;) x[i] = (rhs[i] + d * beta[i] * x[i + 1]) / diag[i];
+  return {x[0], dot(x, x)};
+}
+
+}  // namespace
+
+PooledTokens draw_pooled_tokens(const model::PointParams& params) {
+  const std::vector<double> w = model::pooling_weights(params.weighting, params.correlation, params.T);
+  PooledTokens pooled;
+  pooled.vocabulary = params.vocabulary();
+  std::vector<std::size_t> terms;
+  for (std::size_t t = 0; t < w.size(); ++t) {
+    if (w[t] != 0.0) {
+      terms.push_back(t);
+      pooled.weights.push_back(w[t]);
+    }
+  }
+  const std::int64_t N = params.sequences();
+  const auto uT = static_cast<std::size_t>(params.T);
+  const random::CounterRng rng(params.seed, static_cast<std::uint64_t>(params.trial));
+  std::vector<int> xi(uT);
+  std::vector<std::int64_t> v(uT);
+  pooled.tokens.resize(static_cast<std::size_t>(N) * terms.size());
+  for (std::int64_t n = 0; n < N; ++n) {
+    draw_signs(rng, training_streams.sign, params.correlation, n, xi);
+    draw_tokens(rng, training_streams.token, pooled.vocabulary, n, xi, v);
+    for (std::size_t k = 0; k < terms.size(); ++k)
+      pooled.tokens[static_cast<std::size_t>(n) * terms.size() + k] = v[terms[k]];
+  }
+  return pooled;
+}
+
+std::vector<double> token_gram_spectrum(const model::PointParams& params) {
+  const PooledTokens pooled = draw_pooled_tokens(params);
+  return theory::token_gram_spectrum(pooled.weights, pooled.tokens, pooled.vocabulary, true);
+}
+
+double token_gram_bytes(const model::PointParams& params) {
+  const std::vector<double> w = model::pooling_weights(params.weighting, params.correlation, params.T);
+  const auto N = static_cast<double>(params.sequences()), V = static_cast<double>(params.vocabulary());
+  const double T = params.T;
+  const double tokens = 8.0 * N * T;
+  if (theory::single_token_weights(w)) return tokens + 8.0 * N + 40.0 * V;  // the counts and the levels
+  const double columns = N * (16.0 * T + 40.0), m = std::min(V, N);
+  return tokens + columns + 8.0 * m * m + (N < V ? 16.0 * N * T + 40.0 * V : 8.0 * V);
+}
+
+theory::SpectralMeasure single_token_signal_measure(const PooledTokens& pooled) {
+  if (pooled.weights.size() != 1) throw std::invalid_argument("single_token_signal_measure: needs one term");
+  const double w = pooled.weights[0];
+  const std::int64_t V = pooled.vocabulary;
+  const auto N = static_cast<double>(pooled.sequences());
+  std::vector<std::int64_t> count(static_cast<std::size_t>(V), 0);
+  for (const std::int64_t v : pooled.tokens) {
+    if (v < 0 || v >= V) throw std::out_of_range("single_token_signal_measure: token outside V");
+    ++count[static_cast<std::size_t>(v)];
+  }
+  // Per count level c: its size m and signed size p = #(class +1) - #(class -1).
+  std::map<std::int64_t, std::pair<double, double>> levels;
+  for (std::int64_t v = 0; v < V; ++v) {
+    auto& [m, p] = levels[count[static_cast<std::size_t>(v)]];
+    m += 1.0;
+    p += class_sign(v, V);
+  }
+  // An orthonormal basis of span{1_level, s_level} per level: e1 = 1_level/sqrt(m) and, unless the level
+  // lies in one class, e2 = (s_level - (p/m) 1_level)/sqrt(m - p^2/m). In it: the counts c, the all-ones
+  // vector and s, and D = diag(c) acts as c I.
+  std::vector<double> level_count, c_coord, one_coord, s_coord;
+  for (const auto& [c, mp] : levels) {
+    const auto [m, p] = mp;
+    level_count.push_back(static_cast<double>(c));
+    c_coord.push_back(static_cast<double>(c) * std::sqrt(m));
+    one_coord.push_back(std::sqrt(m));
+    s_coord.push_back(p / std::sqrt(m));
+    const double rest = m - p * p / m;
+    if (rest > 0.5 / m) {  // m^2 - p^2 is an integer: >= 1 unless the level lies in one class
+      level_count.push_back(static_cast<double>(c));
+      c_coord.push_back(0.0);
+      one_coord.push_back(0.0);
+      s_coord.push_back(std::sqrt(rest));
+    }
+  }
+  const std::size_t k = level_count.size();
+  // Sigma = (w^2/N)(D - c c^T/N) on the span, and B = Sigma^(1/2) (eigenvalues below rounding set to 0:
+  // Sigma 1 = 0 exactly).
+  std::vector<double> sigma(k * k);
+  for (std::size_t i = 0; i < k; ++i)
+    for (std::size_t j = 0; j < k; ++j)
+      sigma[i * k + j] = w * w / N * ((i == j ? level_count[i] : 0.0) - c_coord[i] * c_coord[j] / N);
+  const model::SymmetricEigen se = model::symmetric_eigen(sigma, static_cast<int>(k));
+  const double top = se.values.empty() ? 0.0 : std::max(0.0, se.values.back());
+  std::vector<double> B(k * k, 0.0);
+  for (std::size_t q = 0; q < k; ++q) {
+    const double lambda = se.values[q] > 1e-14 * top ? se.values[q] : 0.0;
+    const double root = std::sqrt(lambda);
+    for (std::size_t i = 0; i < k; ++i)
+      for (std::size_t j = 0; j < k; ++j)
+        B[i * k + j] += root * se.vectors[q * k + i] * se.vectors[q * k + j];
+  }
+  // Pi = B Q B with Q = I - (1 1^T + s s^T)/V, and b = B s.
+  const auto Vd = static_cast<double>(V);
+  std::vector<double> b1(k, 0.0), bs(k, 0.0);
+  for (std::size_t i = 0; i < k; ++i) {
+    for (std::size_t j = 0; j < k; ++j) {
+      b1[i] += B[i * k + j] * one_coord[j];
+      bs[i] += B[i * k + j] * s_coord[j];
+    }
+  }
+  std::vector<double> pi(k * k, 0.0);
+  for (std::size_t i = 0; i < k; ++i) {
+    for (std::size_t j = 0; j < k; ++j) {
+      double x = -(b1[i] * b1[j] + bs[i] * bs[j]) / Vd;
+      for (std::size_t l = 0; l < k; ++l) x += B[i * k + l] * B[l * k + j];
+      pi[i * k + j] = x;
+    }
+  }
+  const model::SymmetricEigen pe = model::symmetric_eigen(pi, static_cast<int>(k));
+  theory::SpectralMeasure measure;
+  for (std::size_t q = 0; q < k; ++q) {
+    double projection = 0.0;
+    for (std::size_t i = 0; i < k; ++i) projection += pe.vectors[q * k + i] * bs[i];
+    measure.nodes.push_back(std::max(pe.values[q], 0.0));
+    measure.weights.push_back(projection * projection);
+  }
+  return measure;
+}
+
+theory::SpectralMeasure lanczos_signal_measure(const PooledTokens& pooled, int d, double zeta_min) {
+  const TokenOperator op(pooled);
+  const std::size_t N = op.N;
+  const std::int64_t V = pooled.vocabulary;
+  for (const std::int64_t v : pooled.tokens) {
+    if (v < 0 || v >= V) throw std::out_of_range("lanczos_signal_measure: token outside V");
+  }
+  // r = P A^T s/sqrt(N): the centred signal weight sum_t w_t xi_{n,t} of each sequence, over sqrt(N).
+  std::vector<double> r(N, 0.0);
+  double mean = 0.0;
+  for (std::size_t n = 0; n < N; ++n) {
+    for (std::size_t k = 0; k < op.terms; ++k)
+      r[n] += pooled.weights[k] * class_sign(pooled.tokens[n * op.terms + k], V);
+    mean += r[n];
+  }
+  mean /= static_cast<double>(N);
+  for (double& x : r) x = (x - mean) / std::sqrt(static_cast<double>(N));
+  const double r2 = dot(r, r);
+  theory::SpectralMeasure measure;
+  if (!(r2 > 0.0)) return measure;  // no signal survives the pooling: G = 0
+
+  std::vector<std::vector<double>> basis;
+  std::vector<double> alpha, beta, y(op.V), w(N);
+  basis.push_back(r);
+  for (double& x : basis[0]) x /= std::sqrt(r2);
+  double previous_g = 0.0, previous_dg = 0.0, scale = 0.0;
+  int quiet_steps = 0;
+  bool converged = false;
+  for (int step = 0; step < max_lanczos_steps && !converged; ++step) {
+    const std::vector<double>& q = basis.back();
+    op.gram(q, y, w);
+    const double rq = dot(r, q);
+    for (std::size_t n = 0; n < N; ++n)
+      w[n] -= r[n] * rq / static_cast<double>(V);  // K = P A^T A P/N - r r^T/V
+    alpha.push_back(dot(q, w));
+    // Full reorthogonalisation, twice (classical Gram-Schmidt against every basis vector).
+    for (int pass = 0; pass < 2; ++pass) {
+      for (const auto& v : basis) {
+        const double c = dot(v, w);
+        for (std::size_t n = 0; n < N; ++n) w[n] -= c * v[n];
+      }
+    }
+    const auto [g, dg] = quadrature(alpha, beta, d, zeta_min);
+    scale = std::max(scale, std::abs(alpha.back()));
+    const bool quiet =
+        std::abs(g - previous_g) <= 1e-14 * std::abs(g) && std::abs(dg - previous_dg) <= 1e-14 * dg;
+    quiet_steps = quiet ? quiet_steps + 1 : 0;
+    previous_g = g;
+    previous_dg = dg;
+    const double norm = std::sqrt(dot(w, w));
+    if (quiet_steps >= 2 || norm <= 1e-13 * scale || basis.size() == N) {
+      converged = true;
+      break;
+    }
+    beta.push_back(norm);
+    for (double& x : w) x /= norm;
+    basis.push_back(w);
+  }
+  if (!converged) {
+    throw NumericalFailure("lanczos_signal_measure: G(zeta_e) did not converge to 1e-14 within " +
+                           std::to_string(max_lanczos_steps) + " Lanczos steps (N = " + std::to_string(N) +
+                           ")");
+  }
+  // Nodes and weights: the eigenpairs of T, weights |r|^2 (first component)^2.
+  const std::size_t k = alpha.size();
+  std::vector<double> t(k * k, 0.0);
+  for (std::size_t i = 0; i < k; ++i) {
+    t[i * k + i] = alpha[i];
+    if (i + 1 < k) t[i * k + i + 1] = t[(i + 1) * k + i] = beta[i];
+  }
+  const model::SymmetricEigen e = model::symmetric_eigen(t, static_cast<int>(k));
+  for (std::size_t q = 0; q < k; ++q) {
+    const double first = e.vectors[q * k];
+    measure.nodes.push_back(std::max(e.values[q], 0.0));
+    measure.weights.push_back(r2 * first * first);
+  }
+  return measure;
+}
+
+std::int64_t finite_t_gram_size(const model::PointParams& params) {
+  return std::min(params.vocabulary(), params.sequences());
+}
+
+bool finite_t_computed(const model::PointParams& params) {
+  const std::vector<double> w = model::pooling_weights(params.weighting, params.correlation, params.T);
+  if (theory::single_token_weights(w)) return true;
+  return theory::limit_law_measurably_off(model::effective_tokens(w), params.d) &&
+         finite_t_gram_size(params) <= theory::max_finite_t_gram;
+}
+
+theory::FiniteTOutlier build_finite_t_outlier(const model::PointParams& params) {
+  const PooledTokens pooled = draw_pooled_tokens(params);
+  theory::SpectralMeasure bulk = theory::counting_measure(
+      theory::token_gram_spectrum(pooled.weights, pooled.tokens, pooled.vocabulary, true));
+  theory::SpectralMeasure signal =
+      pooled.weights.size() == 1
+          ? single_token_signal_measure(pooled)
+          : lanczos_signal_measure(pooled, params.d, theory::finite_t_edge_point(bulk, params.d).zeta);
+  return theory::FiniteTOutlier(std::move(bulk), std::move(signal), params.d, pooled.vocabulary,
+                                params.table);
+}
+
+std::optional<theory::FiniteTOutlier> finite_t_outlier(const model::PointParams& params) {
+  if (!finite_t_computed(params)) return std::nullopt;
+  return build_finite_t_outlier(params);
+}
+
+const std::optional<theory::FiniteTOutlier>& FiniteTCache::get(const model::PointParams& params) {
+  const auto same_line = [&](const model::PointParams& k) {
+    return k.d == params.d && k.T == params.T && k.delta == params.delta && k.gamma == params.gamma &&
+           k.weighting == params.weighting && k.correlation == params.correlation &&
+           k.table == params.table && k.seed == params.seed && k.trial == params.trial;
+  };
+  const auto found =
+      std::find_if(entries_.begin(), entries_.end(), [&](const Entry& e) { return same_line(e.key); });
+  if (found != entries_.end()) {
+    entries_.splice(entries_.begin(), entries_, found);
+    return entries_.front().value;
+  }
+  if (entries_.size() >= capacity_ && !entries_.empty()) entries_.pop_back();
+  entries_.push_front(Entry{params, finite_t_outlier(params)});
+  ++built_;
+  return entries_.front().value;
+}
+
+}  // namespace rmtsweep::simulate

@@ -1,0 +1,105 @@
+// The finite-T theory in a sweep file (docs/finite_t.md): /points theory_finite_t_* are the library's
+// predictions for each point's own token draws, the same on 1 and 2 ranks; assemble turns them into
+// /phase/theory_finite_t_*; a file written before those columns existed still assembles.
+#include <cmath>
+#include <fstream>
+
+#include "rmtsweep/model/params.hpp"
+#include "rmtsweep/model/weighting.hpp"
+#include "rmtsweep/simulate/finite_t.hpp"
+#include "sweep_test_support.hpp"
+
+namespace rmtsweep::test {
+namespace {
+
+/// `last` and a peaked two-token weighting (T_eff = 1.47: computed where the paper's law is measurably
+/// off) beside mean pooling (T_eff = 10: not computed), d = 80, 3 snr, 2 trials: 18 points of a few ms.
+std::string write_config(const TempDir& dir) {
+  const std::string path = dir / "finite_t.ini";
+  std::ofstream(path)
+      << "d = 80\nT = 10\ncorrelation = prefix:3\nseed = 11\ntrials = 2\ndelta = 0.5\ngamma = 0.25\n"
+         "snr = 0:4:3\nweighting = last,custom:0,0,0,0,0,0,0,0,1,4,mean\n";
+  return path;
+}
+
+std::vector<double> read_column(const std::string& path, const std::string& name) {
+  const io::File file = io::open_file(path, io::Access::read_only);
+  return io::read_doubles(io::open_dataset(file, name));
+}
+
+const char* const finite_t_columns[] = {"theory_finite_t_top_eigenvalue", "theory_finite_t_overlap",
+                                        "theory_finite_t_threshold_snr", "theory_finite_t_bulk_edge_right"};
+
+TEST(SweepFiniteT, ColumnsHoldTheLibrarysPredictionForEachPointOnOneAndTwoRanks) {
+  const TempDir dir;
+  const std::string config = write_config(dir);
+  for (const int ranks : {1, 2}) {
+    const std::string out =
+        dir /
+        std::string("r").append(std::to_string(ranks)).append(".h5");  // GCC 12: -Wrestrict on "r" + string
+    const Finished done = run(mpi_command(ranks, {"run", "--config", config, "--output", out}), out + ".log");
+    ASSERT_EQ(done.exit_code, 0) << done.output;
+  }
+  expect_same_values(dir / "r1.h5", dir / "r2.h5");  // every /points column, the finite-T ones among them
+  const std::string file = dir / "r2.h5";
+  const auto weighting = read_column(file, "points/weighting_index"), snr = read_column(file, "points/snr"),
+             trial = read_column(file, "points/trial"),
+             top = read_column(file, "points/theory_finite_t_top_eigenvalue"),
+             overlap = read_column(file, "points/theory_finite_t_overlap"),
+             threshold = read_column(file, "points/theory_finite_t_threshold_snr"),
+             edge = read_column(file, "points/theory_finite_t_bulk_edge_right");
+  const char* names[] = {"last", "custom:0,0,0,0,0,0,0,0,1,4", "mean"};
+  ASSERT_EQ(top.size(), 18u);
+  for (std::size_t p = 0; p < top.size(); ++p) {
+    model::PointParams params;
+    params.d = 80;
+    params.seed = 11;
+    params.correlation = model::parse_correlation("prefix:3", params.T);
+    params.weighting = model::parse_weighting(names[static_cast<int>(weighting[p])], params.T);
+    params.trial = static_cast<int>(trial[p]);
+    params.snr = snr[p];
+    const auto outlier = simulate::finite_t_outlier(params);
+    if (!outlier) {
+      EXPECT_EQ(weighting[p], 2.0) << "only mean pooling is left out";
+      EXPECT_TRUE(std::isnan(top[p]) && std::isnan(overlap[p]) && std::isnan(threshold[p]) &&
+                  std::isnan(edge[p]));
+      continue;
+    }
+    // The same code on the same draws (rank 0 computes, then broadcasts): the same bits.
+    const auto expected = outlier->at(params.snr);
+    EXPECT_EQ(top[p], expected.top_eigenvalue) << p;
+    EXPECT_EQ(overlap[p], expected.overlap) << p;
+    EXPECT_EQ(threshold[p], expected.threshold_snr) << p;
+    EXPECT_EQ(edge[p], expected.bulk_edge_right) << p;
+  }
+  const Finished assembled = run({RMTSWEEP_BINARY, "assemble", file}, dir / "assemble.log");
+  ASSERT_EQ(assembled.exit_code, 0) << assembled.output;
+  // /phase: weighting x d x delta x gamma (x snr); `last` trial means of the two trials.
+  const auto phase_threshold = read_column(file, "phase/theory_finite_t_threshold_snr");
+  ASSERT_EQ(phase_threshold.size(), 3u);
+  EXPECT_NEAR(phase_threshold[0], 0.5 * (threshold[0] + threshold[1]), 1e-12);
+  EXPECT_TRUE(std::isnan(phase_threshold[2]));
+  const auto phase_top = read_column(file, "phase/theory_finite_t_top_eigenvalue");
+  ASSERT_EQ(phase_top.size(), 9u);
+  EXPECT_NEAR(phase_top[1], 0.5 * (top[6] + top[7]), 1e-12) << "last at snr = 2: points 6, 7 (trial fastest)";
+}
+
+TEST(SweepFiniteT, AFileWrittenBeforeTheColumnsExistedStillAssemblesWithoutThem) {
+  const TempDir dir;
+  const std::string config = write_config(dir), file = dir / "old.h5";
+  const Finished done = run(mpi_command(1, {"run", "--config", config, "--output", file}), dir / "run.log");
+  ASSERT_EQ(done.exit_code, 0) << done.output;
+  {
+    const io::File f = io::open_file(file, io::Access::read_write);
+    for (const char* name : finite_t_columns)
+      ASSERT_GE(H5Ldelete(f, ("points/" + std::string(name)).c_str(), H5P_DEFAULT), 0) << name;
+  }
+  const Finished assembled = run({RMTSWEEP_BINARY, "assemble", file}, dir / "assemble.log");
+  ASSERT_EQ(assembled.exit_code, 0) << assembled.output;
+  for (const double x : read_column(file, "phase/theory_finite_t_threshold_snr")) EXPECT_TRUE(std::isnan(x));
+  const Finished status = run({RMTSWEEP_BINARY, "status", file}, dir / "status.log");
+  EXPECT_EQ(status.exit_code, 0) << status.output;
+}
+
+}  // namespace
+}  // namespace rmtsweep::test

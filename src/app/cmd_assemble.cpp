@@ -229,7 +229,7 @@ void check_output(const std::string& output, const std::string& sweep, bool forc
         "a file that does not exist yet: it exists; pass --force to overwrite it, or choose another "
         "--output");
   }
-  const std::string problem = output_write_problem(output, exists);
+  const std::string problem = output_write_problem(output, exists, io::aside_name(output, "partial"));
   if (!problem.empty()) throw InvalidOption("output", output, problem);
 }
 

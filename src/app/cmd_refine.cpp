@@ -246,7 +246,7 @@ int command_refine(int argc, char** argv) {
   // Rank 0 tries to open it for writing (a read-only file system, a permission) before the collective open,
   // whose failure on every rank would end in MPI_Abort's banner.
   const std::string unwritable =
-      parallel::decided_on_root(MPI_COMM_WORLD, [&] { return output_write_problem(path, true); });
+      parallel::decided_on_root(MPI_COMM_WORLD, [&] { return output_write_problem(path, true, path); });
   if (!unwritable.empty()) throw InvalidOption("file", path, unwritable);
   io::FileLock lock = lock_for_refine(path, MPI_COMM_WORLD);
   // A config edited by hand no longer describes the points: refused, with the difference.

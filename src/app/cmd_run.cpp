@@ -258,10 +258,10 @@ int command_run(int argc, char** argv) {
   // A new file is built beside it under a temporary name and renamed (sweep_creation.hpp): its directory
   // must take new files even under --force.
   const std::string unwritable = parallel::decided_on_root(MPI_COMM_WORLD, [&] {
-    const std::string problem = output_write_problem(args.output, exists);
-    return problem.empty() && !(exists && args.resume)
-               ? output_write_problem(building_name(args.output), false)
-               : problem;
+    const std::string building = building_name(args.output);
+    const std::string problem = output_write_problem(args.output, exists, building);
+    return problem.empty() && exists && !args.resume ? output_write_problem(building, false, building)
+                                                     : problem;
   });
   if (!unwritable.empty()) throw InvalidOption("output", args.output, unwritable);
   // Locked before anything reads, truncates or creates the file.

@@ -12,7 +12,7 @@
 
 namespace rmtsweep::app {
 
-std::string output_write_problem(const std::string& path, bool exists) {
+std::string output_write_problem(const std::string& path, bool exists, const std::string& probe) {
   namespace fs = std::filesystem;
   std::error_code ec;
   const fs::file_status link = fs::symlink_status(path, ec);
@@ -31,16 +31,16 @@ std::string output_write_problem(const std::string& path, bool exists) {
     ::close(fd);
     return {};
   }
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) {
     const int error = errno;
-    if (error == EEXIST) return {};  // created meanwhile by someone else: the later checks see it
-    const fs::path directory = fs::absolute(path, ec).parent_path();
+    if (error == EEXIST) return {};  // left by a killed write, which the write itself clears
+    const fs::path directory = fs::absolute(probe, ec).parent_path();
     return "a new file in a writable directory; the directory " + directory.string() +
            " is not writable (creating the file failed: " + std::strerror(error) + ")";
   }
   ::close(fd);
-  ::unlink(path.c_str());
+  ::unlink(probe.c_str());
   return {};
 }
 

@@ -10,8 +10,11 @@ namespace rmtsweep::app {
 /// for --output, or "" when it can. `exists`: the path is an existing regular file, to be opened for
 /// reading and writing (--resume or --force); otherwise a new file is to be created there. Refused:
 /// a dangling symbolic link, a directory in which no file can be created (e.g. not writable, or /proc),
-/// an existing file this process cannot write. The check creates nothing that it does not remove: a
-/// new file is created exclusively (O_EXCL) and removed at once, an existing one is opened, not truncated.
-std::string output_write_problem(const std::string& path, bool exists);
+/// an existing file this process cannot write. The check creates nothing that it does not remove, and
+/// nothing at `path`: for a new file it creates `probe` (a name beside `path` that the command's own
+/// write uses and clears, e.g. FILE.h5.creating) exclusively (O_EXCL) and removes it at once, so that a
+/// kill between the two leaves no empty file where the result belongs; an existing file is opened, not
+/// truncated.
+std::string output_write_problem(const std::string& path, bool exists, const std::string& probe);
 
 }  // namespace rmtsweep::app

@@ -64,6 +64,18 @@ TEST(SweepLines, ASweepOfLinesHoldsThePointsEachComputedAloneWouldGive) {
     EXPECT_EQ(solver, "lapack");
 }
 
+// The lines of a sweep go to whichever rank is free: on 1 rank the file is the same, bit for bit.
+TEST(SweepLines, ASweepOfLinesGivesTheSameFileOnOneRankAsOnTwo) {
+  const TempDir dir;
+  const Finished two = run(mpi_command(2, sweep_args(dir / "two.h5")), dir / "two.log");
+  ASSERT_EQ(two.exit_code, 0) << two.output;
+  const Finished one = run(mpi_command(1, sweep_args(dir / "one.h5")), dir / "one.log");
+  ASSERT_EQ(one.exit_code, 0) << one.output;
+  const Finished same =
+      compare_sweep_files(dir / "two.h5", dir / "one.h5", {"--ignore-attr", "mpi_ranks", "--ignore-attr", "run_0_mpi_ranks"});
+  EXPECT_EQ(same.exit_code, 0) << same.output;
+}
+
 // Fault injection in a line: the line's points are recorded as failed with the message, the others finish;
 // --resume recomputes the line.
 TEST(SweepLines, AFailingLineRecordsEachOfItsPointsAsFailedWhileTheOthersFinish) {

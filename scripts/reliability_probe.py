@@ -8,7 +8,7 @@ outcome is the promised one: a bad value refused up front (exit 2, one line nami
 the value as given), no std::bad_alloc, no MPI_ABORT banner, no hang (a time limit per case), a
 fault reported and survived. Prints one line per case (PASS/FAIL/SKIP and why) and the counts;
 exits 1 when a case failed. Cases that need a tmpfs (`mount`, as root) are skipped elsewhere.
-docs/reliability-issue16.md gives the counts before and after the issue's fixes.
+docs/reliability.md ("Bad input, refused up front") gives the counts before and after the fixes.
 """
 import argparse
 import resource

@@ -259,7 +259,9 @@ int point_line(const po::variables_map& values, const std::string& snr_text, int
 
 int command_point(int argc, char** argv) {
   po::options_description options(
-      "rmtsweep point [options]: simulate one point on all ranks (docs/model.md 1-7)");
+      "rmtsweep point [options]: simulate one point on all ranks (docs/model.md 1-7); with --snr a list or "
+      "a:b:n, the line of those snr values from one factorization and the trial's exact edge-rule threshold "
+      "(docs/model.md 9)");
   options.add_options()("help,h", "print this help")("json", "print one JSON object (rank 0)")(
       "spectrum", "also give all d eigenvalues of S")(
       "force-memory",

@@ -83,7 +83,7 @@ RunArguments parse_run_arguments(int argc, char** argv, const ConfigReader& read
       "continue the points not done in an existing output (same config; a missing one is started): its "
       "values "
       "equal an uninterrupted run's bit for bit when every run had the same BLAS threads per rank and "
-      "ranks_per_point = 1, on any number of ranks, else to 1e-13 relative (docs/reliability-issue16.md)")(
+      "ranks_per_point = 1, on any number of ranks, else to 1e-13 relative (docs/reliability.md)")(
       "force", po::bool_switch(&args.force), "overwrite an existing output")(
       "plan", po::bool_switch(&args.plan),
       "print the points, the peak memory per rank and time of the largest, and the core-hours; write "

@@ -146,8 +146,9 @@ constexpr Column table[] = {
      "trial); NaN where not computed",
      nullptr, [](O o) { return finite_t(o, &theory::FiniteTPrediction::bulk_edge_right); }},
     {"solver", text, scalar, measurement,
-     "what computed the eigenpairs: lapack, scalapack, elpa (S formed) or block-lanczos (S never formed; "
-     "spectra-lanczos, spectra-davidson in older files); empty for a failed point",
+     "what computed the eigenpairs: lapack, scalapack, elpa (S formed), block-lanczos (S never formed; "
+     "spectra-lanczos, spectra-davidson in older files), or for a point of a line (docs/model.md section 9) "
+     "lapack-line, scalapack-line, lanczos-line; empty for a failed point",
      nullptr,
      [](O o) -> Cell {
        return o.result ? std::string(parallel::to_string(o.result->eigensolver)) : std::string();

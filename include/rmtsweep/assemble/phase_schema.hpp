@@ -152,12 +152,14 @@ inline constexpr PhaseEntry theory_sample_threshold_snr{"theory_sample_threshold
                                                         "sample threshold in snr, clipped at 0", dims::lines};
 inline constexpr PhaseEntry empirical_threshold_snr{
     "empirical_threshold_snr",
-    "snr where detected_fraction first crosses 1/2 (linear interpolation); NaN unless bracketed",
+    "the edge rule's threshold: on lines where every trial has its exact threshold (detection/edge/"
+    "empirical_threshold_exact), their median; elsewhere the snr where detected_fraction first crosses 1/2 "
+    "(linear interpolation); NaN unless bracketed",
     dims::lines};
 inline constexpr PhaseEntry empirical_threshold_snr_err{
     "empirical_threshold_snr_err",
-    "bootstrap standard error of empirical_threshold_snr: trials resampled jointly along snr (400 "
-    "replicates); NaN unless bracketed and bracketed in >= 95 % of the replicates",
+    "bootstrap standard error of empirical_threshold_snr: trials resampled (jointly along snr for a half "
+    "crossing; 400 replicates); NaN unless bracketed and bracketed in >= 95 % of the replicates",
     dims::lines};
 inline constexpr PhaseEntry extrapolated_threshold_snr{
     "extrapolated_threshold_snr",
@@ -314,7 +316,9 @@ inline constexpr PhaseEntry detected_fraction{
     "fraction of done trials this rule detects, per (weighting, d, delta, gamma, snr) cell", dims::cells};
 inline constexpr PhaseEntry empirical_threshold_snr{
     "empirical_threshold_snr",
-    "snr where this rule's detected fraction first crosses 1/2; NaN unless bracketed", dims::lines};
+    "this rule's threshold: the median of the trials' exact thresholds where empirical_threshold_exact is 1, "
+    "else the snr where its detected fraction first crosses 1/2; NaN unless bracketed",
+    dims::lines};
 inline constexpr PhaseEntry empirical_threshold_bracket{
     "empirical_threshold_bracket", "0 found, -1 below the grid, +1 above it, 2 a cell without trials decides",
     dims::lines, ""};

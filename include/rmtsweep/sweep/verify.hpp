@@ -2,7 +2,7 @@
 /// Whether a sweep file still holds what was written into it (issue 16, "silent damage"). A sweep file
 /// carries no checksum of its own: its points are written by independent MPI-IO writes into contiguous,
 /// early-allocated datasets, and HDF5 1.10 applies a filter (Fletcher-32 among them) only to chunked
-/// datasets written collectively (docs/reliability-issue16.md). What vouches for a point's values is its
+/// datasets written collectively (docs/reliability.md). What vouches for a point's values is its
 /// record in the point journal (journal.hpp), which holds the same cells and spectrum, under a CRC-32.
 ///
 /// So a point the file holds as done or failed is compared with its latest journal record: every cell of
@@ -48,7 +48,7 @@ struct Verification {
 
 /// Compares the file at `reader` with `journal` (null: no journal, only the creation-time columns and the
 /// status values are checked) as above. Reads every /points column and the stored spectra whole: about the
-/// file's size, as the journal's read is (docs/reliability-issue16.md measures it).
+/// file's size, as the journal's read is (docs/reliability.md measures it).
 Verification verify_sweep(const SweepReader& reader, const Journal* journal);
 
 /// Rows `rows` of the file at `reader` as journal records of `columns` (the cells of those /points columns

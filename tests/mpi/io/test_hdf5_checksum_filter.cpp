@@ -1,4 +1,4 @@
-// Why a sweep file carries no Fletcher-32 checksum of its own (issue 16, docs/reliability-issue16.md): with
+// Why a sweep file carries no Fletcher-32 checksum of its own (docs/reliability.md): with
 // Debian 12's parallel HDF5 (1.10.8, Open MPI), a dataset with the Fletcher-32 filter (chunked, as filters
 // need) can be written in parallel by collective writes only; the independent write one group leader
 // makes of its point's row is refused. So the sweep's points, handed out dynamically and written by

@@ -276,8 +276,8 @@ int command_run(int argc, char** argv) {
                    coretype.c_str());
     }
   }
-  const sweep::RunOutcome outcome = sweep::run_sweep(grid, file, MPI_COMM_WORLD, args.quiet ? nullptr : stderr,
-                                                         args.progress_seconds);
+  const sweep::RunOutcome outcome =
+      sweep::run_sweep(grid, file, MPI_COMM_WORLD, args.quiet ? nullptr : stderr, args.progress_seconds);
   if (outcome.write_failed) {
     // A group leader's write of a point failed (a full disk): every rank ends alike, the file resumable
     // (its points written before are kept; the point whose record did not fit is pending).

@@ -34,8 +34,8 @@ void print_journal(const std::string& path, const std::string& sweep_id, const J
                    const Activity& activity) {
   using Kind = JournalState::Kind;
   if (state.kind == Kind::missing) {
-    std::printf("journal: none (%s %s): `rmtsweep recover` could not rebuild this file\n", state.directory.c_str(),
-                state.problem.c_str());
+    std::printf("journal: none (%s %s): `rmtsweep recover` could not rebuild this file\n",
+                state.directory.c_str(), state.problem.c_str());
     return;
   }
   if (state.kind == Kind::unreadable) {
@@ -47,12 +47,14 @@ void print_journal(const std::string& path, const std::string& sweep_id, const J
               static_cast<long long>(journal.record_count()));
   for (const sweep::JournalFile& file : journal.files) {
     if (file.ignored_bytes > 0)
-      std::printf("; %s: its last %llu bytes ignored (%s)", std::filesystem::path(file.path).filename().c_str(),
+      std::printf("; %s: its last %llu bytes ignored (%s)",
+                  std::filesystem::path(file.path).filename().c_str(),
                   static_cast<unsigned long long>(file.ignored_bytes), file.problem.c_str());
   }
   if (state.kind == Kind::other_sweep) {
-    std::printf("\njournal: belongs to another sweep (sweep_id %s, the file's %s): it cannot rebuild this file\n",
-                state.problem.c_str(), sweep_id.empty() ? "unrecorded" : sweep_id.c_str());
+    std::printf(
+        "\njournal: belongs to another sweep (sweep_id %s, the file's %s): it cannot rebuild this file\n",
+        state.problem.c_str(), sweep_id.empty() ? "unrecorded" : sweep_id.c_str());
     return;
   }
   const sweep::JournalAgreement& a = state.agreement;
@@ -65,8 +67,8 @@ void print_journal(const std::string& path, const std::string& sweep_id, const J
   }
   if (state.kind == Kind::in_flight) {
     if (activity.running()) {
-      std::printf("; the file agrees with it but for %lld points in flight: %s\n", static_cast<long long>(a.in_flight),
-                  holder.c_str());
+      std::printf("; the file agrees with it but for %lld points in flight: %s\n",
+                  static_cast<long long>(a.in_flight), holder.c_str());
       return;
     }
     std::printf(
@@ -78,7 +80,8 @@ void print_journal(const std::string& path, const std::string& sweep_id, const J
   }
   std::printf("\njournal and file disagree:");
   if (a.journal_only > 0) {
-    std::printf(" %lld points the journal holds are pending in the file", static_cast<long long>(a.journal_only));
+    std::printf(" %lld points the journal holds are pending in the file",
+                static_cast<long long>(a.journal_only));
     if (a.in_flight > 0)
       std::printf(" (%lld of them the last record of a writer of the latest run: in flight while it runs)",
                   static_cast<long long>(a.in_flight));
@@ -96,8 +99,9 @@ void print_journal(const std::string& path, const std::string& sweep_id, const J
   else if ((a.journal_only > 0 || a.differing > 0) && a.file_only == 0)
     std::printf(" `rmtsweep recover %s` rebuilds the file from the journal (keeping this one)", path.c_str());
   else if (a.journal_only > 0 || a.differing > 0)
-    std::printf(" `rmtsweep recover %s` would rebuild the file with the journal's points only (keeping this one)",
-                path.c_str());
+    std::printf(
+        " `rmtsweep recover %s` would rebuild the file with the journal's points only (keeping this one)",
+        path.c_str());
   std::printf("\n");
 }
 
@@ -116,8 +120,8 @@ void print_activity(const Activity& a) {
       std::printf(", %lld points finished by it", static_cast<long long>(a.finished_by_latest));
   }
   if (a.points_per_second) {
-    std::printf(", %.3g points/s in %s, ETA %s", *a.points_per_second, duration_text(*a.elapsed_seconds).c_str(),
-                duration_text(*a.eta_seconds).c_str());
+    std::printf(", %.3g points/s in %s, ETA %s", *a.points_per_second,
+                duration_text(*a.elapsed_seconds).c_str(), duration_text(*a.eta_seconds).c_str());
   } else {
     std::printf(", no point finished yet: ETA unknown");
   }
@@ -312,9 +316,10 @@ int command_status(int argc, char** argv) {
   options.add_options()("file", po::value<std::string>(&path), "the sweep file")(
       "no-verify", po::bool_switch(&no_verify),
       "skip comparing every point's values with its journal record and the config (which reads the whole "
-      "file once more)")("json", po::bool_switch(&json),
-                         "one JSON object on stdout for scripts: counts by state, runs, whether a run holds the "
-                         "lock, the latest run's rate and ETA, the journal's state (no verification)")(
+      "file once more)")(
+      "json", po::bool_switch(&json),
+      "one JSON object on stdout for scripts: counts by state, runs, whether a run holds the "
+      "lock, the latest run's rate and ETA, the journal's state (no verification)")(
       "help,h", po::bool_switch(&help), "this help");
   if (!parse_file_command(argc, argv, options, "status", help, path)) return 0;
   int rank = 0;

@@ -22,7 +22,9 @@ namespace {
 
 /// The BLAS threads each rank of a planned job runs: OPENBLAS_NUM_THREADS where set (then this process
 /// runs as many, configure_blas_threads), else 1 (a job of one-core tasks).
-int planned_threads() { return std::getenv("OPENBLAS_NUM_THREADS") != nullptr ? parallel::blas_threads() : 1; }
+int planned_threads() {
+  return std::getenv("OPENBLAS_NUM_THREADS") != nullptr ? parallel::blas_threads() : 1;
+}
 
 /// "HH:MM:SS" of whole minutes (hours past 24 as they are): what sbatch --time and PBS walltime take.
 std::string clock_text(long long minutes) {
@@ -35,7 +37,8 @@ std::string clock_text(long long minutes) {
 /// memory per rank, both times plan_margin: the time rounded up to whole minutes (at least 5, for the
 /// start-up and the file's creation), the memory to whole MiB.
 void print_resource_lines(int ranks, int threads, double wall_seconds, double bytes_per_rank) {
-  const long long minutes = std::max(5LL, static_cast<long long>(std::ceil(wall_seconds * plan_margin / 60.0)));
+  const long long minutes =
+      std::max(5LL, static_cast<long long>(std::ceil(wall_seconds * plan_margin / 60.0)));
   const double mib = 1024.0 * 1024.0;
   const auto per_rank = static_cast<long long>(std::ceil(bytes_per_rank * plan_margin / mib));
   const auto per_cpu = static_cast<long long>(std::ceil(bytes_per_rank * plan_margin / threads / mib));
@@ -71,7 +74,8 @@ bool check_plan(const RunArguments& args, const sweep::Grid& grid, int size) {
   const sweep::SweepPlan plan = sweep::plan_sweep(grid, threads);
   const model::PointParams& p = plan.largest_point;
   const std::string point = "d=" + std::to_string(p.d) + " delta=" + model::format_double(p.delta) +
-                            " gamma=" + model::format_double(p.gamma) + " weighting=" + model::to_string(p.weighting);
+                            " gamma=" + model::format_double(p.gamma) +
+                            " weighting=" + model::to_string(p.weighting);
   if (args.plan && parallel::rank_of(MPI_COMM_WORLD) == 0) {
     const int groups = ranks / c.ranks_per_point;
     const double wall = sweep::wall_seconds(plan, ranks, threads);
@@ -79,17 +83,19 @@ bool check_plan(const RunArguments& args, const sweep::Grid& grid, int size) {
                 static_cast<long long>(plan.points), static_cast<long long>(plan.krylov_points), ranks,
                 c.ranks_per_point, elsewhere ? " (--ranks: planned by this process alone)" : "");
     if (plan.lines > 0) {
-      std::printf("  %lld of them in %lld lines of %zu snr values, each line from one factorization (lines = auto)\n",
-                  static_cast<long long>(plan.line_points), static_cast<long long>(plan.lines), c.snr.size());
+      std::printf(
+          "  %lld of them in %lld lines of %zu snr values, each line from one factorization (lines = auto)\n",
+          static_cast<long long>(plan.line_points), static_cast<long long>(plan.lines), c.snr.size());
     }
     std::printf("  largest unit: %s: about %s per rank, %.3g s (%s)\n", point.c_str(),
                 sweep::memory_text(plan.largest.bytes_per_rank).c_str(), plan.largest.seconds,
                 plan.largest.krylov ? "S never formed" : "S formed");
-    std::printf("  slowest unit (a point, or a line): about %.3g s on a group of %d rank(s)\n", plan.longest_seconds,
-                c.ranks_per_point);
-    std::printf("  whole sweep: about %.3g core-hours (ranks x %d BLAS thread(s) each); %.3g s (%s) of wall time "
-                "on %d group(s) of these ranks\n",
-                plan.core_hours, threads, wall, duration_text(wall).c_str(), groups);
+    std::printf("  slowest unit (a point, or a line): about %.3g s on a group of %d rank(s)\n",
+                plan.longest_seconds, c.ranks_per_point);
+    std::printf(
+        "  whole sweep: about %.3g core-hours (ranks x %d BLAS thread(s) each); %.3g s (%s) of wall time "
+        "on %d group(s) of these ranks\n",
+        plan.core_hours, threads, wall, duration_text(wall).c_str(), groups);
     std::printf(
         "  file: at least %s (its datasets, allocated when it is created); its journal: about %s once every "
         "point is done\n",
@@ -100,17 +106,18 @@ bool check_plan(const RunArguments& args, const sweep::Grid& grid, int size) {
                   sweep::memory_text(available).c_str(), on_node);
     }
     print_resource_lines(ranks, threads, wall, plan.largest.bytes_per_rank);
-    std::printf("  (estimates from the cost models measured on this project's 2-core machine: within a factor of "
-                "about 2 there, slower machines take longer)\n");
+    std::printf(
+        "  (estimates from the cost models measured on this project's 2-core machine: within a factor of "
+        "about 2 there, slower machines take longer)\n");
   }
   if (!elsewhere && available > 0.0 && plan.largest.bytes_per_rank > available && !args.force_memory) {
-    throw InvalidOption("d", std::to_string(p.d),
-                        "the largest point (" + point + ") needs about " +
-                            sweep::memory_text(plan.largest.bytes_per_rank) + " per rank and a rank here has " +
-                            sweep::memory_text(available) +
-                            "; allowed: a sweep whose points fit (a smaller d or delta, more ranks per point with "
-                            "ranks_per_point, eigensolver = krylov for the table alone), or --force-memory to run "
-                            "anyway");
+    throw InvalidOption(
+        "d", std::to_string(p.d),
+        "the largest point (" + point + ") needs about " + sweep::memory_text(plan.largest.bytes_per_rank) +
+            " per rank and a rank here has " + sweep::memory_text(available) +
+            "; allowed: a sweep whose points fit (a smaller d or delta, more ranks per point with "
+            "ranks_per_point, eigensolver = krylov for the table alone), or --force-memory to run "
+            "anyway");
   }
   const auto given = args.values.find("ntest");
   require_ntest_consent(c.ntest, given == args.values.end() ? std::to_string(c.ntest) : given->second,

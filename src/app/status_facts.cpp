@@ -27,9 +27,12 @@ nlohmann::json optional_number(const std::optional<double>& value) {
 
 const char* to_string(io::LockHolder holder) {
   switch (holder) {
-    case io::LockHolder::none: return "free";
-    case io::LockHolder::another_process: return "held";
-    case io::LockHolder::unknown: return "unknown";
+    case io::LockHolder::none:
+      return "free";
+    case io::LockHolder::another_process:
+      return "held";
+    case io::LockHolder::unknown:
+      return "unknown";
   }
   return "unknown";
 }
@@ -38,12 +41,18 @@ const char* to_string(io::LockHolder holder) {
 
 const char* to_string(JournalState::Kind kind) {
   switch (kind) {
-    case JournalState::Kind::agrees: return "agrees";
-    case JournalState::Kind::in_flight: return "in_flight";
-    case JournalState::Kind::disagrees: return "disagrees";
-    case JournalState::Kind::missing: return "missing";
-    case JournalState::Kind::other_sweep: return "other_sweep";
-    case JournalState::Kind::unreadable: return "unreadable";
+    case JournalState::Kind::agrees:
+      return "agrees";
+    case JournalState::Kind::in_flight:
+      return "in_flight";
+    case JournalState::Kind::disagrees:
+      return "disagrees";
+    case JournalState::Kind::missing:
+      return "missing";
+    case JournalState::Kind::other_sweep:
+      return "other_sweep";
+    case JournalState::Kind::unreadable:
+      return "unreadable";
   }
   return "unreadable";
 }
@@ -152,15 +161,16 @@ nlohmann::json status_json(const sweep::SweepReader& reader) {
   out["running"] = a.running();
   nlohmann::json latest = nullptr;
   if (a.latest_run >= 0) {
-    latest = {{"index", a.latest_run},
-              {"started", a.latest_started},
-              {"mpi_ranks", a.latest_mpi_ranks},
-              {"points_finished", a.finished_by_latest >= 0 ? nlohmann::json(a.finished_by_latest)
-                                                             : nlohmann::json(nullptr)},
-              {"elapsed_seconds", optional_number(a.elapsed_seconds)},
-              {"points_per_second", optional_number(a.points_per_second)},
-              {"eta_seconds", optional_number(a.eta_seconds)},
-              {"eta", a.eta_seconds ? nlohmann::json(duration_text(*a.eta_seconds)) : nlohmann::json(nullptr)}};
+    latest = {
+        {"index", a.latest_run},
+        {"started", a.latest_started},
+        {"mpi_ranks", a.latest_mpi_ranks},
+        {"points_finished",
+         a.finished_by_latest >= 0 ? nlohmann::json(a.finished_by_latest) : nlohmann::json(nullptr)},
+        {"elapsed_seconds", optional_number(a.elapsed_seconds)},
+        {"points_per_second", optional_number(a.points_per_second)},
+        {"eta_seconds", optional_number(a.eta_seconds)},
+        {"eta", a.eta_seconds ? nlohmann::json(duration_text(*a.eta_seconds)) : nlohmann::json(nullptr)}};
   }
   out["latest_run"] = latest;
   const JournalState j = journal_state(reader.path(), reader.text_attribute("sweep_id").value_or(""), status);

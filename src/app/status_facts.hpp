@@ -2,9 +2,8 @@
 // What `rmtsweep status` reports beyond the file's own columns (issue 15): the journal beside the file
 // compared with it, whether a run holds the file's lock now, and the latest run's rate and ETA; and the
 // whole report as one JSON object (`status --json`) for scripts.
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -42,11 +41,12 @@ JournalState journal_state(const std::string& path, const std::string& sweep_id,
 struct Activity {
   std::string lock_path;
   io::LockHolder lock = io::LockHolder::none;
-  std::string lock_problem;              ///< why the lock's state is unknown
-  std::int64_t latest_run = -1;          ///< the index of the latest run (-1: none recorded)
-  std::string latest_started;            ///< its run_N_started, ISO 8601 UTC
-  std::int64_t latest_mpi_ranks = 0;     ///< its run_N_mpi_ranks (0: unrecorded)
-  std::int64_t finished_by_latest = -1;  ///< points it finished (done or failed); -1 where /points/run is missing
+  std::string lock_problem;           ///< why the lock's state is unknown
+  std::int64_t latest_run = -1;       ///< the index of the latest run (-1: none recorded)
+  std::string latest_started;         ///< its run_N_started, ISO 8601 UTC
+  std::int64_t latest_mpi_ranks = 0;  ///< its run_N_mpi_ranks (0: unrecorded)
+  std::int64_t finished_by_latest =
+      -1;  ///< points it finished (done or failed); -1 where /points/run is missing
   std::optional<double> elapsed_seconds, points_per_second, eta_seconds;  ///< while a run holds the lock
   bool running() const noexcept { return lock == io::LockHolder::another_process; }
 };

@@ -77,9 +77,11 @@ void resolve_run_controls(RunArguments& args, const po::variables_map& vm) {
   if (vm.count("ranks")) {
     const std::string& ranks = vm["ranks"].as<std::string>();
     if (!args.plan)
-      throw InvalidOption("ranks", ranks,
-                          "only with --plan (the plan for N ranks; a run's ranks are the ones mpirun starts)");
-    const std::string allowed = "an integer >= 1: the MPI ranks the job would run (mpirun -np N, sbatch --ntasks=N)";
+      throw InvalidOption(
+          "ranks", ranks,
+          "only with --plan (the plan for N ranks; a run's ranks are the ones mpirun starts)");
+    const std::string allowed =
+        "an integer >= 1: the MPI ranks the job would run (mpirun -np N, sbatch --ntasks=N)";
     const std::int64_t n = model::parse_integer(ranks, "ranks", allowed);
     if (n < 1 || n > INT_MAX) throw InvalidOption("ranks", ranks, allowed);
     args.plan_ranks = static_cast<int>(n);
@@ -91,7 +93,8 @@ void resolve_run_controls(RunArguments& args, const po::variables_map& vm) {
 
 double progress_default_seconds() {
   if (::isatty(STDERR_FILENO)) return 1.0;
-  const int terminal = ::open("/dev/tty", O_RDONLY | O_NOCTTY | O_CLOEXEC);  // fails without a controlling one
+  const int terminal =
+      ::open("/dev/tty", O_RDONLY | O_NOCTTY | O_CLOEXEC);  // fails without a controlling one
   if (terminal < 0) return 60.0;
   ::close(terminal);
   return 1.0;
@@ -132,8 +135,9 @@ RunArguments parse_run_arguments(int argc, char** argv, const ConfigReader& read
       "force-ntest", po::bool_switch(&args.force_ntest),
       "allow ntest above 1e8 test sequences (the test accuracy's standard error is below 5e-5 there)")(
       "progress", po::value<std::string>()->value_name("SECONDS"),
-      "seconds between progress lines on stderr (default 1 where a terminal watches, 60 otherwise: a batch job)")(
-      "quiet", po::bool_switch(&args.quiet), "no progress lines: only the final summary, notes and errors")(
+      "seconds between progress lines on stderr (default 1 where a terminal watches, 60 otherwise: a batch "
+      "job)")("quiet", po::bool_switch(&args.quiet),
+              "no progress lines: only the final summary, notes and errors")(
       "ranks", po::value<std::string>()->value_name("N"),
       "with --plan: the plan as if N ranks ran the sweep, with the sbatch/qsub resource lines to paste (this "
       "process alone computes it; ranks_per_point G: N a multiple of G)")(

@@ -14,7 +14,8 @@ std::string duration_text(double seconds) {
   const auto part = [](double value, double big, double small, const char* big_name, const char* small_name) {
     const auto total = static_cast<std::int64_t>(std::llround(value / small));
     const auto per = static_cast<std::int64_t>(std::llround(big / small));
-    return std::to_string(total / per) + " " + big_name + " " + std::to_string(total % per) + " " + small_name;
+    return std::to_string(total / per) + " " + big_name + " " + std::to_string(total % per) + " " +
+           small_name;
   };
   if (std::llround(seconds) < 60) return std::to_string(std::llround(seconds)) + " s";
   if (std::llround(seconds) < 3600) return part(seconds, minute, 1.0, "min", "s");

@@ -261,8 +261,8 @@ RunOutcome run_batch(const PointBatch& batch, const SweepConfig& config, MPI_Com
   } else {
     cost_before.assign(static_cast<std::size_t>(outcome.todo) + 1, 0.0);
   }
-  Progress progress(rank == 0 ? progress_out : nullptr, batch.label, batch.progress_interval, batch.total, batch.total - outcome.todo,
-                    std::move(cost_before));
+  Progress progress(rank == 0 ? progress_out : nullptr, batch.label, batch.progress_interval, batch.total,
+                    batch.total - outcome.todo, std::move(cost_before));
 
   // Units along snr and weighting share their noise table; the order puts them one after the other and
   // unit_runs hands them to one group, which draws the table once for all of them.

@@ -9,12 +9,14 @@
 namespace rmtsweep::test {
 namespace {
 
-const std::string cluster_config = std::string(RMTSWEEP_SOURCE_DIR) + "/jobs/configs/phase_transitions_cluster.ini";
+const std::string cluster_config =
+    std::string(RMTSWEEP_SOURCE_DIR) + "/jobs/configs/phase_transitions_cluster.ini";
 
 /// The line of `text` that starts (after its indent) with `start`, or "".
 std::string line_starting(const std::string& text, const std::string& start) {
   for (const std::string& line : lines_of(text)) {
-    if (line.find_first_not_of(' ') != std::string::npos && line.substr(line.find_first_not_of(' ')).rfind(start, 0) == 0)
+    if (line.find_first_not_of(' ') != std::string::npos &&
+        line.substr(line.find_first_not_of(' ')).rfind(start, 0) == 0)
       return line;
   }
   return "";
@@ -35,12 +37,13 @@ TEST(RunPlan, ForRanksPrintsTheResourceLinesOnOneProcessAndWritesNothing) {
   one_blas_thread();
   const TempDir dir;
   const Finished plan = run_serial(
-      {"run", "--config", cluster_config, "--output", dir / "sweep.h5", "--plan", "--ranks", "128"}, dir / "plan.log");
+      {"run", "--config", cluster_config, "--output", dir / "sweep.h5", "--plan", "--ranks", "128"},
+      dir / "plan.log");
   ASSERT_EQ(plan.exit_code, 0) << plan.output;
   EXPECT_TRUE(contains(plan.output, "on 128 ranks in groups of 1")) << plan.output;
-  for (const std::string line : {"#SBATCH --ntasks=128", "#SBATCH --time=", "#SBATCH --mem-per-cpu=",
-                                  "#PBS -l select=128:ncpus=1:mpiprocs=1:mem=", "#PBS -l walltime=",
-                                  "#PBS -l procs=128,pmem="}) {
+  for (const std::string line :
+       {"#SBATCH --ntasks=128", "#SBATCH --time=", "#SBATCH --mem-per-cpu=",
+        "#PBS -l select=128:ncpus=1:mpiprocs=1:mem=", "#PBS -l walltime=", "#PBS -l procs=128,pmem="}) {
     EXPECT_TRUE(contains(plan.output, line)) << line << " missing in\n" << plan.output;
   }
   EXPECT_TRUE(std::regex_search(plan.output, std::regex("--time=[0-9]{2,}:[0-5][0-9]:00\n"))) << plan.output;
@@ -72,7 +75,8 @@ TEST(RunPlan, RanksThatNoJobCouldRunAreRefusedNamingTheOption) {
       {{"--plan", "--ranks", "-4"}, "invalid --ranks '-4': an integer >= 1"},
       {{"--plan", "--ranks", "2.5"}, "invalid --ranks '2.5': an integer >= 1"},
       {{"--plan", "--ranks", "many"}, "invalid --ranks 'many': an integer >= 1"},
-      {{"--plan", "--ranks", "6", "--ranks_per_point", "4"}, "invalid --ranks '6': a multiple of ranks_per_point (4)"},
+      {{"--plan", "--ranks", "6", "--ranks_per_point", "4"},
+       "invalid --ranks '6': a multiple of ranks_per_point (4)"},
       {{"--ranks", "8", "--output", dir / "x.h5"}, "invalid --ranks '8': only with --plan"}};
   for (const auto& [options, message] : cases) {
     std::vector<std::string> args{"run", "--config", cluster_config};
@@ -126,7 +130,8 @@ TEST(RunProgress, AnIntervalThatIsNoDurationIsRefused) {
     EXPECT_EQ(refused.exit_code, 2) << refused.output;
     EXPECT_TRUE(contains(refused.output, "invalid --progress '" + value + "'")) << refused.output;
   }
-  const Finished both = run_serial(short_sweep(dir / "s.h5", {"--progress", "5", "--quiet"}), dir / "run.log");
+  const Finished both =
+      run_serial(short_sweep(dir / "s.h5", {"--progress", "5", "--quiet"}), dir / "run.log");
   EXPECT_EQ(both.exit_code, 2) << both.output;
   EXPECT_TRUE(contains(both.output, "either --progress or --quiet")) << both.output;
   EXPECT_FALSE(std::filesystem::exists(dir / "s.h5"));

@@ -9,9 +9,9 @@ namespace {
 
 /// 320 points at d = 600, each alone (several seconds on 2 cores, as test_sweep_mpirun_killed's).
 std::vector<std::string> long_sweep(const std::string& output) {
-  return {"run",   "--output", output,         "--d",      "600", "--delta", "0.25,0.5", "--gamma", "0.25,0.5",
-          "--snr", "0:4:5",    "--weighting",  "mean,optimal",    "--trials", "8",       "--seed",  "3",
-          "--lines", "off"};
+  return {"run",     "--output", output,  "--d",     "600",         "--delta",      "0.25,0.5",
+          "--gamma", "0.25,0.5", "--snr", "0:4:5",   "--weighting", "mean,optimal", "--trials",
+          "8",       "--seed",   "3",     "--lines", "off"};
 }
 
 nlohmann::json status_json(const std::string& path, const std::string& log) {
@@ -22,7 +22,9 @@ nlohmann::json status_json(const std::string& path, const std::string& log) {
 
 TEST(StatusJson, AFinishedSweepParsesWithItsCountsRunsAndJournal) {
   const TempDir dir;
-  const Finished done = run(mpi_command(2, small_sweep_args(dir / "s.h5", {"--fail_points", "3", "--lines", "off"})), dir / "run.log");
+  const Finished done =
+      run(mpi_command(2, small_sweep_args(dir / "s.h5", {"--fail_points", "3", "--lines", "off"})),
+          dir / "run.log");
   ASSERT_EQ(done.exit_code, 3) << done.output;  // one failed point
   const nlohmann::json s = status_json(dir / "s.h5", dir / "status.log");
   EXPECT_EQ(s["points"]["total"], 32);

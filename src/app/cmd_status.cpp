@@ -217,19 +217,12 @@ void print_status(const std::string& path, bool verify) {
   } else {
     std::printf("verify: skipped (--no-verify)\n");
   }
-  const sweep::SweepConfig stored = reader.config();
-  if (stored.d.size() > 1) {  // a finite-size sweep: how far each size is (the largest run first)
-    const std::vector<std::int64_t> size_of = reader.d_indices();
+  const std::vector<SizeProgress> sizes = progress_by_size(reader, status);
+  if (sizes.size() > 1) {  // a finite-size sweep: how far each size is (the largest run first)
     std::printf("by size:");
-    for (std::size_t n = 0; n < stored.d.size(); ++n) {
-      std::int64_t done = 0, all = 0;
-      for (std::size_t i = 0; i < status.size(); ++i) {
-        if (size_of[i] != static_cast<std::int64_t>(n)) continue;
-        ++all;
-        done += status[i] == static_cast<std::int64_t>(sweep::PointStatus::done) ? 1 : 0;
-      }
-      std::printf("%s d=%d %lld/%lld done", n ? ";" : "", stored.d[n], static_cast<long long>(done),
-                  static_cast<long long>(all));
+    for (std::size_t n = 0; n < sizes.size(); ++n) {
+      std::printf("%s d=%d %lld/%lld done", n ? ";" : "", sizes[n].d, static_cast<long long>(sizes[n].done),
+                  static_cast<long long>(sizes[n].total));
     }
     std::printf("\n");
   }

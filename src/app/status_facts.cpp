@@ -118,6 +118,20 @@ Activity activity_of(const sweep::SweepReader& reader, const std::vector<std::in
   return a;
 }
 
+std::vector<SizeProgress> progress_by_size(const sweep::SweepReader& reader, const std::vector<std::int64_t>& status) {
+  const sweep::SweepConfig config = reader.config();
+  const std::vector<std::int64_t> size_of = reader.d_indices();
+  std::vector<SizeProgress> sizes;
+  for (const int d : config.d) sizes.push_back({d, 0, 0});
+  for (std::size_t i = 0; i < status.size() && i < size_of.size(); ++i) {
+    if (size_of[i] < 0 || size_of[i] >= static_cast<std::int64_t>(sizes.size())) continue;
+    SizeProgress& size = sizes[static_cast<std::size_t>(size_of[i])];
+    ++size.total;
+    size.done += status[i] == static_cast<std::int64_t>(sweep::PointStatus::done) ? 1 : 0;
+  }
+  return sizes;
+}
+
 nlohmann::json status_json(const sweep::SweepReader& reader) {
   const std::vector<std::int64_t> status = reader.status();
   const sweep::StatusCounts counts = sweep::count_status(status);
@@ -131,18 +145,9 @@ nlohmann::json status_json(const sweep::SweepReader& reader) {
                    {"pending", counts.pending},
                    {"failed", counts.failed},
                    {"other", counts.other}};
-  const sweep::SweepConfig config = reader.config();
-  const std::vector<std::int64_t> size_of = reader.d_indices();
   nlohmann::json sizes = nlohmann::json::array();
-  for (std::size_t n = 0; n < config.d.size(); ++n) {
-    std::int64_t done = 0, all = 0;
-    for (std::size_t i = 0; i < status.size(); ++i) {
-      if (size_of[i] != static_cast<std::int64_t>(n)) continue;
-      ++all;
-      done += status[i] == static_cast<std::int64_t>(sweep::PointStatus::done) ? 1 : 0;
-    }
-    sizes.push_back({{"d", config.d[n]}, {"done", done}, {"total", all}});
-  }
+  for (const SizeProgress& size : progress_by_size(reader, status))
+    sizes.push_back({{"d", size.d}, {"done", size.done}, {"total", size.total}});
   out["by_size"] = sizes;
   nlohmann::json runs = nlohmann::json::array();
   const auto run_count = reader.integer_attribute("runs").value_or(0);

@@ -54,6 +54,15 @@ struct Activity {
 /// The activity of the sweep file `reader` reads, its statuses `status`.
 Activity activity_of(const sweep::SweepReader& reader, const std::vector<std::int64_t>& status);
 
+/// How far one size of a sweep is: its done points of all.
+struct SizeProgress {
+  int d = 0;
+  std::int64_t done = 0, total = 0;
+};
+
+/// Per size of the sweep `reader` reads (its config's d, in order), the points done of `status`.
+std::vector<SizeProgress> progress_by_size(const sweep::SweepReader& reader, const std::vector<std::int64_t>& status);
+
 /// The report of `status --json`: the file, its counts by state (and by size), its runs, the lock, the
 /// latest run's rate and ETA, the journal's state.
 nlohmann::json status_json(const sweep::SweepReader& reader);

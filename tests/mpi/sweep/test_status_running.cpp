@@ -31,6 +31,10 @@ TEST(StatusJson, AFinishedSweepParsesWithItsCountsRunsAndJournal) {
   EXPECT_EQ(s["points"]["done"], 31);
   EXPECT_EQ(s["points"]["failed"], 1);
   EXPECT_EQ(s["points"]["pending"], 0);
+  ASSERT_EQ(s["by_size"].size(), 1u);
+  EXPECT_EQ(s["by_size"][0]["d"], 40);
+  EXPECT_EQ(s["by_size"][0]["done"], 31);
+  EXPECT_EQ(s["by_size"][0]["total"], 32);
   ASSERT_EQ(s["runs"].size(), 1u);
   EXPECT_EQ(s["runs"][0]["mpi_ranks"], 2);
   EXPECT_EQ(s["latest_run"]["points_finished"], 32);

@@ -32,6 +32,7 @@
 #include "rmtsweep/sweep/sweep_file.hpp"
 #include "rmtsweep/theory/prediction.hpp"
 #include "run_journal.hpp"
+#include "run_plan.hpp"
 #include "sweep_creation.hpp"
 #include "sweep_options.hpp"
 
@@ -119,61 +120,6 @@ void print_summary(const sweep::RunOutcome& outcome, const std::string& output) 
   }
 }
 
-/// The plan of the sweep (sweep::plan_sweep) on `size` ranks: printed by rank 0 with --plan. A sweep
-/// whose largest point needs more memory per rank than a rank of this node has (its memory shared by
-/// the ranks on it) is refused, with or without --plan, unless --force-memory. Returns whether
-/// --plan asked for the plan alone.
-bool check_plan(const RunArguments& args, const sweep::Grid& grid, int size) {
-  const int on_node = parallel::ranks_on_this_node(MPI_COMM_WORLD);
-  const int threads = parallel::blas_threads();  // configured by the caller (configure_blas_threads)
-  const double available = memory_per_rank(MPI_COMM_WORLD);
-  const sweep::SweepPlan plan = sweep::plan_sweep(grid, threads);
-  const sweep::SweepConfig& c = grid.config();
-  const model::PointParams& p = plan.largest_point;
-  const std::string point = "d=" + std::to_string(p.d) + " delta=" + model::format_double(p.delta) +
-                            " gamma=" + model::format_double(p.gamma) + " weighting=" + model::to_string(p.weighting);
-  if (args.plan && parallel::rank_of(MPI_COMM_WORLD) == 0) {
-    const int groups = size / c.ranks_per_point;
-    std::printf("rmtsweep run --plan: %lld points (%lld without forming S) on %d ranks in groups of %d\n",
-                static_cast<long long>(plan.points), static_cast<long long>(plan.krylov_points), size,
-                c.ranks_per_point);
-    if (plan.lines > 0) {
-      std::printf("  %lld of them in %lld lines of %zu snr values, each line from one factorization (lines = auto)\n",
-                  static_cast<long long>(plan.line_points), static_cast<long long>(plan.lines), c.snr.size());
-    }
-    std::printf("  largest unit: %s: about %s per rank, %.3g s (%s)\n", point.c_str(),
-                sweep::memory_text(plan.largest.bytes_per_rank).c_str(), plan.largest.seconds,
-                plan.largest.krylov ? "S never formed" : "S formed");
-    std::printf("  slowest unit (a point, or a line): about %.3g s on a group of %d rank(s)\n", plan.longest_seconds,
-                c.ranks_per_point);
-    std::printf("  whole sweep: about %.3g core-hours (ranks x %d BLAS thread(s) each); %.3g s of wall time on %d "
-                "group(s) of these ranks\n",
-                plan.core_hours, threads, plan.core_hours * 3600.0 / (static_cast<double>(size) * threads), groups);
-    std::printf(
-        "  file: at least %s (its datasets, allocated when it is created); its journal: about %s once every "
-        "point is done\n",
-        sweep::memory_text(sweep::file_data_bytes(grid)).c_str(),
-        sweep::memory_text(sweep::journal_data_bytes(grid)).c_str());
-    std::printf("  memory here: %s per rank (this node's memory over its %d rank(s))\n",
-                sweep::memory_text(available).c_str(), on_node);
-    std::printf("  (estimates from the cost models measured on this project's 2-core machine: within a factor of "
-                "about 2 there, slower machines take longer)\n");
-  }
-  if (available > 0.0 && plan.largest.bytes_per_rank > available && !args.force_memory) {
-    throw InvalidOption("d", std::to_string(p.d),
-                        "the largest point (" + point + ") needs about " +
-                            sweep::memory_text(plan.largest.bytes_per_rank) + " per rank and a rank here has " +
-                            sweep::memory_text(available) +
-                            "; allowed: a sweep whose points fit (a smaller d or delta, more ranks per point with "
-                            "ranks_per_point, eigensolver = krylov for the table alone), or --force-memory to run "
-                            "anyway");
-  }
-  const auto given = args.values.find("ntest");
-  require_ntest_consent(c.ntest, given == args.values.end() ? std::to_string(c.ntest) : given->second,
-                        args.force_ntest, plan.longest_seconds);
-  return args.plan;
-}
-
 /// Refuses (on every rank, before anything is written) a new file whose data and journal need more than
 /// the free space rank 0 sees in its directory (statvfs: a quota is not seen; with --force the old file
 /// stays until the new one replaces it, sweep_creation.hpp, so its blocks do not count as free), unless
@@ -227,7 +173,7 @@ int command_run(int argc, char** argv) {
   // Everything is validated, on every rank alike, before any file is touched.
   sweep::Grid grid(sweep::parse_sweep_config(args.values));  // with --resume, takes the file's axis values
   const sweep::SweepConfig& config = grid.config();
-  if (size % config.ranks_per_point != 0) {
+  if (args.plan_ranks == 0 && size % config.ranks_per_point != 0) {  // with --ranks, check_plan checks N
     throw InvalidOption(
         "ranks_per_point", std::to_string(config.ranks_per_point),
         "an integer >= 1 that divides the number of MPI ranks (" + std::to_string(size) + ")");
@@ -316,9 +262,11 @@ int command_run(int argc, char** argv) {
   if (journal && resuming) attach_journal(file, args.output, grid.size(), MPI_COMM_WORLD);
   if (resuming) repair_damage(file, args.output, grid, predictions, damaged, MPI_COMM_WORLD);
   if (rank == 0) {
-    std::fprintf(stderr, "rmtsweep run: %s: %lld points (run %d) on %d ranks in groups of %d\n",
-                 args.output.c_str(), static_cast<long long>(grid.size()), file.run_index(), size,
-                 config.ranks_per_point);
+    if (!args.quiet) {
+      std::fprintf(stderr, "rmtsweep run: %s: %lld points (run %d) on %d ranks in groups of %d\n",
+                   args.output.c_str(), static_cast<long long>(grid.size()), file.run_index(), size,
+                   config.ranks_per_point);
+    }
     const std::string coretype = parallel::faster_blas_coretype();
     if (!coretype.empty()) {
       std::fprintf(stderr,
@@ -328,7 +276,8 @@ int command_run(int argc, char** argv) {
                    coretype.c_str());
     }
   }
-  const sweep::RunOutcome outcome = sweep::run_sweep(grid, file, MPI_COMM_WORLD, stderr);
+  const sweep::RunOutcome outcome =
+      sweep::run_sweep(grid, file, MPI_COMM_WORLD, args.quiet ? nullptr : stderr, args.progress_seconds);
   if (outcome.write_failed) {
     // A group leader's write of a point failed (a full disk): every rank ends alike, the file resumable
     // (its points written before are kept; the point whose record did not fit is pending).

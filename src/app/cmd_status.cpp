@@ -11,6 +11,7 @@
 
 #include "commands.hpp"
 #include "point_options.hpp"
+#include "rmtsweep/common/duration_text.hpp"
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/io/file_error.hpp"
 #include "rmtsweep/model/parse_number.hpp"
@@ -19,6 +20,7 @@
 #include "rmtsweep/sweep/refine_file.hpp"
 #include "rmtsweep/sweep/sweep_reader.hpp"
 #include "rmtsweep/sweep/verify.hpp"
+#include "status_facts.hpp"
 
 namespace po = boost::program_options;
 
@@ -26,75 +28,104 @@ namespace rmtsweep::app {
 
 namespace {
 
-/// The journal's line(s): what it holds and whether the file agrees (journal.hpp). Never fails the
-/// report: a journal that cannot be read is said as such.
-void print_journal(const std::string& path, const std::string& sweep_id,
-                   const std::vector<std::int64_t>& status) {
-  const std::string directory = sweep::journal_directory(path);
-  std::error_code ec;
-  if (!std::filesystem::is_directory(directory, ec)) {
-    const std::string kind = io::kind_at(directory);
-    std::printf("journal: none (%s %s): `rmtsweep recover` could not rebuild this file\n", directory.c_str(),
-                kind.empty() ? "is missing" : ("is " + kind + ", not the journal's directory").c_str());
+/// The journal's line(s): what it holds and whether the file agrees (journal.hpp). While a run holds the
+/// file's lock the two differ by what it is writing: said so, instead of a repair.
+void print_journal(const std::string& path, const std::string& sweep_id, const JournalState& state,
+                   const Activity& activity) {
+  using Kind = JournalState::Kind;
+  if (state.kind == Kind::missing) {
+    std::printf("journal: none (%s %s): `rmtsweep recover` could not rebuild this file\n",
+                state.directory.c_str(), state.problem.c_str());
     return;
   }
-  try {
-    const sweep::Journal journal = sweep::read_journal(directory);
-    std::printf("journal: %s: %zu files, %lld records", directory.c_str(), journal.files.size(),
-                static_cast<long long>(journal.record_count()));
-    for (const sweep::JournalFile& file : journal.files) {
-      if (file.ignored_bytes > 0)
-        std::printf("; %s: its last %llu bytes ignored (%s)",
-                    std::filesystem::path(file.path).filename().c_str(),
-                    static_cast<unsigned long long>(file.ignored_bytes), file.problem.c_str());
-    }
-    if (journal.head().provenance.sweep_id != sweep_id) {
-      std::printf(
-          "\njournal: belongs to another sweep (sweep_id %s, the file's %s): it cannot rebuild this file\n",
-          journal.head().provenance.sweep_id.c_str(), sweep_id.empty() ? "unrecorded" : sweep_id.c_str());
-      return;
-    }
-    const sweep::JournalAgreement a = sweep::compare_with_file(journal, status);
-    if (a.agrees()) {
-      std::printf("; the file agrees with it\n");
-      return;
-    }
-    if (a.journal_only == a.in_flight && a.file_only == 0 && a.differing == 0) {
-      std::printf(
-          "; the file agrees with it but for %lld points pending in it whose record is the last of its "
-          "writer (in flight while a run writes them; after a kill `rmtsweep recover %s` keeps them, "
-          "--resume computes them again)\n",
-          static_cast<long long>(a.in_flight), path.c_str());
-      return;
-    }
-    std::printf("\njournal and file disagree:");
-    if (a.journal_only > 0) {
-      std::printf(" %lld points the journal holds are pending in the file",
-                  static_cast<long long>(a.journal_only));
-      if (a.in_flight > 0)
-        std::printf(" (%lld of them the last record of a writer of the latest run: in flight while it runs)",
-                    static_cast<long long>(a.in_flight));
-      std::printf(";");
-    }
-    if (a.file_only > 0)
-      std::printf(
-          " %lld points done or failed in the file have no record in the journal (a journal file "
-          "removed, or a run without one);",
-          static_cast<long long>(a.file_only));
-    if (a.differing > 0)
-      std::printf(" %lld points are done in one and failed in the other;",
-                  static_cast<long long>(a.differing));
-    if ((a.journal_only > 0 || a.differing > 0) && a.file_only == 0)
-      std::printf(" `rmtsweep recover %s` rebuilds the file from the journal (keeping this one)",
-                  path.c_str());
-    else if (a.journal_only > 0 || a.differing > 0)
-      std::printf(
-          " `rmtsweep recover %s` would rebuild the file with the journal's points only (keeping this one)",
-          path.c_str());
-    std::printf("\n");
-  } catch (const Error& e) {
-    std::printf("journal: cannot be read: %s\n", e.what());
+  if (state.kind == Kind::unreadable) {
+    std::printf("journal: cannot be read: %s\n", state.problem.c_str());
+    return;
   }
+  const sweep::Journal& journal = *state.journal;
+  std::printf("journal: %s: %zu files, %lld records", state.directory.c_str(), journal.files.size(),
+              static_cast<long long>(journal.record_count()));
+  for (const sweep::JournalFile& file : journal.files) {
+    if (file.ignored_bytes > 0)
+      std::printf("; %s: its last %llu bytes ignored (%s)",
+                  std::filesystem::path(file.path).filename().c_str(),
+                  static_cast<unsigned long long>(file.ignored_bytes), file.problem.c_str());
+  }
+  if (state.kind == Kind::other_sweep) {
+    std::printf(
+        "\njournal: belongs to another sweep (sweep_id %s, the file's %s): it cannot rebuild this file\n",
+        state.problem.c_str(), sweep_id.empty() ? "unrecorded" : sweep_id.c_str());
+    return;
+  }
+  const sweep::JournalAgreement& a = state.agreement;
+  const std::string holder = "a run holds this file (lock " + activity.lock_path +
+                             "): it writes its points now, and the file catches up with their records; "
+                             "`rmtsweep status` again once it ends";
+  if (state.kind == Kind::agrees) {
+    std::printf("; the file agrees with it\n");
+    return;
+  }
+  if (state.kind == Kind::in_flight) {
+    if (activity.running()) {
+      std::printf("; the file agrees with it but for %lld points in flight: %s\n",
+                  static_cast<long long>(a.in_flight), holder.c_str());
+      return;
+    }
+    std::printf(
+        "; the file agrees with it but for %lld points pending in it whose record is the last of its "
+        "writer (in flight while a run writes them; after a kill `rmtsweep recover %s` keeps them, "
+        "--resume computes them again)\n",
+        static_cast<long long>(a.in_flight), path.c_str());
+    return;
+  }
+  std::printf("\njournal and file disagree:");
+  if (a.journal_only > 0) {
+    std::printf(" %lld points the journal holds are pending in the file",
+                static_cast<long long>(a.journal_only));
+    if (a.in_flight > 0)
+      std::printf(" (%lld of them the last record of a writer of the latest run: in flight while it runs)",
+                  static_cast<long long>(a.in_flight));
+    std::printf(";");
+  }
+  if (a.file_only > 0)
+    std::printf(
+        " %lld points done or failed in the file have no record in the journal (a journal file "
+        "removed, or a run without one);",
+        static_cast<long long>(a.file_only));
+  if (a.differing > 0)
+    std::printf(" %lld points are done in one and failed in the other;", static_cast<long long>(a.differing));
+  if (activity.running())
+    std::printf(" %s", holder.c_str());
+  else if ((a.journal_only > 0 || a.differing > 0) && a.file_only == 0)
+    std::printf(" `rmtsweep recover %s` rebuilds the file from the journal (keeping this one)", path.c_str());
+  else if (a.journal_only > 0 || a.differing > 0)
+    std::printf(
+        " `rmtsweep recover %s` would rebuild the file with the journal's points only (keeping this one)",
+        path.c_str());
+  std::printf("\n");
+}
+
+/// The line of a run that holds the file now: its rate since it started and the ETA of the pending points.
+void print_activity(const Activity& a) {
+  if (a.lock == io::LockHolder::unknown) {
+    std::printf("lock: %s cannot be tested (%s): whether a run writes this file now is unknown\n",
+                a.lock_path.c_str(), a.lock_problem.c_str());
+    return;
+  }
+  if (!a.running()) return;
+  std::printf("running: a run holds this file (lock %s)", a.lock_path.c_str());
+  if (a.latest_run >= 0) {
+    std::printf("; run %lld started %s", static_cast<long long>(a.latest_run), a.latest_started.c_str());
+    if (a.finished_by_latest >= 0)
+      std::printf(", %lld points finished by it", static_cast<long long>(a.finished_by_latest));
+  }
+  if (a.points_per_second) {
+    std::printf(", %.3g points/s in %s, ETA %s", *a.points_per_second,
+                duration_text(*a.elapsed_seconds).c_str(), duration_text(*a.eta_seconds).c_str());
+  } else {
+    std::printf(", no point finished yet: ETA unknown");
+  }
+  std::printf("\n");
 }
 
 /// What `status` says of damage: every point compared with its journal record and the config (sweep/verify.hpp).
@@ -177,25 +208,21 @@ void print_status(const std::string& path, bool verify) {
                 static_cast<long long>(counts.other));
   }
   std::printf("\n");
-  print_journal(path, reader.text_attribute("sweep_id").value_or(""), status);
+  const Activity activity = activity_of(reader, status);
+  print_activity(activity);
+  const std::string sweep_id = reader.text_attribute("sweep_id").value_or("");
+  print_journal(path, sweep_id, journal_state(path, sweep_id, status), activity);
   if (verify) {
     print_verification(reader);
   } else {
     std::printf("verify: skipped (--no-verify)\n");
   }
-  const sweep::SweepConfig stored = reader.config();
-  if (stored.d.size() > 1) {  // a finite-size sweep: how far each size is (the largest run first)
-    const std::vector<std::int64_t> size_of = reader.d_indices();
+  const std::vector<SizeProgress> sizes = progress_by_size(reader, status);
+  if (sizes.size() > 1) {  // a finite-size sweep: how far each size is (the largest run first)
     std::printf("by size:");
-    for (std::size_t n = 0; n < stored.d.size(); ++n) {
-      std::int64_t done = 0, all = 0;
-      for (std::size_t i = 0; i < status.size(); ++i) {
-        if (size_of[i] != static_cast<std::int64_t>(n)) continue;
-        ++all;
-        done += status[i] == static_cast<std::int64_t>(sweep::PointStatus::done) ? 1 : 0;
-      }
-      std::printf("%s d=%d %lld/%lld done", n ? ";" : "", stored.d[n], static_cast<long long>(done),
-                  static_cast<long long>(all));
+    for (std::size_t n = 0; n < sizes.size(); ++n) {
+      std::printf("%s d=%d %lld/%lld done", n ? ";" : "", sizes[n].d, static_cast<long long>(sizes[n].done),
+                  static_cast<long long>(sizes[n].total));
     }
     std::printf("\n");
   }
@@ -277,18 +304,26 @@ std::string recover_note(const std::string& path) {
 
 int command_status(int argc, char** argv) {
   std::string path;
-  bool help = false, no_verify = false;
-  po::options_description options("Usage: rmtsweep status FILE.h5 [--no-verify]");
+  bool help = false, no_verify = false, json = false;
+  po::options_description options("Usage: rmtsweep status FILE.h5 [--no-verify] [--json]");
   options.add_options()("file", po::value<std::string>(&path), "the sweep file")(
       "no-verify", po::bool_switch(&no_verify),
       "skip comparing every point's values with its journal record and the config (which reads the whole "
-      "file once more)")("help,h", po::bool_switch(&help), "this help");
+      "file once more)")(
+      "json", po::bool_switch(&json),
+      "one JSON object on stdout for scripts: counts by state, runs, whether a run holds the "
+      "lock, the latest run's rate and ETA, the journal's state (no verification)")(
+      "help,h", po::bool_switch(&help), "this help");
   if (!parse_file_command(argc, argv, options, "status", help, path)) return 0;
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (rank != 0) return 0;  // a serial report: rank 0 alone reads the file
   try {
-    print_status(path, !no_verify);
+    if (json) {
+      std::printf("%s\n", status_json(sweep::SweepReader(path)).dump(2).c_str());
+    } else {
+      print_status(path, !no_verify);
+    }
   } catch (const Hdf5Error& e) {  // opened, but a read failed: a damaged file, an I/O error
     throw io::file_error(path, "read the sweep file", e).with_note(recover_note(path));
   } catch (const FileIoError& e) {  // it does not open (truncated, damaged)

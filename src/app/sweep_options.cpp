@@ -1,7 +1,11 @@
 // Boost.Program_options for `rmtsweep run` (src/app/sweep_options.hpp).
 #include "sweep_options.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <boost/program_options.hpp>
+#include <climits>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -9,6 +13,7 @@
 #include "option_errors.hpp"
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/io/file_error.hpp"
+#include "rmtsweep/model/parse_number.hpp"
 #include "rmtsweep/sweep/config.hpp"
 #include "rmtsweep/sweep/option_table.hpp"
 
@@ -58,7 +63,42 @@ void check_config_lines(const std::string& text, const std::string& path) {
   }
 }
 
+/// --progress, --quiet and --ranks, checked once the options are parsed.
+void resolve_run_controls(RunArguments& args, const po::variables_map& vm) {
+  if (vm.count("progress")) {
+    const std::string& progress = vm["progress"].as<std::string>();
+    if (args.quiet) throw InvalidOption("progress", progress, "either --progress or --quiet, not both");
+    const std::string allowed = "a number of seconds > 0 between progress lines (e.g. 60; --quiet for none)";
+    args.progress_seconds = model::parse_double(progress, "progress", allowed);
+    if (!(args.progress_seconds > 0.0)) throw InvalidOption("progress", progress, allowed);
+  } else {
+    args.progress_seconds = progress_default_seconds();
+  }
+  if (vm.count("ranks")) {
+    const std::string& ranks = vm["ranks"].as<std::string>();
+    if (!args.plan)
+      throw InvalidOption(
+          "ranks", ranks,
+          "only with --plan (the plan for N ranks; a run's ranks are the ones mpirun starts)");
+    const std::string allowed =
+        "an integer >= 1: the MPI ranks the job would run (mpirun -np N, sbatch --ntasks=N)";
+    const std::int64_t n = model::parse_integer(ranks, "ranks", allowed);
+    if (n < 1 || n > INT_MAX) throw InvalidOption("ranks", ranks, allowed);
+    args.plan_ranks = static_cast<int>(n);
+    args.plan_ranks_text = ranks;
+  }
+}
+
 }  // namespace
+
+double progress_default_seconds() {
+  if (::isatty(STDERR_FILENO)) return 1.0;
+  const int terminal =
+      ::open("/dev/tty", O_RDONLY | O_NOCTTY | O_CLOEXEC);  // fails without a controlling one
+  if (terminal < 0) return 60.0;
+  ::close(terminal);
+  return 1.0;
+}
 
 std::optional<std::string> read_local_file(const std::string& path) {
   // A directory opens but reads as empty, a FIFO blocks the open until a writer comes, /dev/zero reads
@@ -94,6 +134,13 @@ RunArguments parse_run_arguments(int argc, char** argv, const ConfigReader& read
       "create the output even when its file system seems to lack the room its data take (a compressing one)")(
       "force-ntest", po::bool_switch(&args.force_ntest),
       "allow ntest above 1e8 test sequences (the test accuracy's standard error is below 5e-5 there)")(
+      "progress", po::value<std::string>()->value_name("SECONDS"),
+      "seconds between progress lines on stderr (default 1 where a terminal watches, 60 otherwise: a batch "
+      "job)")("quiet", po::bool_switch(&args.quiet),
+              "no progress lines: only the final summary, notes and errors")(
+      "ranks", po::value<std::string>()->value_name("N"),
+      "with --plan: the plan as if N ranks ran the sweep, with the sbatch/qsub resource lines to paste (this "
+      "process alone computes it; ranks_per_point G: N a multiple of G)")(
       "help,h", po::bool_switch(&args.help), "this help");
   const po::options_description keys = key_options();
   po::options_description all;
@@ -143,6 +190,7 @@ RunArguments parse_run_arguments(int argc, char** argv, const ConfigReader& read
   for (const std::string& key : sweep::config_keys()) {
     if (vm.count(key)) args.values[key] = vm[key].as<std::string>();
   }
+  if (!args.help) resolve_run_controls(args, vm);
   return args;
 }
 

@@ -17,6 +17,10 @@ struct RunArguments {
   bool force_memory = false;                  ///< --force-memory: run points that seem not to fit
   bool force_space = false;                   ///< --force-space: create a file that seems not to fit
   bool force_ntest = false;                   ///< --force-ntest: an ntest above 1e8 (feasibility.hpp)
+  bool quiet = false;                         ///< --quiet: no progress lines
+  double progress_seconds = 1.0;              ///< --progress SECONDS (default: progress_default_seconds)
+  int plan_ranks = 0;                         ///< --ranks N with --plan (0: the ranks this run has)
+  std::string plan_ranks_text;                ///< --ranks as given, for messages
   bool help = false;                          ///< --help
   std::map<std::string, std::string> values;  ///< key -> text, command line over config file
   std::string command_line;                   ///< argv joined with spaces (quoted where needed)
@@ -28,6 +32,11 @@ using ConfigReader = std::function<std::optional<std::string>(const std::string&
 
 /// The text of `path` read by this process alone (nullopt if unreadable).
 std::optional<std::string> read_local_file(const std::string& path);
+
+/// The seconds between progress lines without --progress: 1 where someone watches (stderr a terminal,
+/// or a controlling terminal: mpirun's ranks never see one on stderr, but an interactive mpirun's ranks
+/// share its session), 60 otherwise (a batch job: a 12-hour job writes 720 lines, not 43 000).
+double progress_default_seconds();
 
 /// Parses argv (argv[0] = "run"); throws InvalidOption for unknown keys, repeated keys, a
 /// missing value or an unreadable config file. `read` fetches the config file's text (under

@@ -13,6 +13,27 @@ namespace rmtsweep::io {
 
 std::string lock_path(const std::string& sweep_path) { return sweep_path + ".lock"; }
 
+LockHolder probe_lock(const std::string& path, std::string* reason) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT) return LockHolder::none;  // never locked: a run creates it first
+    if (reason) *reason = std::string("open: ") + std::strerror(errno);
+    return LockHolder::unknown;
+  }
+  LockHolder holder = LockHolder::none;
+  if (::flock(fd, LOCK_SH | LOCK_NB) != 0) {
+    const int error = errno;
+    if (error == EWOULDBLOCK) {
+      holder = LockHolder::another_process;
+    } else {
+      holder = LockHolder::unknown;
+      if (reason) *reason = std::string("flock: ") + std::strerror(error);
+    }
+  }
+  ::close(fd);  // releases the shared lock where it was taken
+  return holder;
+}
+
 FileLock FileLock::try_exclusive(const std::string& path) {
   FileLock lock;
   // Read-write: where flock is emulated by fcntl locks (NFS) an exclusive lock needs it.

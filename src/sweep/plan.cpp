@@ -120,6 +120,11 @@ SweepPlan plan_sweep(const Grid& grid, int threads_per_rank) {
   return plan;
 }
 
+double wall_seconds(const SweepPlan& plan, int ranks, int threads_per_rank) {
+  const double cores = static_cast<double>(std::max(1, ranks)) * std::max(1, threads_per_rank);
+  return std::max(plan.core_hours * 3600.0 / cores, plan.longest_seconds);
+}
+
 double file_data_bytes(const Grid& grid) {
   const SweepConfig& c = grid.config();
   const auto points = static_cast<double>(grid.size());

@@ -12,6 +12,7 @@
 #include <string>
 #include <thread>
 
+#include "rmtsweep/common/duration_text.hpp"
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/model/parse_number.hpp"
 #include "rmtsweep/parallel/collectives.hpp"
@@ -29,17 +30,18 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-/// Progress lines on rank 0, at most one per second (and always the last one).
+/// Progress lines on rank 0, at most one per `interval` seconds (and always the last one).
 class Progress {
  public:
   /// `cost_before[p]`: the summed point_cost of order positions [0, p) (size todo + 1). The points are
   /// taken in that order, costliest first, so the cost of the first `finished` positions estimates the
   /// work done: in a sweep of mixed sizes a count of points would promise the small ones' rate for the
   /// large ones' remaining work, or the reverse.
-  Progress(std::FILE* out, const char* label, std::int64_t total, std::int64_t already_done,
+  Progress(std::FILE* out, const char* label, double interval, std::int64_t total, std::int64_t already_done,
            std::vector<double> cost_before)
       : out_(out),
         label_(label),
+        interval_(interval),
         total_(total),
         already_done_(already_done),
         todo_(static_cast<std::int64_t>(cost_before.size()) - 1),
@@ -49,23 +51,24 @@ class Progress {
   void report(std::int64_t finished_this_run, bool force = false) {
     if (!out_ || finished_this_run == last_) return;
     const double elapsed = seconds_since(start_);
-    if (!force && elapsed - last_time_ < 1.0 && finished_this_run < todo_) return;
+    if (!force && elapsed - last_time_ < interval_ && finished_this_run < todo_) return;
     last_ = finished_this_run;
     last_time_ = elapsed;
     const double rate = elapsed > 0 ? static_cast<double>(finished_this_run) / elapsed : 0.0;
     const auto done = static_cast<std::size_t>(std::clamp<std::int64_t>(finished_this_run, 0, todo_));
     const double cost_done = cost_before_[done], cost_all = cost_before_.back();
     const double eta = cost_done > 0 ? (cost_all - cost_done) * elapsed / cost_done : 0.0;
-    std::fprintf(
-        out_, "%s: %lld/%lld points (%lld this run), %.2f points/s, elapsed %.0f s, ETA %.0f s\n", label_,
-        static_cast<long long>(already_done_ + finished_this_run), static_cast<long long>(total_),
-        static_cast<long long>(finished_this_run), rate, elapsed, eta);
+    std::fprintf(out_, "%s: %lld/%lld points (%lld this run), %.2f points/s, elapsed %s, ETA %s\n", label_,
+                 static_cast<long long>(already_done_ + finished_this_run), static_cast<long long>(total_),
+                 static_cast<long long>(finished_this_run), rate, duration_text(elapsed).c_str(),
+                 duration_text(eta).c_str());
     std::fflush(out_);
   }
 
  private:
   std::FILE* out_;
   const char* label_;
+  double interval_;
   std::int64_t total_, already_done_, todo_;
   std::vector<double> cost_before_;
   Clock::time_point start_;
@@ -258,8 +261,8 @@ RunOutcome run_batch(const PointBatch& batch, const SweepConfig& config, MPI_Com
   } else {
     cost_before.assign(static_cast<std::size_t>(outcome.todo) + 1, 0.0);
   }
-  Progress progress(rank == 0 ? progress_out : nullptr, batch.label, batch.total, batch.total - outcome.todo,
-                    std::move(cost_before));
+  Progress progress(rank == 0 ? progress_out : nullptr, batch.label, batch.progress_interval, batch.total,
+                    batch.total - outcome.todo, std::move(cost_before));
 
   // Units along snr and weighting share their noise table; the order puts them one after the other and
   // unit_runs hands them to one group, which draws the table once for all of them.
@@ -433,11 +436,13 @@ RunOutcome run_batch(const PointBatch& batch, const SweepConfig& config, MPI_Com
   return outcome;
 }
 
-RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE* progress) {
+RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE* progress,
+                     double progress_interval) {
   const PendingWork work = pending_work(grid, file, comm);
   const std::vector<std::int64_t>& order = work.points;
   PointBatch batch;
   batch.label = "rmtsweep run";
+  batch.progress_interval = progress_interval;
   batch.total = grid.size();
   batch.points.reserve(order.size());
   for (const std::int64_t index : order) batch.points.push_back(grid.params(index));

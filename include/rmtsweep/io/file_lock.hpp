@@ -20,6 +20,15 @@ namespace rmtsweep::io {
 /// The lock file of the sweep file `sweep_path`: the same path with ".lock" appended.
 std::string lock_path(const std::string& sweep_path);
 
+/// Who holds the lock file at a path, seen from outside (`rmtsweep status`).
+enum class LockHolder { none, another_process, unknown };
+
+/// Whether another process holds the lock at `path` (a running `rmtsweep run` or `assemble`), without
+/// creating the lock file (missing: none) and without holding anything past the test: a shared flock
+/// taken and released at once (a run starting in that instant would be refused, and can be started
+/// again). `reason` receives why the answer is unknown (the file unreadable, no flock here).
+LockHolder probe_lock(const std::string& path, std::string* reason = nullptr);
+
 class FileLock {
  public:
   enum class Outcome { locked, held_elsewhere, unsupported };

@@ -43,6 +43,11 @@ struct SweepPlan {
 /// The plan of a whole grid; `threads_per_rank` BLAS threads each rank uses (for the core-hours).
 SweepPlan plan_sweep(const Grid& grid, int threads_per_rank);
 
+/// The wall-clock seconds of the whole sweep on `ranks` ranks of `threads_per_rank` BLAS threads (groups of
+/// ranks_per_point, as plan_sweep was computed with the same threads): its core-hours spread evenly over
+/// the ranks' cores, and never less than its slowest unit, which one group computes alone.
+double wall_seconds(const SweepPlan& plan, int ranks, int threads_per_rank);
+
 /// The bytes of raw data a new sweep file of `grid` allocates at creation: every /points column
 /// (points x its width, from the schema table) and the stored spectra. The file is this plus
 /// HDF5's metadata (tens of KiB), so less free space than this means the file cannot be created.

@@ -45,6 +45,7 @@ struct RunOutcome {
 /// writers, which only group leaders call.
 struct PointBatch {
   const char* label = "rmtsweep run";         ///< prefix of the progress lines
+  double progress_interval = 1.0;             ///< seconds at least between two progress lines
   std::int64_t total = 0;                     ///< points in the whole set (progress: total - todo are done)
   std::vector<model::PointParams> points;     ///< every point of every unit, in hand-out order
   /// Unit u is points[units[u], units[u + 1]); a unit of several points is a line. Empty: every point alone.
@@ -78,8 +79,10 @@ RunOutcome run_batch(const PointBatch& batch, const SweepConfig& config, MPI_Com
 /// group; the group computes the point with simulate::simulate_point on its communicator and
 /// the leader writes it. A point whose engine call throws is recorded as failed and the sweep
 /// goes on. After SIGTERM/SIGINT (see stop_signal.hpp) no new point is handed out. Progress
-/// lines go to `progress` on rank 0 (nullptr: silent). The outcome is the same on every rank.
-RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE* progress);
+/// lines go to `progress` on rank 0 (nullptr: silent), at most one per `progress_interval` seconds
+/// (`run --progress`) and always the last. The outcome is the same on every rank.
+RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE* progress,
+                     double progress_interval = 1.0);
 
 /// What a sweep records for a point whose engine call threw `e`. An out-of-memory error
 /// (std::bad_alloc, whose what() says only "std::bad_alloc") becomes a sentence naming the point's

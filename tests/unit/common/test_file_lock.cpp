@@ -77,3 +77,17 @@ TEST(FileLock, ALockFileThatCannotBeCreatedLocksNothingAndSaysWhy) {
   EXPECT_EQ(lock.outcome(), FileLock::Outcome::unsupported);
   EXPECT_NE(lock.reason().find("open: "), std::string::npos) << lock.reason();
 }
+
+TEST(FileLock, AProbeSeesAHolderWithoutCreatingOrKeepingTheLock) {
+  const Scratch scratch;
+  const std::string path = rmtsweep::io::lock_path(scratch.sweep);
+  EXPECT_EQ(rmtsweep::io::probe_lock(path), rmtsweep::io::LockHolder::none);
+  EXPECT_FALSE(std::filesystem::exists(path)) << "a probe creates no lock file";
+  {
+    const FileLock lock = FileLock::try_exclusive(path);
+    ASSERT_TRUE(lock.locked());
+    EXPECT_EQ(rmtsweep::io::probe_lock(path), rmtsweep::io::LockHolder::another_process);
+  }
+  EXPECT_EQ(rmtsweep::io::probe_lock(path), rmtsweep::io::LockHolder::none);
+  EXPECT_TRUE(another_open_can_lock(path, LOCK_EX)) << "the probe keeps nothing locked";
+}

@@ -1,0 +1,70 @@
+#pragma once
+// What `rmtsweep status` reports beyond the file's own columns (issue 15): the journal beside the file
+// compared with it, whether a run holds the file's lock now, and the latest run's rate and ETA; and the
+// whole report as one JSON object (`status --json`) for scripts.
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rmtsweep/io/file_lock.hpp"
+#include "rmtsweep/sweep/journal.hpp"
+#include "rmtsweep/sweep/sweep_reader.hpp"
+
+namespace rmtsweep::app {
+
+/// The point journal beside a sweep file (journal.hpp), compared with the file's statuses.
+struct JournalState {
+  enum class Kind { agrees, in_flight, disagrees, missing, other_sweep, unreadable };
+  Kind kind = Kind::missing;
+  std::string directory;
+  /// missing: what is at the directory's path ("is missing", "is a regular file, ..."); unreadable: the
+  /// error; other_sweep: the journal's sweep_id.
+  std::string problem;
+  std::optional<sweep::Journal> journal;  ///< when it was read
+  sweep::JournalAgreement agreement;      ///< agrees, in_flight, disagrees
+};
+
+/// "agrees", "in_flight" (agrees but for the last record of each writer: a run writes them now),
+/// "disagrees", "missing", "other_sweep", "unreadable".
+const char* to_string(JournalState::Kind kind);
+
+/// Reads the journal of the sweep file `path` (sweep_id: the file's) and compares it with `status`.
+/// Never throws for the journal: a journal that cannot be read is Kind::unreadable.
+JournalState journal_state(const std::string& path, const std::string& sweep_id,
+                           const std::vector<std::int64_t>& status);
+
+/// Whether a run writes the file now (it holds the file's lock, io::FileLock), and how far its latest
+/// run has come: the points it finished (/points/run), and while it runs, its rate since it started
+/// (run_N_started) and the ETA of the pending points at that rate.
+struct Activity {
+  std::string lock_path;
+  io::LockHolder lock = io::LockHolder::none;
+  std::string lock_problem;           ///< why the lock's state is unknown
+  std::int64_t latest_run = -1;       ///< the index of the latest run (-1: none recorded)
+  std::string latest_started;         ///< its run_N_started, ISO 8601 UTC
+  std::int64_t latest_mpi_ranks = 0;  ///< its run_N_mpi_ranks (0: unrecorded)
+  std::int64_t finished_by_latest =
+      -1;  ///< points it finished (done or failed); -1 where /points/run is missing
+  std::optional<double> elapsed_seconds, points_per_second, eta_seconds;  ///< while a run holds the lock
+  bool running() const noexcept { return lock == io::LockHolder::another_process; }
+};
+
+/// The activity of the sweep file `reader` reads, its statuses `status`.
+Activity activity_of(const sweep::SweepReader& reader, const std::vector<std::int64_t>& status);
+
+/// How far one size of a sweep is: its done points of all.
+struct SizeProgress {
+  int d = 0;
+  std::int64_t done = 0, total = 0;
+};
+
+/// Per size of the sweep `reader` reads (its config's d, in order), the points done of `status`.
+std::vector<SizeProgress> progress_by_size(const sweep::SweepReader& reader, const std::vector<std::int64_t>& status);
+
+/// The report of `status --json`: the file, its counts by state (and by size), its runs, the lock, the
+/// latest run's rate and ETA, the journal's state.
+nlohmann::json status_json(const sweep::SweepReader& reader);
+
+}  // namespace rmtsweep::app

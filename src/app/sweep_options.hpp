@@ -18,6 +18,7 @@ struct RunArguments {
   bool force_space = false;                   ///< --force-space: create a file that seems not to fit
   bool force_ntest = false;                   ///< --force-ntest: an ntest above 1e8 (feasibility.hpp)
   bool help = false;                          ///< --help
+  std::string shard;                          ///< --shard i/n (empty: the whole sweep)
   std::map<std::string, std::string> values;  ///< key -> text, command line over config file
   std::string command_line;                   ///< argv joined with spaces (quoted where needed)
   std::string usage;                          ///< the --help text

@@ -24,15 +24,18 @@ int command_merge(int argc, char** argv) {
   sweep::MergeOptions options;
   bool help = false;
   po::options_description described(
-      "Usage: rmtsweep merge OUT.h5 SHARD.h5... [--allow-partial] [--force]\n\nWrites OUT.h5, the sweep whose "
+      "Usage: rmtsweep merge OUT.h5 SHARD.h5... [--allow-partial] [--force]\n\nWrites OUT.h5, the sweep "
+      "whose "
       "shards (`rmtsweep run --shard i/n`) the files SHARD.h5... hold, as one run of the whole sweep would: "
-      "every point from the file that computed it. Refuses files of another config or version, a point done in "
+      "every point from the file that computed it. Refuses files of another config or version, a point done "
+      "in "
       "two files, and points done in none (docs/cluster.md)");
-  described.add_options()("allow-partial", po::bool_switch(&options.allow_partial),
-                          "write OUT.h5 even where points are done in no file given (a shard missing or "
-                          "unfinished): those points pending, `rmtsweep run --resume` on OUT.h5 computes them")(
-      "force", po::bool_switch(&options.force), "replace an existing OUT.h5")("help,h", po::bool_switch(&help),
-                                                                             "this help");
+  described.add_options()(
+      "allow-partial", po::bool_switch(&options.allow_partial),
+      "write OUT.h5 even where points are done in no file given (a shard missing or "
+      "unfinished): those points pending, `rmtsweep run --resume` on OUT.h5 computes them")(
+      "force", po::bool_switch(&options.force), "replace an existing OUT.h5")(
+      "help,h", po::bool_switch(&help), "this help");
   po::options_description all;
   all.add(described).add_options()("files", po::value<std::vector<std::string>>());
   po::positional_options_description positional;
@@ -40,7 +43,8 @@ int command_merge(int argc, char** argv) {
   po::variables_map values;
   try {
     const auto style = po::command_line_style::default_style & ~po::command_line_style::allow_guessing;
-    po::store(po::command_line_parser(argc, argv).options(all).positional(positional).style(style).run(), values);
+    po::store(po::command_line_parser(argc, argv).options(all).positional(positional).style(style).run(),
+              values);
     po::notify(values);
   } catch (const po::error& e) {
     throw command_line_error(e, argc, argv, all, "see rmtsweep merge --help");
@@ -55,7 +59,8 @@ int command_merge(int argc, char** argv) {
   if (values.count("files")) files = values["files"].as<std::vector<std::string>>();
   if (files.empty()) throw InvalidOption("output", "", "required: OUT.h5, then the shards' files");
   if (files.size() < 2)
-    throw InvalidOption("shards", "", "one or more sweep files of shards after OUT.h5 (rmtsweep run --shard i/n)");
+    throw InvalidOption("shards", "",
+                        "one or more sweep files of shards after OUT.h5 (rmtsweep run --shard i/n)");
   options.output = files.front();
   options.inputs.assign(files.begin() + 1, files.end());
   for (int i = 0; i < argc; ++i) options.command_line += (i ? " " : "rmtsweep ") + std::string(argv[i]);
@@ -67,7 +72,8 @@ int command_merge(int argc, char** argv) {
               static_cast<long long>(outcome.pending));
   for (const std::string& note : outcome.notes) std::printf("note: %s\n", note.c_str());
   if (outcome.pending > 0 || outcome.failed > 0) {
-    std::printf("`rmtsweep run --config ... --output %s --resume` computes the rest\n", options.output.c_str());
+    std::printf("`rmtsweep run --config ... --output %s --resume` computes the rest\n",
+                options.output.c_str());
   }
   return 0;
 }

@@ -66,10 +66,11 @@ Input open_input(const std::string& path) {
   }
   const StoredDraws draws = reader.draws();
   if (draws.version != random::draws_version || draws.library != random::draws_library()) {
-    throw InvalidFile(path, "its points were drawn with draws_version " + std::to_string(draws.version) + " (" +
-                                (draws.library.empty() ? "unrecorded" : draws.library) +
-                                "), this rmtsweep draws version " + std::to_string(random::draws_version) + " (" +
-                                random::draws_library() + "): merge it with the rmtsweep that wrote it");
+    throw InvalidFile(path, "its points were drawn with draws_version " + std::to_string(draws.version) +
+                                " (" + (draws.library.empty() ? "unrecorded" : draws.library) +
+                                "), this rmtsweep draws version " + std::to_string(random::draws_version) +
+                                " (" + random::draws_library() +
+                                "): merge it with the rmtsweep that wrote it");
   }
   input.provenance = detail::read_provenance(reader.file());
   input.status = reader.status();
@@ -95,15 +96,21 @@ void check_same_sweep(const Input& first, const Input& other) {
                                       first.path + " by rmtsweep " + first.provenance.rmtsweep_version +
                                       ": merge the shards of one rmtsweep version (their values may differ)");
   }
-  const Shard& s = first.provenance.shard;
-  const Shard& t = other.provenance.shard;
+  const Shard &s = first.provenance.shard, &t = other.provenance.shard;
   if (!s.whole() && !t.whole() && s.count != t.count) {
     throw InvalidFile(other.path, "holds shard " + t.text() + " and " + first.path + " shard " + s.text() +
                                       ": merge the shards of one split (the same n of --shard i/n)");
   }
-  if (!s.whole() && s == t) {
-    throw InvalidFile(other.path, "holds shard " + t.text() + ", as " + first.path +
-                                      " does: give each shard once (the finished one)");
+}
+
+/// Refuses a shard that an earlier file holds too.
+void check_new_shard(const std::vector<Input>& earlier, const Input& other) {
+  const Shard& t = other.provenance.shard;
+  for (const Input& input : earlier) {
+    if (!t.whole() && input.provenance.shard == t) {
+      throw InvalidFile(other.path, "holds shard " + t.text() + ", as " + input.path +
+                                        " does: give each shard once (the finished one)");
+    }
   }
 }
 
@@ -123,12 +130,12 @@ std::vector<int> owners(const std::vector<Input>& inputs, std::int64_t points) {
       o = static_cast<int>(k);
     }
     if (overlap > 0) {
-      throw InvalidOption::described(
-          "shards", inputs[k].path,
-          std::to_string(overlap) + " points are done (or failed) both in " +
-              shard_name(inputs[static_cast<std::size_t>(other)]) + " and in " + shard_name(inputs[k]) +
-              " (the first: point " + std::to_string(first) +
-              "); each point must come from one file: give each shard once");
+      throw InvalidOption::described("shards", inputs[k].path,
+                                     std::to_string(overlap) + " points are done (or failed) both in " +
+                                         shard_name(inputs[static_cast<std::size_t>(other)]) + " and in " +
+                                         shard_name(inputs[k]) + " (the first: point " +
+                                         std::to_string(first) +
+                                         "); each point must come from one file: give each shard once");
     }
   }
   return owner;
@@ -184,7 +191,8 @@ void check_output(const MergeOptions& options) {
     }
   }
   if (exists && !fs::is_regular_file(out, ec))
-    throw InvalidOption("output", options.output, "a regular file (this path is " + io::kind_at(options.output) + ")");
+    throw InvalidOption("output", options.output,
+                        "a regular file (this path is " + io::kind_at(options.output) + ")");
   if (exists && !options.force)
     throw InvalidOption("output", options.output, "exists; pass --force to replace it");
   const std::string journal = journal_directory(options.output);
@@ -219,8 +227,10 @@ MergeOutcome merge_sweeps(const MergeOptions& options) {
       if (fs::equivalent(earlier.path, path, ec))
         throw InvalidFile(path, "is given twice (as " + earlier.path + "): give each shard once");
     }
-    inputs.push_back(open_input(path));
-    if (inputs.size() > 1) check_same_sweep(inputs.front(), inputs.back());
+    Input input = open_input(path);
+    if (!inputs.empty()) check_same_sweep(inputs.front(), input);
+    check_new_shard(inputs, input);
+    inputs.push_back(std::move(input));
   }
   const std::string& config_text = inputs.front().reader->config_text();
   const Grid grid(with_stored_axes(parse_sweep_config(config_lines(config_text)), config_text));
@@ -235,11 +245,14 @@ MergeOutcome merge_sweeps(const MergeOptions& options) {
   outcome.points = grid.size();
   outcome.pending = std::count(owner.begin(), owner.end(), -1);
   if (outcome.pending > 0 && !options.allow_partial)
-    throw InvalidOption::described("shards", options.inputs.front(), gap_message(inputs, grid, outcome.pending) +
-                                       ". Give every shard, finished, or --allow-partial to write the points "
-                                       "there are (the others pending: `rmtsweep run --resume` on the merged file "
-                                       "computes them)");
-  if (outcome.pending > 0) outcome.notes.push_back(gap_message(inputs, grid, outcome.pending) + ": pending here");
+    throw InvalidOption::described(
+        "shards", options.inputs.front(),
+        gap_message(inputs, grid, outcome.pending) +
+            ". Give every shard, finished, or --allow-partial to write the points "
+            "there are (the others pending: `rmtsweep run --resume` on the merged file "
+            "computes them)");
+  if (outcome.pending > 0)
+    outcome.notes.push_back(gap_message(inputs, grid, outcome.pending) + ": pending here");
   io::FileLock lock = io::FileLock::try_exclusive(io::lock_path(options.output));
   if (lock.outcome() == io::FileLock::Outcome::held_elsewhere) {
     throw InvalidOption("output", options.output,
@@ -283,8 +296,9 @@ MergeOutcome merge_sweeps(const MergeOptions& options) {
       // Its lines' rows first, as a run writes them: those whose points it gives.
       for (const auto& [line, stored] : read_lines(input.reader->file(), grid.config())) {
         const std::vector<std::int64_t> points = grid.line_points(line);
-        if (std::any_of(points.begin(), points.end(),
-                        [&](std::int64_t i) { return owner[static_cast<std::size_t>(i)] == static_cast<int>(k); }))
+        if (std::any_of(points.begin(), points.end(), [&](std::int64_t i) {
+              return owner[static_cast<std::size_t>(i)] == static_cast<int>(k);
+            }))
           file.write_line(line, stored.secular, stored.converged);
       }
       std::vector<std::int64_t> rows;
@@ -297,15 +311,17 @@ MergeOutcome merge_sweeps(const MergeOptions& options) {
       }
     }
     io::write_attribute(file.handle(), "merged",
-                        io::utc_stamp() + " by rmtsweep " + rmtsweep::version + " merge (" + options.command_line +
-                            ") of " + merged + " (" + std::to_string(outcome.done + outcome.failed) + " of " +
+                        io::utc_stamp() + " by rmtsweep " + rmtsweep::version + " merge (" +
+                            options.command_line + ") of " + merged + " (" +
+                            std::to_string(outcome.done + outcome.failed) + " of " +
                             std::to_string(grid.size()) + " points)");
     file.close();
   } catch (const Hdf5Error& e) {
-    const FileIoError told = io::file_error(building, "write the merged sweep file", e,
-                                            "nothing was changed at " + options.output + " (the partial " +
-                                                building + " was removed): once there is room, run the same "
-                                                "command again");
+    const FileIoError told =
+        io::file_error(building, "write the merged sweep file", e,
+                       "nothing was changed at " + options.output + " (the partial " + building +
+                           " was removed): once there is room, run the same "
+                           "command again");
     fs::remove(building, ec);
     throw told;
   }

@@ -45,9 +45,7 @@ Shard shard_or_whole(const std::string& text) noexcept {
   }
 }
 
-int shard_of_line(std::int64_t line, int count) noexcept {
-  return static_cast<int>(line % count) + 1;
-}
+int shard_of_line(std::int64_t line, int count) noexcept { return static_cast<int>(line % count) + 1; }
 
 std::vector<char> shard_points(const Grid& grid, const Shard& shard) {
   std::vector<char> in(static_cast<std::size_t>(grid.size()), 1);

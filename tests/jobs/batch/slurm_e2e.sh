@@ -215,11 +215,16 @@ check_file long.h5 384 || fail "long.h5 is not complete after the requeue"
 
 # ---- 5. the tiny sweep as an array of 3 shards, merged by a dependent job ---------------------
 step "sbatch --array=0-2 of the tiny sweep's shards, and the merge depending on it"
+export RMTSWEEP_JOBS=$source_dir/jobs  # Slurm runs a copy of the script: where slurm.sbatch is
 array=$(sbatch --parsable --array=0-2 --ntasks=2 --time=5 --output="$work/array-%a.out" \
   "$source_dir/jobs/slurm_array.sbatch" tiny.ini shards.h5) || fail "sbatch refused the array"
-merge=$(sbatch --parsable --dependency=afterok:"$array" --ntasks=1 --time=5 --output="$work/merge.out" \
+merge=$(sbatch --parsable --dependency=afterok:"$array" --kill-on-invalid-dep=yes --ntasks=1 --time=5 --output="$work/merge.out" \
   "$source_dir/jobs/slurm_array.sbatch" --merge 3 shards.h5) || fail "sbatch refused the merge job"
-state=$(wait_job "$merge" 240)
+for i in 0 1 2; do
+  state=$(wait_job "${array}_$i" 180)
+  [ "$state" = COMPLETED ] || fail "array task ${array}_$i ended in state '$state', expected COMPLETED"
+done
+state=$(wait_job "$merge" 120)
 [ "$state" = COMPLETED ] || fail "the merge job $merge ended in state '$state', expected COMPLETED"
 for i in 1 2 3; do
   [ -f "shards.shard-$i-of-3.h5" ] || fail "the array task of shard $i/3 wrote no shards.shard-$i-of-3.h5"

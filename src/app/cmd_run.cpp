@@ -6,6 +6,7 @@
 #include <mpi.h>
 #include <sys/statvfs.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -29,6 +30,8 @@
 #include "rmtsweep/sweep/grid.hpp"
 #include "rmtsweep/sweep/plan.hpp"
 #include "rmtsweep/sweep/runner.hpp"
+#include "rmtsweep/sweep/shard.hpp"
+#include "rmtsweep/sweep/sweep_reader.hpp"
 #include "rmtsweep/sweep/sweep_file.hpp"
 #include "rmtsweep/theory/prediction.hpp"
 #include "run_journal.hpp"
@@ -158,6 +161,25 @@ sweep::SweepFile open_for_resume(const std::string& path, MPI_Comm comm, const s
   }
 }
 
+/// Refuses (on every rank) to resume `path` as another shard than the one it holds (its root attributes
+/// shard_index and shard_count, shard.hpp): its pending points of other shards would be computed into it.
+void check_resumed_shard(const std::string& path, const sweep::Shard& given, MPI_Comm comm) {
+  const std::string stored = parallel::decided_on_root(comm, [&] {
+    const sweep::SweepReader reader(path);
+    const std::int64_t index = reader.integer_attribute("shard_index").value_or(0);
+    const std::int64_t count = reader.integer_attribute("shard_count").value_or(0);
+    return count > 0 ? std::to_string(index) + "/" + std::to_string(count) : std::string();
+  });
+  if (stored == given.text()) return;
+  if (stored.empty()) {
+    throw InvalidOption("shard", given.text(),
+                        "none: " + path + " holds the whole sweep; resume it without --shard");
+  }
+  throw InvalidOption("shard", given.whole() ? std::string("(none)") : given.text(),
+                      stored + ", the shard " + path + " holds: resume it with --shard " + stored +
+                          " (`rmtsweep merge` combines finished shards into one file)");
+}
+
 }  // namespace
 
 int command_run(int argc, char** argv) {
@@ -171,6 +193,7 @@ int command_run(int argc, char** argv) {
     return 0;
   }
   // Everything is validated, on every rank alike, before any file is touched.
+  const sweep::Shard shard = args.shard.empty() ? sweep::Shard{} : sweep::parse_shard(args.shard);
   sweep::Grid grid(sweep::parse_sweep_config(args.values));  // with --resume, takes the file's axis values
   const sweep::SweepConfig& config = grid.config();
   if (args.plan_ranks == 0 && size % config.ranks_per_point != 0) {  // with --ranks, check_plan checks N
@@ -229,6 +252,7 @@ int command_run(int argc, char** argv) {
       throw InvalidOption("resume", args.output,
                           "only with the same config as stored in the file (differences above)");
     }
+    check_resumed_shard(args.output, shard, MPI_COMM_WORLD);
     // Axis values equal up to rounding (a file from before log ranges were exact at decades): the
     // points are computed with the values the file holds.
     if (stored != resolved) grid = sweep::Grid(sweep::with_stored_axes(config, stored));
@@ -252,6 +276,7 @@ int command_run(int argc, char** argv) {
   run.mpi_ranks = size;
   run.ranks_per_point = config.ranks_per_point;
   run.eigensolver = config.eigensolver;
+  run.shard = shard;
   sweep::install_stop_handlers();
   const bool resuming = exists && args.resume;  // with --force an existing file is recreated
   // Flipped bytes (a disk, a copy) are found before the file is opened and restored once it is.
@@ -267,6 +292,18 @@ int command_run(int argc, char** argv) {
                    args.output.c_str(), static_cast<long long>(grid.size()), file.run_index(), size,
                    config.ranks_per_point);
     }
+    if (!args.quiet && !shard.whole()) {
+      const std::vector<char> mine = sweep::shard_points(grid, shard);
+      std::fprintf(stderr,
+                   "rmtsweep run: shard %s: %lld of the %lld lines, %lld points; the others stay pending "
+                   "(`rmtsweep merge` combines the shards)\n",
+                   shard.text().c_str(),
+                   static_cast<long long>(grid.line_count() >= shard.index
+                                              ? (grid.line_count() - shard.index) / shard.count + 1
+                                              : 0),
+                   static_cast<long long>(grid.line_count()),
+                   static_cast<long long>(std::count(mine.begin(), mine.end(), 1)));
+    }
     const std::string coretype = parallel::faster_blas_coretype();
     if (!coretype.empty()) {
       std::fprintf(stderr,
@@ -276,8 +313,8 @@ int command_run(int argc, char** argv) {
                    coretype.c_str());
     }
   }
-  const sweep::RunOutcome outcome =
-      sweep::run_sweep(grid, file, MPI_COMM_WORLD, args.quiet ? nullptr : stderr, args.progress_seconds);
+  const sweep::RunOutcome outcome = sweep::run_sweep(grid, file, MPI_COMM_WORLD, args.quiet ? nullptr : stderr,
+                                                     args.progress_seconds, shard);
   if (outcome.write_failed) {
     // A group leader's write of a point failed (a full disk): every rank ends alike, the file resumable
     // (its points written before are kept; the point whose record did not fit is pending).

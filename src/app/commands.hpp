@@ -12,6 +12,7 @@ int command_status(int argc, char** argv);    ///< what a sweep file holds
 int command_assemble(int argc, char** argv);  ///< phase diagrams into the sweep file
 int command_refine(int argc, char** argv);    ///< adaptive refinement of every line's threshold
 int command_recover(int argc, char** argv);   ///< a sweep file rebuilt from its journal
+int command_merge(int argc, char** argv);     ///< the shards of a sweep combined into one file
 int command_plot(int argc, char** argv);      ///< PNG figures from a sweep file (no MPI)
 int command_schema(int argc, char** argv);    ///< the /points columns (no MPI)
 

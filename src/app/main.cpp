@@ -42,6 +42,8 @@ constexpr Subcommand subcommands[] = {
      "add trials or points near every line's threshold until it is known to a tolerance"},
     {"recover", rmtsweep::app::command_recover, true, true,
      "rebuild a sweep file that cannot be read from its point journal"},
+    {"merge", rmtsweep::app::command_merge, true, true,
+     "combine the files of a sweep's shards (run --shard i/n) into one sweep file"},
     {"plot", rmtsweep::app::command_plot, false, true,
      "draw figures (PNG, PDF or SVG) from an assembled sweep file or phase file"},
     {"schema", rmtsweep::app::command_schema, false, true,

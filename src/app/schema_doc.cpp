@@ -183,10 +183,15 @@ constexpr std::string_view root_attributes = R"(
   libraries: `mpi_library_version`, `hdf5_version`, `blas_version`, `scalapack_library`.
 - Every run (0 = the one that created the file, then each `--resume` and each `rmtsweep refine`):
   `runs`, and per run `run_<i>_started`, `run_<i>_command_line`, `run_<i>_mpi_ranks`,
-  `run_<i>_ranks_per_point`, `run_<i>_eigensolver`.
+  `run_<i>_ranks_per_point`, `run_<i>_eigensolver`, and `run_<i>_shard` ("2/3") for a run of one shard
+  (`run --shard i/n`; in a merged file, the shard each of the shards' runs computed).
 - Only in some files: `recovered` (a file rebuilt by `rmtsweep recover`: when, by which rmtsweep,
   from how many points, and where the file it replaced was kept); `fault_injection` (a test sweep
-  with injected failures).
+  with injected failures); `shard_index` and `shard_count` (the file of shard i of n, `run --shard i/n`:
+  grid line L belongs to shard L mod n + 1, the other points are pending; [cluster.md](cluster.md));
+  `merged` (a file written by `rmtsweep merge`: when, by which rmtsweep and command, from which files,
+  each with its shard, sweep_id and the numbers its runs have here; its `/points/run` numbers the
+  shards' runs one after the other).
 )";
 
 constexpr std::string_view points_intro = R"(

@@ -125,6 +125,10 @@ RunArguments parse_run_arguments(int argc, char** argv, const ConfigReader& read
       "equal an uninterrupted run's bit for bit when every run had the same BLAS threads per rank and "
       "ranks_per_point = 1, on any number of ranks, else to 1e-13 relative (docs/reliability.md)")(
       "force", po::bool_switch(&args.force), "overwrite an existing output")(
+      "shard", po::value<std::string>(&args.shard)->value_name("i/n"),
+      "compute shard i of n (1 <= i <= n) only: grid line L (all snr of one d, delta, gamma, weighting, trial) "
+      "belongs to shard (L mod n) + 1; the other points stay pending in the output, which `rmtsweep merge` "
+      "combines with the other shards' (docs/cluster.md); --resume with the same --shard")(
       "plan", po::bool_switch(&args.plan),
       "print the points, the peak memory per rank and time of the largest, and the core-hours; write "
       "nothing")(

@@ -22,6 +22,7 @@ struct RunArguments {
   int plan_ranks = 0;                         ///< --ranks N with --plan (0: the ranks this run has)
   std::string plan_ranks_text;                ///< --ranks as given, for messages
   bool help = false;                          ///< --help
+  std::string shard;                          ///< --shard i/n (empty: the whole sweep)
   std::map<std::string, std::string> values;  ///< key -> text, command line over config file
   std::string command_line;                   ///< argv joined with spaces (quoted where needed)
   std::string usage;                          ///< the --help text

@@ -190,6 +190,8 @@ Bytes encode_head(const JournalHead& h) {
       {"fault_injection", p.fault_injection ? "1" : "0"},
       {"runs", std::to_string(p.runs.size())},
   };
+  // A shard's (run --shard) only, so that the journals of whole sweeps are as before.
+  if (!p.shard.whole()) entries.emplace_back("shard", p.shard.text());
   for (std::size_t r = 0; r < p.runs.size(); ++r) {
     const std::string prefix = "run_" + std::to_string(r) + "_";
     const RunInfo& run = p.runs[r];
@@ -198,6 +200,7 @@ Bytes encode_head(const JournalHead& h) {
                                    {prefix + "mpi_ranks", std::to_string(run.mpi_ranks)},
                                    {prefix + "ranks_per_point", std::to_string(run.ranks_per_point)},
                                    {prefix + "eigensolver", eigensolver_setting(run.eigensolver)}});
+    if (!run.shard.whole()) entries.emplace_back(prefix + "shard", run.shard.text());
   }
   Bytes payload;
   put_u32(payload, static_cast<std::uint32_t>(entries.size()));
@@ -241,6 +244,11 @@ JournalHead decode_head(std::span<const unsigned char> payload) {
   p.versions = {value("mpi_library_version"), value("hdf5_version"), value("blas_version"),
                 value("scalapack_library")};
   p.fault_injection = value("fault_injection") == "1";
+  const auto optional = [&](const std::string& key) {
+    const auto found = entries.find(key);
+    return found == entries.end() ? std::string() : found->second;
+  };
+  p.shard = shard_or_whole(optional("shard"));
   const std::int64_t runs = integer("runs");
   for (std::int64_t r = 0; r < runs; ++r) {
     const std::string prefix = "run_" + std::to_string(r) + "_";
@@ -254,6 +262,7 @@ JournalHead decode_head(std::span<const unsigned char> payload) {
     } catch (const std::exception&) {
       throw BadPayload{"head key " + prefix + "eigensolver holds an unknown setting"};
     }
+    run.shard = shard_or_whole(optional(prefix + "shard"));
     p.runs.push_back(std::move(run));
   }
   if (h.points < 0 || h.k < 0 || h.run < 0 || h.run >= runs)

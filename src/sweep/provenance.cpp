@@ -56,6 +56,7 @@ Provenance new_provenance(const RunInfo& run, bool fault_injection, MPI_Comm com
     *text = parallel::broadcast(std::move(*text), comm);
   }
   p.fault_injection = fault_injection;
+  p.shard = run.shard;
   p.runs = {run};
   return p;
 }
@@ -69,6 +70,7 @@ void write_run_attributes(hid_t file, std::size_t index, const RunInfo& run) {
   io::write_attribute(file, prefix + "mpi_ranks", run.mpi_ranks);
   io::write_attribute(file, prefix + "ranks_per_point", run.ranks_per_point);
   io::write_attribute(file, prefix + "eigensolver", eigensolver_setting(run.eigensolver));
+  if (!run.shard.whole()) io::write_attribute(file, prefix + "shard", run.shard.text());
   io::write_attribute(file, "runs", static_cast<std::int64_t>(index + 1));
 }
 
@@ -88,6 +90,10 @@ void write_provenance(hid_t file, const Provenance& p) {
   io::write_attribute(file, "blas_version", p.versions.blas);
   io::write_attribute(file, "scalapack_library", p.versions.scalapack);
   if (p.fault_injection) io::write_attribute(file, "fault_injection", fault_injection_text);
+  if (!p.shard.whole()) {
+    io::write_attribute(file, "shard_index", static_cast<std::int64_t>(p.shard.index));
+    io::write_attribute(file, "shard_count", static_cast<std::int64_t>(p.shard.count));
+  }
   for (std::size_t r = 0; r < p.runs.size(); ++r) write_run_attributes(file, r, p.runs[r]);
 }
 
@@ -100,6 +106,8 @@ Provenance read_provenance(hid_t file) {
   p.versions = {text_or_empty(file, "mpi_library_version"), text_or_empty(file, "hdf5_version"),
                 text_or_empty(file, "blas_version"), text_or_empty(file, "scalapack_library")};
   p.fault_injection = io::has_attribute(file, "fault_injection");
+  p.shard = shard_or_whole(std::to_string(integer_or(file, "shard_index", 0)) + "/" +
+                           std::to_string(integer_or(file, "shard_count", 0)));
   const std::int64_t runs = integer_or(file, "runs", 0);
   for (std::int64_t r = 0; r < runs; ++r) {
     const std::string prefix = "run_" + std::to_string(r) + "_";
@@ -109,6 +117,7 @@ Provenance read_provenance(hid_t file) {
     run.mpi_ranks = static_cast<int>(integer_or(file, prefix + "mpi_ranks", 0));
     run.ranks_per_point = static_cast<int>(integer_or(file, prefix + "ranks_per_point", 1));
     run.eigensolver = setting_or_automatic(text_or_empty(file, prefix + "eigensolver"));
+    run.shard = shard_or_whole(text_or_empty(file, prefix + "shard"));
     p.runs.push_back(std::move(run));
   }
   return p;

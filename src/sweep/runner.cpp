@@ -86,7 +86,8 @@ struct PendingWork {
   std::vector<std::int64_t> wanted;
 };
 
-PendingWork pending_work(const Grid& grid, const SweepFile& file, MPI_Comm comm) {
+PendingWork pending_work(const Grid& grid, const SweepFile& file, const std::vector<char>& in_shard,
+                         MPI_Comm comm) {
   PendingWork work;
   const bool root = parallel::rank_of(comm) == 0;
   if (root) {
@@ -103,6 +104,7 @@ PendingWork pending_work(const Grid& grid, const SweepFile& file, MPI_Comm comm)
     std::vector<Unit> units;
     for (std::int64_t line = 0; line < grid.line_count(); ++line) {
       const std::vector<std::int64_t> points = grid.line_points(line);
+      if (!in_shard[static_cast<std::size_t>(points.front())]) continue;  // another shard's (shard.hpp)
       if (std::all_of(points.begin(), points.end(), done)) continue;
       const model::PointParams params = grid.params(points.front());
       if (config.lines_apply(params.weighting)) {
@@ -437,13 +439,14 @@ RunOutcome run_batch(const PointBatch& batch, const SweepConfig& config, MPI_Com
 }
 
 RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE* progress,
-                     double progress_interval) {
-  const PendingWork work = pending_work(grid, file, comm);
+                     double progress_interval, const Shard& shard) {
+  const std::vector<char> in_shard = shard_points(grid, shard);
+  const PendingWork work = pending_work(grid, file, in_shard, comm);
   const std::vector<std::int64_t>& order = work.points;
   PointBatch batch;
   batch.label = "rmtsweep run";
   batch.progress_interval = progress_interval;
-  batch.total = grid.size();
+  batch.total = static_cast<std::int64_t>(std::count(in_shard.begin(), in_shard.end(), 1));
   batch.points.reserve(order.size());
   for (const std::int64_t index : order) batch.points.push_back(grid.params(index));
   for (const std::int64_t start : work.starts) batch.units.push_back(static_cast<std::size_t>(start));

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "rmtsweep/sweep/option_values.hpp"
+#include "rmtsweep/sweep/shard.hpp"
 
 namespace rmtsweep::sweep {
 
@@ -21,6 +22,8 @@ struct RunInfo {
   int mpi_ranks = 1;
   int ranks_per_point = 1;
   EigenSetting eigensolver = EigenSetting::automatic;  ///< the run's eigensolver setting
+  /// The shard it computed ("2/3", `run --shard`; attribute run_<i>_shard), empty for a whole sweep.
+  Shard shard;
 };
 
 /// Library versions recorded in the root attributes.
@@ -43,6 +46,9 @@ struct Provenance {
   std::string draws_library;
   LibraryVersions versions;
   bool fault_injection = false;  ///< fail_points was set at creation
+  /// Which shard of how many the file holds (`run --shard i/n`, shard.hpp; root attributes shard_index,
+  /// shard_count), 0 and 0 for a whole sweep (a merged file among them).
+  Shard shard;
   /// Every run, in order: runs[0] created the file (root `created`, `command_line`, `mpi_ranks`, ...).
   std::vector<RunInfo> runs;
 };

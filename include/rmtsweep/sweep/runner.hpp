@@ -15,6 +15,7 @@
 #include "rmtsweep/model/params.hpp"
 #include "rmtsweep/simulate/line.hpp"
 #include "rmtsweep/sweep/grid.hpp"
+#include "rmtsweep/sweep/shard.hpp"
 #include "rmtsweep/sweep/sweep_file.hpp"
 
 namespace rmtsweep::sweep {
@@ -80,9 +81,10 @@ RunOutcome run_batch(const PointBatch& batch, const SweepConfig& config, MPI_Com
 /// the leader writes it. A point whose engine call throws is recorded as failed and the sweep
 /// goes on. After SIGTERM/SIGINT (see stop_signal.hpp) no new point is handed out. Progress
 /// lines go to `progress` on rank 0 (nullptr: silent), at most one per `progress_interval` seconds
-/// (`run --progress`) and always the last. The outcome is the same on every rank.
+/// (`run --progress`) and always the last. The outcome is the same on every rank. With a `shard`
+/// (run --shard, shard.hpp) only its points are computed and counted: the others stay pending.
 RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE* progress,
-                     double progress_interval = 1.0);
+                     double progress_interval = 1.0, const Shard& shard = {});
 
 /// What a sweep records for a point whose engine call threw `e`. An out-of-memory error
 /// (std::bad_alloc, whose what() says only "std::bad_alloc") becomes a sentence naming the point's

@@ -14,7 +14,10 @@
 #    (`scancel --batch --signal=TERM`, what `#SBATCH --signal=B:TERM@120` does before the time
 #    limit), and checks that the script stopped the sweep, requeued itself, and that the rerun
 #    resumed the file to completion.
-# 5. Stops the daemons it started (by their pids) and removes the directory.
+# 5. Submits jobs/slurm_array.sbatch as an array of 3 tasks (shards) on the tiny sweep, and its merge as a
+#    job depending on the array (--dependency=afterok), and checks that the merged file holds the same
+#    numbers as the tiny sweep run whole (tests/python/compare_sweep_files.py).
+# 6. Stops the daemons it started (by their pids) and removes the directory.
 #
 # Exit status: 0 passed, 1 failed, 77 skipped (with a line "SKIP: why"; ctest shows it skipped).
 set -uo pipefail
@@ -210,4 +213,26 @@ grep -q "requeueing job $job" long.out || fail "the batch script did not report 
 grep -q -- "--resume" long.out || fail "the requeued run did not resume the file"
 check_file long.h5 384 || fail "long.h5 is not complete after the requeue"
 
-echo "slurm_e2e: PASS (tiny sweep through sbatch; SIGTERM, requeue and resume)"
+# ---- 5. the tiny sweep as an array of 3 shards, merged by a dependent job ---------------------
+step "sbatch --array=0-2 of the tiny sweep's shards, and the merge depending on it"
+export RMTSWEEP_JOBS=$source_dir/jobs  # Slurm runs a copy of the script: where slurm.sbatch is
+array=$(sbatch --parsable --array=0-2 --ntasks=2 --time=5 --output="$work/array-%a.out" \
+  "$source_dir/jobs/slurm_array.sbatch" tiny.ini shards.h5) || fail "sbatch refused the array"
+merge=$(sbatch --parsable --dependency=afterok:"$array" --kill-on-invalid-dep=yes --ntasks=1 --time=5 --output="$work/merge.out" \
+  "$source_dir/jobs/slurm_array.sbatch" --merge 3 shards.h5) || fail "sbatch refused the merge job"
+for i in 0 1 2; do
+  state=$(wait_job "${array}_$i" 180)
+  [ "$state" = COMPLETED ] || fail "array task ${array}_$i ended in state '$state', expected COMPLETED"
+done
+state=$(wait_job "$merge" 120)
+[ "$state" = COMPLETED ] || fail "the merge job $merge ended in state '$state', expected COMPLETED"
+for i in 1 2 3; do
+  [ -f "shards.shard-$i-of-3.h5" ] || fail "the array task of shard $i/3 wrote no shards.shard-$i-of-3.h5"
+done
+grep -q "shard 2/3" array-1.out || fail "array task 1 did not compute shard 2/3"
+"$python" "$source_dir/tests/python/compare_sweep_files.py" tiny.h5 shards.h5 --ignore-dataset points/run \
+  --ignore-attr runs $(for r in 0 1 2; do for a in mpi_ranks ranks_per_point eigensolver shard; do
+    echo --ignore-attr "run_${r}_$a"; done; done) || fail "the merged shards differ from the tiny sweep run whole"
+step "array $array and merge $merge completed: the merged file equals the whole run"
+
+echo "slurm_e2e: PASS (tiny sweep through sbatch; SIGTERM, requeue and resume; array of shards and merge)"

@@ -42,7 +42,8 @@ std::optional<OldFile> read_old(const std::string& path, const Journal& journal)
                 reader.status(),
                 io::exists(reader.file(), "refine"),
                 {},
-                0};
+                0,
+                {}};
     if (old.sweep_id != journal.head().provenance.sweep_id ||
         static_cast<std::int64_t>(old.status.size()) != journal.head().points)
       return old;  // another sweep's: refused by the caller

@@ -278,12 +278,14 @@ std::string recover_note(const std::string& path) {
 int command_status(int argc, char** argv) {
   std::string path;
   bool help = false, no_verify = false;
-  po::options_description options("Usage: rmtsweep status FILE.h5 [--no-verify]");
+  po::options_description options;
   options.add_options()("file", po::value<std::string>(&path), "the sweep file")(
       "no-verify", po::bool_switch(&no_verify),
       "skip comparing every point's values with its journal record and the config (which reads the whole "
       "file once more)")("help,h", po::bool_switch(&help), "this help");
-  if (!parse_file_command(argc, argv, options, "status", help, path)) return 0;
+  if (!parse_file_command(argc, argv, options, "status", help, path, "rmtsweep status FILE.h5 [--no-verify]",
+                          "Summarises a sweep file: its config, runs, and points done, pending and failed."))
+    return 0;
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (rank != 0) return 0;  // a serial report: rank 0 alone reads the file

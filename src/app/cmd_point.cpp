@@ -4,10 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <cstdint>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -16,10 +16,10 @@
 #include "feasibility.hpp"
 #include "point_options.hpp"
 #include "prediction_json.hpp"
+#include "rmtsweep/assemble/phase.hpp"
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/model/parse_number.hpp"
 #include "rmtsweep/parallel/blas_threads.hpp"
-#include "rmtsweep/assemble/phase.hpp"
 #include "rmtsweep/simulate/line.hpp"
 #include "rmtsweep/simulate/point.hpp"
 #include "rmtsweep/spectral/rank_one.hpp"
@@ -278,10 +278,11 @@ int command_point(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   if (values.count("help")) {
     if (rank == 0)
-      std::cout << help_text("rmtsweep point [options]",
-                             "Simulates one point on all ranks and compares it with theory (docs/model.md 1-7); "
-                             "under MPI: mpirun -np P rmtsweep point ...",
-                             options, {}, {{"point options", &point}});
+      std::cout << help_text(
+          "rmtsweep point [options]",
+          "Simulates one point on all ranks and compares it with theory (docs/model.md 1-7); "
+          "under MPI: mpirun -np P rmtsweep point ...",
+          options, {}, {{"point options", &point}});
     return 0;
   }
   if (values.count("snr") && is_snr_line(values["snr"].as<std::string>()))

@@ -26,11 +26,12 @@ int command_schema(int argc, char** argv) {
       "help,h", po::bool_switch(&help), "this help");
   parse_command_line(argc, argv, options, "schema");
   if (help) {
-    std::cout << help_text("rmtsweep schema [--markdown | --json]",
-                           "The layout of a sweep file (schema_version " + std::to_string(sweep::schema_version) +
-                               "): its /points columns as a Markdown table, the whole file as a Markdown page "
-                               "(docs/schema.md), or JSON.",
-                           options);
+    std::cout << help_text(
+        "rmtsweep schema [--markdown | --json]",
+        "The layout of a sweep file (schema_version " + std::to_string(sweep::schema_version) +
+            "): its /points columns as a Markdown table, the whole file as a Markdown page "
+            "(docs/schema.md), or JSON.",
+        options);
     return 0;
   }
   if (json && markdown)

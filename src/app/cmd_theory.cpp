@@ -13,8 +13,8 @@
 #include "rmtsweep/common/meminfo.hpp"
 #include "rmtsweep/model/parse_number.hpp"
 #include "rmtsweep/model/scalars.hpp"
-#include "rmtsweep/sweep/plan.hpp"
 #include "rmtsweep/simulate/finite_t.hpp"
+#include "rmtsweep/sweep/plan.hpp"
 #include "rmtsweep/theory/bulk.hpp"
 #include "rmtsweep/theory/finite_t_bulk.hpp"
 #include "rmtsweep/theory/prediction.hpp"
@@ -113,8 +113,9 @@ int command_theory(int argc, char** argv) {
 
   const po::variables_map values = parse_command_line(argc, argv, options, "theory");
   if (values.count("help")) {
-    std::cout << help_text("rmtsweep theory [options]", "The theory's predictions for one point (docs/model.md 5).",
-                           options, {}, {{"point options", &point}});
+    std::cout << help_text("rmtsweep theory [options]",
+                           "The theory's predictions for one point (docs/model.md 5).", options, {},
+                           {{"point options", &point}});
     return 0;
   }
   const model::PointParams params = point_params_from(values);

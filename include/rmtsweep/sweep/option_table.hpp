@@ -35,7 +35,8 @@ std::span<const OptionSpec> option_table();
 const OptionSpec& option_spec(std::string_view name);
 
 /// How the command line spells option or key `name`: kebab-case, '-' for each '_' (store_spectra ->
-/// store-spectra). A config file keeps `name`; the command line accepts `name` too (src/app/command_line.hpp).
+/// store-spectra). A config file keeps `name`; the command line accepts `name` too
+/// (src/app/command_line.hpp).
 std::string command_line_name(std::string_view name);
 
 /// Its default as text.

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Configures and builds rmtsweep in ${BUILD_DIR:-build} (Release), after installing dependencies.
+# Configures and builds rmtsweep in ${BUILD_DIR:-build} (Release), after installing the missing
+# Debian packages where it can (scripts/install-deps.sh: as root; RMTSWEEP_SKIP_DEPS=1 skips it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh

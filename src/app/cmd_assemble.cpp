@@ -261,10 +261,7 @@ int command_assemble(int argc, char** argv) {
   bool help = false, quiet = false;
   std::string detection_text, output;
   bool force = false, output_given = false;
-  po::options_description options(
-      "Usage: rmtsweep assemble FILE.h5 [options]\n\nWrites /phase into the sweep file, or with --output "
-      "into a "
-      "phase file of its own (the sweep file only read)");
+  po::options_description options;
   options.add_options()("file", po::value<std::string>(&path), "the sweep file")(
       "margin", po::value<std::string>(&margin_text)->default_value(margin_text),
       "c of the detection rule: top eigenvalue > right_edge (1 + c d^(-2/3))")(
@@ -276,7 +273,10 @@ int command_assemble(int argc, char** argv) {
       "plot read it")("force", po::bool_switch(&force), "overwrite an existing --output file")(
       "quiet,q", po::bool_switch(&quiet), "print no threshold table")("help,h", po::bool_switch(&help),
                                                                       "this help");
-  if (!parse_file_command(argc, argv, options, "assemble", help, path)) return 0;
+  if (!parse_file_command(argc, argv, options, "assemble", help, path, "rmtsweep assemble FILE.h5 [options]",
+                          "Writes /phase into the sweep file, or with --output into a phase file of its own "
+                          "(the sweep file only read)."))
+    return 0;
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   const std::string margin_allowed = "allowed: a number margin >= 0";

@@ -4,21 +4,22 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <cstdint>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "command_line.hpp"
 #include "commands.hpp"
 #include "feasibility.hpp"
 #include "point_options.hpp"
 #include "prediction_json.hpp"
+#include "rmtsweep/assemble/phase.hpp"
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/model/parse_number.hpp"
 #include "rmtsweep/parallel/blas_threads.hpp"
-#include "rmtsweep/assemble/phase.hpp"
 #include "rmtsweep/simulate/line.hpp"
 #include "rmtsweep/simulate/point.hpp"
 #include "rmtsweep/spectral/rank_one.hpp"
@@ -258,10 +259,7 @@ int point_line(const po::variables_map& values, const std::string& snr_text, int
 }  // namespace
 
 int command_point(int argc, char** argv) {
-  po::options_description options(
-      "rmtsweep point [options]: simulate one point on all ranks (docs/model.md 1-7); with --snr a list or "
-      "a:b:n, the line of those snr values from one factorization and the trial's exact edge-rule threshold "
-      "(docs/model.md 9)");
+  po::options_description options;
   options.add_options()("help,h", "print this help")("json", "print one JSON object (rank 0)")(
       "spectrum", "also give all d eigenvalues of S")(
       "force-memory",
@@ -279,7 +277,13 @@ int command_point(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   if (values.count("help")) {
-    if (rank == 0) std::cout << options << "\n";
+    if (rank == 0)
+      std::cout << help_text(
+          "rmtsweep point [options]",
+          "Simulates one point on all ranks and compares it with theory (docs/model.md 1-7); with --snr a "
+          "list or a:b:n, the line of those snr values from one factorization and the trial's exact "
+          "edge-rule threshold (docs/model.md 9). Under MPI: mpirun -np P rmtsweep point ...",
+          options, {}, {{"point options", &point}});
     return 0;
   }
   if (values.count("snr") && is_snr_line(values["snr"].as<std::string>()))

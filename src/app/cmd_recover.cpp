@@ -20,15 +20,15 @@ namespace rmtsweep::app {
 int command_recover(int argc, char** argv) {
   std::string path;
   bool help = false;
-  po::options_description options(
-      "Usage: rmtsweep recover FILE.h5\n\nRebuilds FILE.h5 from its config and its point journal "
-      "(FILE.h5.journal): "
-      "every point the journal holds done or failed as recorded, the others pending; the file found at "
-      "FILE.h5 is "
-      "kept as FILE.h5.damaged-<UTC time>. Then `rmtsweep run ... --resume` computes the pending points");
+  po::options_description options;
   options.add_options()("file", po::value<std::string>(&path), "the sweep file")(
       "help,h", po::bool_switch(&help), "this help");
-  if (!parse_file_command(argc, argv, options, "recover", help, path)) return 0;
+  if (!parse_file_command(argc, argv, options, "recover", help, path, "rmtsweep recover FILE.h5",
+                          "Rebuilds FILE.h5 from its config and its point journal (FILE.h5.journal): every "
+                          "point the journal holds done or failed as recorded, the others pending; the file "
+                          "found at FILE.h5 is kept as FILE.h5.damaged-<UTC time>. Then `rmtsweep run ... "
+                          "--resume` computes the pending points."))
+    return 0;
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (rank != 0) return 0;  // serial: rank 0 alone reads the journal and writes the file

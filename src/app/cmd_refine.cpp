@@ -56,10 +56,7 @@ namespace {
 RefineOptions parse_refine_options(int argc, char** argv, bool& help) {
   RefineOptions o;
   std::string tolerance = "0.01", trials = "64", max_points = "20000", detection = "edge", rounds = "60";
-  po::options_description options(
-      "Usage: mpirun -np P rmtsweep refine FILE.h5 [options]\n\nAdds trials (where every trial's threshold "
-      "is exact) or points near each line's threshold until its standard error is below --tolerance "
-      "(docs/refinement.md)");
+  po::options_description options;
   options.add_options()("file", po::value<std::string>(&o.path), "the sweep file")(
       "tolerance", po::value<std::string>(&tolerance)->default_value(tolerance),
       "target standard error of every line's threshold [snr]")(
@@ -72,7 +69,11 @@ RefineOptions parse_refine_options(int argc, char** argv, bool& help) {
       "detection", po::value<std::string>(&detection)->default_value(detection),
       "the rule whose threshold is refined: edge, eigengap, null or finite_t_edge")(
       "help,h", po::bool_switch(&help), "this help");
-  if (!parse_file_command(argc, argv, options, "refine", help, o.path)) return o;
+  if (!parse_file_command(argc, argv, options, "refine", help, o.path, "rmtsweep refine FILE.h5 [options]",
+                          "Adds trials (where every trial's threshold is exact) or points near each line's "
+                          "threshold until its standard error is below --tolerance (docs/refinement.md); "
+                          "under MPI: mpirun -np P rmtsweep refine ..."))
+    return o;
   const std::string tolerance_allowed = "allowed: a number 0 < tolerance <= 10 [snr]";
   o.tolerance = model::parse_double(tolerance, "tolerance", tolerance_allowed);
   if (!(o.tolerance > 0 && o.tolerance <= 10)) throw InvalidOption("tolerance", tolerance, tolerance_allowed);

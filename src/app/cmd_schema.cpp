@@ -6,6 +6,7 @@
 #include <iostream>
 #include <string>
 
+#include "command_line.hpp"
 #include "commands.hpp"
 #include "point_options.hpp"
 #include "rmtsweep/common/error.hpp"
@@ -18,18 +19,19 @@ namespace rmtsweep::app {
 
 int command_schema(int argc, char** argv) {
   bool help = false, json = false, markdown = false;
-  po::options_description options(
-      "Usage: rmtsweep schema [--markdown | --json]\n\nThe layout of a sweep file (schema_version " +
-      std::to_string(sweep::schema_version) +
-      "): its /points columns as a Markdown table, the whole file "
-      "as a Markdown page (docs/schema.md), or JSON");
+  po::options_description options;
   options.add_options()("markdown", po::bool_switch(&markdown),
                         "print docs/schema.md: every group of the file")(
       "json", po::bool_switch(&json), "print one JSON object: the /points columns and the /phase datasets")(
       "help,h", po::bool_switch(&help), "this help");
   parse_command_line(argc, argv, options, "schema");
   if (help) {
-    std::cout << options << "\n";
+    std::cout << help_text(
+        "rmtsweep schema [--markdown | --json]",
+        "The layout of a sweep file (schema_version " + std::to_string(sweep::schema_version) +
+            "): its /points columns as a Markdown table, the whole file as a Markdown page "
+            "(docs/schema.md), or JSON.",
+        options);
     return 0;
   }
   if (json && markdown)

@@ -305,7 +305,7 @@ std::string recover_note(const std::string& path) {
 int command_status(int argc, char** argv) {
   std::string path;
   bool help = false, no_verify = false, json = false;
-  po::options_description options("Usage: rmtsweep status FILE.h5 [--no-verify] [--json]");
+  po::options_description options;
   options.add_options()("file", po::value<std::string>(&path), "the sweep file")(
       "no-verify", po::bool_switch(&no_verify),
       "skip comparing every point's values with its journal record and the config (which reads the whole "
@@ -314,7 +314,11 @@ int command_status(int argc, char** argv) {
       "one JSON object on stdout for scripts: counts by state, runs, whether a run holds the "
       "lock, the latest run's rate and ETA, the journal's state (no verification)")(
       "help,h", po::bool_switch(&help), "this help");
-  if (!parse_file_command(argc, argv, options, "status", help, path)) return 0;
+  if (!parse_file_command(argc, argv, options, "status", help, path,
+                          "rmtsweep status FILE.h5 [--no-verify] [--json]",
+                          "Summarises a sweep file: its config, runs, and points done, pending and failed; "
+                          "while a run holds it, the run's rate and ETA."))
+    return 0;
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (rank != 0) return 0;  // a serial report: rank 0 alone reads the file

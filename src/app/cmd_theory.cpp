@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "command_line.hpp"
 #include "commands.hpp"
 #include "point_options.hpp"
 #include "prediction_json.hpp"
@@ -12,8 +13,8 @@
 #include "rmtsweep/common/meminfo.hpp"
 #include "rmtsweep/model/parse_number.hpp"
 #include "rmtsweep/model/scalars.hpp"
-#include "rmtsweep/sweep/plan.hpp"
 #include "rmtsweep/simulate/finite_t.hpp"
+#include "rmtsweep/sweep/plan.hpp"
 #include "rmtsweep/theory/bulk.hpp"
 #include "rmtsweep/theory/finite_t_bulk.hpp"
 #include "rmtsweep/theory/prediction.hpp"
@@ -98,8 +99,7 @@ void print_human(const model::PointParams& params, const theory::Prediction& p,
 }  // namespace
 
 int command_theory(int argc, char** argv) {
-  po::options_description options(
-      "rmtsweep theory [options]: the theory's predictions for one point (docs/model.md 5)");
+  po::options_description options;
   options.add_options()("help,h", "print this help")("json", "print one JSON object")(
       "density", po::value<std::string>(),
       "K: also give the bulk density f(x) at K points across the support")(
@@ -113,7 +113,9 @@ int command_theory(int argc, char** argv) {
 
   const po::variables_map values = parse_command_line(argc, argv, options, "theory");
   if (values.count("help")) {
-    std::cout << options << "\n";
+    std::cout << help_text("rmtsweep theory [options]",
+                           "The theory's predictions for one point (docs/model.md 5).", options, {},
+                           {{"point options", &point}});
     return 0;
   }
   const model::PointParams params = point_params_from(values);

@@ -55,9 +55,23 @@ void print_usage(std::FILE* out) {
   for (const auto& sub : subcommands) {
     std::fprintf(out, "  %-10s %s\n", std::string(sub.name).c_str(), std::string(sub.summary).c_str());
   }
-  std::fprintf(
-      out,
-      "\n--verbose anywhere on the line (or RMTSWEEP_VERBOSE=1): with an error, HDF5's error stack too\n");
+  std::fprintf(out,
+               "\noptions (anywhere on the line, after a command too):\n"
+               "  --help, -h   this list; after a command, that command's options\n"
+               "  --version    print rmtsweep's version and exit\n"
+               "  --verbose    with an error, HDF5's error stack too (or RMTSWEEP_VERBOSE=1)\n"
+               "\nExit status: 0 done, 1 an error (a file that cannot be written, ...), 2 a bad option,\n"
+               "value or file, 3 run/refine: some points failed, 128 + signal: stopped, resumable\n"
+               "(docs/commands.md).\n");
+}
+
+/// Whether "--version" is on the line after the command (before a bare "--"): `rmtsweep run --version`
+/// prints the version as `rmtsweep --version` does.
+bool asks_version(int argc, char** argv) {
+  for (int i = 1; i < argc && std::strcmp(argv[i], "--") != 0; ++i) {
+    if (std::strcmp(argv[i], "--version") == 0) return true;
+  }
+  return false;
 }
 
 /// Removes every "--verbose" from argv (any command, anywhere) and says whether there was one.
@@ -128,7 +142,7 @@ int main(int argc, char** argv) {
     print_usage(argc < 2 ? stderr : stdout);
     return argc < 2 ? 2 : 0;
   }
-  if (std::strcmp(argv[1], "--version") == 0) {
+  if (asks_version(argc, argv)) {
     std::printf("rmtsweep %s\n", rmtsweep::version);
     return 0;
   }

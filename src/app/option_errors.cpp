@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "command_line.hpp"
+
 namespace rmtsweep::app {
 namespace po = boost::program_options;
 
@@ -19,12 +21,12 @@ std::string quoted_list(const std::vector<std::string>& items) {
   return text;
 }
 
-/// --a, --b, ... : the options a user may type (hidden "<...>" ones left out).
+/// --a, --b, ... : the options a user may type (hidden "<...>" and test-only ones left out).
 std::string option_list(const po::options_description& options) {
   std::string text;
   for (const auto& option : options.options()) {
     const std::string& name = option->long_name();
-    if (name.empty() || name.front() == '<') continue;
+    if (name.empty() || name.front() == '<' || hidden_from_help(name)) continue;
     text += (text.empty() ? "--" : ", --") + name;
   }
   return text;

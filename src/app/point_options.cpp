@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "command_line.hpp"
 #include "option_errors.hpp"
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/model/parse_number.hpp"
@@ -65,7 +66,7 @@ void add_point_options(po::options_description& options) {
 
 void add_option(po::options_description& options, std::string_view name) {
   const sweep::OptionSpec& spec = sweep::option_spec(name);
-  options.add_options()(std::string(spec.name).c_str(),
+  options.add_options()(sweep::command_line_name(spec.name).c_str(),
                         po::value<std::string>()->default_value(std::string(spec.default_value)),
                         std::string(spec.help).c_str());
 }
@@ -83,14 +84,16 @@ const std::vector<std::string>& point_option_names() {
 
 model::PointParams point_params_from(const po::variables_map& values) {
   return point_params_from_lookup([&](const char* name) -> std::string {
-    return values.count(name) ? values[name].as<std::string>() : sweep::default_of(name);
+    const std::string spelled = sweep::command_line_name(name);
+    return values.count(spelled) ? values[spelled].as<std::string>() : sweep::default_of(name);
   });
 }
 
 void check_simulable(const po::variables_map& values, const model::PointParams& params) {
   as_given(
       [&](const char* name) -> std::string {
-        return values.count(name) ? values[name].as<std::string>() : sweep::default_of(name);
+        const std::string spelled = sweep::command_line_name(name);
+        return values.count(spelled) ? values[spelled].as<std::string>() : sweep::default_of(name);
       },
       [&] { simulate::check_simulable_sizes(params); });
 }
@@ -116,6 +119,9 @@ po::variables_map parse_command_line(int argc, char** argv, const po::options_de
   // Stray positional arguments are collected under a hidden name and refused below.
   po::options_description all;
   all.add(options).add_options()("<positional>", po::value<std::vector<std::string>>());
+  CanonicalArgs canonical(argc, argv, all);  // --old_spelling as --old-spelling
+  argc = canonical.argc();
+  argv = canonical.argv();
   po::positional_options_description positional;
   if (!positional_option.empty()) positional.add(positional_option.c_str(), 1);
   positional.add("<positional>", -1);
@@ -139,12 +145,13 @@ po::variables_map parse_command_line(int argc, char** argv, const po::options_de
 }
 
 bool parse_file_command(int argc, char** argv, const boost::program_options::options_description& options,
-                        const std::string& command, const bool& help, const std::string& path) {
+                        const std::string& command, const bool& help, const std::string& path,
+                        const std::string& usage, const std::string& description) {
   parse_command_line(argc, argv, options, command, "file");
   if (help) {
     int rank = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    if (rank == 0) std::printf("%s", (std::ostringstream() << options).str().c_str());
+    if (rank == 0) std::printf("%s", help_text(usage, description, options, {{"file", "FILE.h5"}}).c_str());
     return false;
   }
   if (path.empty()) throw InvalidOption("file", "", "required: the sweep's HDF5 file");

@@ -17,7 +17,8 @@ namespace rmtsweep::app {
 /// --gamma --snr --weighting) with their defaults and help from sweep::option_table().
 void add_point_options(boost::program_options::options_description& options);
 
-/// Registers one option of sweep::option_table() (text value, its default and help).
+/// Registers one option of sweep::option_table() (text value, its default and help), spelled as the
+/// command line spells it (sweep::command_line_name).
 void add_option(boost::program_options::options_description& options, std::string_view name);
 
 /// The validated point given by the options registered by add_point_options (absent ones take their
@@ -46,10 +47,12 @@ boost::program_options::variables_map parse_command_line(
     const std::string& command, const std::string& positional_option = "");
 
 /// The start of the commands that read one sweep file (`status`, `assemble`): parses the command
-/// line with the bare argument taken as option "file"; with --help, prints the help on rank 0 and
-/// returns false (the command has nothing more to do); otherwise refuses an empty `path` (the
-/// variable "file" is bound to) with InvalidOption and returns true.
+/// line with the bare argument taken as option "file"; with --help, prints the help (help_text: `usage`,
+/// `description`, FILE.h5 as a positional) on rank 0 and returns false (the command has nothing more
+/// to do); otherwise refuses an empty `path` (the variable "file" is bound to) with InvalidOption and
+/// returns true.
 bool parse_file_command(int argc, char** argv, const boost::program_options::options_description& options,
-                        const std::string& command, const bool& help, const std::string& path);
+                        const std::string& command, const bool& help, const std::string& path,
+                        const std::string& usage, const std::string& description);
 
 }  // namespace rmtsweep::app

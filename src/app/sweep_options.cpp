@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "command_line.hpp"
 #include "option_errors.hpp"
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/io/file_error.hpp"
@@ -22,16 +23,20 @@ namespace po = boost::program_options;
 namespace rmtsweep::app {
 namespace {
 
-po::options_description key_options() {
-  po::options_description keys("Sweep keys (INI file or command line; the command line wins)");
+/// The sweep keys as options: spelled `spelling(key)` (the command line's kebab-case, or the config
+/// file's key itself).
+po::options_description key_options(std::string (*spelling)(std::string_view)) {
+  po::options_description keys;
   for (const std::string& key : sweep::config_keys()) {
     const sweep::OptionSpec& spec = sweep::option_spec(key);
     std::string help(spec.help);
     if (!spec.default_value.empty()) help += " (default " + std::string(spec.default_value) + ")";
-    keys.add_options()(key.c_str(), po::value<std::string>()->value_name("V"), help.c_str());
+    keys.add_options()(spelling(key).c_str(), po::value<std::string>()->value_name("V"), help.c_str());
   }
   return keys;
 }
+
+std::string as_config_key(std::string_view key) { return std::string(key); }
 
 /// The sweep keys, space-separated.
 std::string keys_text() {
@@ -114,8 +119,7 @@ std::optional<std::string> read_local_file(const std::string& path) {
 
 RunArguments parse_run_arguments(int argc, char** argv, const ConfigReader& read) {
   RunArguments args;
-  po::options_description general(
-      "Usage: rmtsweep run --config FILE --output FILE.h5 [--resume] [--force] [--key value ...]");
+  po::options_description general;
   general.add_options()("config", po::value<std::string>(&args.config_path)->value_name("FILE"),
                         "sweep config (INI: key = value lines, # comments)")(
       "output", po::value<std::string>(&args.output)->value_name("FILE.h5"), "the sweep's HDF5 file")(
@@ -123,7 +127,7 @@ RunArguments parse_run_arguments(int argc, char** argv, const ConfigReader& read
       "continue the points not done in an existing output (same config; a missing one is started): its "
       "values "
       "equal an uninterrupted run's bit for bit when every run had the same BLAS threads per rank and "
-      "ranks_per_point = 1, on any number of ranks, else to 1e-13 relative (docs/reliability.md)")(
+      "--ranks-per-point 1, on any number of ranks, else to 1e-13 relative (docs/reliability.md)")(
       "force", po::bool_switch(&args.force), "overwrite an existing output")(
       "shard", po::value<std::string>(&args.shard)->value_name("i/n"),
       "compute shard i of n (1 <= i <= n) only: grid line L (all snr of one d, delta, gamma, weighting, trial) "
@@ -146,15 +150,21 @@ RunArguments parse_run_arguments(int argc, char** argv, const ConfigReader& read
       "with --plan: the plan as if N ranks ran the sweep, with the sbatch/qsub resource lines to paste (this "
       "process alone computes it; ranks_per_point G: N a multiple of G)")(
       "help,h", po::bool_switch(&args.help), "this help");
-  const po::options_description keys = key_options();
+  const po::options_description keys = key_options(sweep::command_line_name);
+  const po::options_description file_keys = key_options(as_config_key);
   po::options_description all;
   all.add(general).add(keys);
-  std::ostringstream usage;
-  usage << all;
-  args.usage = usage.str();
+  args.usage = help_text("rmtsweep run --config FILE --output FILE.h5 [--resume | --force] [--key value ...]",
+                         "Runs a sweep config into one HDF5 file: every point of its grid, resumable; a "
+                         "config file's keys are written key_name = value, on the command line --key-name "
+                         "value (--key_name value too).",
+                         all, {}, {{"sweep keys (the command line wins over --config)", &keys}});
   for (int i = 0; i < argc; ++i) args.command_line += (i ? " " : "rmtsweep ") + quoted(argv[i]);
 
-  po::variables_map vm;
+  po::variables_map vm, file_vm;
+  CanonicalArgs canonical(argc, argv, all);
+  argc = canonical.argc();
+  argv = canonical.argv();
   try {
     // No prefix guessing (as for the other commands): --out must not quietly mean --output.
     const auto style = po::command_line_style::default_style & ~po::command_line_style::allow_guessing;
@@ -180,7 +190,7 @@ RunArguments parse_run_arguments(int argc, char** argv, const ConfigReader& read
     check_config_lines(*text, args.config_path);
     std::istringstream file(*text);
     try {
-      po::store(po::parse_config_file(file, keys, false), vm);  // stored second: the command line wins
+      po::store(po::parse_config_file(file, file_keys, false), file_vm);
     } catch (const po::multiple_occurrences& e) {
       const std::string key = without_dashes(e.get_option_name());
       throw InvalidOption::described(key, args.config_path,
@@ -191,8 +201,12 @@ RunArguments parse_run_arguments(int argc, char** argv, const ConfigReader& read
                           std::string(e.what()) + "; allowed keys: " + keys_text());
     }
   }
-  for (const std::string& key : sweep::config_keys()) {
-    if (vm.count(key)) args.values[key] = vm[key].as<std::string>();
+  for (const std::string& key : sweep::config_keys()) {  // the command line wins
+    if (vm.count(sweep::command_line_name(key))) {
+      args.values[key] = vm[sweep::command_line_name(key)].as<std::string>();
+    } else if (file_vm.count(key)) {
+      args.values[key] = file_vm[key].as<std::string>();
+    }
   }
   if (!args.help) resolve_run_controls(args, vm);
   return args;

@@ -1,6 +1,7 @@
 // The options of a point and of a sweep, each once (include/rmtsweep/sweep/option_table.hpp).
 #include "rmtsweep/sweep/option_table.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -63,12 +64,19 @@ constexpr OptionSpec table[] = {
      "compute the snr values of a line (all but snr fixed) from one factorization: auto (every weighting but "
      "causal:tau, where the snr axis has 2 or more values) or off (each point alone, as before lines)",
      in_sweep, true},
-    {"fail_points", "", "TEST ONLY fault injection: point indices whose engine call throws", in_sweep, true},
+    {"fail_points", "", "TEST ONLY fault injection: point indices whose engine call throws", in_sweep, true,
+     true},
 };
 
 }  // namespace
 
 std::span<const OptionSpec> option_table() { return table; }
+
+std::string command_line_name(std::string_view name) {
+  std::string spelled(name);
+  std::replace(spelled.begin(), spelled.end(), '_', '-');
+  return spelled;
+}
 
 const OptionSpec& option_spec(std::string_view name) {
   for (const OptionSpec& spec : table) {

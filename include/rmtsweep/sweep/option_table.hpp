@@ -24,6 +24,8 @@ struct OptionSpec {
   unsigned use;                    ///< OptionUse flags
   /// An execution setting of a sweep: not part of the resolved config that --resume compares.
   bool execution = false;
+  /// Fault injection for the tests: accepted, but not shown by --help.
+  bool test_only = false;
 };
 
 /// Every option, in the order `--help` and the resolved config list them.
@@ -31,6 +33,11 @@ std::span<const OptionSpec> option_table();
 
 /// The option called `name` (std::logic_error when there is none: a programming error).
 const OptionSpec& option_spec(std::string_view name);
+
+/// How the command line spells option or key `name`: kebab-case, '-' for each '_' (store_spectra ->
+/// store-spectra). A config file keeps `name`; the command line accepts `name` too
+/// (src/app/command_line.hpp).
+std::string command_line_name(std::string_view name);
 
 /// Its default as text.
 inline std::string default_of(std::string_view name) { return std::string(option_spec(name).default_value); }

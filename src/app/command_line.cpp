@@ -1,0 +1,115 @@
+// One command-line style for every command (src/app/command_line.hpp).
+#include "command_line.hpp"
+
+#include <algorithm>
+#include <memory>
+#include <set>
+#include <sstream>
+
+#include "rmtsweep/sweep/option_table.hpp"
+
+namespace rmtsweep::app {
+namespace po = boost::program_options;
+
+namespace {
+
+/// Whether `options` has an option of long name `name`.
+bool has_option(const po::options_description& options, const std::string& name) {
+  return options.find_nothrow(name, false) != nullptr;
+}
+
+}  // namespace
+
+CanonicalArgs::CanonicalArgs(int argc, char** argv, const po::options_description& options) {
+  bool after_end_of_options = false;
+  for (int i = 0; i < argc; ++i) {
+    std::string word = argv[i];
+    if (word == "--") after_end_of_options = true;
+    if (i > 0 && !after_end_of_options && word.size() > 2 && word.rfind("--", 0) == 0) {
+      const std::size_t end = std::min(word.find('='), word.size());
+      const std::string name = word.substr(2, end - 2);
+      const std::string kebab = sweep::command_line_name(name);
+      if (kebab != name && !has_option(options, name) && has_option(options, kebab))
+        word = "--" + kebab + word.substr(end);
+    }
+    words_.push_back(std::move(word));
+  }
+  for (std::string& word : words_) pointers_.push_back(word.data());
+  pointers_.push_back(nullptr);
+}
+
+bool hidden_from_help(const std::string& long_name) {
+  for (const sweep::OptionSpec& spec : sweep::option_table()) {
+    if (spec.test_only && sweep::command_line_name(spec.name) == long_name) return true;
+  }
+  return false;
+}
+
+std::string wrapped(const std::string& text, std::size_t width, std::size_t indent) {
+  std::string out, line;
+  std::istringstream words(text);
+  std::string word;
+  while (words >> word) {
+    if (!line.empty() && indent + line.size() + 1 + word.size() > width) {
+      out += std::string(indent, ' ') + line + "\n";
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + word;
+  }
+  if (!line.empty()) out += std::string(indent, ' ') + line + "\n";
+  return out;
+}
+
+std::string help_text(const std::string& usage, const std::string& description,
+                      const po::options_description& options, const std::vector<Positional>& positionals,
+                      const std::vector<std::pair<std::string, const po::options_description*>>& groups) {
+  std::set<std::string> apart;  // shown elsewhere than under "options:"
+  for (const Positional& positional : positionals) apart.insert(positional.option);
+  for (const auto& [caption, group] : groups) {
+    for (const auto& option : group->options()) apart.insert(option->long_name());
+  }
+  // The options shown, by caption, and all of them together for one column width.
+  po::options_description every(help_columns);
+  auto shown = [&](const po::options_description& from, const std::set<std::string>& skip) {
+    po::options_description listed(help_columns);
+    for (const auto& option : from.options()) {
+      if (skip.count(option->long_name()) || hidden_from_help(option->long_name())) continue;
+      listed.add(option);
+      every.add(option);
+    }
+    return listed;
+  };
+  std::vector<std::pair<std::string, po::options_description>> sections;
+  sections.emplace_back("options", shown(options, apart));
+  for (const auto& [caption, group] : groups) sections.emplace_back(caption, shown(*group, {}));
+  const unsigned width = std::max(every.get_option_column_width(), 12u);
+
+  std::ostringstream out;
+  out << wrapped("usage: " + usage, help_columns) << "\n";
+  if (!description.empty()) out << wrapped(description, help_columns) << "\n";
+  if (!positionals.empty()) {
+    out << "positional arguments:\n";
+    for (const Positional& positional : positionals) {
+      const po::option_description* option = options.find_nothrow(positional.option, false);
+      const std::string help = option ? option->description() : std::string();
+      std::string line = "  " + positional.shown;
+      line += std::string(line.size() < width ? width - line.size() : 1, ' ');
+      const std::string text = wrapped(help, help_columns - line.size(), 0);
+      std::istringstream lines(text);
+      std::string first;
+      std::getline(lines, first);
+      out << line << first << "\n";
+      for (std::string rest; std::getline(lines, rest);) out << std::string(line.size(), ' ') << rest << "\n";
+    }
+    out << "\n";
+  }
+  for (const auto& [caption, listed] : sections) {
+    if (listed.options().empty()) continue;
+    out << caption << ":\n";
+    listed.print(out, width);
+    out << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace rmtsweep::app

@@ -7,10 +7,10 @@
 
 #include <boost/program_options.hpp>
 #include <cstdio>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "command_line.hpp"
 #include "commands.hpp"
 #include "option_errors.hpp"
 #include "rmtsweep/common/error.hpp"
@@ -21,38 +21,44 @@ namespace po = boost::program_options;
 namespace rmtsweep::app {
 
 int command_merge(int argc, char** argv) {
-  sweep::MergeOptions options;
+  sweep::MergeOptions merge;
   bool help = false;
-  po::options_description described(
-      "Usage: rmtsweep merge OUT.h5 SHARD.h5... [--allow-partial] [--force]\n\nWrites OUT.h5, the sweep "
-      "whose "
-      "shards (`rmtsweep run --shard i/n`) the files SHARD.h5... hold, as one run of the whole sweep would: "
-      "every point from the file that computed it. Refuses files of another config or version, a point done "
-      "in "
-      "two files, and points done in none (docs/cluster.md)");
-  described.add_options()(
-      "allow-partial", po::bool_switch(&options.allow_partial),
-      "write OUT.h5 even where points are done in no file given (a shard missing or "
-      "unfinished): those points pending, `rmtsweep run --resume` on OUT.h5 computes them")(
-      "force", po::bool_switch(&options.force), "replace an existing OUT.h5")(
+  po::options_description options;
+  options.add_options()("files", po::value<std::vector<std::string>>(),
+                        "OUT.h5, the file to write, then the shards' sweep files")(
+      "allow-partial", po::bool_switch(&merge.allow_partial),
+      "write OUT.h5 even where points are done in no file given (a shard missing or unfinished): those "
+      "points pending, `rmtsweep run --resume` on OUT.h5 computes them")(
+      "force", po::bool_switch(&merge.force), "replace an existing OUT.h5")(
       "help,h", po::bool_switch(&help), "this help");
-  po::options_description all;
-  all.add(described).add_options()("files", po::value<std::vector<std::string>>());
   po::positional_options_description positional;
   positional.add("files", -1);
   po::variables_map values;
+  CanonicalArgs canonical(argc, argv, options);
   try {
     const auto style = po::command_line_style::default_style & ~po::command_line_style::allow_guessing;
-    po::store(po::command_line_parser(argc, argv).options(all).positional(positional).style(style).run(),
+    po::store(po::command_line_parser(canonical.argc(), canonical.argv())
+                  .options(options)
+                  .positional(positional)
+                  .style(style)
+                  .run(),
               values);
     po::notify(values);
   } catch (const po::error& e) {
-    throw command_line_error(e, argc, argv, all, "see rmtsweep merge --help");
+    throw command_line_error(e, canonical.argc(), canonical.argv(), options, "see rmtsweep merge --help");
   }
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (help) {
-    if (rank == 0) std::printf("%s", (std::ostringstream() << described).str().c_str());
+    if (rank == 0) {
+      std::printf("%s", help_text("rmtsweep merge OUT.h5 SHARD.h5... [options]",
+                                  "Writes OUT.h5, the sweep whose shards (`rmtsweep run --shard i/n`) the files "
+                                  "SHARD.h5... hold, as one run of the whole sweep would: every point from the "
+                                  "file that computed it. Refuses files of another config or version, a point "
+                                  "done in two files, and points done in none (docs/cluster.md).",
+                                  options, {{"files", "OUT.h5 SHARD.h5..."}})
+                            .c_str());
+    }
     return 0;
   }
   std::vector<std::string> files;
@@ -61,19 +67,19 @@ int command_merge(int argc, char** argv) {
   if (files.size() < 2)
     throw InvalidOption("shards", "",
                         "one or more sweep files of shards after OUT.h5 (rmtsweep run --shard i/n)");
-  options.output = files.front();
-  options.inputs.assign(files.begin() + 1, files.end());
-  for (int i = 0; i < argc; ++i) options.command_line += (i ? " " : "rmtsweep ") + std::string(argv[i]);
+  merge.output = files.front();
+  merge.inputs.assign(files.begin() + 1, files.end());
+  for (int i = 0; i < argc; ++i) merge.command_line += (i ? " " : "rmtsweep ") + std::string(argv[i]);
   if (rank != 0) return 0;  // serial: rank 0 alone reads the shards and writes the file
-  const sweep::MergeOutcome outcome = sweep::merge_sweeps(options);
+  const sweep::MergeOutcome outcome = sweep::merge_sweeps(merge);
   std::printf("%s: merged from %zu files: %lld of %lld points done, %lld failed, %lld pending\n",
-              options.output.c_str(), options.inputs.size(), static_cast<long long>(outcome.done),
+              merge.output.c_str(), merge.inputs.size(), static_cast<long long>(outcome.done),
               static_cast<long long>(outcome.points), static_cast<long long>(outcome.failed),
               static_cast<long long>(outcome.pending));
   for (const std::string& note : outcome.notes) std::printf("note: %s\n", note.c_str());
   if (outcome.pending > 0 || outcome.failed > 0) {
     std::printf("`rmtsweep run --config ... --output %s --resume` computes the rest\n",
-                options.output.c_str());
+                merge.output.c_str());
   }
   return 0;
 }

@@ -12,8 +12,8 @@ using rmtsweep::test::run_rmtsweep;
 
 namespace {
 
-const std::vector<std::string> commands = {"theory", "point",   "run",  "status", "assemble",
-                                           "refine", "recover", "plot", "schema"};
+const std::vector<std::string> commands = {"theory", "point",   "run",   "status", "assemble",
+                                           "refine", "recover", "merge", "plot",   "schema"};
 
 /// A small sweep's plan (nothing computed, nothing written) with `options` added.
 std::string plan_with(const std::string& options) {
@@ -52,7 +52,8 @@ TEST(CliStyle, EveryCommandsOtherMultiWordOptionsTakeTheUnderscoreSpellingToo) {
   // status and refine refuse the missing file, not the option.
   for (const auto& [kebab, underscore] : std::vector<std::pair<std::string, std::string>>{
            {"status /nonexistent.h5 --no-verify", "status /nonexistent.h5 --no_verify"},
-           {"refine /nonexistent.h5 --max-points 5", "refine /nonexistent.h5 --max_points 5"}}) {
+           {"refine /nonexistent.h5 --max-points 5", "refine /nonexistent.h5 --max_points 5"},
+           {"merge /tmp/out.h5 /nonexistent.h5 --allow-partial", "merge /tmp/out.h5 /nonexistent.h5 --allow_partial"}}) {
     const auto expected = run_rmtsweep(kebab), given = run_rmtsweep(underscore);
     EXPECT_EQ(given.status, expected.status) << underscore;
     EXPECT_EQ(given.output, expected.output) << underscore;
@@ -78,6 +79,9 @@ TEST(CliStyle, AFileCommandShowsItsFileAsAPositionalArgument) {
     EXPECT_NE(result.output.find("positional arguments:\n  FILE.h5"), std::string::npos) << result.output;
     EXPECT_EQ(result.output.find("--file"), std::string::npos) << result.output;
   }
+  const auto merge = run_rmtsweep("merge --help");
+  EXPECT_NE(merge.output.find("positional arguments:\n  OUT.h5 SHARD.h5..."), std::string::npos) << merge.output;
+  EXPECT_EQ(merge.output.find("--files"), std::string::npos) << merge.output;
 }
 
 TEST(CliStyle, TestOnlyFaultInjectionIsAcceptedButNotShown) {

@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """Detected fractions of Onatski's R and of G_m = g_1/mean(g_2, ..., g_m) per cell of a sweep (k >= 10 stored).
 
-G_3 needs four eigenvalues, G_9 ten; R = G_2. Critical values from scripts/calibrate_eigengap.py at the
-sweep's d (results in scripts/results/eigengap_calibration.txt). The edge rule's column is for comparison.
+G_3 needs four eigenvalues, G_9 ten; R = G_2. Critical values from studies/calibrate_eigengap.py at the
+sweep's d (results in studies/results/eigengap_calibration.txt). The edge rule's column is for comparison.
 Usage: gap_statistic_rates.py FILE.h5 crit_R crit_G3 crit_G9
 """
 import os

@@ -5,7 +5,7 @@ Reads /points of an `rmtsweep run` file (snr must include 0) and, per (weighting
 reports the fraction of done trials detected by
   edge     lambda_1 > theory_bulk_edge_right (1 + c d^(-2/3)), c = 1 (assemble/phase.hpp, the current rule);
   eigengap R = (l1 - l2)/(l2 - l3) > the 95 % real-Wishart critical value (EIGENGAP_95 below, the pooled
-           d-free value of src/assemble/detection.cpp, from scripts/calibrate_eigengap.py);
+           d-free value of src/assemble/detection.cpp, from studies/calibrate_eigengap.py);
   null     lambda_1 > the 95 % conformal quantile (order statistic min(n, ceil(0.95 (n + 1)))) of lambda_1 at snr = 0 on
            the same line. To keep its false-detection rate honest the snr = 0 trials are split in two halves
            by trial parity: the threshold from the even trials is applied to the odd ones and vice versa,
@@ -26,7 +26,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import rmtsweep  # noqa: E402  (python/rmtsweep: the files' readers)
 
 # 95 % quantile of R for real Wishart spectra, pooled over d = 100 ... 3200 and d/n = 1/16 ... 1 (14 rows,
-# 200000 draws; scripts/results/eigengap_calibration.txt): the same value as src/assemble/detection.cpp.
+# 200000 draws; studies/results/eigengap_calibration.txt): the same value as src/assemble/detection.cpp.
 EIGENGAP_95 = 6.885
 
 

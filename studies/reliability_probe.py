@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """The reliability probe of issue 16: bad inputs and injected faults, each with what must happen.
 
-    /usr/bin/python3 scripts/reliability_probe.py [--binary build/rmtsweep] [--only NAME ...] [--list]
+    /usr/bin/python3 studies/reliability_probe.py [--binary build/rmtsweep] [--only NAME ...] [--list]
 
 Each case runs the real program (under mpirun where the command needs it) and passes when the
 outcome is the promised one: a bad value refused up front (exit 2, one line naming the option and

@@ -12,8 +12,8 @@ namespace {
 
 constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 
-/// The 95 % quantile of R over exact draws of real Wishart spectra (scripts/calibrate_eigengap.py; raw output
-/// in scripts/results/eigengap_calibration.txt), with bootstrap standard errors. Rows 1-6: `20000 20091`;
+/// The 95 % quantile of R over exact draws of real Wishart spectra (studies/calibrate_eigengap.py; raw output
+/// in studies/results/eigengap_calibration.txt), with bootstrap standard errors. Rows 1-6: `20000 20091`;
 /// rows 7-8: `20000 20092` (other shapes); rows 9-14: `10000 20093`. No row differs from the pooled value
 /// (6.885 +- 0.037) by more than 2.1 of its standard errors, and neither d nor the shape moves the rows.
 constexpr std::array<EigengapCritical, 14> critical_table{{

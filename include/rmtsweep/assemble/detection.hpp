@@ -37,7 +37,7 @@ double eigengap_critical_value(int d);
 double eigengap_critical_standard_error();
 
 /// One calibration row: the 95 % quantile of R over `draws` real Wishart d x n null matrices (d/n = gamma),
-/// drawn exactly (Dumitriu-Edelman tridiagonal Laguerre model) by scripts/calibrate_eigengap.py, with its
+/// drawn exactly (Dumitriu-Edelman tridiagonal Laguerre model) by studies/calibrate_eigengap.py, with its
 /// bootstrap standard error.
 struct EigengapCritical {
   int d;
@@ -47,7 +47,7 @@ struct EigengapCritical {
   double se;
 };
 /// The rows behind eigengap_critical_value (provenance in src/assemble/detection.cpp and
-/// scripts/results/eigengap_calibration.txt).
+/// studies/results/eigengap_calibration.txt).
 std::span<const EigengapCritical> eigengap_critical_table();
 
 /// The (1 - alpha) quantile of n null values as a detection threshold (the rule detects lambda_1 above it):
@@ -109,7 +109,7 @@ LineDetection detect_line(const std::vector<double>& snr,
 /// The null-calibrated detector of a line: the threshold is null_quantile_threshold of lambda_1 over the
 /// trials of its snr = 0 cell (NaN, detecting nothing, when there is none). Applied to the same trials, the
 /// false-detection rate is at most alpha by construction; an honest estimate needs null trials that did
-/// not set the threshold (e.g. split the trials, as scripts/detection_rates.py does).
+/// not set the threshold: null_false_detection_rate (detection_tables.hpp) leaves each one out.
 Detector null_detector(const std::vector<double>& snr, const std::vector<std::vector<std::vector<double>>>& cells,
                        double alpha = default_null_alpha);
 

@@ -27,7 +27,7 @@ using theory::max_finite_t_gram;
 ///
 /// Why each trial its own, on every line: the edge of one draw does not stand for the others, even where
 /// many tokens are pooled. Measured on 512 null trials (d = 400, delta 0.5, gamma 0.25, prefix:3, seed 0;
-/// scripts/finite_t_edge_rule.py, docs/finite_t.md): the trials' edges spread by 0.19 % (mean pooling),
+/// studies/finite_t_edge_rule.py, docs/finite_t.md): the trials' edges spread by 0.19 % (mean pooling),
 /// 0.6 % (harmonic, optimal) and 3.2 % (`last`), against the rule's margin d^(-2/3) = 1.8 %; judged by trial
 /// 0's edge the rule gave 4.9 / 13.1 / 14.8 % false detections for harmonic / optimal / `last` (iid), by
 /// each trial's own 7.0 / 10.0 / 2.9 %, by the paper's edge 9.6 / 13.1 / 33.8 %. Trial 0's harmonic edge

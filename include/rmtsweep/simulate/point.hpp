@@ -26,8 +26,9 @@ const char* to_string(CovariancePath path) noexcept;
 
 /// (addition) How the top eigenpairs and the ridge are computed: `dense` forms S (or the Gram
 /// matrix) and reduces it; `krylov` applies S = E M E^T through the table without forming it
-/// (block Davidson and conjugate gradients, memory about the table's); `automatic` takes krylov
-/// where no full spectrum is asked and krylov_pays says it is faster.
+/// (block Lanczos: the eigenpairs and the ridge solve from one Krylov basis, memory about the
+/// table's; src/simulate/block_lanczos.hpp); `automatic` takes krylov where no full spectrum is
+/// asked and krylov_pays says it is faster.
 enum class Engine { automatic, dense, krylov };
 
 /// "automatic", "dense", "krylov".
@@ -51,8 +52,8 @@ struct SimulationOptions {
   /// (addition) Krylov: the most products of S (each vector of a block counts) before the point
   /// is recomputed densely (PointResult::fell_back); 0 means a default of 2000 + 100 k.
   long long krylov_budget = 0;
-  /// (addition) Krylov: vectors per block product: 1 is Lanczos (Spectra::SymEigsSolver), more is
-  /// block Davidson (Spectra::DavidsonSymEigsSolver); 0 means 1.
+  /// (addition) Krylov: the block size of block Lanczos, vectors per product of S (a line's engine
+  /// takes at least 4); 0 means default_block (src/simulate/krylov_settings.hpp).
   int krylov_block = 0;
   /// Where to keep the finite-T outlier of the point's line (simulate/finite_t.hpp) across the points
   /// of a sweep that share it (all snr of one line); null builds it for this point. Results are the same.

@@ -21,7 +21,7 @@ namespace rmtsweep::theory {
 
 /// The T_eff below which the limit law of model.md 5.1 is measurably off at dimension d: where the finite-T
 /// right edge exceeds the paper's kappa u(psi_+) by more than the Tracy-Widom-scale margin d^(-2/3) of the
-/// edge rule (assemble/phase.hpp). Measured (scripts/finite_t_edge_bias.py: T = 10, prefix:3, delta = 0.5,
+/// edge rule (assemble/phase.hpp). Measured (studies/finite_t_edge_bias.py: T = 10, prefix:3, delta = 0.5,
 /// gamma = 0.25; mean over 4, 3, 2 token draws at d = 400, 1000, 2000; T_eff 1.47 and 1.8 are the peaked
 /// weights (r, 1) with r = 0.25, 0.5; harmonic 5.34 and optimal 3):
 ///

@@ -2,9 +2,10 @@
 
 - "model.md 5.2", "model.md section 1.1", "model.md sections 1-2", "docs/model.md §5.6": each cited
   section is a numbered heading of docs/model.md;
-- every link and image of README.md and of the pages under docs/ names a file that exists, and an
-  anchor (#...) names a heading of that page;
-- every path docs/<...>.md or docs/figures/<...>.png named in code, configs and scripts exists;
+- every link and image of every Markdown page (README.md, docs/, studies/README.md, ...) names a file
+  that exists, and an anchor (#...) names a heading of that page;
+- every path docs/<...>.md or docs/figures/<...>.png named in code, configs and scripts exists, and so
+  does every scripts/<...> or studies/<...> file named (a git `<commit>:<path>` names history, not the tree);
 - no file names the specification or any document outside the repository;
 - CITATION.cff gives the version CMakeLists.txt builds;
 - README.md stays short and gives the two set-up commands, the second being what CI runs.
@@ -24,6 +25,7 @@ CITATION = re.compile(r"model\.md(?:\s*(?:§|sections?\s+|section\s+§))?\s*(" +
                       r"(?:\s*(?:-|–|,|and)\s*(?:§)?" + NUMBER + r")*)")
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
 REPO_PATH = re.compile(r"(?<![\w./-])(docs/[\w./-]+\.(?:md|png))")
+SCRIPT_PATH = re.compile(r"(?<![\w./:-])((?:scripts|studies)/[\w./-]+\.(?:py|sh|txt|md|png))")
 OUTSIDE = re.compile("|".join([r"\.\./" + "shared", "shared" + "/docs", "/work" + "/shared"]))
 
 
@@ -75,9 +77,10 @@ class References(unittest.TestCase):
         self.assertEqual(missing, [], "sections cited but not in docs/model.md")
         self.assertGreater(sum(len(CITATION.findall(t)) for t in self.files.values()), 50)
 
-    def test_every_link_of_the_readme_and_docs_resolves(self):
-        pages = [p for p in self.files if p.endswith(".md") and (p == "README.md" or p.startswith("docs" + os.sep))]
+    def test_every_link_of_every_markdown_page_resolves(self):
+        pages = [p for p in self.files if p.endswith(".md")]
         self.assertIn(os.path.join("docs", "model.md"), pages)
+        self.assertIn(os.path.join("studies", "README.md"), pages)
         broken = []
         for page in pages:
             text = re.sub(r"```.*?```", "", self.files[page], flags=re.S)
@@ -97,6 +100,12 @@ class References(unittest.TestCase):
         missing = [f"{path}: {name}" for path, text in self.files.items() for name in REPO_PATH.findall(text)
                    if not os.path.exists(os.path.join(ARGS.root, name))]
         self.assertEqual(missing, [])
+
+    def test_every_script_or_study_named_anywhere_exists(self):
+        named = [(path, name) for path, text in self.files.items() for name in SCRIPT_PATH.findall(text)]
+        self.assertGreater(len(named), 20)
+        missing = [f"{path}: {name}" for path, name in named if not os.path.exists(os.path.join(ARGS.root, name))]
+        self.assertEqual(missing, [], "moved or removed: name it where it is now, or as <commit>:<path>")
 
     def test_the_readme_is_short_and_gives_the_set_up_commands_ci_runs(self):
         readme = self.files["README.md"]

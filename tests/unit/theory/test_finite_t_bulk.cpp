@@ -195,7 +195,7 @@ double mean_top_eigenvalue(const std::vector<double>& tau, int d, int draws, uns
 
 TEST(FiniteTEdge, ApproachesThePaperEdgeForTenEqualWeights) {
   // Mean pooling, T = 10: T_eff = 10. Measured over trials 0-3 at d = 400: relative difference -0.04 %
-  // with a trial-to-trial standard deviation of 0.13 % (scripts/finite_t_edge_bias.py); 0.5 % is ~4 of those.
+  // with a trial-to-trial standard deviation of 0.13 % (studies/finite_t_edge_bias.py); 0.5 % is ~4 of those.
   const auto point = signal_free_point(400, "mean");
   const double paper = theory::bulk_edges(point.delta, point.gamma, 0.1).right;  // 0.374669
   const double edge = theory::finite_t_edge(simulate::token_gram_spectrum(point), point.d);

@@ -11,7 +11,7 @@ with R = (l1 - l2)/(l2 - l3) above the critical value, and R's 95 % point. Indep
 so it measures the rule's level without the 64-trial binomial noise (sd 2.7 % at 5 %).
 
 T = 10, prefix:3, delta = 0.5, gamma = 0.25 (the detection tables' point).
-Also G_9 = (l1 - l2)/mean(l2 - l3, ..., l9 - l10) (scripts/calibrate_eigengap.py) against its own critical value.
+Also G_9 = (l1 - l2)/mean(l2 - l3, ..., l9 - l10) (studies/calibrate_eigengap.py) against its own critical value.
 Usage: eigengap_exact_null.py d draws critical_value_R critical_value_G9 [seed] [table:weighting,...]
 """
 import sys

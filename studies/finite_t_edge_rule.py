@@ -16,24 +16,21 @@ Usage: finite_t_edge_rule.py RMTSWEEP_BINARY FILE.h5 [margin c = 1]
 Output: one row per weighting.
 """
 import json
+import os
 import subprocess
 import sys
 
 import h5py
 import numpy as np
 
-
-def config_of(f):
-    text = f.attrs["config"]
-    if isinstance(text, bytes):
-        text = text.decode()
-    return dict(line.split(" = ", 1) for line in text.splitlines() if " = " in line)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+import rmtsweep  # noqa: E402  (python/rmtsweep: the files' readers)
 
 
 def theory(binary, cfg, weighting, trial):
     args = [binary, "theory", "--bulk", "finite-T", "--json", "--snr", "0", "--trial", str(trial)]
     for key in ("d", "T", "delta", "gamma", "correlation", "table", "seed"):
-        args += ["--" + key, cfg[key]]
+        args += ["--" + key, str(cfg[key])]
     args += ["--weighting", weighting]
     return json.loads(subprocess.run(args, capture_output=True, text=True, check=True).stdout)
 
@@ -41,13 +38,17 @@ def theory(binary, cfg, weighting, trial):
 def main():
     binary, path = sys.argv[1], sys.argv[2]
     c = float(sys.argv[3]) if len(sys.argv) > 3 else 1.0
+    cfg = rmtsweep.read_config(path)
+    for key in ("d", "delta", "gamma"):
+        if len(cfg[key]) != 1:
+            sys.exit(f"{path}: {key} = {cfg[key]}; this study takes a sweep of one d, delta and gamma")
+        cfg[key] = cfg[key][0]
     with h5py.File(path, "r") as f:
-        cfg = config_of(f)
         points = f["points"]
         weightings = [w.decode() if isinstance(w, bytes) else w for w in f["grid/weighting"][:]]
         wi, trial = points["weighting_index"][:], points["trial"][:]
         top, snr, status = points["top_eigenvalue"][:], points["snr"][:], points["status"][:]
-    d = int(cfg["d"])
+    d = cfg["d"]
     scale = 1.0 + c * d ** (-2.0 / 3.0)
     print(f"# {path}: d = {d}, delta = {cfg['delta']}, gamma = {cfg['gamma']}, table = {cfg['table']}, "
           f"seed = {cfg['seed']}, margin c = {c}")

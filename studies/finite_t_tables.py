@@ -15,17 +15,15 @@ Output: one markdown table per file.
 """
 import argparse
 import json
+import os
 import subprocess
+import sys
 
 import h5py
 import numpy as np
 
-
-def config_of(f):
-    text = f.attrs["config"]
-    if isinstance(text, bytes):
-        text = text.decode()
-    return dict(line.split(" = ", 1) for line in text.splitlines() if " = " in line)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+import rmtsweep  # noqa: E402  (python/rmtsweep: the files' readers)
 
 
 def text(values):
@@ -36,14 +34,14 @@ def finite_t_by_cli(binary, cfg, weighting, d, delta, gamma, snr, trial):
     args = [binary, "theory", "--bulk", "finite-T", "--json", "--snr", repr(snr), "--trial", str(trial),
             "--d", str(d), "--delta", repr(delta), "--gamma", repr(gamma), "--weighting", weighting]
     for key in ("T", "correlation", "table", "seed"):
-        args += ["--" + key, cfg[key]]
+        args += ["--" + key, str(cfg[key])]
     out = json.loads(subprocess.run(args, capture_output=True, text=True, check=True).stdout)["finite_t"]
     return out["top_eigenvalue"], out["overlap"]
 
 
 def table(path, binary):
+    cfg = rmtsweep.read_config(path)
     with h5py.File(path, "r") as f:
-        cfg = config_of(f)
         p = f["points"]
         cols = {name: p[name][:] for name in ("weighting_index", "d", "delta", "gamma", "snr", "trial", "status",
                                               "top_eigenvalue", "overlap", "theory_top_eigenvalue", "theory_overlap")}

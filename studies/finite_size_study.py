@@ -2,7 +2,7 @@
 """How the extrapolated threshold's error falls with trials and sizes, measured on a finished
 finite-size sweep (jobs/configs/finite_size_laptop*.ini) with rmtsweep's own assemble.
 
-    /usr/bin/python3 scripts/finite_size_study.py SWEEP.h5 [--rmtsweep build/rmtsweep]
+    /usr/bin/python3 studies/finite_size_study.py SWEEP.h5 [--rmtsweep build/rmtsweep]
 
 For each subset (the first K trials, a subset of the sizes) it copies the file, marks the other
 points pending (status 0: assemble counts done points only), runs `rmtsweep assemble` on the copy

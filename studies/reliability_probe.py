@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """The reliability probe of issue 16: bad inputs and injected faults, each with what must happen.
 
-    /usr/bin/python3 scripts/reliability_probe.py [--binary build/rmtsweep] [--only NAME ...] [--list]
+    /usr/bin/python3 studies/reliability_probe.py [--binary build/rmtsweep] [--only NAME ...] [--list]
 
 Each case runs the real program (under mpirun where the command needs it) and passes when the
 outcome is the promised one: a bad value refused up front (exit 2, one line naming the option and
@@ -88,6 +88,15 @@ class Probe:
         with open(path, "w") as f:
             f.write(text)
         return path
+
+    def resume(self, config, output):
+        """`rmtsweep run --resume` of `output` on two ranks."""
+        return self.run(["run", "--config", config, "--output", output, "--resume"], ranks=2, timeout=300)
+
+    def resume_problems(self, config, output, what="resume"):
+        """[] when `resume` succeeds, else one problem saying `what` and how it ended."""
+        resumed = self.resume(config, output)
+        return [] if resumed.code == 0 else [f"{what}: {resumed}"]
 
     def sweep(self, name, ranks=2, extra=(), text=TINY):
         output = self.path(name)
@@ -339,10 +348,11 @@ def a_config_line_without_a_key_is_shown(p):
 
 
 def sweep_with_a_file_for_its_journal(p, name):
-    """A finished sweep whose journal directory is replaced by a regular file (None when the sweep failed)."""
+    """A finished sweep whose journal directory is replaced by a regular file (RuntimeError when the sweep
+    failed: the case fails)."""
     output, r = p.sweep(name, ranks=1)
     if r.code != 0:
-        return None
+        raise RuntimeError(f"the sweep failed: {r}")
     shutil.rmtree(output + ".journal")
     open(output + ".journal", "w").close()
     return output
@@ -351,8 +361,6 @@ def sweep_with_a_file_for_its_journal(p, name):
 @case
 def a_journal_path_that_is_a_file_is_said_so(p):
     output = sweep_with_a_file_for_its_journal(p, "jfile.h5")
-    if output is None:
-        return ["the sweep failed"]
     s = p.run(["status", output])
     problems = clean(s)
     if "missing" in s.out + s.err:
@@ -365,17 +373,14 @@ def a_journal_path_that_is_a_file_is_said_so(p):
 @case
 def resume_with_a_journal_path_that_is_a_file_is_refused(p):
     output = sweep_with_a_file_for_its_journal(p, "jfile2.h5")
-    if output is None:
-        return ["the sweep failed"]
     r = p.run(["run", "--config", p.path("jfile2.h5.ini"), "--output", output, "--resume"], ranks=1)
     return refused(r, "resume", output)
 
 
-def mpirun_sigterm(p, delay):
-    output = p.path(f"term{delay}.h5")
-    config = p.config(f"term{delay}.ini", LONG)
-    process = subprocess.Popen(["mpirun", "-np", "2", "--oversubscribe", p.binary, "run", "--config", config,
-                                "--output", output], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV,
+def sigterm_once_written(command, output, delay, env=ENV):
+    """Starts `command`, sends it SIGTERM `delay` s after `output` appears; the problems unless it exits 143.
+    RuntimeError (the case fails) when it has not exited a minute later (it is killed with its group)."""
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
                                start_new_session=True, text=True)
     deadline = time.monotonic() + 60
     while not os.path.exists(output) and time.monotonic() < deadline:
@@ -383,15 +388,19 @@ def mpirun_sigterm(p, delay):
     time.sleep(delay)
     process.send_signal(signal.SIGTERM)
     try:
-        out, err = process.communicate(timeout=60)
+        process.communicate(timeout=60)
     except subprocess.TimeoutExpired:
         os.killpg(process.pid, signal.SIGKILL)
-        return ["hung after SIGTERM"]
-    problems = [] if process.returncode == 143 else [f"exit {process.returncode}, not 143"]
-    resumed = p.run(["run", "--config", config, "--output", output, "--resume"], ranks=2, timeout=300)
-    if resumed.code != 0:
-        problems.append(f"resume: {resumed}")
-    return problems
+        raise RuntimeError("hung after SIGTERM") from None
+    return [] if process.returncode == 143 else [f"exit {process.returncode}, not 143"]
+
+
+def mpirun_sigterm(p, delay):
+    output = p.path(f"term{delay}.h5")
+    config = p.config(f"term{delay}.ini", LONG)
+    problems = sigterm_once_written(["mpirun", "-np", "2", "--oversubscribe", p.binary, "run", "--config", config,
+                                     "--output", output], output, delay)
+    return problems + p.resume_problems(config, output)
 
 
 @case
@@ -407,20 +416,8 @@ def sigterm_to_local_sh_exits_143(p):
     output = p.path("local_term.h5")
     config = p.config("local_term.ini", LONG)
     env = dict(ENV, RMTSWEEP=p.binary)
-    process = subprocess.Popen(["bash", os.path.join(ROOT, "jobs", "local.sh"), config, output, "2"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, start_new_session=True,
-                               text=True)
-    deadline = time.monotonic() + 60
-    while not os.path.exists(output) and time.monotonic() < deadline:
-        time.sleep(0.01)
-    time.sleep(0.5)
-    process.send_signal(signal.SIGTERM)
-    try:
-        process.communicate(timeout=60)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        return ["hung after SIGTERM"]
-    problems = [] if process.returncode == 143 else [f"exit {process.returncode}, not 143"]
+    problems = sigterm_once_written(["bash", os.path.join(ROOT, "jobs", "local.sh"), config, output, "2"], output, 0.5,
+                                    env)
     again = subprocess.run(["bash", os.path.join(ROOT, "jobs", "local.sh"), config, output, "2"], capture_output=True,
                            text=True, env=env, timeout=300)
     if again.returncode != 0:
@@ -456,7 +453,7 @@ def kill_nine_in_the_creation_window_then_resume(p):
     problems = []
     for delay in (0.0, 0.005, 0.010, 0.020, 0.040):
         output, config = kill_at(p, f"window{int(delay * 1000)}.h5", delay)
-        resumed = p.run(["run", "--config", config, "--output", output, "--resume"], ranks=2, timeout=300)
+        resumed = p.resume(config, output)
         if resumed.code != 0:
             problems.append(f"{delay * 1000:.0f} ms: resume {resumed}")
             continue
@@ -517,9 +514,7 @@ def flipped_bytes_in_points_are_reported_and_repaired(p):
     for index in ("5", "7", "3"):
         if f" {index} " not in status.out and f" {index}," not in status.out and f"{index}:" not in status.out:
             problems.append(f"point {index} not named by status")
-    resumed = p.run(["run", "--config", p.path("flip.h5.ini"), "--output", output, "--resume"], ranks=2)
-    if resumed.code != 0:
-        problems.append(f"resume: {resumed}")
+    problems += p.resume_problems(p.path("flip.h5.ini"), output)
     with h5py.File(output, "r") as f:
         if np.nanmax(np.abs(f["points/overlap"][:])) > 1e90 or np.nanmax(np.abs(f["spectra/d40/eigenvalues"][:])) > 1e90:
             problems.append("--resume kept 1.5e91")
@@ -654,10 +649,7 @@ def a_full_disk_during_a_run_says_one_line(p):
         if r.code == 0:
             problems.append("exit 0 with a full disk")
         os.remove(os.path.join(disk.path, "filler"))
-        resumed = p.run(["run", "--config", config, "--output", output, "--resume"], ranks=2, timeout=300)
-        if resumed.code != 0:
-            problems.append(f"resume after freeing space: {resumed}")
-        return problems
+        return problems + p.resume_problems(config, output, "resume after freeing space")
 
 
 @case

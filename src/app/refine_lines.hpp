@@ -39,7 +39,7 @@ using Key = std::tuple<std::size_t, double, int>;
 struct Lines {
   assemble::Axes axes;
   std::vector<assemble::Detector> detector;                      ///< per line
-  std::vector<std::vector<refine::Observation>> grid;            ///< per line, done grid points
+  std::vector<std::vector<assemble::Detection>> grid;            ///< per line, done grid points
   std::vector<double> start_snr;                                 ///< theory's sample threshold per line
   std::map<Key, bool> grid_keys;                                 ///< every grid point (any status)
   // grid index of each ascending axis position, per axis

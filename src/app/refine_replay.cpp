@@ -57,7 +57,7 @@ Replay::LineState Replay::state(std::size_t l, const sweep::RefinedRows& rows,
     return st;
   // Exact where every trial with a done point has its exact threshold.
   std::set<int> trials;
-  for (const refine::Observation& o : st.seen) trials.insert(o.trial);
+  for (const assemble::Detection& o : st.seen) trials.insert(o.trial);
   for (const int t : trials) {
     const std::pair<std::size_t, int> key{l, t};
     if (t < grid_trials_) {
@@ -102,7 +102,7 @@ LineSummary Replay::summary(std::size_t l, const LineState& st) const {
     out.trials = static_cast<int>(values.size());
     return out;
   }
-  const refine::LineEstimate e = refine::estimate_line(refine::trial_brackets(st.seen, trials_[l]));
+  const assemble::LineEstimate e = assemble::estimate_line(assemble::trial_brackets(st.seen, trials_[l]));
   out.threshold = e.threshold;
   out.err = e.err;
   out.resolution_err = e.resolution_err;

@@ -83,7 +83,7 @@ class Replay {
   /// A line's state from the done results of the rounds so far: its observations (for bisection), whether it
   /// is exact and its exact thresholds by trial.
   struct LineState {
-    std::vector<refine::Observation> seen;
+    std::vector<assemble::Detection> seen;
     bool exact = false;
     std::map<int, double> thresholds;
   };

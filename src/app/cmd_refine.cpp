@@ -4,14 +4,14 @@
 // Rounds. Rank 0 reads the grid's done points (and its lines' secular forms) once and, each round, the
 // refined rows; it decides the round's work (refine/design.hpp) from done results only: whole new trials,
 // each a line over the grid's snr values, on lines whose trials have exact thresholds, points bisecting the
-// trials' brackets elsewhere (refine_replay.hpp). It broadcasts them, writes them as pending
+// trials' brackets elsewhere (refine/replay.hpp). It broadcasts them, writes them as pending
 // (refine_file.hpp, refined_line_store.hpp), and every rank computes them with the sweep's dynamic schedule
 // (sweep::run_batch). Round r's decision uses the grid and the results of the points rounds 0..r-1 proposed,
 // never other rows of the file: a rerun after a kill replays the rounds from the start, finds their points
 // done (or pending: then computes them), and continues exactly where an uninterrupted refine would be. Exit
 // status: 0 finished (tolerance reached, or the budget spent: the summary says which lines); 2 invalid
-// option; 3 some refined points failed; 128 + signal. Rank 0's view of the lines is refine_lines.hpp's, the
-// rounds' replay refine_replay.hpp's.
+// option; 3 some refined points failed; 128 + signal. Rank 0's view of the lines is refine/lines.hpp's, the
+// rounds' replay refine/replay.hpp's.
 #include <mpi.h>
 
 #include <algorithm>
@@ -32,8 +32,6 @@
 #include "commands.hpp"
 #include "output_path.hpp"
 #include "point_options.hpp"
-#include "refine_lines.hpp"
-#include "refine_replay.hpp"
 #include "rmtsweep/assemble/detection_tables.hpp"
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/io/file_lock.hpp"
@@ -42,6 +40,8 @@
 #include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/parallel/communicator.hpp"
 #include "rmtsweep/refine/design.hpp"
+#include "rmtsweep/refine/lines.hpp"
+#include "rmtsweep/refine/replay.hpp"
 #include "rmtsweep/sweep/refine_file.hpp"
 #include "rmtsweep/sweep/refined_line_store.hpp"
 #include "rmtsweep/sweep/runner.hpp"
@@ -53,8 +53,8 @@ namespace po = boost::program_options;
 namespace rmtsweep::app {
 namespace {
 
-RefineOptions parse_refine_options(int argc, char** argv, bool& help) {
-  RefineOptions o;
+refine::RefineOptions parse_refine_options(int argc, char** argv, bool& help) {
+  refine::RefineOptions o;
   std::string tolerance = "0.01", trials = "64", max_points = "20000", detection = "edge", rounds = "60";
   po::options_description options;
   options.add_options()("file", po::value<std::string>(&o.path), "the sweep file")(
@@ -154,8 +154,8 @@ std::string joined_command_line(int argc, char** argv) {
 }
 
 /// The summary per line on rank 0: each line's estimate after the refinement, as the replay sees it.
-void print_summary(const Replay& replay, const std::vector<LineSummary>& summaries,
-                   const RefineOptions& options) {
+void print_summary(const refine::Replay& replay, const std::vector<refine::LineSummary>& summaries,
+                   const refine::RefineOptions& options) {
   const assemble::Axes& a = replay.lines().axes;
   std::printf("%-18s %9s %9s %8s %6s %8s %9s %9s %9s %9s\n", "weighting", "delta", "gamma", "d", "how",
               "trials", "threshold", "err", "res_err", "spread");
@@ -164,7 +164,7 @@ void print_summary(const Replay& replay, const std::vector<LineSummary>& summari
     for (std::size_t n = 0; n < a.d.size(); ++n) {
       for (std::size_t i = 0; i < a.delta.size(); ++i) {
         for (std::size_t j = 0; j < a.gamma.size(); ++j) {
-          const LineSummary& e = summaries[a.line(w, n, i, j)];
+          const refine::LineSummary& e = summaries[a.line(w, n, i, j)];
           if (!(e.err <= options.tolerance)) ++unmet;
           std::printf("%-18s %9.4g %9.4g %8d %6s %8d %9.4f %9.4f %9.4f %9.4f%s\n", a.weighting[w].c_str(),
                       a.delta[i], a.gamma[j], a.d[n], e.exact ? "exact" : "bisect", e.trials, e.threshold,
@@ -190,7 +190,8 @@ struct RoundBatch {
   std::vector<std::int64_t> line_row;  ///< per point: its unit's /refine/lines row (-1 for a point alone)
 };
 
-RoundBatch round_batch(const RoundPlan& plan, const sweep::Grid& grid, const Lines& geometry) {
+RoundBatch round_batch(const refine::RoundPlan& plan, const sweep::Grid& grid,
+                       const refine::Lines& geometry) {
   const sweep::SweepConfig& config = grid.config();
   struct Unit {
     std::size_t begin, end;
@@ -199,8 +200,8 @@ RoundBatch round_batch(const RoundPlan& plan, const sweep::Grid& grid, const Lin
   std::vector<Unit> units;
   std::vector<model::PointParams> params(plan.compute_rows.size());
   for (std::size_t p = 0; p < params.size(); ++p) {
-    params[p] = refined_point(grid, geometry, static_cast<std::size_t>(plan.compute_line[p]),
-                              plan.compute_snr[p], static_cast<int>(plan.compute_trial[p]))
+    params[p] = refine::refined_point(grid, geometry, static_cast<std::size_t>(plan.compute_line[p]),
+                                      plan.compute_snr[p], static_cast<int>(plan.compute_trial[p]))
                     .params;
   }
   for (std::size_t u = 0; u + 1 < plan.unit_starts.size(); ++u) {
@@ -234,7 +235,7 @@ int command_refine(int argc, char** argv) {
   RMTSWEEP_MPI_CHECK(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
   RMTSWEEP_MPI_CHECK(MPI_Comm_size(MPI_COMM_WORLD, &size));
   bool help = false;
-  const RefineOptions options = parse_refine_options(argc, argv, help);
+  const refine::RefineOptions options = parse_refine_options(argc, argv, help);
   if (help) return 0;
   const std::string& path = options.path;
   const bool is_sweep = parallel::decided_on_root(MPI_COMM_WORLD, [&] {
@@ -273,11 +274,11 @@ int command_refine(int argc, char** argv) {
   parallel::configure_blas_threads(MPI_COMM_WORLD);
 
   // Rank 0 reads the grid's done points before the file is opened in parallel.
-  std::unique_ptr<Replay> replay;
-  Lines lines_root;
-  if (rank == 0) lines_root = read_lines(path, options);
-  const Lines geometry = geometry_everywhere(lines_root, MPI_COMM_WORLD);
-  if (rank == 0) replay = std::make_unique<Replay>(std::move(lines_root), options, config.trials);
+  std::unique_ptr<refine::Replay> replay;
+  refine::Lines lines_root;
+  if (rank == 0) lines_root = refine::read_lines(path, options);
+  const refine::Lines geometry = refine::geometry_everywhere(lines_root, MPI_COMM_WORLD);
+  if (rank == 0) replay = std::make_unique<refine::Replay>(std::move(lines_root), options, config.trials);
 
   sweep::RunInfo run;
   run.command_line = parallel::broadcast(joined_command_line(argc, argv), MPI_COMM_WORLD);
@@ -289,7 +290,7 @@ int command_refine(int argc, char** argv) {
   sweep::SweepFile file = sweep::SweepFile::open_for_resume(path, io_comm, grid, run);
   sweep::RefineFile refined(file.handle(), config, file.k(), file.run_index());
   sweep::RefinedLineStore refined_lines(file.handle(), config);
-  const FormReader read_form = [&](std::int64_t row, std::int64_t count) {
+  const refine::FormReader read_form = [&](std::int64_t row, std::int64_t count) {
     return refined_lines.read(row, count);
   };
   if (rank == 0) {
@@ -300,12 +301,12 @@ int command_refine(int argc, char** argv) {
   std::int64_t computed = 0, failed = 0;
   int stopped = 0, round = 0;
   for (; round < options.max_rounds; ++round) {
-    RoundPlan plan;
+    refine::RoundPlan plan;
     if (rank == 0) {
       plan = replay->next(sweep::read_refined_rows(file.handle()), refined.capacity(),
                           sweep::read_refined_line_rows(file.handle()), refined_lines.capacity(), read_form);
     }
-    plan = broadcast_plan(std::move(plan), MPI_COMM_WORLD);
+    plan = refine::broadcast_plan(std::move(plan), MPI_COMM_WORLD);
     if (plan.stop) break;
     if (plan.block_rows > 0) refined.add_block(plan.block_rows);
     for (std::size_t b = 0; b < plan.line_block_d.size(); ++b)
@@ -313,14 +314,14 @@ int command_refine(int argc, char** argv) {
     if (rank == 0) {
       std::vector<sweep::RefinedPoint> points;
       for (std::size_t p = 0; p < plan.new_rows.size(); ++p) {
-        points.push_back(refined_point(grid, geometry, static_cast<std::size_t>(plan.new_line[p]), plan.new_snr[p],
-                                       static_cast<int>(plan.new_trial[p])));
+        points.push_back(refine::refined_point(grid, geometry, static_cast<std::size_t>(plan.new_line[p]),
+                                               plan.new_snr[p], static_cast<int>(plan.new_trial[p])));
       }
       refined.write_pending(plan.new_rows, points);
       std::vector<sweep::GridCoordinates> at;
       for (std::size_t i = 0; i < plan.new_line_rows.size(); ++i) {
-        at.push_back(line_coordinates(geometry, static_cast<std::size_t>(plan.new_line_line[i]),
-                                      static_cast<int>(plan.new_line_trial[i])));
+        at.push_back(refine::line_coordinates(geometry, static_cast<std::size_t>(plan.new_line_line[i]),
+                                              static_cast<int>(plan.new_line_trial[i])));
       }
       refined_lines.write_pending(plan.new_line_rows, at);
     }

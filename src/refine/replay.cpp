@@ -1,5 +1,5 @@
-// The rounds of refine (refine_replay.hpp).
-#include "refine_replay.hpp"
+// The rounds of refine (include/rmtsweep/refine/replay.hpp).
+#include "rmtsweep/refine/replay.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -11,7 +11,7 @@
 #include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/sweep/schema.hpp"
 
-namespace rmtsweep::app {
+namespace rmtsweep::refine {
 namespace {
 
 /// The rows a new /refine block preallocates at most beyond what its round needs.
@@ -313,4 +313,4 @@ RoundPlan broadcast_plan(RoundPlan plan, MPI_Comm comm) {
   return plan;
 }
 
-}  // namespace rmtsweep::app
+}  // namespace rmtsweep::refine

@@ -11,6 +11,7 @@
 #include "rmtsweep/model/parse_number.hpp"
 #include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/parallel/communicator.hpp"
+#include "rmtsweep/sweep/predictions.hpp"
 #include "rmtsweep/sweep/refine_file.hpp"
 #include "rmtsweep/sweep/refined_line_store.hpp"
 #include "rmtsweep/sweep/runner.hpp"
@@ -79,8 +80,7 @@ std::vector<std::string> stored_config_mismatches(const std::string& path) {
                   std::to_string(reader.points()));
     return out;
   }
-  std::vector<theory::Prediction> predictions;
-  for (std::int64_t i = 0; i < grid.size(); ++i) predictions.push_back(theory::predict(grid.params(i)));
+  const std::vector<theory::Prediction> predictions = sweep::grid_predictions(grid);
   for (const sweep::Column* column : sweep::point_columns()) {
     if (column->phase != sweep::ColumnPhase::parameter || column->type == sweep::ColumnType::text ||
         !reader.has(*column))

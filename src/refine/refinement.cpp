@@ -29,6 +29,7 @@ struct RoundBatch {
   std::vector<std::int64_t> rows;      ///< per point: its /refine row
   std::vector<char> wanted;            ///< per point: whether it is written
   std::vector<std::size_t> units;      ///< unit starts, then the number of points
+  std::vector<double> costs;           ///< per unit
   std::vector<std::int64_t> line_row;  ///< per point: its unit's /refine/lines row (-1 for a point alone)
 };
 
@@ -36,6 +37,7 @@ RoundBatch round_batch(const RoundPlan& plan, const sweep::Grid& grid, const Lin
   const sweep::SweepConfig& config = grid.config();
   struct Unit {
     std::size_t begin, end;
+    double cost;
     std::tuple<double, int, double, int, double, std::size_t> key;
   };
   std::vector<Unit> units;
@@ -51,12 +53,13 @@ RoundBatch round_batch(const RoundPlan& plan, const sweep::Grid& grid, const Lin
     const model::PointParams& q = params[begin];
     const double cost =
         end - begin > 1 ? sweep::line_cost(q, end - begin, config) : sweep::point_cost(q, config);
-    units.push_back({begin, end, std::make_tuple(-cost, q.d, q.delta, q.trial, q.snr, u)});
+    units.push_back({begin, end, cost, std::make_tuple(-cost, q.d, q.delta, q.trial, q.snr, u)});
   }
   std::sort(units.begin(), units.end(), [](const Unit& x, const Unit& y) { return x.key < y.key; });
   RoundBatch batch;
   for (const Unit& unit : units) {
     batch.units.push_back(batch.points.size());
+    batch.costs.push_back(unit.cost);
     const std::int64_t line_row = plan.unit_line_row[static_cast<std::size_t>(std::get<5>(unit.key))];
     for (std::size_t p = unit.begin; p < unit.end; ++p) {
       batch.points.push_back(params[p]);
@@ -165,6 +168,8 @@ RefineOutcome Refinement::run(const sweep::RunInfo& run, std::FILE* log) {
     batch.total = std::count(work.wanted.begin(), work.wanted.end(), 1);
     batch.points = work.points;
     batch.units = work.units;
+    batch.costs = work.costs;
+    batch.options_of = [&](int d) { return sweep::simulation_options(config, d); };
     batch.wanted = work.wanted;
     batch.id_of = [&](std::size_t at) { return work.rows[at]; };
     batch.write_done = [&](std::size_t at, const simulate::PointResult& result, double seconds) {
@@ -178,7 +183,7 @@ RefineOutcome Refinement::run(const sweep::RunInfo& run, std::FILE* log) {
       if (work.line_row[first] >= 0)
         refined_lines.write(work.line_row[first], line.secular, line.recomputed_alone.empty());
     };
-    const sweep::RunOutcome outcome = sweep::run_batch(batch, config, comm_, nullptr);
+    const sweep::RunOutcome outcome = sweep::run_batch(batch, config.ranks_per_point, comm_, nullptr);
     if (outcome.write_failed) throw AgreedFailure(outcome.write_error);  // a full disk: every rank ends alike
     io::flush(file.handle());  // the round's raw data reach the file before rank 0 reads them back
     done.computed += outcome.computed;

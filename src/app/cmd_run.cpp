@@ -29,11 +29,11 @@
 #include "rmtsweep/sweep/config.hpp"
 #include "rmtsweep/sweep/grid.hpp"
 #include "rmtsweep/sweep/plan.hpp"
+#include "rmtsweep/sweep/predictions.hpp"
 #include "rmtsweep/sweep/runner.hpp"
 #include "rmtsweep/sweep/shard.hpp"
-#include "rmtsweep/sweep/sweep_reader.hpp"
 #include "rmtsweep/sweep/sweep_file.hpp"
-#include "rmtsweep/theory/prediction.hpp"
+#include "rmtsweep/sweep/sweep_reader.hpp"
 #include "run_journal.hpp"
 #include "run_plan.hpp"
 #include "sweep_creation.hpp"
@@ -262,9 +262,7 @@ int command_run(int argc, char** argv) {
   }
 
   // The theory of every point, of the grid the points are computed with (a resumed file's own axis values).
-  std::vector<theory::Prediction> predictions;
-  predictions.reserve(static_cast<std::size_t>(grid.size()));
-  for (std::int64_t i = 0; i < grid.size(); ++i) predictions.push_back(theory::predict(grid.params(i)));
+  const std::vector<theory::Prediction> predictions = sweep::grid_predictions(grid);
   if (journal) prepare_journal(args.output, exists && args.resume, args.force, MPI_COMM_WORLD);
   const JournalSnapshot journal_before =
       journal ? snapshot_journal(args.output, MPI_COMM_WORLD) : JournalSnapshot{};

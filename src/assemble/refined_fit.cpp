@@ -6,7 +6,7 @@
 #include <map>
 
 #include "rmtsweep/assemble/finite_size.hpp"
-#include "rmtsweep/refine/design.hpp"
+#include "rmtsweep/assemble/trial_brackets.hpp"
 #include "rmtsweep/spectral/rank_one.hpp"
 
 namespace rmtsweep::assemble {
@@ -74,8 +74,8 @@ RefinedTable refined_table(const Axes& axes, const std::vector<PointRecord>& gri
     for (const Detection& o : seen[line]) number.try_emplace(o.trial, 0);
     int k = 0;
     for (auto& [trial, n] : number) n = k++;
-    std::vector<refine::Observation> observations;
-    for (const Detection& o : seen[line]) observations.push_back({o.snr, number[o.trial], o.detected});
+    std::vector<Detection> renumbered;
+    for (const Detection& o : seen[line]) renumbered.push_back({o.snr, number[o.trial], o.detected});
     out.trials[line] = k;
     out.width[line] = fit.sigma;
     out.width_err[line] = fit.sigma_err;
@@ -91,7 +91,7 @@ RefinedTable refined_table(const Axes& axes, const std::vector<PointRecord>& gri
       out.exact[line] = 1;
       continue;
     }
-    const refine::LineEstimate e = refine::estimate_line(refine::trial_brackets(observations, k));
+    const LineEstimate e = estimate_line(trial_brackets(renumbered, k));
     out.threshold[line] = e.threshold;
     out.threshold_err[line] = e.err;
     out.resolution_err[line] = e.resolution_err;

@@ -8,15 +8,6 @@
 namespace rmtsweep::refine {
 namespace {
 
-/// 1.2533 = sqrt(pi / 2): the standard error of the median of K normal values is 1.2533 sd / sqrt(K).
-constexpr double median_factor = 1.2533141373155003;
-
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-}
-
 double quantized(double snr, double quantum) { return std::max(0.0, std::round(snr / quantum) * quantum); }
 
 /// The step that closes an open bracket after `seen` points on its side: first_step 2^(seen - 1),
@@ -35,82 +26,35 @@ double snr_quantum(double tolerance) noexcept {
   return std::min(std::ldexp(1.0, -10), std::ldexp(1.0, static_cast<int>(std::floor(std::log2(tolerance / 8.0)))));
 }
 
-std::vector<TrialBracket> trial_brackets(const std::vector<Observation>& observations, int trials) {
-  std::vector<TrialBracket> brackets(static_cast<std::size_t>(std::max(trials, 0)));
-  for (std::size_t t = 0; t < brackets.size(); ++t) brackets[t].trial = static_cast<int>(t);
-  for (const Observation& o : observations) {
-    if (o.trial < 0 || o.trial >= trials || !o.detected) continue;
-    TrialBracket& b = brackets[static_cast<std::size_t>(o.trial)];
-    if (!(b.hi <= o.snr)) b.hi = o.snr;
-  }
-  for (const Observation& o : observations) {
-    if (o.trial < 0 || o.trial >= trials || o.detected) continue;
-    TrialBracket& b = brackets[static_cast<std::size_t>(o.trial)];
-    if (std::isnan(b.hi) || o.snr < b.hi) {
-      if (!(b.lo >= o.snr)) b.lo = o.snr;
-    }
-  }
-  // Detected at snr 0 (or below): the threshold cannot lie lower.
-  for (TrialBracket& b : brackets) {
-    if (b.hi <= 0.0) b.lo = b.hi = 0.0;
-  }
-  return brackets;
-}
-
-LineEstimate estimate_line(const std::vector<TrialBracket>& brackets) {
-  LineEstimate e;
-  e.trials = static_cast<int>(brackets.size());
-  if (brackets.size() < 2) return e;
-  std::vector<double> lo, hi, mid;
-  for (const TrialBracket& b : brackets) {
-    if (!b.closed()) return e;
-    lo.push_back(b.lo);
-    hi.push_back(b.hi);
-    mid.push_back(0.5 * (b.lo + b.hi));
-  }
-  e.median_lo = median(lo);
-  e.median_hi = median(hi);
-  e.threshold = 0.5 * (e.median_lo + e.median_hi);
-  double mean = 0.0;
-  for (const double m : mid) mean += m;
-  mean /= static_cast<double>(mid.size());
-  double ss = 0.0;
-  for (const double m : mid) ss += (m - mean) * (m - mean);
-  e.spread_sd = std::sqrt(ss / static_cast<double>(mid.size() - 1));
-  e.resolution_err = (e.median_hi - e.median_lo) / std::sqrt(12.0);
-  e.spread_err = median_factor * e.spread_sd / std::sqrt(static_cast<double>(mid.size()));
-  e.err = std::hypot(e.resolution_err, e.spread_err);
-  return e;
-}
-
-bool line_finished(const LineEstimate& e, const DesignOptions& options) noexcept {
+bool line_finished(const assemble::LineEstimate& e, const DesignOptions& options) noexcept {
   if (!(e.err == e.err)) return false;
   if (e.err <= options.tolerance) return true;
   return e.trials >= options.max_trials && e.resolution_err <= resolution_share * options.tolerance;
 }
 
-std::vector<Proposal> design_line(const std::vector<Observation>& observations, int trials,
+std::vector<Proposal> design_line(const std::vector<assemble::Detection>& observations, int trials,
                                   const DesignOptions& options, int& trials_after) {
   trials_after = trials;
   const double quantum = snr_quantum(options.tolerance);
-  const std::vector<TrialBracket> brackets = trial_brackets(observations, trials);
+  const std::vector<assemble::TrialBracket> brackets = assemble::trial_brackets(observations, trials);
   // What each trial has seen below and above (for the doubling steps of open brackets).
   std::map<int, int> detected_count, undetected_count;
-  for (const Observation& o : observations) ++(o.detected ? detected_count : undetected_count)[o.trial];
+  for (const assemble::Detection& o : observations)
+    ++(o.detected ? detected_count : undetected_count)[o.trial];
 
   std::vector<Proposal> out;
-  const bool all_closed =
-      std::all_of(brackets.begin(), brackets.end(), [](const TrialBracket& b) { return b.closed(); });
+  const bool all_closed = std::all_of(brackets.begin(), brackets.end(),
+                                      [](const assemble::TrialBracket& b) { return b.closed(); });
   if (!all_closed || brackets.size() < 2) {
     // First close every bracket: probes of the open ones only. A trial without data starts at the
     // estimate of the closed ones (or the theory's threshold).
-    std::vector<TrialBracket> closed;
-    for (const TrialBracket& b : brackets) {
+    std::vector<assemble::TrialBracket> closed;
+    for (const assemble::TrialBracket& b : brackets) {
       if (b.closed()) closed.push_back(b);
     }
-    const LineEstimate partial = estimate_line(closed);
+    const assemble::LineEstimate partial = assemble::estimate_line(closed);
     const double start = partial.threshold == partial.threshold ? partial.threshold : options.start_snr;
-    for (const TrialBracket& b : brackets) {
+    for (const assemble::TrialBracket& b : brackets) {
       if (b.closed()) continue;
       double snr = 0.0;
       if (std::isnan(b.lo) && std::isnan(b.hi)) {
@@ -131,13 +75,13 @@ std::vector<Proposal> design_line(const std::vector<Observation>& observations, 
     return out;
   }
 
-  const LineEstimate e = estimate_line(brackets);
+  const assemble::LineEstimate e = assemble::estimate_line(brackets);
   if (line_finished(e, options)) return out;
   // Resolution: bisect the trials whose brackets decide the median.
   if (e.resolution_err > resolution_share * options.tolerance) {
     const double wide = target_width(options.tolerance);
     std::vector<Proposal> bisect, fine;
-    for (const TrialBracket& b : brackets) {
+    for (const assemble::TrialBracket& b : brackets) {
       if (b.lo > e.median_hi || b.hi < e.median_lo) continue;
       const double width = b.hi - b.lo;
       const double mid = quantized(0.5 * (b.lo + b.hi), quantum);
@@ -151,7 +95,8 @@ std::vector<Proposal> design_line(const std::vector<Observation>& observations, 
   // Spread: more trials, about as many as the spread share needs (at most doubling per round, since
   // the sd is itself an estimate), each starting at the current estimate.
   if (e.spread_err > spread_share * options.tolerance && trials < options.max_trials) {
-    const double needed = std::pow(1.2533141373155003 * e.spread_sd / (spread_share * options.tolerance), 2.0);
+    const double needed =
+        std::pow(assemble::median_factor * e.spread_sd / (spread_share * options.tolerance), 2.0);
     const int wanted = static_cast<int>(std::min<double>(std::ceil(needed), 2.0 * trials));
     trials_after = std::clamp(wanted, trials + 1, options.max_trials);
     for (int t = trials; t < trials_after; ++t) out.push_back({quantized(e.threshold, quantum), t});

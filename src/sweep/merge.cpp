@@ -15,6 +15,7 @@
 #include "rmtsweep/random/counter_rng.hpp"
 #include "rmtsweep/sweep/journal.hpp"
 #include "rmtsweep/sweep/line_store.hpp"
+#include "rmtsweep/sweep/predictions.hpp"
 #include "rmtsweep/sweep/shard.hpp"
 #include "rmtsweep/sweep/sweep_file.hpp"
 #include "rmtsweep/sweep/sweep_reader.hpp"
@@ -278,9 +279,7 @@ MergeOutcome merge_sweeps(const MergeOptions& options) {
               ", its runs here " + std::to_string(run_offset.back()) + " to " +
               std::to_string(provenance.runs.size() - 1);
   }
-  std::vector<theory::Prediction> predictions;
-  predictions.reserve(static_cast<std::size_t>(grid.size()));
-  for (std::int64_t i = 0; i < grid.size(); ++i) predictions.push_back(theory::predict(grid.params(i)));
+  const std::vector<theory::Prediction> predictions = grid_predictions(grid);
 
   const std::string building = options.output + ".merging";
   std::error_code ec;

@@ -1,6 +1,5 @@
 // Rebuilding a sweep file from its journal (include/rmtsweep/sweep/recover.hpp).
 #include "rmtsweep/sweep/recover.hpp"
-#include "rmtsweep/sweep/line_store.hpp"
 
 #include <filesystem>
 #include <map>
@@ -12,6 +11,8 @@
 #include "rmtsweep/io/move_aside.hpp"
 #include "rmtsweep/parallel/communicator.hpp"
 #include "rmtsweep/sweep/journal.hpp"
+#include "rmtsweep/sweep/line_store.hpp"
+#include "rmtsweep/sweep/predictions.hpp"
 #include "rmtsweep/sweep/sweep_file.hpp"
 #include "rmtsweep/sweep/sweep_reader.hpp"
 #include "rmtsweep/sweep/verify.hpp"
@@ -194,9 +195,7 @@ RecoverOutcome recover_sweep(const std::string& path) {
   outcome.points = grid.size();
   outcome.records = journal.record_count();
   const std::vector<const PointRecord*> latest = latest_records(journal);
-  std::vector<theory::Prediction> predictions;
-  predictions.reserve(static_cast<std::size_t>(grid.size()));
-  for (std::int64_t i = 0; i < grid.size(); ++i) predictions.push_back(theory::predict(grid.params(i)));
+  const std::vector<theory::Prediction> predictions = grid_predictions(grid);
 
   const std::string building = path + ".recovering";
   const std::string damaged = exists ? io::aside_name(path, "damaged") : std::string();

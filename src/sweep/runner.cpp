@@ -78,12 +78,13 @@ class Progress {
 
 /// The pending units of the grid, decided on rank 0 and broadcast: every line (config.lines_apply) with a
 /// point not done, whole, and every other point not done; costliest first, the units of one noise table
-/// together. Returned as the flattened points, the units' starts (then the number of points) and which
-/// points are to be written.
+/// together. Returned as the flattened points, the units' starts (then the number of points), which
+/// points are to be written and the units' costs.
 struct PendingWork {
   std::vector<std::int64_t> points;
   std::vector<std::int64_t> starts;
   std::vector<std::int64_t> wanted;
+  std::vector<double> costs;  ///< per unit
 };
 
 PendingWork pending_work(const Grid& grid, const SweepFile& file, const std::vector<char>& in_shard,
@@ -126,6 +127,7 @@ PendingWork pending_work(const Grid& grid, const SweepFile& file, const std::vec
     });
     for (const Unit& unit : units) {
       work.starts.push_back(static_cast<std::int64_t>(work.points.size()));
+      work.costs.push_back(unit.cost);
       for (const std::int64_t i : unit.points) {
         work.points.push_back(i);
         work.wanted.push_back(done(i) ? 0 : 1);
@@ -136,6 +138,7 @@ PendingWork pending_work(const Grid& grid, const SweepFile& file, const std::vec
   work.points = parallel::broadcast(std::move(work.points), comm);
   work.starts = parallel::broadcast(std::move(work.starts), comm);
   work.wanted = parallel::broadcast(std::move(work.wanted), comm);
+  work.costs = parallel::broadcast(std::move(work.costs), comm);
   return work;
 }
 
@@ -209,13 +212,6 @@ OutOfMemory out_of_memory(const std::bad_alloc& e, const model::PointParams& poi
 
 namespace {
 
-/// A unit's cost: a line's (line_cost) or a point's (point_cost).
-double unit_cost(const PointBatch& batch, std::size_t u, const SweepConfig& config) {
-  const std::size_t first = batch.unit_begin(u), count = batch.unit_end(u) - first;
-  const model::PointParams& params = batch.points[first];
-  return count > 1 ? line_cost(params, count, config) : point_cost(params, config);
-}
-
 /// What one unit gave: per point its result or its failure message.
 struct UnitOutcome {
   std::vector<simulate::PointResult> results;  ///< one per point of the unit (empty on failure)
@@ -225,13 +221,14 @@ struct UnitOutcome {
 
 }  // namespace
 
-RunOutcome run_batch(const PointBatch& batch, const SweepConfig& config, MPI_Comm comm, std::FILE* progress_out) {
+RunOutcome run_batch(const PointBatch& batch, int ranks_per_point, MPI_Comm comm, std::FILE* progress_out) {
   const auto start = Clock::now();
   int rank = 0, size = 1;
   RMTSWEEP_MPI_CHECK(MPI_Comm_rank(comm, &rank));
   RMTSWEEP_MPI_CHECK(MPI_Comm_size(comm, &size));
-  const int per_group = config.ranks_per_point;
+  const int per_group = ranks_per_point;
   if (size % per_group != 0) throw std::logic_error("ranks_per_point must divide the number of ranks");
+  if (batch.costs.size() != batch.unit_count()) throw std::logic_error("a batch needs one cost per unit");
   const parallel::Communicator group = parallel::Communicator::split(comm, rank / per_group, rank);
   const bool leader = group.rank() == 0;
 
@@ -244,12 +241,9 @@ RunOutcome run_batch(const PointBatch& batch, const SweepConfig& config, MPI_Com
   // once; runs shrink towards the end of the order, so that the last tasks are single units and the
   // groups finish together.
   const int groups = size / per_group;
+  const std::vector<double>& costs = batch.costs;
   std::vector<model::PointParams> firsts;
-  std::vector<double> costs;
-  for (std::size_t u = 0; u < units; ++u) {
-    firsts.push_back(points[batch.unit_begin(u)]);
-    costs.push_back(unit_cost(batch, u, config));
-  }
+  for (std::size_t u = 0; u < units; ++u) firsts.push_back(points[batch.unit_begin(u)]);
   const std::vector<std::int64_t> runs = unit_runs(firsts, costs, groups);
   const auto tasks = static_cast<std::int64_t>(runs.size()) - 1;
   // Progress in points, each wanted point carrying its unit's cost over the unit's wanted points.
@@ -348,7 +342,7 @@ RunOutcome run_batch(const PointBatch& batch, const SweepConfig& config, MPI_Com
                 "and shown by rmtsweep status, as real ones (out of memory, a refused value) are");
           }
         }
-        simulate::SimulationOptions options = simulation_options(config, params.d);
+        simulate::SimulationOptions options = batch.options_of(params.d);
         options.tables = &tables;
         options.finite_t = &finite_t;
         if (is_line) {
@@ -451,7 +445,9 @@ RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE
   for (const std::int64_t index : order) batch.points.push_back(grid.params(index));
   for (const std::int64_t start : work.starts) batch.units.push_back(static_cast<std::size_t>(start));
   for (const std::int64_t wanted : work.wanted) batch.wanted.push_back(static_cast<char>(wanted));
+  batch.costs = work.costs;
   const SweepConfig& config = grid.config();
+  batch.options_of = [&](int d) { return simulation_options(config, d); };
   batch.id_of = [&](std::size_t at) { return order[at]; };
   batch.fail_injected = [&](std::size_t at) {
     return std::find(config.fail_points.begin(), config.fail_points.end(), order[at]) != config.fail_points.end();
@@ -465,7 +461,7 @@ RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE
   batch.write_line = [&](std::size_t first, const simulate::LineResult& line) {
     file.write_line(grid.line_of(order[first]), line.secular, line.recomputed_alone.empty());
   };
-  return run_batch(batch, config, comm, progress);
+  return run_batch(batch, config.ranks_per_point, comm, progress);
 }
 
 }  // namespace rmtsweep::sweep

@@ -9,7 +9,7 @@
 
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/sweep/grid.hpp"
-#include "rmtsweep/theory/prediction.hpp"
+#include "rmtsweep/sweep/predictions.hpp"
 
 namespace rmtsweep::sweep {
 namespace {
@@ -99,12 +99,11 @@ void check_creation_columns(const SweepReader& reader, Damage& damage,
   if (grid.size() != reader.points()) return;  // an edited config: it does not describe the rows
   std::vector<model::PointParams> params;
   std::vector<GridCoordinates> at;
-  std::vector<theory::Prediction> predictions;
   for (std::int64_t i = 0; i < grid.size(); ++i) {
     params.push_back(grid.params(i));
     at.push_back(grid.coordinates(i));
-    predictions.push_back(theory::predict(params.back()));
   }
+  const std::vector<theory::Prediction> predictions = grid_predictions(grid);
   for (const Column* column : point_columns()) {
     if (column->phase != ColumnPhase::parameter || !reader.has(*column)) continue;
     const Stored stored = read_column(reader, *column);

@@ -21,14 +21,9 @@
 #include <limits>
 #include <vector>
 
-namespace rmtsweep::assemble {
+#include "rmtsweep/assemble/trial_brackets.hpp"
 
-/// One done point: its snr, its trial and whether it was detected.
-struct Detection {
-  double snr = 0.0;
-  int trial = 0;
-  bool detected = false;
-};
+namespace rmtsweep::assemble {
 
 struct ProbitFit {
   static constexpr double nan = std::numeric_limits<double>::quiet_NaN();

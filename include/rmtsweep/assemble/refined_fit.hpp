@@ -7,7 +7,7 @@
 ///    (its line's secular form: /lines for the grid's trials, /refine/lines for the trials refine added;
 ///    docs/model.md section 9) it is the median of those exact thresholds with the bootstrap error of the
 ///    median (finite_size.hpp's bootstrap_median, as the grid's exact empirical threshold: no resolution
-///    part); elsewhere the median of the trials' brackets (refine/design.hpp's estimate_line), and
+///    part); elsewhere the median of the trials' brackets (trial_brackets.hpp's estimate_line), and
 ///  - the probit fit of the detection curve (probit_fit.hpp): its half crossing and width.
 /// The two estimate the same half crossing; the fit is a model of the curve's shape, and where that
 /// shape is off (a heavy low tail of per-trial thresholds at finite d) its half crossing is biased by

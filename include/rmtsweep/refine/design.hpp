@@ -1,22 +1,10 @@
 #pragma once
 /// The round design of `rmtsweep refine` (issue 19): from the detections measured so far on one line
-/// (weighting, d, delta, gamma), the line's threshold with its standard error, and the points the
-/// next round adds. Pure functions of numbers (no MPI, no HDF5): the same observations give the same
-/// design on every machine and for any number of ranks.
+/// (weighting, d, delta, gamma), the points the next round adds. The line's threshold and its standard
+/// error are assemble/trial_brackets.hpp's estimate from the trials' brackets. Pure functions of numbers
+/// (no MPI, no HDF5): the same detections give the same design on every machine and for any number of
+/// ranks.
 ///
-/// Per-trial thresholds. Trial t shares its noise draws along snr (common random numbers, model.md
-/// section 7), so its detection is (nearly) a step in snr at its own threshold tau_t. Its bracket is
-/// [lo_t, hi_t]: hi_t the lowest snr detected, lo_t the highest snr below hi_t not detected (a
-/// non-detection above hi_t, rare noise, is ignored). Open ends are NaN.
-///
-/// The line's threshold is the median of tau over trials: the detected fraction at snr s is the
-/// fraction of trials with tau_t <= s, so its half crossing is that median (the grid's interpolated
-/// crossing and the probit fit's location estimate the same thing). Since lo_t <= tau_t <= hi_t for
-/// every trial, the sample median of the tau_t lies in [median(lo), median(hi)] exactly:
-///   estimate       = (median(lo) + median(hi)) / 2
-///   resolution_err = (median(hi) - median(lo)) / sqrt(12)     (uniform within that interval)
-///   spread_err     = 1.2533 sd(midpoints) / sqrt(K)           (the median of K normal values)
-///   err            = sqrt(resolution_err^2 + spread_err^2)
 /// The error budget splits as 0.6 tolerance for resolution and 0.8 tolerance for spread
 /// (0.6^2 + 0.8^2 = 1). When spread_err exceeds its share the design adds trials (new trial indices
 /// K, K + 1, ..., up to max_trials; drawn exactly as the grid's would be); while resolution_err
@@ -29,40 +17,11 @@
 #include <limits>
 #include <vector>
 
+#include "rmtsweep/assemble/trial_brackets.hpp"
+
 namespace rmtsweep::refine {
 
 inline constexpr double nan = std::numeric_limits<double>::quiet_NaN();
-
-/// One done point of a line: its snr, its trial and whether the rule detected the outlier.
-struct Observation {
-  double snr = 0.0;
-  int trial = 0;
-  bool detected = false;
-};
-
-/// A trial's bracket of its own threshold; NaN for an open end.
-struct TrialBracket {
-  int trial = 0;
-  double lo = nan;  ///< highest snr below hi not detected
-  double hi = nan;  ///< lowest snr detected
-  bool closed() const noexcept { return lo == lo && hi == hi; }
-};
-
-/// The brackets of trials 0..trials-1 (a trial without observations has both ends open).
-std::vector<TrialBracket> trial_brackets(const std::vector<Observation>& observations, int trials);
-
-/// A line's threshold from its per-trial brackets (see the header comment); every value NaN unless
-/// every trial's bracket is closed and there are at least two trials.
-struct LineEstimate {
-  double threshold = nan;
-  double err = nan;
-  double resolution_err = nan;
-  double spread_err = nan;
-  double median_lo = nan, median_hi = nan;
-  double spread_sd = nan;  ///< sample sd (n - 1) of the bracket midpoints
-  int trials = 0;
-};
-LineEstimate estimate_line(const std::vector<TrialBracket>& brackets);
 
 /// What the design may do.
 struct DesignOptions {
@@ -89,11 +48,11 @@ double snr_quantum(double tolerance) noexcept;
 
 /// Whether a line is finished: its error is at most the tolerance, or it has reached max_trials
 /// and its resolution meets its share (more points cannot help within the options).
-bool line_finished(const LineEstimate& estimate, const DesignOptions& options) noexcept;
+bool line_finished(const assemble::LineEstimate& estimate, const DesignOptions& options) noexcept;
 
 /// The next round's points of one line whose trials so far are 0..trials-1 (ascending trial, then
 /// snr; empty when line_finished). trials_after is set to the line's trial count after the round.
-std::vector<Proposal> design_line(const std::vector<Observation>& observations, int trials,
+std::vector<Proposal> design_line(const std::vector<assemble::Detection>& observations, int trials,
                                   const DesignOptions& options, int& trials_after);
 
 /// Exact lines. Where every trial of a line has its exact threshold (its line's secular form: docs/model.md

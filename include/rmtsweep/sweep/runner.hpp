@@ -51,6 +51,11 @@ struct PointBatch {
   std::vector<model::PointParams> points;     ///< every point of every unit, in hand-out order
   /// Unit u is points[units[u], units[u + 1]); a unit of several points is a line. Empty: every point alone.
   std::vector<std::size_t> units;
+  /// Per unit: its relative cost (grid.hpp's point_cost, line_cost for a line), the key the units are ordered
+  /// by: unit_runs groups units of equal cost into tasks, and progress weighs finished points by it.
+  std::vector<double> costs;
+  /// The simulation options of a point of size d (config.hpp's simulation_options of the sweep's config).
+  std::function<simulate::SimulationOptions(int d)> options_of;
   /// Per point: whether it is written. A line is computed whole, so that its results do not depend on which
   /// of its points a resumed run still needs; its done points are not written again. Empty: every point.
   std::vector<char> wanted;
@@ -70,9 +75,9 @@ struct PointBatch {
 };
 
 /// Computes `batch` on every rank of `comm` with the dynamic schedule of run_sweep (below): groups of
-/// config.ranks_per_point ranks, tasks of points sharing their noise table (table_runs), an RMA task
-/// counter. Collective; the outcome is the same on every rank.
-RunOutcome run_batch(const PointBatch& batch, const SweepConfig& config, MPI_Comm comm, std::FILE* progress);
+/// ranks_per_point ranks, tasks of points sharing their noise table (table_runs), an RMA task counter.
+/// Collective; the outcome is the same on every rank.
+RunOutcome run_batch(const PointBatch& batch, int ranks_per_point, MPI_Comm comm, std::FILE* progress);
 
 /// Collective on `comm` (size divisible by ranks_per_point, checked by the caller). Rank 0
 /// reads which points are not done, orders them most expensive first and broadcasts the

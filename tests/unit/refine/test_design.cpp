@@ -9,12 +9,16 @@
 #include "rmtsweep/refine/design.hpp"
 
 using namespace rmtsweep::refine;
+using rmtsweep::assemble::Detection;
+using rmtsweep::assemble::estimate_line;
+using rmtsweep::assemble::LineEstimate;
+using rmtsweep::assemble::trial_brackets;
 
 namespace {
 
 /// Common random numbers: trial t is detected at snr s exactly when s >= tau[t].
-std::vector<Observation> observe(const std::vector<double>& snr, const std::vector<double>& tau) {
-  std::vector<Observation> out;
+std::vector<Detection> observe(const std::vector<double>& snr, const std::vector<double>& tau) {
+  std::vector<Detection> out;
   for (const double s : snr) {
     for (std::size_t t = 0; t < tau.size(); ++t) out.push_back({s, static_cast<int>(t), s >= tau[t]});
   }
@@ -29,7 +33,7 @@ LineEstimate refine_to_end(double mean, double sd, const DesignOptions& options,
   std::vector<double> tau;
   for (int t = 0; t < options.max_trials; ++t) tau.push_back(normal(engine));
   std::vector<double> first(tau.begin(), tau.begin() + grid_trials);
-  std::vector<Observation> seen = observe(grid, first);
+  std::vector<Detection> seen = observe(grid, first);
   trials = grid_trials;
   points = 0;
   for (int round = 0; round < 200; ++round) {
@@ -46,29 +50,6 @@ LineEstimate refine_to_end(double mean, double sd, const DesignOptions& options,
 }
 
 }  // namespace
-
-TEST(RefineDesign, BracketOfATrialIsItsHighestMissBelowItsLowestDetection) {
-  const std::vector<Observation> seen{{0.5, 0, false}, {1.0, 0, true}, {1.5, 0, false}, {2.0, 0, true}, {0.2, 0, false}};
-  const auto b = trial_brackets(seen, 1);
-  EXPECT_EQ(b[0].lo, 0.5);  // the miss at 1.5, above the first detection, is noise and ignored
-  EXPECT_EQ(b[0].hi, 1.0);
-}
-
-TEST(RefineDesign, EstimateIsTheMiddleOfTheMedianBracketsAndItsErrorCombinesBothParts) {
-  // Four trials with brackets [0, 1], [1, 2], [2, 3], [3, 4]: medians of lo and hi 1.5 and 2.5.
-  std::vector<TrialBracket> b{{0, 0, 1}, {1, 1, 2}, {2, 2, 3}, {3, 3, 4}};
-  const LineEstimate e = estimate_line(b);
-  EXPECT_DOUBLE_EQ(e.threshold, 2.0);
-  EXPECT_DOUBLE_EQ(e.resolution_err, 1.0 / std::sqrt(12.0));
-  const double sd = std::sqrt((2.25 + 0.25 + 0.25 + 2.25) / 3.0);  // midpoints 0.5 .. 3.5
-  EXPECT_NEAR(e.spread_err, 1.2533141373155003 * sd / 2.0, 1e-12);
-  EXPECT_NEAR(e.err, std::hypot(e.resolution_err, e.spread_err), 1e-15);
-}
-
-TEST(RefineDesign, AnOpenBracketMakesTheEstimateUndefined) {
-  std::vector<TrialBracket> b{{0, 0, 1}, {1, 1, NAN}};
-  EXPECT_TRUE(std::isnan(estimate_line(b).threshold));
-}
 
 TEST(RefineDesign, ALineWithIdenticalTrialsIsBisectedToTheTolerance) {
   // Spread 0: only resolution matters, so no trial is added and each bisection halves the bracket.

@@ -1,6 +1,6 @@
 #pragma once
-// Rank 0's view of a sweep's lines for `rmtsweep refine` (cmd_refine.cpp): the grid's done
-// observations, each line's detector, and the geometry that maps a line back to grid indices.
+/// Rank 0's view of a sweep's lines for `rmtsweep refine`: the grid's done observations, each line's
+/// detector, and the geometry that maps a line back to grid indices.
 #include <mpi.h>
 
 #include <cstdint>
@@ -19,7 +19,7 @@
 #include "rmtsweep/sweep/grid.hpp"
 #include "rmtsweep/sweep/refine_file.hpp"
 
-namespace rmtsweep::app {
+namespace rmtsweep::refine {
 
 /// The options of refine, validated once.
 struct RefineOptions {
@@ -38,10 +38,10 @@ using Key = std::tuple<std::size_t, double, int>;
 /// Rank 0's view of the lines: the grid's observations (fixed during a refine) and its detectors.
 struct Lines {
   assemble::Axes axes;
-  std::vector<assemble::Detector> detector;                      ///< per line
-  std::vector<std::vector<refine::Observation>> grid;            ///< per line, done grid points
-  std::vector<double> start_snr;                                 ///< theory's sample threshold per line
-  std::map<Key, bool> grid_keys;                                 ///< every grid point (any status)
+  std::vector<assemble::Detector> detector;            ///< per line
+  std::vector<std::vector<assemble::Detection>> grid;  ///< per line, done grid points
+  std::vector<double> start_snr;                       ///< theory's sample threshold per line
+  std::map<Key, bool> grid_keys;                       ///< every grid point (any status)
   // grid index of each ascending axis position, per axis
   std::vector<std::size_t> w_index, d_index, delta_index, gamma_index;
   std::vector<std::size_t> d_position, delta_position, gamma_position;
@@ -65,7 +65,8 @@ struct Lines {
 
   /// Whether the line's detector counts the trial with these top eigenvalues as detected.
   bool detected(std::size_t line, int trial, std::span<const double> top) const {
-    return finite_t ? detector[line].detects(finite_t->as_judged(line, trial, top)) : detector[line].detects(top);
+    return finite_t ? detector[line].detects(finite_t->as_judged(line, trial, top))
+                    : detector[line].detects(top);
   }
 };
 
@@ -80,10 +81,12 @@ std::size_t line_of(const Lines& lines, const sweep::RefinedRows& rows, std::siz
 /// The grid positions of a line with this trial (for /refine/lines).
 sweep::GridCoordinates line_coordinates(const Lines& lines, std::size_t line, int trial);
 
-/// The point (line, snr, trial) of the grid's sweep: the grid's parameters of its line with this snr and trial.
-sweep::RefinedPoint refined_point(const sweep::Grid& grid, const Lines& lines, std::size_t line, double snr, int trial);
+/// The point (line, snr, trial) of the grid's sweep: the grid's parameters of its line with this snr and
+/// trial.
+sweep::RefinedPoint refined_point(const sweep::Grid& grid, const Lines& lines, std::size_t line, double snr,
+                                  int trial);
 
 /// Every rank's copy of the lines' geometry (what refined_point needs), from rank 0's.
 Lines geometry_everywhere(const Lines& on_root, MPI_Comm comm);
 
-}  // namespace rmtsweep::app
+}  // namespace rmtsweep::refine

@@ -1,14 +1,14 @@
 #pragma once
-// The rounds of `rmtsweep refine` (cmd_refine.cpp): rank 0 replays the refinement from the grid and
-// the done refined rows and decides the next round's points; the plan is broadcast to every rank.
-//
-// Two kinds of line. Where every trial of a line with done points has an exact threshold (its line's secular
-// form, /lines for the grid's trials, /refine/lines for refined ones: docs/model.md section 9) and the rule
-// has a level on lambda_1, the line is exact: a round adds whole trials, each a line over the grid's snr
-// values (one unit of work, simulate_line), until the bootstrap error of the median of the exact thresholds
-// meets the tolerance (refine/design.hpp's exact_trials_after). Elsewhere (causal:tau, files without /lines,
-// lines computed with lines = off, the eigengap rule, a refined trial whose Krylov basis did not converge)
-// the line is bisected in snr point by point as before (refine/design.hpp's design_line).
+/// The rounds of `rmtsweep refine`: rank 0 replays the refinement from the grid and
+/// the done refined rows and decides the next round's points; the plan is broadcast to every rank.
+///
+/// Two kinds of line. Where every trial of a line with done points has an exact threshold (its line's secular
+/// form, /lines for the grid's trials, /refine/lines for refined ones: docs/model.md section 9) and the rule
+/// has a level on lambda_1, the line is exact: a round adds whole trials, each a line over the grid's snr
+/// values (one unit of work, simulate_line), until the bootstrap error of the median of the exact thresholds
+/// meets the tolerance (refine/design.hpp's exact_trials_after). Elsewhere (causal:tau, files without /lines,
+/// lines computed with lines = off, the eigengap rule, a refined trial whose Krylov basis did not converge)
+/// the line is bisected in snr point by point as before (refine/design.hpp's design_line).
 #include <mpi.h>
 
 #include <cstdint>
@@ -18,11 +18,11 @@
 #include <utility>
 #include <vector>
 
-#include "refine_lines.hpp"
+#include "rmtsweep/refine/lines.hpp"
 #include "rmtsweep/sweep/refine_file.hpp"
 #include "rmtsweep/sweep/refined_line_store.hpp"
 
-namespace rmtsweep::app {
+namespace rmtsweep::refine {
 
 /// What rank 0 decided for a round, broadcast: rows to give (with their points and lines) and what to
 /// compute.
@@ -83,7 +83,7 @@ class Replay {
   /// A line's state from the done results of the rounds so far: its observations (for bisection), whether it
   /// is exact and its exact thresholds by trial.
   struct LineState {
-    std::vector<refine::Observation> seen;
+    std::vector<assemble::Detection> seen;
     bool exact = false;
     std::map<int, double> thresholds;
   };
@@ -128,4 +128,4 @@ class Replay {
 /// Rank 0's plan on every rank.
 RoundPlan broadcast_plan(RoundPlan plan, MPI_Comm comm);
 
-}  // namespace rmtsweep::app
+}  // namespace rmtsweep::refine

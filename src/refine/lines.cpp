@@ -1,5 +1,5 @@
-// Rank 0's view of a sweep's lines for refine (refine_lines.hpp).
-#include "refine_lines.hpp"
+// Rank 0's view of a sweep's lines for refine (include/rmtsweep/refine/lines.hpp).
+#include "rmtsweep/refine/lines.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -14,17 +14,16 @@
 #include "rmtsweep/sweep/line_store.hpp"
 #include "rmtsweep/sweep/sweep_reader.hpp"
 
-namespace rmtsweep::app {
+namespace rmtsweep::refine {
 namespace {
-
-constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 
 /// For each value of an axis (grid order), its position in the ascending axis (as /phase and
 /// assemble::Axes order it).
 std::vector<std::size_t> ascending_positions(const std::vector<double>& values) {
   std::vector<std::size_t> order(values.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return values[a] < values[b]; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return values[a] < values[b]; });
   std::vector<std::size_t> position(values.size());
   for (std::size_t k = 0; k < order.size(); ++k) position[order[k]] = k;
   return position;
@@ -57,13 +56,17 @@ Lines read_lines(const std::string& path, const RefineOptions& options) {
         "costs an eigenvalue problem on rank 0 (up to about %.2g s on a 2-core machine)\n",
         a.lines(), slowest);
   }
-  const auto finite_t = lines.finite_t ? lines.finite_t->references()
-                                       : std::vector<double>(a.lines(), std::numeric_limits<double>::quiet_NaN());
-  const auto finite_t_points =
-      lines.finite_t ? assemble::scaled_by_trial_edge(a, data.points, *lines.finite_t) : std::vector<assemble::PointRecord>{};
-  const auto rules = assemble::detection_tables(a, data.points, theory.bulk_edge_right, finite_t, options.margin,
-                                                assemble::default_null_alpha, lines.finite_t ? &finite_t_points : nullptr);
-  const auto& rule = *std::find_if(rules.begin(), rules.end(), [&](const auto& t) { return t.rule == options.rule; });
+  const auto finite_t = lines.finite_t
+                            ? lines.finite_t->references()
+                            : std::vector<double>(a.lines(), std::numeric_limits<double>::quiet_NaN());
+  const auto finite_t_points = lines.finite_t
+                                   ? assemble::scaled_by_trial_edge(a, data.points, *lines.finite_t)
+                                   : std::vector<assemble::PointRecord>{};
+  const auto rules =
+      assemble::detection_tables(a, data.points, theory.bulk_edge_right, finite_t, options.margin,
+                                 assemble::default_null_alpha, lines.finite_t ? &finite_t_points : nullptr);
+  const auto& rule =
+      *std::find_if(rules.begin(), rules.end(), [&](const auto& t) { return t.rule == options.rule; });
   lines.detector.resize(a.lines());
   for (std::size_t l = 0; l < a.lines(); ++l) lines.detector[l] = {options.rule, rule.threshold[l]};
   lines.start_snr = theory.sample_threshold_snr;
@@ -179,4 +182,4 @@ Lines geometry_everywhere(const Lines& on_root, MPI_Comm comm) {
   return lines;
 }
 
-}  // namespace rmtsweep::app
+}  // namespace rmtsweep::refine

@@ -1,5 +1,5 @@
-// The rounds of refine (refine_replay.hpp).
-#include "refine_replay.hpp"
+// The rounds of refine (include/rmtsweep/refine/replay.hpp).
+#include "rmtsweep/refine/replay.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -11,7 +11,7 @@
 #include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/sweep/schema.hpp"
 
-namespace rmtsweep::app {
+namespace rmtsweep::refine {
 namespace {
 
 /// The rows a new /refine block preallocates at most beyond what its round needs.
@@ -57,7 +57,7 @@ Replay::LineState Replay::state(std::size_t l, const sweep::RefinedRows& rows,
     return st;
   // Exact where every trial with a done point has its exact threshold.
   std::set<int> trials;
-  for (const refine::Observation& o : st.seen) trials.insert(o.trial);
+  for (const assemble::Detection& o : st.seen) trials.insert(o.trial);
   for (const int t : trials) {
     const std::pair<std::size_t, int> key{l, t};
     if (t < grid_trials_) {
@@ -102,7 +102,7 @@ LineSummary Replay::summary(std::size_t l, const LineState& st) const {
     out.trials = static_cast<int>(values.size());
     return out;
   }
-  const refine::LineEstimate e = refine::estimate_line(refine::trial_brackets(st.seen, trials_[l]));
+  const assemble::LineEstimate e = assemble::estimate_line(assemble::trial_brackets(st.seen, trials_[l]));
   out.threshold = e.threshold;
   out.err = e.err;
   out.resolution_err = e.resolution_err;
@@ -313,4 +313,4 @@ RoundPlan broadcast_plan(RoundPlan plan, MPI_Comm comm) {
   return plan;
 }
 
-}  // namespace rmtsweep::app
+}  // namespace rmtsweep::refine

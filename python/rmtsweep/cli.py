@@ -93,10 +93,16 @@ def check_point_syntax(point_text):
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="rmtsweep plot", description=DESCRIPTION.split("\n")[0])
     parser.add_argument("file", help="an assembled sweep file (rmtsweep assemble FILE.h5)")
-    parser.add_argument("--out", default="figures", help="directory for the figures (created)")
-    parser.add_argument("--format", default="png", help="file format of the figures: " + ", ".join(FORMATS))
-    parser.add_argument("--point", default=None, help="point index of the spectrum, a done point (default: chosen)")
-    parser.add_argument("--dpi", default="110", help=f"resolution of PNG files (and of PDF/SVG rasters), {DPI_MIN} to {DPI_MAX}")
+    # The defaults are plot's own; `rmtsweep plot --help` shows them, and the option table of the C++ commands
+    # repeats them (src/app/command_options.cpp), which tests/cli/style/test_option_table.cpp compares.
+    parser.add_argument("--out", default="figures", help="directory for the figures (created) (default: %(default)s)")
+    parser.add_argument("--format", default="png",
+                        help="file format of the figures: " + ", ".join(FORMATS) + " (default: %(default)s)")
+    parser.add_argument("--point", default=None,
+                        help="point index of the spectrum, a done point; without it one is chosen")
+    parser.add_argument("--dpi", default="110",
+                        help=f"resolution of PNG files (and of PDF/SVG rasters), {DPI_MIN} to {DPI_MAX} "
+                             "(default: %(default)s)")
     parser.add_argument("--force", action="store_true", help="overwrite figures of the same names in --out")
     args = parser.parse_args(argv)
     try:

@@ -11,6 +11,7 @@
 #include <string>
 #include <system_error>
 
+#include "command_options.hpp"
 #include "commands.hpp"
 #include "output_path.hpp"
 #include "point_options.hpp"
@@ -256,27 +257,22 @@ void write_phase_file(const std::string& output, const std::string& sweep, const
 }  // namespace
 
 int command_assemble(int argc, char** argv) {
-  std::string path;
-  std::string margin_text = model::format_double(assemble::default_detection_margin);  // parsed below, as typed
-  bool help = false, quiet = false;
-  std::string detection_text, output;
-  bool force = false, output_given = false;
+  std::string path, margin_text, detection_text, output;  // as typed; parsed below
+  bool help = false, quiet = false, force = false;
   po::options_description options;
-  options.add_options()("file", po::value<std::string>(&path), "the sweep file")(
-      "margin", po::value<std::string>(&margin_text)->default_value(margin_text),
-      "c of the detection rule: top eigenvalue > right_edge (1 + c d^(-2/3))")(
-      "detection", po::value<std::string>(&detection_text)->default_value("edge"),
-      "the rule the figures draw: edge, eigengap, null or finite_t_edge (all four are stored in "
-      "/phase/detection)")(
-      "output", po::value<std::string>(&output)->notifier([&](const std::string&) { output_given = true; }),
-      "write /phase into this new file instead of FILE.h5 (which is then only read); rmtsweep.open_phase and "
-      "plot read it")("force", po::bool_switch(&force), "overwrite an existing --output file")(
-      "quiet,q", po::bool_switch(&quiet), "print no threshold table")("help,h", po::bool_switch(&help),
-                                                                      "this help");
-  if (!parse_file_command(argc, argv, options, "assemble", help, path, "rmtsweep assemble FILE.h5 [options]",
-                          "Writes /phase into the sweep file, or with --output into a phase file of its own "
-                          "(the sweep file only read)."))
-    return 0;
+  options.add_options()("file", po::value<std::string>(&path), "the sweep file");
+  add_command_option(options, sweep::in_assemble, "margin", &margin_text);
+  add_command_option(options, sweep::in_assemble, "detection", &detection_text);
+  add_command_option(options, sweep::in_assemble, "output", &output);
+  add_command_option(options, sweep::in_assemble, "force", &force);
+  add_command_option(options, sweep::in_assemble, "quiet", &quiet);
+  options.add_options()("help,h", po::bool_switch(&help), "this help");
+  const auto values =
+      parse_file_command(argc, argv, options, "assemble", help, path, "rmtsweep assemble FILE.h5 [options]",
+                         "Writes /phase into the sweep file, or with --output into a phase file of its own "
+                         "(the sweep file only read).");
+  if (!values) return 0;
+  const bool output_given = values->count("output") > 0;
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   const std::string margin_allowed = "allowed: a number margin >= 0";

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "command_line.hpp"
+#include "command_options.hpp"
 #include "commands.hpp"
 #include "option_errors.hpp"
 #include "rmtsweep/common/error.hpp"
@@ -25,12 +26,10 @@ int command_merge(int argc, char** argv) {
   bool help = false;
   po::options_description options;
   options.add_options()("files", po::value<std::vector<std::string>>(),
-                        "OUT.h5, the file to write, then the shards' sweep files")(
-      "allow-partial", po::bool_switch(&merge.allow_partial),
-      "write OUT.h5 even where points are done in no file given (a shard missing or unfinished): those "
-      "points pending, `rmtsweep run --resume` on OUT.h5 computes them")(
-      "force", po::bool_switch(&merge.force), "replace an existing OUT.h5")(
-      "help,h", po::bool_switch(&help), "this help");
+                        "OUT.h5, the file to write, then the shards' sweep files");
+  add_command_option(options, sweep::in_merge, "allow-partial", &merge.allow_partial);
+  add_command_option(options, sweep::in_merge, "force", &merge.force);
+  options.add_options()("help,h", po::bool_switch(&help), "this help");
   po::positional_options_description positional;
   positional.add("files", -1);
   po::variables_map values;

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "command_line.hpp"
+#include "command_options.hpp"
 #include "commands.hpp"
 #include "feasibility.hpp"
 #include "point_options.hpp"
@@ -260,11 +261,9 @@ int point_line(const po::variables_map& values, const std::string& snr_text, int
 
 int command_point(int argc, char** argv) {
   po::options_description options;
-  options.add_options()("help,h", "print this help")("json", "print one JSON object (rank 0)")(
-      "spectrum", "also give all d eigenvalues of S")(
-      "force-memory",
-      "compute even when the point seems not to fit in a rank's memory (the estimate of run --plan)")(
-      "force-ntest", "allow ntest above 1e8 test sequences");
+  options.add_options()("help,h", "print this help");
+  for (const char* name : {"json", "spectrum", "force-memory", "force-ntest"})
+    add_command_option(options, sweep::in_point, name);
   for (const sweep::OptionSpec& spec : sweep::option_table()) {
     if ((spec.use & sweep::in_point) && !(spec.use & sweep::in_theory)) add_option(options, spec.name);
   }

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <string>
 
+#include "command_options.hpp"
 #include "commands.hpp"
 #include "output_path.hpp"
 #include "point_options.hpp"
@@ -36,20 +37,15 @@ namespace {
 
 refine::RefineOptions parse_refine_options(int argc, char** argv, bool& help) {
   refine::RefineOptions o;
-  std::string tolerance = "0.01", trials = "64", max_points = "20000", detection = "edge", rounds = "60";
+  std::string tolerance, trials, max_points, detection, rounds;  // as typed; the defaults are refine::RefineOptions'
   po::options_description options;
-  options.add_options()("file", po::value<std::string>(&o.path), "the sweep file")(
-      "tolerance", po::value<std::string>(&tolerance)->default_value(tolerance),
-      "target standard error of every line's threshold [snr]")(
-      "trials", po::value<std::string>(&trials)->default_value(trials),
-      "trials per line at most (the grid's included): more are added where the spread between trials "
-      "dominates (on lines with exact thresholds always: each a line over the grid's snr)")(
-      "max-points", po::value<std::string>(&max_points)->default_value(max_points),
-      "refined points in the file at most (over every refine of it)")(
-      "max-rounds", po::value<std::string>(&rounds)->default_value(rounds), "rounds at most")(
-      "detection", po::value<std::string>(&detection)->default_value(detection),
-      "the rule whose threshold is refined: edge, eigengap, null or finite_t_edge")(
-      "help,h", po::bool_switch(&help), "this help");
+  options.add_options()("file", po::value<std::string>(&o.path), "the sweep file");
+  add_command_option(options, sweep::in_refine, "tolerance", &tolerance);
+  add_command_option(options, sweep::in_refine, "trials", &trials);
+  add_command_option(options, sweep::in_refine, "max-points", &max_points);
+  add_command_option(options, sweep::in_refine, "max-rounds", &rounds);
+  add_command_option(options, sweep::in_refine, "detection", &detection);
+  options.add_options()("help,h", po::bool_switch(&help), "this help");
   if (!parse_file_command(argc, argv, options, "refine", help, o.path, "rmtsweep refine FILE.h5 [options]",
                           "Adds trials (where every trial's threshold is exact) or points near each line's "
                           "threshold until its standard error is below --tolerance (docs/refinement.md); "

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "command_line.hpp"
+#include "command_options.hpp"
 #include "commands.hpp"
 #include "point_options.hpp"
 #include "rmtsweep/common/error.hpp"
@@ -20,10 +21,9 @@ namespace rmtsweep::app {
 int command_schema(int argc, char** argv) {
   bool help = false, json = false, markdown = false;
   po::options_description options;
-  options.add_options()("markdown", po::bool_switch(&markdown),
-                        "print docs/schema.md: every group of the file")(
-      "json", po::bool_switch(&json), "print one JSON object: the /points columns and the /phase datasets")(
-      "help,h", po::bool_switch(&help), "this help");
+  add_command_option(options, sweep::in_schema, "markdown", &markdown);
+  add_command_option(options, sweep::in_schema, "json", &json);
+  options.add_options()("help,h", po::bool_switch(&help), "this help");
   parse_command_line(argc, argv, options, "schema");
   if (help) {
     std::cout << help_text(

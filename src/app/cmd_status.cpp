@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "command_options.hpp"
 #include "commands.hpp"
 #include "point_options.hpp"
 #include "rmtsweep/common/duration_text.hpp"
@@ -306,14 +307,10 @@ int command_status(int argc, char** argv) {
   std::string path;
   bool help = false, no_verify = false, json = false;
   po::options_description options;
-  options.add_options()("file", po::value<std::string>(&path), "the sweep file")(
-      "no-verify", po::bool_switch(&no_verify),
-      "skip comparing every point's values with its journal record and the config (which reads the whole "
-      "file once more)")(
-      "json", po::bool_switch(&json),
-      "one JSON object on stdout for scripts: counts by state, runs, whether a run holds the "
-      "lock, the latest run's rate and ETA, the journal's state (no verification)")(
-      "help,h", po::bool_switch(&help), "this help");
+  options.add_options()("file", po::value<std::string>(&path), "the sweep file");
+  add_command_option(options, sweep::in_status, "no-verify", &no_verify);
+  add_command_option(options, sweep::in_status, "json", &json);
+  options.add_options()("help,h", po::bool_switch(&help), "this help");
   if (!parse_file_command(argc, argv, options, "status", help, path,
                           "rmtsweep status FILE.h5 [--no-verify] [--json]",
                           "Summarises a sweep file: its config, runs, and points done, pending and failed; "

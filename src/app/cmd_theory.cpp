@@ -6,6 +6,7 @@
 #include <string>
 
 #include "command_line.hpp"
+#include "command_options.hpp"
 #include "commands.hpp"
 #include "point_options.hpp"
 #include "prediction_json.hpp"
@@ -25,16 +26,6 @@ namespace po = boost::program_options;
 namespace {
 
 constexpr std::int64_t max_density_points = 1000000;
-
-/// Which bulk law `--bulk` asks for: the paper's limit law (model.md 5.1) or the finite-T law of the
-/// point's own token draws (theory/finite_t_bulk.hpp).
-enum class BulkLaw { paper, finite_t };
-
-BulkLaw parse_bulk_law(const std::string& text) {
-  if (text == "paper") return BulkLaw::paper;
-  if (text == "finite-T") return BulkLaw::finite_t;
-  throw InvalidOption("bulk", text, "allowed: paper (default) or finite-T");
-}
 
 void print_human(const model::PointParams& params, const theory::Prediction& p,
                  const std::optional<theory::FiniteTPrediction>& finite_t) {
@@ -100,13 +91,8 @@ void print_human(const model::PointParams& params, const theory::Prediction& p,
 
 int command_theory(int argc, char** argv) {
   po::options_description options;
-  options.add_options()("help,h", "print this help")("json", "print one JSON object")(
-      "density", po::value<std::string>(),
-      "K: also give the bulk density f(x) at K points across the support")(
-      "bulk", po::value<std::string>()->default_value("paper"),
-      "paper: the limit law kappa (MP_delta [x] MP_gamma) (docs/model.md 5.1); finite-T: also the bulk of this "
-      "point's own token draws (docs/model.md 5.5), whose edge and --density are then given, and the outlier, "
-      "overlap and threshold of those draws (docs/finite_t.md)");
+  options.add_options()("help,h", "print this help");
+  for (const char* name : {"json", "density", "bulk"}) add_command_option(options, sweep::in_theory, name);
   po::options_description point("point");
   add_point_options(point);
   options.add(point);
@@ -166,7 +152,7 @@ int command_theory(int argc, char** argv) {
   print_human(params, prediction, finite_t);
   if (density_points > 0) {
     std::printf("density     x f(x) at %lld points (%s bulk)\n", static_cast<long long>(density_points),
-                law == BulkLaw::finite_t ? "finite-T" : "paper");
+                to_string(law));
     for (const auto& [x, f] : density) std::printf("%.9g %.9g\n", x, f);
   }
   return 0;

@@ -144,18 +144,20 @@ po::variables_map parse_command_line(int argc, char** argv, const po::options_de
   return values;
 }
 
-bool parse_file_command(int argc, char** argv, const boost::program_options::options_description& options,
-                        const std::string& command, const bool& help, const std::string& path,
-                        const std::string& usage, const std::string& description) {
-  parse_command_line(argc, argv, options, command, "file");
+std::optional<po::variables_map> parse_file_command(int argc, char** argv,
+                                                    const po::options_description& options,
+                                                    const std::string& command, const bool& help,
+                                                    const std::string& path, const std::string& usage,
+                                                    const std::string& description) {
+  po::variables_map values = parse_command_line(argc, argv, options, command, "file");
   if (help) {
     int rank = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (rank == 0) std::printf("%s", help_text(usage, description, options, {{"file", "FILE.h5"}}).c_str());
-    return false;
+    return std::nullopt;
   }
   if (path.empty()) throw InvalidOption("file", "", "required: the sweep's HDF5 file");
-  return true;
+  return values;
 }
 
 }  // namespace rmtsweep::app

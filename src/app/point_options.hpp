@@ -5,6 +5,7 @@
 /// included, is reported as InvalidOption naming the option, the value and what is allowed.
 #include <boost/program_options.hpp>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -48,11 +49,12 @@ boost::program_options::variables_map parse_command_line(
 
 /// The start of the commands that read one sweep file (`status`, `assemble`): parses the command
 /// line with the bare argument taken as option "file"; with --help, prints the help (help_text: `usage`,
-/// `description`, FILE.h5 as a positional) on rank 0 and returns false (the command has nothing more
+/// `description`, FILE.h5 as a positional) on rank 0 and returns nothing (the command has nothing more
 /// to do); otherwise refuses an empty `path` (the variable "file" is bound to) with InvalidOption and
-/// returns true.
-bool parse_file_command(int argc, char** argv, const boost::program_options::options_description& options,
-                        const std::string& command, const bool& help, const std::string& path,
-                        const std::string& usage, const std::string& description);
+/// returns the parsed values.
+std::optional<boost::program_options::variables_map> parse_file_command(
+    int argc, char** argv, const boost::program_options::options_description& options,
+    const std::string& command, const bool& help, const std::string& path, const std::string& usage,
+    const std::string& description);
 
 }  // namespace rmtsweep::app

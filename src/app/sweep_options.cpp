@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "command_line.hpp"
+#include "command_options.hpp"
 #include "option_errors.hpp"
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/io/file_error.hpp"
@@ -97,12 +98,12 @@ void resolve_run_controls(RunArguments& args, const po::variables_map& vm) {
 }  // namespace
 
 double progress_default_seconds() {
-  if (::isatty(STDERR_FILENO)) return 1.0;
+  if (::isatty(STDERR_FILENO)) return watched_progress_seconds;
   const int terminal =
       ::open("/dev/tty", O_RDONLY | O_NOCTTY | O_CLOEXEC);  // fails without a controlling one
-  if (terminal < 0) return 60.0;
+  if (terminal < 0) return batch_progress_seconds;
   ::close(terminal);
-  return 1.0;
+  return watched_progress_seconds;
 }
 
 std::optional<std::string> read_local_file(const std::string& path) {
@@ -120,36 +121,19 @@ std::optional<std::string> read_local_file(const std::string& path) {
 RunArguments parse_run_arguments(int argc, char** argv, const ConfigReader& read) {
   RunArguments args;
   po::options_description general;
-  general.add_options()("config", po::value<std::string>(&args.config_path)->value_name("FILE"),
-                        "sweep config (INI: key = value lines, # comments)")(
-      "output", po::value<std::string>(&args.output)->value_name("FILE.h5"), "the sweep's HDF5 file")(
-      "resume", po::bool_switch(&args.resume),
-      "continue the points not done in an existing output (same config; a missing one is started): its "
-      "values "
-      "equal an uninterrupted run's bit for bit when every run had the same BLAS threads per rank and "
-      "--ranks-per-point 1, on any number of ranks, else to 1e-13 relative (docs/reliability.md)")(
-      "force", po::bool_switch(&args.force), "overwrite an existing output")(
-      "shard", po::value<std::string>(&args.shard)->value_name("i/n"),
-      "compute shard i of n (1 <= i <= n) only: grid line L (all snr of one d, delta, gamma, weighting, trial) "
-      "belongs to shard (L mod n) + 1; the other points stay pending in the output, which `rmtsweep merge` "
-      "combines with the other shards' (docs/cluster.md); --resume with the same --shard")(
-      "plan", po::bool_switch(&args.plan),
-      "print the points, the peak memory per rank and time of the largest, and the core-hours; write "
-      "nothing")(
-      "force-memory", po::bool_switch(&args.force_memory),
-      "run even when the largest point seems not to fit in a rank's memory (the estimate of --plan)")(
-      "force-space", po::bool_switch(&args.force_space),
-      "create the output even when its file system seems to lack the room its data take (a compressing one)")(
-      "force-ntest", po::bool_switch(&args.force_ntest),
-      "allow ntest above 1e8 test sequences (the test accuracy's standard error is below 5e-5 there)")(
-      "progress", po::value<std::string>()->value_name("SECONDS"),
-      "seconds between progress lines on stderr (default 1 where a terminal watches, 60 otherwise: a batch "
-      "job)")("quiet", po::bool_switch(&args.quiet),
-              "no progress lines: only the final summary, notes and errors")(
-      "ranks", po::value<std::string>()->value_name("N"),
-      "with --plan: the plan as if N ranks ran the sweep, with the sbatch/qsub resource lines to paste (this "
-      "process alone computes it; ranks_per_point G: N a multiple of G)")(
-      "help,h", po::bool_switch(&args.help), "this help");
+  add_command_option(general, sweep::in_run, "config", &args.config_path);
+  add_command_option(general, sweep::in_run, "output", &args.output);
+  add_command_option(general, sweep::in_run, "resume", &args.resume);
+  add_command_option(general, sweep::in_run, "force", &args.force);
+  add_command_option(general, sweep::in_run, "shard", &args.shard);
+  add_command_option(general, sweep::in_run, "plan", &args.plan);
+  add_command_option(general, sweep::in_run, "force-memory", &args.force_memory);
+  add_command_option(general, sweep::in_run, "force-space", &args.force_space);
+  add_command_option(general, sweep::in_run, "force-ntest", &args.force_ntest);
+  add_command_option(general, sweep::in_run, "progress");
+  add_command_option(general, sweep::in_run, "quiet", &args.quiet);
+  add_command_option(general, sweep::in_run, "ranks");
+  general.add_options()("help,h", po::bool_switch(&args.help), "this help");
   const po::options_description keys = key_options(sweep::command_line_name);
   const po::options_description file_keys = key_options(as_config_key);
   po::options_description all;

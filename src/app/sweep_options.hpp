@@ -18,7 +18,7 @@ struct RunArguments {
   bool force_space = false;                   ///< --force-space: create a file that seems not to fit
   bool force_ntest = false;                   ///< --force-ntest: an ntest above 1e8 (feasibility.hpp)
   bool quiet = false;                         ///< --quiet: no progress lines
-  double progress_seconds = 1.0;              ///< --progress SECONDS (default: progress_default_seconds)
+  double progress_seconds = 0.0;              ///< --progress SECONDS, else progress_default_seconds()
   int plan_ranks = 0;                         ///< --ranks N with --plan (0: the ranks this run has)
   std::string plan_ranks_text;                ///< --ranks as given, for messages
   bool help = false;                          ///< --help
@@ -34,9 +34,9 @@ using ConfigReader = std::function<std::optional<std::string>(const std::string&
 /// The text of `path` read by this process alone (nullopt if unreadable).
 std::optional<std::string> read_local_file(const std::string& path);
 
-/// The seconds between progress lines without --progress: 1 where someone watches (stderr a terminal,
-/// or a controlling terminal: mpirun's ranks never see one on stderr, but an interactive mpirun's ranks
-/// share its session), 60 otherwise (a batch job: a 12-hour job writes 720 lines, not 43 000).
+/// The seconds between progress lines without --progress: watched_progress_seconds where someone watches
+/// (stderr a terminal, or a controlling terminal: mpirun's ranks never see one on stderr, but an interactive
+/// mpirun's ranks share its session), batch_progress_seconds otherwise (command_options.hpp).
 double progress_default_seconds();
 
 /// Parses argv (argv[0] = "run"); throws InvalidOption for unknown keys, repeated keys, a

@@ -2,46 +2,49 @@
 
 #include <cmath>
 #include <cstddef>
+#include <limits>
 
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/model/parse_number.hpp"
 
 namespace rmtsweep::model {
-namespace {
+
+bool Correlation::valid_for(int T) const noexcept {
+  switch (kind) {
+    case Kind::iid:
+      return true;
+    case Kind::prefix:
+      return prefix_length >= 1 && prefix_length <= T;
+    case Kind::markov:
+      return std::abs(phi) < 1.0;  // false for NaN too
+  }
+  return false;
+}
 
 std::string allowed_correlations(int T) {
   return "allowed: iid, prefix:L with 1 <= L <= T (T = " + std::to_string(T) +
          "), markov:phi with -1 < phi < 1";
 }
 
-}  // namespace
-
 Correlation parse_correlation(const std::string& text, int T, const std::string& option) {
   const std::string allowed = allowed_correlations(T);
   Correlation correlation;
+  const std::string_view view(text);
   if (text == "iid") {
     correlation.kind = Correlation::Kind::iid;
-    return correlation;
-  }
-  const auto colon = text.find(':');
-  if (colon == std::string::npos) throw InvalidOption(option, text, allowed);
-  const std::string name = text.substr(0, colon);
-  const std::string_view argument = std::string_view(text).substr(colon + 1);
-  if (name == "prefix") {
-    const std::int64_t L = parse_integer(argument, option, allowed, text);
-    if (L < 1 || L > T) throw InvalidOption(option, text, allowed);
+  } else if (view.starts_with("prefix:")) {
+    // An L beyond int is as invalid as any L > T: held as 0, which valid_for refuses.
+    const std::int64_t L = parse_integer(view.substr(7), option, allowed, text);
     correlation.kind = Correlation::Kind::prefix;
-    correlation.prefix_length = static_cast<int>(L);
-    return correlation;
-  }
-  if (name == "markov") {
-    const double phi = parse_double(argument, option, allowed, text);
-    if (!(std::abs(phi) < 1.0)) throw InvalidOption(option, text, allowed);
+    correlation.prefix_length = L >= 1 && L <= std::numeric_limits<int>::max() ? static_cast<int>(L) : 0;
+  } else if (view.starts_with("markov:")) {
     correlation.kind = Correlation::Kind::markov;
-    correlation.phi = phi;
-    return correlation;
+    correlation.phi = parse_double(view.substr(7), option, allowed, text);
+  } else {
+    throw InvalidOption(option, text, allowed);
   }
-  throw InvalidOption(option, text, allowed);
+  if (!correlation.valid_for(T)) throw InvalidOption(option, text, allowed);
+  return correlation;
 }
 
 std::string to_string(const Correlation& correlation) {

@@ -55,9 +55,10 @@ void validate(const PointParams& params) {
   }
   if (params.trial < 0)
     throw InvalidOption("trial", std::to_string(params.trial), "allowed: an integer trial >= 0");
-  // Re-parsing the canonical text applies exactly the checks of the option parsers with this T.
-  parse_correlation(to_string(params.correlation), params.T);
-  parse_weighting(to_string(params.weighting), params.T);
+  if (!params.correlation.valid_for(params.T))
+    throw InvalidOption("correlation", to_string(params.correlation), allowed_correlations(params.T));
+  if (!params.weighting.valid_for(params.T))
+    throw InvalidOption("weighting", to_string(params.weighting), allowed_weightings(params.T));
 }
 
 }  // namespace rmtsweep::model

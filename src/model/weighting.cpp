@@ -12,13 +12,8 @@
 namespace rmtsweep::model {
 namespace {
 
-std::string allowed_weightings(int T) {
-  return "allowed: mean, last, optimal, harmonic, causal:tau with finite tau, custom:w1,...,wT with T = " +
-         std::to_string(T) + " finite numbers of nonzero sum";
-}
-
-std::vector<double> parse_custom(std::string_view list, int T, const std::string& option,
-                                 const std::string& text, const std::string& allowed) {
+std::vector<double> parse_custom(std::string_view list, const std::string& option, const std::string& text,
+                                 const std::string& allowed) {
   std::vector<double> w;
   std::size_t start = 0;
   while (true) {
@@ -29,14 +24,6 @@ std::vector<double> parse_custom(std::string_view list, int T, const std::string
     if (comma == std::string_view::npos) break;
     start = comma + 1;
   }
-  if (w.size() != static_cast<std::size_t>(T)) throw InvalidOption(option, text, allowed);
-  double sum = 0.0, magnitude = 0.0;
-  for (double x : w) {
-    sum += x;
-    magnitude += std::abs(x);
-  }
-  // A sum that is zero up to rounding of the given numbers cannot be normalised to 1.
-  if (!(std::abs(sum) > 1e-12 * magnitude)) throw InvalidOption(option, text, allowed);
   return w;
 }
 
@@ -88,6 +75,25 @@ std::vector<double> harmonic_weights(int T) {
 
 }  // namespace
 
+bool Weighting::valid_for(int T) const noexcept {
+  if (kind == Kind::causal) return std::isfinite(tau);
+  if (kind != Kind::custom) return true;
+  if (custom.size() != static_cast<std::size_t>(T)) return false;
+  double sum = 0.0, magnitude = 0.0;
+  for (const double x : custom) {
+    if (!std::isfinite(x)) return false;
+    sum += x;
+    magnitude += std::abs(x);
+  }
+  // A sum that is zero up to rounding of the given numbers cannot be normalised to 1.
+  return std::abs(sum) > 1e-12 * magnitude;
+}
+
+std::string allowed_weightings(int T) {
+  return "allowed: mean, last, optimal, harmonic, causal:tau with finite tau, custom:w1,...,wT with T = " +
+         std::to_string(T) + " finite numbers of nonzero sum";
+}
+
 Weighting parse_weighting(const std::string& text, int T, const std::string& option) {
   const std::string allowed = allowed_weightings(T);
   Weighting weighting;
@@ -104,10 +110,11 @@ Weighting parse_weighting(const std::string& text, int T, const std::string& opt
     weighting.tau = parse_double(std::string_view(text).substr(7), option, allowed, text);
   } else if (text.rfind("custom:", 0) == 0) {
     weighting.kind = Weighting::Kind::custom;
-    weighting.custom = parse_custom(std::string_view(text).substr(7), T, option, text, allowed);
+    weighting.custom = parse_custom(std::string_view(text).substr(7), option, text, allowed);
   } else {
     throw InvalidOption(option, text, allowed);
   }
+  if (!weighting.valid_for(T)) throw InvalidOption(option, text, allowed);
   return weighting;
 }
 

@@ -223,6 +223,18 @@ const std::vector<std::string>& config_keys() {
   return keys;
 }
 
+const char* spectra_setting(SpectraSetting setting) noexcept {
+  switch (setting) {
+    case SpectraSetting::always:
+      return "true";
+    case SpectraSetting::never:
+      return "false";
+    case SpectraSetting::automatic:
+      break;
+  }
+  return "auto";
+}
+
 simulate::SimulationOptions simulation_options(const SweepConfig& c, int d) {
   simulate::SimulationOptions options;
   options.k = c.k;
@@ -393,9 +405,9 @@ SweepConfig parse_sweep_config(const std::map<std::string, std::string>& values)
   c.ridge = parse_sweep_ridge(value("ridge"));
   c.ntest = parse_ntest(value("ntest"));
   const std::string spectra = value("store_spectra");
-  c.store_spectra = spectra == "auto"                        ? SpectraSetting::automatic
-                    : parse_bool(spectra, "store_spectra") ? SpectraSetting::always
-                                                           : SpectraSetting::never;
+  c.store_spectra = spectra == spectra_setting(SpectraSetting::automatic) ? SpectraSetting::automatic
+                    : parse_bool(spectra, "store_spectra")                ? SpectraSetting::always
+                                                                          : SpectraSetting::never;
   c.ranks_per_point = static_cast<int>(parse_bounded(value("ranks_per_point"), "ranks_per_point", 1, 2147483647,
                                                      "allowed: an integer >= 1 that divides the number of ranks"));
   c.eigensolver = parse_eigensolver(value("eigensolver"));

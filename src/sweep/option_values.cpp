@@ -45,7 +45,8 @@ int parse_trial(const std::string& text) {
 }
 
 int parse_trials(const std::string& text) {
-  return static_cast<int>(bounded(text, "trials", 1, 1000000, "allowed: an integer 1 <= trials <= 1000000"));
+  return static_cast<int>(bounded(text, "trials", 1, max_trials,
+                                  "allowed: an integer 1 <= trials <= " + std::to_string(max_trials)));
 }
 
 std::string k_allowed(int d) { return "allowed: an integer min(4, d) <= k <= d = " + std::to_string(d); }

@@ -18,6 +18,8 @@ namespace rmtsweep::assemble {
 
 /// The rules in the order /phase/detection lists them, and their names there.
 inline constexpr Rule all_rules[] = {Rule::edge, Rule::eigengap, Rule::null, Rule::finite_t_edge};
+/// The rule the figures draw and refine refines unless --detection says otherwise.
+inline constexpr Rule default_detection_rule = Rule::edge;
 const char* to_string(Rule rule) noexcept;
 /// The rule called `name` ("edge", "eigengap", "null", "finite_t_edge"); InvalidOption("detection", name,
 /// ...) otherwise.

@@ -13,10 +13,16 @@ struct Correlation {
   double phi = 0.0;       ///< phi of markov:phi
 
   bool operator==(const Correlation&) const = default;
+  /// Whether this is a correlation of model.md section 2 for sequences of length T: iid, prefix:L with
+  /// 1 <= L <= T, markov:phi with -1 < phi < 1. What parse_correlation and model::validate both check.
+  bool valid_for(int T) const noexcept;
 };
 
-/// Parses "iid", "prefix:L" (1 <= L <= T) or "markov:phi" (|phi| < 1); throws InvalidOption
-/// naming `option` otherwise. T is needed to check L.
+/// What a correlation may be for sequences of length T (InvalidOption's "allowed" text).
+std::string allowed_correlations(int T);
+
+/// Parses "iid", "prefix:L" or "markov:phi" once into a Correlation valid_for(T); throws InvalidOption
+/// naming `option`, the text as given and allowed_correlations(T) otherwise.
 Correlation parse_correlation(const std::string& text, int T, const std::string& option = "correlation");
 
 /// The canonical text of a correlation, such that parse_correlation(to_string(c)) == c.

@@ -48,8 +48,8 @@ struct PointParams {
 
 /// Checks every field (d >= 1, T >= 1, delta > 0, gamma > 0, 0 <= snr <= max_snr, trial >= 0, V >= 2,
 /// N >= 2, L <= T, custom weights of length T); throws InvalidOption naming the option.
-/// V and N must also stay below 1e15 (finite, 64-bit counts), and the correlation and weighting must
-/// pass their parsers' checks for this T (|phi| < 1, finite tau, custom weights of nonzero sum).
+/// V and N must also stay below 1e15 (finite, 64-bit counts), and the correlation and weighting must be
+/// valid_for this T (|phi| < 1, finite tau, custom weights of nonzero sum): the checks their parsers make.
 void validate(const PointParams& params);
 
 }  // namespace rmtsweep::model

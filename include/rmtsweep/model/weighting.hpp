@@ -17,10 +17,17 @@ struct Weighting {
   bool operator==(const Weighting&) const = default;
   /// True for `causal:tau`, whose finite-d weights depend on the data.
   bool data_dependent() const noexcept { return kind == Kind::causal; }
+  /// Whether this is a weighting of model.md section 3 for sequences of length T: causal:tau with a finite
+  /// tau, custom weights of T finite entries whose sum is not zero up to rounding (so they normalise to sum
+  /// 1). What parse_weighting and model::validate both check.
+  bool valid_for(int T) const noexcept;
 };
 
-/// Parses a weighting; custom weights must have T entries and a nonzero sum.
-/// Throws InvalidOption naming `option` otherwise.
+/// What a weighting may be for sequences of length T (InvalidOption's "allowed" text).
+std::string allowed_weightings(int T);
+
+/// Parses a weighting once into a Weighting valid_for(T); throws InvalidOption naming `option`, the text
+/// as given and allowed_weightings(T) otherwise.
 Weighting parse_weighting(const std::string& text, int T, const std::string& option = "weighting");
 
 /// The canonical text of a weighting (round-trips through parse_weighting).

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "rmtsweep/assemble/detection.hpp"
+#include "rmtsweep/assemble/detection_tables.hpp"
 #include "rmtsweep/assemble/finite_t_edges.hpp"
 #include "rmtsweep/assemble/phase.hpp"
 #include "rmtsweep/refine/design.hpp"
@@ -21,13 +22,14 @@
 
 namespace rmtsweep::refine {
 
-/// The options of refine, validated once.
+/// The options of refine, validated once. Their defaults are these (src/app/command_options.cpp gives them as
+/// text to --help and to the parser).
 struct RefineOptions {
   std::string path;
   double tolerance = 0.01;
   int trials = 64;
   std::int64_t max_points = 20000;
-  assemble::Rule rule = assemble::Rule::edge;
+  assemble::Rule rule = assemble::default_detection_rule;
   double margin = assemble::default_detection_margin;
   int max_rounds = 60;
 };

@@ -29,6 +29,7 @@
 #include "rmtsweep/model/params.hpp"
 #include "rmtsweep/model/weighting.hpp"
 #include "rmtsweep/parallel/eigen.hpp"
+#include "rmtsweep/simulate/point.hpp"
 #include "rmtsweep/sweep/option_values.hpp"
 
 namespace rmtsweep::sweep {
@@ -41,21 +42,28 @@ const std::vector<std::string>& config_keys();
 /// store_spectra: every size, none, or auto = the sizes d <= max_auto_spectrum_d.
 enum class SpectraSetting { automatic, always, never };
 inline constexpr int max_auto_spectrum_d = 4096;
+/// The setting's text as a config gives it: auto, true (every size) or false (none).
+const char* spectra_setting(SpectraSetting setting) noexcept;
 
+/// A sweep's config. Its defaults are those of one point (model::PointParams: each axis holds the default
+/// point's value) and of its measurement (simulate::SimulationOptions: k, ridge, ntest); the settings that
+/// only a sweep has (trials, store_spectra, ...) have theirs here. option_table() gives them as text.
 struct SweepConfig {
-  std::vector<int> d{400};  ///< the d axis, in config order
-  int T = 10;
-  model::Correlation correlation{};
-  model::Table table = model::Table::iid;
-  std::uint64_t seed = 0;
+  std::vector<int> d{model::PointParams{}.d};  ///< the d axis, in config order
+  int T = model::PointParams{}.T;
+  model::Correlation correlation = model::PointParams{}.correlation;
+  model::Table table = model::PointParams{}.table;
+  std::uint64_t seed = model::PointParams{}.seed;
   int trials = 1;
-  std::vector<double> delta{0.5};
-  std::vector<double> gamma{0.25};
-  std::vector<double> snr{1.0};
-  std::vector<model::Weighting> weighting{model::Weighting{}};
-  int k = 4;                  ///< top eigenvalues/overlaps stored per point
-  double ridge = 0.1;         ///< ridge lambda in units of kappa (model.md section 6)
-  long long ntest = 0;        ///< test sequences of the ridge classifier; 0 means N
+  std::vector<double> delta{model::PointParams{}.delta};
+  std::vector<double> gamma{model::PointParams{}.gamma};
+  std::vector<double> snr{model::PointParams{}.snr};
+  std::vector<model::Weighting> weighting{model::PointParams{}.weighting};
+  /// top eigenvalues/overlaps stored per point; ridge lambda in units of kappa (model.md section 6); test
+  /// sequences of the ridge classifier, 0 meaning N
+  int k = simulate::SimulationOptions{}.k;
+  double ridge = simulate::SimulationOptions{}.ridge;
+  long long ntest = simulate::SimulationOptions{}.ntest;
   SpectraSetting store_spectra = SpectraSetting::automatic;  ///< which sizes store all d eigenvalues
   int ranks_per_point = 1;    ///< ranks of one group computing one point
   /// automatic ("auto"): groups of several ranks reduce S with ELPA where parallel::elpa_applies

@@ -18,7 +18,9 @@ int parse_T(const std::string& text);
 std::uint64_t parse_seed(const std::string& text);
 /// trial (one point): an integer 0 <= trial <= 2^31 - 1.
 int parse_trial(const std::string& text);
-/// trials (a sweep): an integer 1 <= trials <= 1000000.
+/// The most trials a sweep may have.
+inline constexpr int max_trials = 1000000;
+/// trials (a sweep): an integer 1 <= trials <= max_trials.
 int parse_trials(const std::string& text);
 /// k for dimension d: an integer 1 <= k <= d (a new sweep or a point then needs k >= min(4, d):
 /// require_top_four). The default, 4, shrinks to d when d < 4.

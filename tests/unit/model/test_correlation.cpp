@@ -71,3 +71,27 @@ TEST(Correlation, IidMatrixIsTheIdentity) {
   const auto R = correlation_matrix(parse_correlation("iid", 3), 3);
   EXPECT_EQ(R, (std::vector<double>{1, 0, 0, 0, 1, 0, 0, 0, 1}));
 }
+
+TEST(Correlation, ABuiltCorrelationValidatesItselfForT) {
+  Correlation c;  // prefix:3
+  EXPECT_TRUE(c.valid_for(3));
+  EXPECT_FALSE(c.valid_for(2));
+  c.prefix_length = 0;
+  EXPECT_FALSE(c.valid_for(10));
+  c = Correlation{Correlation::Kind::markov, 3, std::nan("")};
+  EXPECT_FALSE(c.valid_for(10));
+  c.phi = -0.999;
+  EXPECT_TRUE(c.valid_for(10));
+  c.phi = 1.0;
+  EXPECT_FALSE(c.valid_for(10));
+  EXPECT_TRUE(Correlation{Correlation::Kind::iid}.valid_for(1));
+}
+
+TEST(Correlation, TheParserRefusesWithTheAllowedTextOfT) {
+  try {
+    parse_correlation("prefix:11", 10);
+    ADD_FAILURE() << "prefix:11 accepted for T = 10";
+  } catch (const rmtsweep::InvalidOption& e) {
+    EXPECT_EQ(e.allowed(), allowed_correlations(10));
+  }
+}

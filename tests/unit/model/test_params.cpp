@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "expect_invalid.hpp"
 #include "rmtsweep/model/params.hpp"
 #include "rmtsweep/model/parse_number.hpp"
@@ -54,6 +56,17 @@ TEST(Params, EveryInvalidFieldIsReportedWithItsOption) {
         }));
       },
       "weighting", "custom:1,2");
+  // Checked on the values themselves, not on their text read back: a built markov:nan or causal:inf.
+  expect_invalid_option(
+      [&] {
+        validate(with([](PointParams& p) { p.correlation = {Correlation::Kind::markov, 3, std::nan("")}; }));
+      },
+      "correlation", "markov:nan");
+  expect_invalid_option(
+      [&] {
+        validate(with([](PointParams& p) { p.weighting = {Weighting::Kind::causal, HUGE_VAL, {}}; }));
+      },
+      "weighting", "causal:inf");
 }
 
 TEST(Params, TableParsesItsTwoNames) {

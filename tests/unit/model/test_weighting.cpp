@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <random>
 
@@ -165,4 +166,21 @@ TEST(Weighting, NonNumbersAndUnknownNamesAreRejected) {
                            "causal:", "causal:abc", "causal:inf", "Mean", "median", "", "optimal:1"}) {
     expect_invalid_option([&] { parse_weighting(text, 3, "w"); }, "w", text);
   }
+}
+
+TEST(Weighting, ABuiltWeightingValidatesItselfForT) {
+  Weighting w;  // mean
+  EXPECT_TRUE(w.valid_for(1));
+  w.kind = Weighting::Kind::causal;
+  w.tau = std::numeric_limits<double>::infinity();
+  EXPECT_FALSE(w.valid_for(3));
+  w.tau = -2.0;
+  EXPECT_TRUE(w.valid_for(3));
+  w = Weighting{Weighting::Kind::custom, 0.0, {1.0, 2.0, 3.0}};
+  EXPECT_TRUE(w.valid_for(3));
+  EXPECT_FALSE(w.valid_for(4));  // T entries
+  w.custom = {1.0, -1.0, 0.0};
+  EXPECT_FALSE(w.valid_for(3));  // no sum to normalise by
+  w.custom = {1.0, std::nan(""), 0.0};
+  EXPECT_FALSE(w.valid_for(3));
 }

@@ -287,7 +287,7 @@ int command_refine(int argc, char** argv) {
   run.eigensolver = config.eigensolver;
   sweep::install_stop_handlers();
   sweep::SweepFile file = sweep::SweepFile::open_for_resume(path, io_comm, grid, run);
-  sweep::RefineFile refined(file.handle(), config, file.k(), file.run_index());
+  sweep::RefineFile refined(file.handle(), config, file.k(), file.run_index(), file.messages());
   sweep::RefinedLineStore refined_lines(file.handle(), config);
   const FormReader read_form = [&](std::int64_t row, std::int64_t count) {
     return refined_lines.read(row, count);

@@ -14,6 +14,8 @@ from .errors import InvalidFile, InvalidOption, file_problem
 
 # The root attribute of a phase file naming its sweep file (src/sweep/schema.hpp, phase_file_source).
 PHASE_FILE_SOURCE = "sweep_file"
+# /points/status of a failed point (src/sweep/schema.hpp, PointStatus).
+FAILED = 2
 
 
 def check_file(path):
@@ -105,7 +107,9 @@ def open_phase(path, group=None):
 
 def read_points(path, top_k="split"):
     """/points of a sweep file as a pandas.DataFrame: one row per point, indexed by the point index
-    (the row in /points), one column per /points dataset; texts (weighting, solver, error) as str.
+    (the row in /points), one column per /points dataset; texts (weighting, solver, error) as str. error holds
+    the message of each failed point (status 2), "" for the others; a failed point's message reaches the file
+    when its run closes it (a run killed before has it in its journal: `rmtsweep status` shows it).
 
     top_k "split" gives the k values of top_eigenvalues and overlaps as columns top_eigenvalues_0 ...
     top_eigenvalues_{k-1} (0: the largest), "list" as one column of lists.
@@ -143,5 +147,9 @@ def read_points(path, top_k="split"):
                     columns[name] = values
         except OSError as e:
             raise file_problem(path, "read /points", e) from None
+    # error: a failed point's message. A run killed before its close may leave on a point it computed the message
+    # of an earlier failure, which the next close empties (docs/reliability.md): failed points' messages only.
+    if "error" in columns and "status" in columns:
+        columns["error"] = [e if s == FAILED else "" for e, s in zip(columns["error"], columns["status"])]
     frame = pd.DataFrame(columns, index=pd.RangeIndex(rows or 0, name="point"))
     return frame

@@ -17,6 +17,7 @@
 #include "rmtsweep/io/file_error.hpp"
 #include "rmtsweep/model/parse_number.hpp"
 #include "rmtsweep/parallel/eigen.hpp"
+#include "rmtsweep/sweep/failure_messages.hpp"
 #include "rmtsweep/sweep/journal.hpp"
 #include "rmtsweep/sweep/refine_file.hpp"
 #include "rmtsweep/sweep/sweep_reader.hpp"
@@ -212,7 +213,8 @@ void print_status(const std::string& path, bool verify) {
   const Activity activity = activity_of(reader, status);
   print_activity(activity);
   const std::string sweep_id = reader.text_attribute("sweep_id").value_or("");
-  print_journal(path, sweep_id, journal_state(path, sweep_id, status), activity);
+  const JournalState journal = journal_state(path, sweep_id, status);
+  print_journal(path, sweep_id, journal, activity);
   if (verify) {
     print_verification(reader);
   } else {
@@ -276,7 +278,9 @@ void print_status(const std::string& path, bool verify) {
   }
   if (counts.failed > 0) {
     namespace column = sweep::column;
-    const auto errors = reader.texts(column::error);
+    // A run killed before its close (or running) has its failed points' messages in its journal only.
+    const bool ours = journal.journal && journal.kind != JournalState::Kind::other_sweep;
+    const auto errors = sweep::failure_messages(reader, ours ? &*journal.journal : nullptr);
     const auto delta = reader.reals(column::delta), gamma = reader.reals(column::gamma);
     const auto snr = reader.reals(column::snr);
     const auto weighting = reader.texts(column::weighting);
@@ -286,9 +290,12 @@ void print_status(const std::string& path, bool verify) {
     for (std::size_t i = 0; i < status.size(); ++i) {
       if (status[i] != static_cast<std::int64_t>(sweep::PointStatus::failed)) continue;
       std::printf("  %zu (d=%lld delta=%s gamma=%s snr=%s weighting=%s trial=%lld): %s\n", i,
-                  static_cast<long long>(d[i]), model::format_double(delta[i]).c_str(), model::format_double(gamma[i]).c_str(),
-                  model::format_double(snr[i]).c_str(), weighting[i].c_str(),
-                  static_cast<long long>(trial[i]), errors[i].c_str());
+                  static_cast<long long>(d[i]), model::format_double(delta[i]).c_str(),
+                  model::format_double(gamma[i]).c_str(), model::format_double(snr[i]).c_str(),
+                  weighting[i].c_str(), static_cast<long long>(trial[i]),
+                  errors[i].empty() ? "(no message: the run that failed it did not close the file, and its "
+                                      "journal holds none)"
+                                    : errors[i].c_str());
     }
   }
 }

@@ -35,7 +35,14 @@ const char* phase_text(sweep::ColumnPhase phase) {
 
 std::string width_text(const sweep::Column& c) {
   if (c.type != sweep::ColumnType::text) return "";
+  if (c.text_width == sweep::variable_length) return " (variable length)";
   return c.text_width > 0 ? " (fixed " + std::to_string(c.text_width) + " bytes)" : " (fixed, longest value)";
+}
+
+/// When a column's cells reach the file: a variable-length text when its run closes it
+/// (failure_messages.hpp).
+const char* written_text(const sweep::Column& c) {
+  return c.text_width == sweep::variable_length ? "when its run closes the file" : phase_text(c.phase);
 }
 
 nlohmann::json names_of(const std::vector<const sweep::Dimension*>& dims) {
@@ -158,13 +165,16 @@ gives the phase tables over `weighting`, `d`, `delta`, `gamma` and `snr`, and th
 ([python.md](python.md)). The shapes below are these dimensions, slowest first. A dimension is a
 dataset of its name, in the dataset's group or a group above it: a coordinate (its values) or, marked
 "no values", a dimension only. Coordinates carry `long_name` and `units`, numeric datasets `units`
-("1": dimensionless); texts are fixed-length ASCII with `_Encoding` = `utf-8`.
+("1": dimensionless); texts are fixed-length ASCII with `_Encoding` = `utf-8`, but for
+`/points/error`, a variable-length UTF-8 string.
 
 **Safe to read at any moment.** `run` creates every dataset before any point is computed
 (contiguous, early allocation, filled at allocation, no filters) and writes a point's `status` after
 its data, so a process killed at any moment leaves a file that h5py opens. Beside the file, `run`
 keeps the point journal `FILE.h5.journal/`, from which `rmtsweep recover` rebuilds a damaged file
-([reliability.md](reliability.md)).
+([reliability.md](reliability.md)). The one exception is the failed points' messages (`/points/error`):
+parallel HDF5 cannot write a variable-length string, so they are written when the run closes the file;
+until then they are in the journal, where `rmtsweep status` reads them.
 
 )";
 
@@ -191,7 +201,9 @@ constexpr std::string_view root_attributes = R"(
   grid line L belongs to shard L mod n + 1, the other points are pending; [cluster.md](cluster.md));
   `merged` (a file written by `rmtsweep merge`: when, by which rmtsweep and command, from which files,
   each with its shard, sweep_id and the numbers its runs have here; its `/points/run` numbers the
-  shards' runs one after the other).
+  shards' runs one after the other); `messages_run` (schema_version 3: the latest run whose close wrote
+  the failed points' messages into `/points/error`; a point of a later run, killed before its close, has
+  its message in the journal only).
 )";
 
 constexpr std::string_view points_intro = R"(
@@ -314,11 +326,19 @@ for all trials elsewhere; NaN where min(V, N) > 6400). Each group holds:
 constexpr std::string_view versions = R"(
 ## Older files
 
-This rmtsweep writes `schema_version` 2. Files of version 1 (before d was an axis: one size, no
-`/grid/d` or `/points/d_index`, spectra as one dataset `/spectra/eigenvalues`, points × d) still open
-in `status`, `assemble`, `plot` and `run --resume`, which continues them in their own layout;
-`tests/data/sweep_schema1.h5` is such a file, kept for the tests. `/points/error` is 1024 bytes wide
-in new files and 256 in files created before that width.
+This rmtsweep writes `schema_version` 3. Files of versions 1 and 2 still open in `status`, `assemble`,
+`plot`, `run --resume` (which continues them in their own layout) and `rmtsweep.read_points`:
+
+- Version 2 differs only in `/points/error` (and each `/refine/block_<i>/error`): fixed-length, 1024
+  bytes per row (256 in files created before that width; a longer message was cut there), written with
+  the point. At 1024 bytes it took a third of a large file (about 60 of the 176 MiB of
+  `jobs/configs/phase_transitions_cluster.ini`'s 62 000 points); the variable-length string of
+  version 3 takes 16 bytes a row and keeps a message whole. `tests/data/sweep_schema2.h5` is such a file.
+- Version 1 also had no d axis (one size, no `/grid/d` or `/points/d_index`) and its spectra as one
+  dataset `/spectra/eigenvalues`, points × d; `tests/data/sweep_schema1.h5` is such a file.
+
+`rmtsweep recover` and `rmtsweep merge` write version 3 only: they refuse a journal or shards of an
+earlier version (finish those with the rmtsweep that started them).
 
 Files written before named dimensions (same schema_version; `tests/data/sweep_noscales.h5` is one)
 have none of the datasets `point`, `k`, `eigenvalue_index`, `count_of`, `snr_fine`, `delta_fine`,
@@ -339,7 +359,7 @@ void print_points_table(std::ostream& out) {
   out << "| column | type | shape | written | description |\n|---|---|---|---|---|\n";
   for (const sweep::Column* c : sweep::point_columns()) {
     out << "| `" << c->name << "` | " << type_text(c->type) << width_text(*c) << " | " << shape_text(c->shape)
-        << " | " << phase_text(c->phase) << " | " << cell(c->description) << " |\n";
+        << " | " << written_text(*c) << " | " << cell(c->description) << " |\n";
   }
 }
 
@@ -352,7 +372,8 @@ void print_schema_json(std::ostream& out) {
          {"shape", c->shape == sweep::ColumnShape::top_k ? "top_k" : "scalar"},
          {"written", c->phase == sweep::ColumnPhase::parameter ? "parameter" : "measurement"},
          {"description", c->description},
-         {"text_width", c->text_width},
+         {"text_width", c->text_width == sweep::variable_length ? nlohmann::json()  // null: variable
+                                                                : nlohmann::json(c->text_width)},
          {"dimensions", names_of(sweep::dimensions_of(*c))},
          {"units", c->type == sweep::ColumnType::text ? nlohmann::json() : nlohmann::json(c->units)}});
   }

@@ -77,6 +77,7 @@ sweep::SweepFile create_sweep_file(const std::string& output, MPI_Comm comm, con
     }
     io::rename_path(building, output, "put the new sweep file in place");
   });
+  file.moved_to(output);
   return file;
 }
 

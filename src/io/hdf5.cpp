@@ -138,6 +138,13 @@ File open_file(const std::string& path, Access access, MPI_Comm comm) {
   return File(check_id(H5Fopen(path.c_str(), flags, fapl), ("H5Fopen(" + path + ")").c_str()));
 }
 
+File open_file_beside_readers(const std::string& path) {
+  silence_hdf5_error_printing();
+  const PropertyList fapl = file_access(MPI_COMM_NULL);
+  check(H5Pset_file_locking(fapl, false, true), "H5Pset_file_locking");
+  return File(check_id(H5Fopen(path.c_str(), H5F_ACC_RDWR, fapl), ("H5Fopen(" + path + ")").c_str()));
+}
+
 void flush(hid_t file) { check(H5Fflush(file, H5F_SCOPE_GLOBAL), "H5Fflush"); }
 
 bool is_hdf5_file(const std::string& path) {

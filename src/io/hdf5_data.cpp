@@ -112,6 +112,29 @@ Dataset create_string_dataset(hid_t loc, const std::string& name, hsize_t count,
   return set;
 }
 
+namespace {
+
+/// A variable-length UTF-8 string type.
+Datatype variable_string_type() {
+  Datatype type(check_id(H5Tcopy(H5T_C_S1), "H5Tcopy(H5T_C_S1)"));
+  check(H5Tset_size(type, H5T_VARIABLE), "H5Tset_size(H5T_VARIABLE)");
+  check(H5Tset_cset(type, H5T_CSET_UTF8), "H5Tset_cset");
+  return type;
+}
+
+}  // namespace
+
+Dataset create_variable_string_dataset(hid_t loc, const std::string& name, hsize_t count,
+                                       const DatasetOptions& options) {
+  // No fill value of its own: HDF5's default for variable-length data, a null string, read as "".
+  return create_dataset(loc, name, variable_string_type(), {count}, options, nullptr);
+}
+
+bool is_variable_string(hid_t dataset) {
+  const Datatype type(check_id(H5Dget_type(dataset), "H5Dget_type"));
+  return H5Tget_class(type) == H5T_STRING && string_width(type) == 0;
+}
+
 Dataset open_dataset(hid_t loc, const std::string& name) {
   return Dataset(check_id(H5Dopen2(loc, name.c_str(), H5P_DEFAULT), ("H5Dopen2(" + name + ")").c_str()));
 }
@@ -147,6 +170,26 @@ void write_rows(hid_t dataset, hsize_t first, hsize_t count, const std::vector<s
   const Datatype memtype = fixed_string_type(width);
   const std::vector<char> buffer = pack(values, width);
   check(H5Dwrite(dataset, memtype, mem_space, file_space, transfer, buffer.data()), "H5Dwrite");
+}
+
+void write_strings_at(hid_t dataset, const std::vector<hsize_t>& rows,
+                      const std::vector<std::string>& values) {
+  if (rows.size() != values.size()) throw Hdf5Error("write_strings_at: as many rows as values are needed");
+  if (!is_variable_string(dataset))
+    throw Hdf5Error("write_strings_at: a variable-length string dataset is needed");
+  if (rows.empty()) return;
+  const std::vector<hsize_t> dims = shape(dataset);
+  for (const hsize_t row : rows)
+    if (dims.size() != 1 || row >= dims[0])
+      throw Hdf5Error("write_strings_at: a row out of range of the dataset");
+  Dataspace file_space(check_id(H5Dget_space(dataset), "H5Dget_space"));
+  check(H5Sselect_elements(file_space, H5S_SELECT_SET, rows.size(), rows.data()), "H5Sselect_elements");
+  const Dataspace mem_space = simple_dataspace({rows.size()});
+  std::vector<const char*> pointers(values.size());
+  for (std::size_t j = 0; j < values.size(); ++j)
+    pointers[j] = values[j].empty() ? nullptr : values[j].c_str();
+  check(H5Dwrite(dataset, variable_string_type(), mem_space, file_space, H5P_DEFAULT, pointers.data()),
+        "H5Dwrite");
 }
 
 std::vector<double> read_doubles(hid_t dataset) { return read_whole<double>(dataset, H5T_NATIVE_DOUBLE); }

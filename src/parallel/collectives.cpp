@@ -58,5 +58,16 @@ void all_gather_varying(const void* mine, int count, void* all, const int* count
   RMTSWEEP_MPI_CHECK(MPI_Allgatherv(mine, count, type, all, counts, offsets, type, comm));
 }
 
+std::vector<int> gather_counts(int count, int root, MPI_Comm comm) {
+  std::vector<int> counts(rank_of(comm) == root ? static_cast<std::size_t>(size_of(comm)) : 0);
+  RMTSWEEP_MPI_CHECK(MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, root, comm));
+  return counts;
+}
+
+void gather_varying(const void* mine, int count, void* all, const int* counts, const int* offsets,
+                    MPI_Datatype type, int root, MPI_Comm comm) {
+  RMTSWEEP_MPI_CHECK(MPI_Gatherv(mine, count, type, all, counts, offsets, type, root, comm));
+}
+
 }  // namespace detail
 }  // namespace rmtsweep::parallel

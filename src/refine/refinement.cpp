@@ -124,7 +124,7 @@ RefineOutcome Refinement::run(const sweep::RunInfo& run, std::FILE* log) {
   const sweep::SweepConfig& config = grid_.config();
   const parallel::Communicator io_comm = parallel::Communicator::duplicate(comm_);
   sweep::SweepFile file = sweep::SweepFile::open_for_resume(path_, io_comm, grid_, run);
-  sweep::RefineFile refined(file.handle(), config, file.k(), file.run_index());
+  sweep::RefineFile refined(file.handle(), config, file.k(), file.run_index(), file.messages());
   sweep::RefinedLineStore refined_lines(file.handle(), config);
   const FormReader read_form = [&](std::int64_t row, std::int64_t count) {
     return refined_lines.read(row, count);

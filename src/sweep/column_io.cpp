@@ -19,7 +19,9 @@ io::Dataset create_column(hid_t points, const Column& column, hsize_t rows, int 
   options.int_fill = int_fill;
   const std::string name(column.name);
   io::Dataset set;
-  if (column.type == ColumnType::text) {
+  if (column.type == ColumnType::text && column.text_width == variable_length) {
+    set = io::create_variable_string_dataset(points, name, rows, options);
+  } else if (column.type == ColumnType::text) {
     set = io::create_string_dataset(points, name, rows,
                                     column.text_width > 0 ? column.text_width : text_width, options);
   } else {

@@ -13,6 +13,7 @@
 #include "rmtsweep/io/move_aside.hpp"
 #include "rmtsweep/parallel/communicator.hpp"
 #include "rmtsweep/random/counter_rng.hpp"
+#include "rmtsweep/sweep/failure_messages.hpp"
 #include "rmtsweep/sweep/journal.hpp"
 #include "rmtsweep/sweep/line_store.hpp"
 #include "rmtsweep/sweep/predictions.hpp"
@@ -215,6 +216,27 @@ void move_old_journal(const MergeOptions& options, std::vector<std::string>& not
   }
 }
 
+/// Per point of `input`, its failure message (failure_messages.hpp); its journal is read only where a failed
+/// point's message is not in the file yet (a shard killed before its close, merged with --allow-partial).
+std::vector<std::string> messages_of(const Input& input) {
+  const SweepReader& reader = *input.reader;
+  const std::vector<char> settled = messages_settled(reader, reader.integers(column::run));
+  bool behind = false;
+  for (std::size_t i = 0; i < input.status.size(); ++i)
+    behind = behind || (input.status[i] == static_cast<std::int64_t>(PointStatus::failed) && !settled[i]);
+  std::optional<Journal> journal;
+  std::error_code ec;
+  if (behind && fs::is_directory(journal_directory(input.path), ec)) {
+    try {
+      journal = read_journal(journal_directory(input.path));
+      if (journal->head().provenance.sweep_id != input.provenance.sweep_id) journal.reset();
+    } catch (const Error&) {  // no journal to take them from: the file's own (none) stay
+      journal.reset();
+    }
+  }
+  return failure_messages(reader, journal ? &*journal : nullptr);
+}
+
 }  // namespace
 
 MergeOutcome merge_sweeps(const MergeOptions& options) {
@@ -287,9 +309,11 @@ MergeOutcome merge_sweeps(const MergeOptions& options) {
     const parallel::Communicator self = parallel::Communicator::duplicate(MPI_COMM_SELF);
     SweepFile file = SweepFile::create(building, self, grid, predictions, provenance, config_text);
     const std::vector<JournalColumn> columns = journal_columns(file.written_columns());
-    std::size_t run_cell = columns.size();
-    for (std::size_t c = 0; c < columns.size(); ++c)
+    std::size_t run_cell = columns.size(), error_cell = columns.size();
+    for (std::size_t c = 0; c < columns.size(); ++c) {
       if (columns[c].name == column::run.name) run_cell = c;
+      if (columns[c].name == column::error.name) error_cell = c;
+    }
     for (std::size_t k = 0; k < inputs.size(); ++k) {
       const Input& input = inputs[k];
       // Its lines' rows first, as a run writes them: those whose points it gives.
@@ -303,8 +327,11 @@ MergeOutcome merge_sweeps(const MergeOptions& options) {
       std::vector<std::int64_t> rows;
       for (std::int64_t i = 0; i < grid.size(); ++i)
         if (owner[static_cast<std::size_t>(i)] == static_cast<int>(k)) rows.push_back(i);
+      const std::vector<std::string> messages = messages_of(input);
       for (PointRecord& record : read_records(*input.reader, columns, rows)) {
         if (run_cell < columns.size()) std::get<std::int64_t>(record.cells[run_cell]) += run_offset[k];
+        if (error_cell < columns.size())
+          record.cells[error_cell] = messages[static_cast<std::size_t>(record.index)];
         file.write_record(record);
         (record_status(record) == PointStatus::done ? outcome.done : outcome.failed) += 1;
       }

@@ -132,7 +132,9 @@ double file_data_bytes(const Grid& grid) {
   for (const auto& w : c.weighting) weighting_width = std::max(weighting_width, model::to_string(w).size());
   double bytes = 0.0;
   for (const Column* column : point_columns()) {
-    if (column->type == ColumnType::text) {
+    if (column->type == ColumnType::text && column->text_width == variable_length) {
+      bytes += points * 16.0;  // a descriptor per row; the failed points' messages come at the close
+    } else if (column->type == ColumnType::text) {
       bytes += points * static_cast<double>(column->text_width > 0 ? column->text_width : weighting_width);
     } else {
       bytes += points * 8.0 * (column->shape == ColumnShape::top_k ? c.k : 1);

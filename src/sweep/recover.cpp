@@ -77,7 +77,7 @@ std::vector<JournalColumn> expected_columns() {
   std::vector<std::pair<const Column*, std::size_t>> written;
   for (const Column* column : point_columns()) {
     if (column->phase == ColumnPhase::measurement && column != &column::status)
-      written.emplace_back(column, column->type == ColumnType::text ? column->text_width : 0);
+      written.emplace_back(column, stored_width(*column));
   }
   written.emplace_back(&column::status, 0);
   return journal_columns(written);

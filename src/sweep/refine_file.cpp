@@ -58,8 +58,9 @@ RefinedRows read_refined_rows(hid_t file) {
   return rows;
 }
 
-RefineFile::RefineFile(hid_t file, const SweepConfig& config, int k, int run_index)
-    : file_(file), config_(&config), k_(k), run_index_(run_index) {
+RefineFile::RefineFile(hid_t file, const SweepConfig& config, int k, int run_index,
+                       DeferredMessages& messages)
+    : file_(file), config_(&config), messages_(&messages), k_(k), run_index_(run_index) {
   const std::size_t blocks = complete_blocks(file, refine_group);
   for (std::size_t b = 0; b < blocks; ++b) open_block(b);
 }
@@ -73,9 +74,11 @@ void RefineFile::open_block(std::size_t index) {
   Block block;
   block.first = capacity();
   block.rows = io::read_int_attribute(group, rows_marker);
+  block.path = refine_block_path(index);
   for (const Column* column : point_columns()) {
     if (!io::exists(group, std::string(column->name))) continue;
     block.columns.emplace_back(column, io::open_dataset(group, std::string(column->name)));
+    if (column == &column::error) block.deferred_error = io::is_variable_string(block.columns.back().second);
   }
   blocks_.push_back(std::move(block));
 }
@@ -137,6 +140,10 @@ void RefineFile::write_outcome(std::int64_t row_index, const PointOutcome& outco
   const auto row = static_cast<hsize_t>(row_index - block.first);
   for (const auto& [column, set] : block.columns) {
     if (column->phase != ColumnPhase::measurement || column == &column::status) continue;
+    if (column == &column::error && block.deferred_error) {
+      if (!outcome.error.empty()) messages_->add(block.path, static_cast<std::int64_t>(row), outcome.error);
+      continue;
+    }
     detail::write_cell(set, row, column->measurement(outcome));
   }
   detail::write_cell(dataset(block, column::status), row, column::status.measurement(outcome));  // last

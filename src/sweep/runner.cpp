@@ -334,7 +334,7 @@ RunOutcome run_batch(const PointBatch& batch, int ranks_per_point, MPI_Comm comm
         // The injected fault, like an out-of-memory error, hits one rank: the group's last.
         for (std::size_t at = first; at < end; ++at) {
           if (group.rank() == group.size() - 1 && batch.fail_injected && batch.fail_injected(at)) {
-            // Longer than the 256 bytes of /points/error in files of earlier versions (1024 now).
+            // Longer than the 256 bytes of /points/error in the first files (variable-length now).
             throw std::runtime_error(
                 std::string("fault injected by the test-only fail_points key, instead of computing the ") +
                 (is_line ? "line of the point " : "point ") + describe_point(points[at]) +

@@ -184,9 +184,10 @@ constexpr Column table[] = {
      "|u_j^T u|^2 of the eigenvectors of the top_eigenvalues with the signal direction u (points x k)",
      nullptr, [](O o) { return k_values(o, o.result ? &o.result->overlaps : nullptr); }},
     {"error", text, scalar, measurement,
-     "message of a failed point (status 2), empty otherwise; cut at the dataset's width: 1024 bytes, 256 in "
-     "older files",
-     nullptr, [](O o) -> Cell { return std::string(o.error); }, 0, error_width},
+     "message of a failed point (status 2), empty otherwise, kept whole; in the journal only until its run "
+     "closes the file (docs/reliability.md); fixed 1024 bytes (256 in older files) in files of "
+     "schema_version 1 and 2",
+     nullptr, [](O o) -> Cell { return std::string(o.error); }, 0, variable_length},
 };
 
 constexpr auto pointers = [] {
@@ -223,6 +224,11 @@ const Column* find_column(std::string_view name) noexcept {
     if (c.name == name) return &c;
   }
   return nullptr;
+}
+
+std::size_t stored_width(const Column& c) {
+  if (c.type != ColumnType::text || c.text_width == variable_length) return 0;
+  return c.text_width;
 }
 
 std::string path_of(const Column& c) { return std::string(points_group) + "/" + std::string(c.name); }

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <limits>
 #include <stdexcept>
+#include <utility>
 
 #include "column_io.hpp"
 #include "rmtsweep/common/error.hpp"
@@ -181,6 +182,8 @@ SweepFile SweepFile::create(const std::string& path, MPI_Comm comm, const Grid& 
   const auto points = static_cast<hsize_t>(grid.size());
   SweepFile sweep;
   sweep.file_ = io::create_file(path, comm, true);
+  sweep.path_ = path;
+  sweep.comm_ = comm;
   sweep.k_ = c.k;
   std::vector<std::string> weightings;
   for (const auto& w : c.weighting) weightings.push_back(model::to_string(w));
@@ -271,6 +274,8 @@ SweepFile SweepFile::open_for_resume(const std::string& path, MPI_Comm comm, con
                                      const RunInfo& run) {
   SweepFile sweep;
   sweep.file_ = io::open_file(path, io::Access::read_write, comm);
+  sweep.path_ = path;
+  sweep.comm_ = comm;
   const std::int64_t version = io::read_int_attribute(sweep.file_, "schema_version");
   sweep.run_index_ = static_cast<int>(io::read_int_attribute(sweep.file_, "runs"));
   detail::write_run_attributes(sweep.file_, static_cast<std::size_t>(sweep.run_index_), run);
@@ -292,7 +297,9 @@ void SweepFile::open_point_datasets(const SweepConfig& config, std::int64_t vers
     if (column->phase != ColumnPhase::measurement || column == &column::status) continue;
     // A file written before a column existed is resumed without it (its points keep what they had).
     if (!io::exists(file_, path_of(*column))) continue;
-    measurements_.emplace_back(column, io::open_dataset(file_, path_of(*column)));
+    io::Dataset set = io::open_dataset(file_, path_of(*column));
+    const bool deferred = column->type == ColumnType::text && io::is_variable_string(set);
+    measurements_.push_back({column, std::move(set), deferred});
   }
   status_ = io::open_dataset(file_, path_of(column::status));
   // The spectra of size index n hold the points [n P, (n + 1) P) of the grid, P = points_per_d: row
@@ -327,10 +334,11 @@ std::string SweepFile::config_text() const { return io::read_string_attribute(fi
 
 std::vector<std::pair<const Column*, std::size_t>> SweepFile::written_columns() const {
   std::vector<std::pair<const Column*, std::size_t>> columns;
-  const auto width = [](const Column& column, const io::Dataset& set) -> std::size_t {
-    return column.type == ColumnType::text ? H5Tget_size(io::Datatype(H5Dget_type(set))) : 0;
-  };
-  for (const auto& [column, set] : measurements_) columns.emplace_back(column, width(*column, set));
+  // A text's stored width; 0 for a variable-length one (kept whole) and for a number.
+  for (const Measurement& m : measurements_) {
+    const bool fixed = m.column->type == ColumnType::text && !m.deferred;
+    columns.emplace_back(m.column, fixed ? H5Tget_size(io::Datatype(H5Dget_type(m.set))) : 0);
+  }
   columns.emplace_back(&column::status, 0);
   return columns;
 }
@@ -342,7 +350,7 @@ void SweepFile::write_outcome(std::int64_t index, const PointOutcome& outcome,
   PointRecord record;
   record.index = index;
   record.cells.reserve(measurements_.size() + 1);
-  for (const auto& [column, set] : measurements_) record.cells.push_back(column->measurement(outcome));
+  for (const Measurement& m : measurements_) record.cells.push_back(m.column->measurement(outcome));
   record.cells.push_back(column::status.measurement(outcome));
   const auto size = static_cast<std::size_t>(index / points_per_d_);
   if (const io::Dataset& eigenvalues = spectra_.at(size); eigenvalues.valid()) {
@@ -360,8 +368,13 @@ void SweepFile::write_record(const PointRecord& record) {
     throw std::logic_error("a point record of " + std::to_string(record.cells.size()) + " cells for " +
                            std::to_string(measurements_.size() + 1) + " columns");
   const auto row = static_cast<hsize_t>(record.index);
-  for (std::size_t c = 0; c < measurements_.size(); ++c)
-    write_cell(measurements_[c].second, row, record.cells[c]);
+  for (std::size_t c = 0; c < measurements_.size(); ++c) {
+    if (!measurements_[c].deferred) {
+      write_cell(measurements_[c].set, row, record.cells[c]);
+    } else if (const std::string& message = std::get<std::string>(record.cells[c]); !message.empty()) {
+      messages_.add(std::string(points_group), record.index, message);  // written at the close
+    }
+  }
   const auto size = static_cast<std::size_t>(record.index / points_per_d_);
   if (const io::Dataset& eigenvalues = spectra_.at(size); eigenvalues.valid()) {
     const auto d = static_cast<std::size_t>(io::shape(eigenvalues)[1]);
@@ -414,12 +427,19 @@ void SweepFile::close() {
   status_.reset();
   spectra_.clear();
   lines_ = LineStore();
-  if (file_.valid()) io::check(H5Fclose(file_.release()), "H5Fclose");
-  // After the file (whose collective close must not wait on a rank that threw): its last records synced.
-  if (journal_) {
+  if (!file_.valid()) {  // closed before: nothing collective is left
+    if (journal_) std::exchange(journal_, nullptr)->close();
+    return;
+  }
+  io::check(H5Fclose(file_.release()), "H5Fclose");
+  // After the file (whose collective close must not wait on a rank that threw): its last records synced,
+  // on every rank before rank 0 writes the messages (which a kill could tear: the journal rebuilds it).
+  parallel::agreed(comm_, [&] {
+    if (!journal_) return;
     const std::unique_ptr<JournalWriter> journal = std::move(journal_);
     journal->close();
-  }
+  });
+  messages_.write(path_, comm_);
 }
 
 }  // namespace rmtsweep::sweep

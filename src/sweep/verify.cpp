@@ -8,6 +8,7 @@
 #include <map>
 
 #include "rmtsweep/common/error.hpp"
+#include "rmtsweep/sweep/failure_messages.hpp"
 #include "rmtsweep/sweep/grid.hpp"
 #include "rmtsweep/sweep/predictions.hpp"
 
@@ -152,6 +153,8 @@ Verification verify_sweep(const SweepReader& reader, const Journal* journal) {
   std::size_t run_cell = columns.size();
   for (std::size_t c = 0; c < columns.size(); ++c)
     if (columns[c].name == column::run.name) run_cell = c;
+  const std::vector<char> settled = messages_settled(
+      reader, run.integers.empty() ? std::vector<std::int64_t>(status.size(), 0) : run.integers);
   std::vector<bool> vouched(status.size(), false);
   for (std::size_t i = 0; i < status.size(); ++i) {
     // A pending row's record is in flight, or of a killed run; a garbage status's record says what it was.
@@ -169,9 +172,13 @@ Verification verify_sweep(const SweepReader& reader, const Journal* journal) {
     const Column* column = find_column(columns[c].name);
     if (column == nullptr || !reader.has(*column)) continue;
     const Stored stored = read_column(reader, *column);
+    // A failed point's variable-length message reaches the file when its run closes it
+    // (failure_messages.hpp): a row whose run has not closed yet (killed, or running) holds an earlier one or
+    // none, not damage.
+    const bool messages = column == &column::error;
     for (std::size_t i = 0; i < status.size(); ++i) {
-      if (vouched[i] && !holds(stored, i, latest[i]->cells.at(c), true, columns[c].width))
-        note(damage, i, column->name);
+      if (!vouched[i] || (messages && !settled[i])) continue;
+      if (!holds(stored, i, latest[i]->cells.at(c), true, columns[c].width)) note(damage, i, column->name);
     }
   }
   if (journal != nullptr) {

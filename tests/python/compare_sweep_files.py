@@ -6,10 +6,10 @@
 Compares every group and dataset (names, shapes, dtypes, values bit for bit with NaN equal to NaN,
 `description` and every other attribute) and the root attributes, except those that record when
 and with what a file was written (times, command lines, library versions, the creation's random
-sweep_id, a recovery's or a merge's note; /points/seconds is compared by shape only). Prints each difference
-and exits 1 when there is one, 0 when the files hold the same content. For the refactors that
-must leave files unchanged (the schema table, typed collectives): run a sweep with the old and the
-new binary and compare; for `rmtsweep recover`: a rebuilt file against the run's own. --ignore-dataset
+sweep_id, a recovery's or a merge's note, the run that last wrote the failures' messages; /points/seconds
+is compared by shape only). Prints each difference and exits 1 when there is one, 0 when the files hold
+the same content. For the refactors that must leave files unchanged (the schema table, typed
+collectives): run a sweep with the old and the new binary and compare; for `rmtsweep recover`: a rebuilt file against the run's own. --ignore-dataset
 compares a dataset by shape and dtype only (e.g. points/run of a file finished by a resume).
 """
 import argparse
@@ -22,7 +22,8 @@ import numpy as np
 TIME_DATASETS = {"points/seconds"}
 # Root attributes that record the run, not the content.
 RUN_ATTRIBUTES = {"created", "command_line", "rmtsweep_version", "mpi_library_version", "hdf5_version",
-                  "blas_version", "scalapack_library", "assembled_by", "sweep_id", "recovered", "merged"}
+                  "blas_version", "scalapack_library", "assembled_by", "sweep_id", "recovered", "merged",
+                  "messages_run"}
 
 
 def is_run_attribute(name, ignored):

@@ -10,10 +10,11 @@
 /// - Helpers read and write whole 1-D/2-D datasets of double, int64 and strings, row blocks of
 ///   them (what a sweep group writes for one point), and scalar attributes.
 ///
-/// Strings are written fixed-length (parallel HDF5 cannot write variable-length data), with the
-/// attribute _Encoding = "utf-8" that tells xarray to decode them to str; the readers accept fixed-
-/// and variable-length strings and strip trailing NULs/spaces. Dimension scales and UTF-8 text:
-/// dimension_scale.hpp.
+/// Strings are written fixed-length, with the attribute _Encoding = "utf-8" that tells xarray to decode
+/// them to str, or variable-length UTF-8 (create_variable_string_dataset), which parallel HDF5 1.10
+/// creates but cannot write: such a dataset is written by one process with the file opened serially
+/// (write_strings_at). The readers accept fixed- and variable-length strings and strip trailing
+/// NULs/spaces. Dimension scales and UTF-8 text: dimension_scale.hpp.
 #include <hdf5.h>
 #include <mpi.h>
 
@@ -96,6 +97,12 @@ File create_file(const std::string& path, MPI_Comm comm = MPI_COMM_NULL, bool tr
 /// Opens an existing file.
 File open_file(const std::string& path, Access access, MPI_Comm comm = MPI_COMM_NULL);
 
+/// Opens an existing file for writing, serially, without HDF5's file lock: beside readers that hold it
+/// open (h5py, a notebook), as a parallel writer writes it (the MPI-IO driver takes no lock). For a run's
+/// own short serial write under the run's lock (rmtsweep's, which keeps other writers out): a reader may
+/// see that write half done, as it may see any point's.
+File open_file_beside_readers(const std::string& path);
+
 /// H5Fflush of the whole file (collective in parallel): metadata reaches the disk.
 void flush(hid_t file);
 
@@ -150,6 +157,13 @@ Dataset create_int_dataset(hid_t loc, const std::string& name, const std::vector
                            const DatasetOptions& options = {});
 Dataset create_string_dataset(hid_t loc, const std::string& name, hsize_t count, std::size_t string_length,
                               const DatasetOptions& options = {});
+/// Creates a contiguous 1-D dataset of variable-length UTF-8 strings: `count` descriptors of 16 bytes
+/// each (early allocation allocates them), every row empty (a null string) until written; the texts go to
+/// the file's global heap when written. Collective in parallel HDF5, which cannot write it (serial only).
+Dataset create_variable_string_dataset(hid_t loc, const std::string& name, hsize_t count,
+                                       const DatasetOptions& options = {});
+/// Whether a dataset holds variable-length strings.
+bool is_variable_string(hid_t dataset);
 
 Dataset open_dataset(hid_t loc, const std::string& name);
 
@@ -168,6 +182,11 @@ void write_rows(hid_t dataset, hsize_t first, hsize_t count, const std::vector<s
                 hid_t transfer = H5P_DEFAULT);
 void write_rows(hid_t dataset, hsize_t first, hsize_t count, const std::vector<std::string>& values,
                 hid_t transfer = H5P_DEFAULT);
+
+/// Writes `values[j]` into row `rows[j]` of a 1-D variable-length string dataset (an empty text as a null
+/// string; a text ends at its first NUL). The file must be open serially: parallel HDF5 refuses the write.
+void write_strings_at(hid_t dataset, const std::vector<hsize_t>& rows,
+                      const std::vector<std::string>& values);
 
 /// Reads a whole 1-D or 2-D dataset, row-major (converted by HDF5 from the stored type).
 std::vector<double> read_doubles(hid_t dataset);

@@ -63,6 +63,10 @@ void all_reduce(const void* in, void* out, int count, MPI_Datatype type, MPI_Op 
 void reduce(const void* in, void* out, int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm);
 void all_gather_varying(const void* mine, int count, void* all, const int* counts, const int* offsets,
                         MPI_Datatype type, MPI_Comm comm);
+/// Every rank's count on `root` (empty elsewhere).
+std::vector<int> gather_counts(int count, int root, MPI_Comm comm);
+void gather_varying(const void* mine, int count, void* all, const int* counts, const int* offsets,
+                    MPI_Datatype type, int root, MPI_Comm comm);
 /// count as an int, or std::length_error for ranges MPI cannot count.
 int checked_count(std::size_t count);
 }  // namespace detail
@@ -166,6 +170,24 @@ void all_gather(std::span<const T> mine, std::span<T> all, const std::vector<int
                 const std::vector<int>& offsets, MPI_Comm comm) {
   detail::all_gather_varying(mine.data(), detail::checked_count(mine.size()), all.data(), counts.data(),
                              offsets.data(), mpi_type<T>(), comm);
+}
+
+/// Every rank's `mine` concatenated in rank order on rank `root` (MPI_Gatherv after a gather of the
+/// counts; each rank may pass another size); empty on the other ranks.
+template <class T>
+std::vector<T> gather(std::span<const T> mine, MPI_Comm comm, int root = 0) {
+  const int count = detail::checked_count(mine.size());
+  const std::vector<int> counts = detail::gather_counts(count, root, comm);
+  std::vector<int> offsets(counts.size(), 0);
+  std::size_t total = 0;
+  for (std::size_t r = 0; r < counts.size(); ++r) {
+    offsets[r] = detail::checked_count(total);
+    total += static_cast<std::size_t>(counts[r]);
+  }
+  std::vector<T> all(total);
+  detail::gather_varying(mine.data(), count, all.data(), counts.data(), offsets.data(), mpi_type<T>(), root,
+                         comm);
+  return all;
 }
 
 /// Runs `work` on every rank of `comm` and agrees on its outcome: when it threw on any rank, every rank

@@ -49,7 +49,8 @@ SweepPlan plan_sweep(const Grid& grid, int threads_per_rank);
 double wall_seconds(const SweepPlan& plan, int ranks, int threads_per_rank);
 
 /// The bytes of raw data a new sweep file of `grid` allocates at creation: every /points column
-/// (points x its width, from the schema table) and the stored spectra. The file is this plus
+/// (points x its width, from the schema table; a variable-length text's 16-byte descriptor per row, its
+/// messages written at the close) and the stored spectra. The file is this plus
 /// HDF5's metadata (tens of KiB), so less free space than this means the file cannot be created.
 double file_data_bytes(const Grid& grid);
 

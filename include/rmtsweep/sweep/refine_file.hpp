@@ -23,6 +23,7 @@
 #include "rmtsweep/io/hdf5.hpp"
 #include "rmtsweep/model/params.hpp"
 #include "rmtsweep/simulate/point.hpp"
+#include "rmtsweep/sweep/failure_messages.hpp"
 #include "rmtsweep/sweep/grid.hpp"
 #include "rmtsweep/sweep/schema.hpp"
 
@@ -62,7 +63,9 @@ RefinedRows read_refined_rows(hid_t file);
 class RefineFile {
  public:
   /// Opens the existing blocks of `file` (an open sweep file, see SweepFile::handle()); k is the sweep's k.
-  RefineFile(hid_t file, const SweepConfig& config, int k, int run_index);
+  /// The failed points' messages of a block's variable-length error go to `messages` (the sweep file's,
+  /// SweepFile::messages(), written when it closes).
+  RefineFile(hid_t file, const SweepConfig& config, int k, int run_index, DeferredMessages& messages);
 
   /// Rows over all complete blocks.
   std::int64_t capacity() const noexcept;
@@ -81,6 +84,8 @@ class RefineFile {
   struct Block {
     std::int64_t first = 0, rows = 0;
     std::vector<std::pair<const Column*, io::Dataset>> columns;  ///< every column, schema order
+    std::string path;                                            ///< refine/block_<i>
+    bool deferred_error = false;  ///< its error is variable-length: messages go to messages_
   };
   const Block& block_of(std::int64_t row) const;
   const io::Dataset& dataset(const Block& block, const Column& column) const;
@@ -89,6 +94,7 @@ class RefineFile {
 
   hid_t file_;
   const SweepConfig* config_;
+  DeferredMessages* messages_;
   int k_ = 0, run_index_ = 0;
   std::vector<Block> blocks_;
 };

@@ -6,7 +6,7 @@
 /// column is one entry in the table of schema.cpp. The names are a contract with users' h5py scripts: never
 /// rename one.
 ///
-/// Layout of a file (schema_version 2):
+/// Layout of a file (schema_version 3):
 ///   /grid/<axis>        the sweep's axes in config order (grid_axes): d, delta, gamma, snr, weighting, trial
 ///   /points/<column>    one row per point in the flattened order of grid.hpp (point_columns)
 ///   /spectra/d<d>/eigenvalues  (points of size d) x d, all eigenvalues ascending, for each size d
@@ -18,9 +18,13 @@
 /// each /grid dataset is the coordinate of its own axis, /spectra/d<d>/point and
 /// /spectra/d<d>/eigenvalue_index label that size's eigenvalues. Files written before dimension
 /// scales (same schema_version, nothing else differs) are read, resumed and assembled alike.
-/// schema_version 1 (read, assembled and resumed still): no d axis (one size: the config's d, no
-/// /grid/d, no /points/d_index) and its spectra as one dataset /spectra/eigenvalues, points x d.
+/// Older files are read, assembled and resumed in their own layout: schema_version 2 differs only in
+/// /points/error (and each /refine block's error), fixed 1024 bytes per row (256 in files written before
+/// that width) where version 3 stores a variable-length string (failure_messages.hpp); schema_version 1
+/// also has no d axis (one size: the config's d, no /grid/d, no /points/d_index) and its spectra as one
+/// dataset /spectra/eigenvalues, points x d.
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <string>
 #include <string_view>
@@ -35,7 +39,7 @@
 namespace rmtsweep::sweep {
 
 /// The schema_version this rmtsweep writes.
-inline constexpr std::int64_t schema_version = 2;
+inline constexpr std::int64_t schema_version = 3;
 /// The oldest schema_version this rmtsweep reads, assembles and resumes.
 inline constexpr std::int64_t oldest_schema_version = 1;
 
@@ -84,7 +88,9 @@ struct Column {
   Cell (*parameter)(const PointFacts&) = nullptr;      ///< for ColumnPhase::parameter
   Cell (*measurement)(const PointOutcome&) = nullptr;  ///< for ColumnPhase::measurement
   std::int64_t integer_fill = 0;                       ///< value of an integer cell not written yet
-  std::size_t text_width = 0;  ///< fixed width of a text column; 0: the longest value at creation
+  /// Width of a text column: fixed (bytes), 0: the longest value at creation, variable_length: a
+  /// variable-length string (written serially, failure_messages.hpp).
+  std::size_t text_width = 0;
   std::string_view units = "1";  ///< CF units of a numeric column ("1": dimensionless); texts have none
 };
 
@@ -131,9 +137,12 @@ extern const Column &theory_finite_t_top_eigenvalue, &theory_finite_t_overlap, &
     &theory_finite_t_bulk_edge_right;
 }  // namespace column
 
-/// Width of the fixed-length /points/error strings of a new file (longer messages are cut); a
-/// resumed file keeps the width it was created with (256 in files written before this one).
-inline constexpr std::size_t error_width = 1024;
+/// The text_width of a variable-length text column (/points/error since schema_version 3).
+inline constexpr std::size_t variable_length = std::numeric_limits<std::size_t>::max();
+
+/// The width a text column's dataset is created with by this rmtsweep: as a journal's head and the
+/// columns of a record state it (journal.hpp: 0 for a variable-length text, and for a number).
+std::size_t stored_width(const Column& column);
 
 /// A dataset of the file outside /points: its path and description.
 struct DatasetEntry {

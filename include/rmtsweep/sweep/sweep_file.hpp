@@ -13,7 +13,9 @@
 /// that only raw data is written, so a killed process leaves metadata intact. A point's
 /// status (0 pending, 1 done, 2 failed) is written after its data, and, with a journal attached,
 /// after the point's record reached the journal (journal.hpp), so that every point the file holds
-/// as done or failed is in the journal.
+/// as done or failed is in the journal. A variable-length error column (schema_version 3) is the exception:
+/// parallel HDF5 cannot write it, so the failed points' messages are kept by the ranks that wrote them and
+/// written by rank 0 after the parallel close (failure_messages.hpp).
 #include <mpi.h>
 
 #include <cstdint>
@@ -24,6 +26,7 @@
 #include "rmtsweep/io/hdf5.hpp"
 #include "rmtsweep/parallel/eigen.hpp"
 #include "rmtsweep/simulate/point.hpp"
+#include "rmtsweep/sweep/failure_messages.hpp"
 #include "rmtsweep/sweep/grid.hpp"
 #include "rmtsweep/sweep/journal.hpp"
 #include "rmtsweep/sweep/line_store.hpp"
@@ -36,7 +39,8 @@ namespace rmtsweep::sweep {
 class SweepFile {
  public:
   /// Creates (truncates) `path` collectively on `comm` with every dataset, the grid, the
-  /// parameter and theory columns (predictions[i] for point i), then flushes. Run index 0.
+  /// parameter and theory columns (predictions[i] for point i), then flushes. Run index 0. `comm` must
+  /// outlive the file's close (which gathers the failed points' messages on it).
   static SweepFile create(const std::string& path, MPI_Comm comm, const Grid& grid,
                           const std::vector<theory::Prediction>& predictions, const RunInfo& run);
   /// The same with the root attributes of `provenance` and `config_text` as the stored config (a
@@ -81,6 +85,12 @@ class SweepFile {
   void attach_journal(std::unique_ptr<JournalWriter> journal);
   /// The journal attached, or null.
   JournalWriter* journal() const noexcept { return journal_.get(); }
+  /// After the file was renamed to `path` while open (a new sweep's file built under a temporary name,
+  /// sweep_creation.hpp): where close() opens it again to write the messages.
+  void moved_to(const std::string& path) { path_ = path; }
+  /// The failed points' messages of variable-length error columns, kept until close(): /points' (written
+  /// here) and the refined points' (refine_file.hpp).
+  DeferredMessages& messages() noexcept { return messages_; }
 
   /// Writes a computed point's measurements, then its status = done (independent; one rank).
   void write_done(std::int64_t index, const simulate::PointResult& result, double seconds);
@@ -105,7 +115,9 @@ class SweepFile {
   /// computed again by the run.
   void mark_pending(std::int64_t index);
 
-  /// Collective close (the journal first: its last records reach the disk).
+  /// Collective close: the file, then the journal (its last records reach the disk), then rank 0 writes
+  /// the failed points' messages (failure_messages.hpp), the file opened serially. A failure of the
+  /// journal's sync or of the messages' write ends every rank alike (AgreedFailure).
   void close();
 
  private:
@@ -113,13 +125,22 @@ class SweepFile {
   void open_point_datasets(const SweepConfig& config, std::int64_t version);
 
   io::File file_;
+  std::string path_;
+  MPI_Comm comm_ = MPI_COMM_NULL;
   int run_index_ = 0;
   int k_ = 0;
   void write_outcome(std::int64_t index, const PointOutcome& outcome, const std::vector<double>* spectrum);
   std::unique_ptr<JournalWriter> journal_;
+  DeferredMessages messages_;
 
-  /// The measurement columns in schema order, each with its open dataset.
-  std::vector<std::pair<const Column*, io::Dataset>> measurements_;
+  /// A measurement column with its open dataset; `deferred`: a variable-length text, kept in messages_.
+  struct Measurement {
+    const Column* column;
+    io::Dataset set;
+    bool deferred = false;
+  };
+  /// The measurement columns in schema order.
+  std::vector<Measurement> measurements_;
   io::Dataset status_;
   /// Per size of the d axis: its spectra (invalid where they are not stored), and the points per size.
   std::vector<io::Dataset> spectra_;

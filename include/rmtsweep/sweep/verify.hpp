@@ -6,7 +6,8 @@
 /// record in the point journal (journal.hpp), which holds the same cells and spectrum, under a CRC-32.
 ///
 /// So a point the file holds as done or failed is compared with its latest journal record: every cell of
-/// the columns written when a point ends (bit for bit; a text up to the width the file stores) and its
+/// the columns written when a point ends (bit for bit; a text up to the width the file stores; a failed
+/// point's variable-length message once its run's close wrote it, failure_messages.hpp) and its
 /// spectrum row. The columns written at creation (the grid's coordinates and the theory, schema.hpp) are
 /// compared with this rmtsweep's own computation of them from the stored config, to a relative 1e-9: a
 /// flipped bit in a double's upper five bytes (its sign, exponent and top 28 mantissa bits) changes it by

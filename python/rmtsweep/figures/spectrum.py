@@ -33,7 +33,7 @@ def choose_point(h5, phase):
 
 def spectrum_row(h5, index):
     """(dataset, row) holding point `index`'s eigenvalues, or None when its size stores none.
-    schema_version 2: /spectra/d<d>/eigenvalues, row found in /spectra/d<d>/point;
+    schema_version 2 and later: /spectra/d<d>/eigenvalues, row found in /spectra/d<d>/point;
     schema_version 1: /spectra/eigenvalues, row = index."""
     if "spectra/eigenvalues" in h5:
         return h5["spectra/eigenvalues"], index

@@ -1,7 +1,9 @@
 // The HDF5 RAII layer: serial round trips, errors carrying the call, and the parallel pattern
 // of the sweep (datasets created collectively, rows written independently by some ranks).
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <mpi.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -167,6 +169,46 @@ TEST(Hdf5Parallel, RowsWrittenIndependentlyByEachRankLandInOneSharedFile) {
       }
     }
     EXPECT_EQ(io::read_int_attribute(file, "ranks"), size);
+    std::filesystem::remove(path);
+  }
+}
+
+// The sweep's failure messages (issue 15): a variable-length string dataset is created collectively, but
+// parallel HDF5 1.10 refuses to write it through MPI-IO; after the parallel close one process writes chosen
+// rows serially, beside a reader that holds the file open, and an empty text there is a null string again.
+TEST(Hdf5Parallel, AVariableLengthStringDatasetIsCreatedInParallelAndWrittenSeriallyBesideAReader) {
+  const std::string path = temp_path("variable", false);
+  const int rank = world_rank();
+  {
+    MPI_Comm comm = MPI_COMM_NULL;
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    const io::File file = io::create_file(path, comm);
+    const io::Dataset texts = io::create_variable_string_dataset(file, "texts", 4);
+    EXPECT_TRUE(io::is_variable_string(texts));
+    if (rank == 0) {
+      EXPECT_THROW(io::write_strings_at(texts, {1}, {"refused"}), rmtsweep::Hdf5Error);
+    }
+    MPI_Comm_free(&comm);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) {
+    // A reader holding the file open keeps a shared flock on it, as HDF5 does for h5py in a notebook.
+    const int reader = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    ASSERT_EQ(::flock(reader, LOCK_SH | LOCK_NB), 0);
+    EXPECT_THROW(io::open_file(path, io::Access::read_write), rmtsweep::Hdf5Error) << "HDF5's own lock";
+    {
+      const io::File writer = io::open_file_beside_readers(path);
+      io::write_strings_at(io::open_dataset(writer, "texts"), {3, 1}, {"δ three", "one"});
+    }
+    {
+      const io::File writer = io::open_file_beside_readers(path);
+      io::write_strings_at(io::open_dataset(writer, "texts"), {1}, {""});
+    }
+    const io::File file = io::open_file(path, io::Access::read_only);
+    EXPECT_EQ(io::read_strings(io::open_dataset(file, "texts")),
+              (std::vector<std::string>{"", "", "", "δ three"}));
+    EXPECT_THROW(io::write_strings_at(io::open_dataset(file, "texts"), {4}, {"beyond"}), rmtsweep::Hdf5Error);
+    ::close(reader);
     std::filesystem::remove(path);
   }
 }

@@ -260,7 +260,7 @@ inline std::vector<std::pair<std::string, std::vector<double>>> stored_values(co
   if (io::exists(file, "spectra/eigenvalues")) {  // schema_version 1
     values.emplace_back("spectra/eigenvalues",
                         io::read_doubles(io::open_dataset(file, "spectra/eigenvalues")));
-  } else if (io::exists(file, "spectra")) {  // schema_version 2: /spectra/d<d>/{eigenvalues, point}
+  } else if (io::exists(file, "spectra")) {  // schema_version 2 and later: /spectra/d<d>/{eigenvalues, point}
     for (const std::string& size : io::list_children(io::open_group(file, "spectra"))) {
       for (const char* name : {"eigenvalues", "point"}) {
         const std::string dataset = "spectra/" + size + "/" + name;

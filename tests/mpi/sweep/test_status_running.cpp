@@ -71,6 +71,8 @@ TEST(StatusWhileRunning, SaysARunHoldsTheFileWithItsRateAndSuggestsNoRecover) {
     } catch (const std::exception&) {  // still being created
     }
   }
+  // The rate is points over whole seconds since run_0_started (1 s resolution): at least one must have passed.
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
   const nlohmann::json s = status_json(output, dir / "status.json.log");
   const Finished human = run_serial({"status", output, "--no-verify"}, dir / "status.log");
   ::kill(-mpirun, SIGTERM);  // the sweep stops at its next point and closes a resumable file

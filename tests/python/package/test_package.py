@@ -1,7 +1,8 @@
 """The rmtsweep Python package and the files' dimension scales, on small sweeps run with the real binary
 (issue 14): xarray opens every group with named dimensions on 1 and 2 ranks and after --resume; open_phase,
 read_points, read_config and the figures on a sweep file, a phase file (`assemble --output`) and a file kept
-from before dimension scales (tests/data/sweep_noscales.h5).
+from before dimension scales (tests/data/sweep_noscales.h5); the failed points' messages, in a new file and in one
+of schema_version 2 (tests/data/sweep_schema2.h5).
 """
 import argparse
 import os
@@ -230,6 +231,45 @@ class Package(unittest.TestCase):
         self.assertIn("threshold_vs_d", names)
         self.assertNotIn("spectrum", names)
         self.assertIn("a phase file holds no points", notes[0])
+
+
+class FailureMessages(unittest.TestCase):
+    """/points/error: the failed points' messages, a variable-length string (schema_version 3), and the fixed-length
+    one of a file of schema_version 2 (tests/data/sweep_schema2.h5)."""
+
+    FAULT = "fault injected by the test-only fail_points key"
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.path = os.path.join(cls.tmp.name, "failed.h5")
+        made = sweep(cls.path, 2, "--fail-points", "3")
+        assert made.returncode == 3, made.stderr  # point 3 failed, and with it its line
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_read_points_gives_each_failed_points_whole_message_and_empty_texts_elsewhere(self):
+        points = rmtsweep.read_points(self.path)
+        failed = points[points.status == 2]
+        self.assertIn(3, failed.index)
+        self.assertTrue(failed.error.str.startswith(self.FAULT).all())
+        self.assertTrue(failed.error.str.endswith("as real ones (out of memory, a refused value) are").all())
+        self.assertTrue((points[points.status != 2].error == "").all())
+
+    def test_xarray_and_h5py_read_the_messages_as_str(self):
+        with xr.open_dataset(self.path, group="points", engine="h5netcdf") as points:
+            self.assertTrue(points.error.values[3].startswith(self.FAULT))
+            self.assertEqual(points.error.values[0], "")
+        with h5py.File(self.path, "r") as f:
+            self.assertTrue(f["points/error"].asstr()[3].startswith(self.FAULT))
+
+    def test_a_file_of_schema_version_2_reads_its_fixed_width_messages(self):
+        points = rmtsweep.read_points(os.path.join(ARGS.source, "tests", "data", "sweep_schema2.h5"))
+        self.assertEqual(list(points.index[points.status == 2]), [1, 3])
+        self.assertTrue(points.error[1].startswith(self.FAULT))
+        self.assertEqual(points.error[0], "")
 
 
 class FileFromBeforeDimensionScales(unittest.TestCase):

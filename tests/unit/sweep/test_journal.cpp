@@ -40,7 +40,8 @@ class TempDir {
 std::vector<JournalColumn> our_columns() {
   std::vector<std::pair<const Column*, std::size_t>> written;
   for (const Column* c : point_columns()) {
-    if (c->phase == ColumnPhase::measurement && c != &column::status) written.emplace_back(c, c->text_width);
+    if (c->phase == ColumnPhase::measurement && c != &column::status)
+      written.emplace_back(c, stored_width(*c));
   }
   written.emplace_back(&column::status, 0);
   return journal_columns(written);

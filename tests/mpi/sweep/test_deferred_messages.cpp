@@ -1,0 +1,151 @@
+// The failed points' messages of a sweep file written in parallel (src/sweep/failure_messages.cpp): each
+// rank's, for /points and for a /refine block, reach the file whole when it closes, on 1 and on 3 ranks; a
+// close empties the message of a point that is no longer failed, and a close that changes nothing writes
+// nothing.
+#include <gtest/gtest.h>
+#include <mpi.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "rmtsweep/io/hdf5.hpp"
+#include "rmtsweep/parallel/collectives.hpp"
+#include "rmtsweep/parallel/communicator.hpp"
+#include "rmtsweep/sweep/config.hpp"
+#include "rmtsweep/sweep/failure_messages.hpp"
+#include "rmtsweep/sweep/grid.hpp"
+#include "rmtsweep/sweep/refine_file.hpp"
+#include "rmtsweep/sweep/sweep_file.hpp"
+#include "rmtsweep/theory/prediction.hpp"
+
+namespace rmtsweep::sweep {
+namespace {
+
+/// 8 points at d = 16 (4 snr x 2 trials).
+Grid small_grid() {
+  return Grid(parse_sweep_config({{"d", "16"},
+                                  {"delta", "0.5"},
+                                  {"gamma", "0.5"},
+                                  {"snr", "0:1.5:4"},
+                                  {"weighting", "mean"},
+                                  {"trials", "2"}}));
+}
+
+std::vector<theory::Prediction> predictions_of(const Grid& grid) {
+  std::vector<theory::Prediction> predictions;
+  for (std::int64_t i = 0; i < grid.size(); ++i) predictions.push_back(theory::predict(grid.params(i)));
+  return predictions;
+}
+
+/// Rank 0's path of a file in a fresh directory, on every rank; the directory is removed by rank 0 at the
+/// end.
+class SharedFile {
+ public:
+  SharedFile() {
+    if (parallel::rank_of(MPI_COMM_WORLD) == 0) {
+      directory_ = std::filesystem::temp_directory_path() / ("rmtsweep_messages_" + std::to_string(getpid()));
+      std::filesystem::create_directories(directory_);
+    }
+    path_ = parallel::broadcast((directory_ / "sweep.h5").string(), MPI_COMM_WORLD);
+  }
+  ~SharedFile() {
+    MPI_Barrier(MPI_COMM_WORLD);
+    std::error_code ec;
+    if (!directory_.empty()) std::filesystem::remove_all(directory_, ec);
+  }
+  const std::string& path() const noexcept { return path_; }
+
+ private:
+  std::filesystem::path directory_;
+  std::string path_;
+};
+
+RunInfo run_on(int ranks) {
+  RunInfo run;
+  run.command_line = "test_sweep_deferred_messages";
+  run.started = "2025-01-01T00:00:00Z";
+  run.mpi_ranks = ranks;
+  return run;
+}
+
+/// Longer than the 1024 bytes a row of schema_version 2 held, with a UTF-8 character: kept whole.
+std::string message_of(int rank, const std::string& where) {
+  return "rank " + std::to_string(rank) + " failed " + where + " (δ = 0.5): " + std::string(1500, 'x');
+}
+
+std::vector<std::string> errors_at(const std::string& path, const std::string& table) {
+  const io::File file = io::open_file(path, io::Access::read_only);
+  return io::read_strings(io::open_dataset(file, table + "/error"));
+}
+
+std::int64_t messages_run(const std::string& path) {
+  const io::File file = io::open_file(path, io::Access::read_only);
+  return io::read_int_attribute(file, std::string(messages_run_attribute));
+}
+
+TEST(DeferredMessages, EachRanksFailuresReachThePointsAndARefineBlockWholeWhenTheFileCloses) {
+  const parallel::Communicator comm = parallel::Communicator::duplicate(MPI_COMM_WORLD);
+  const int rank = comm.rank(), size = comm.size();
+  const SharedFile shared;
+  const Grid grid = small_grid();
+  {
+    SweepFile file = SweepFile::create(shared.path(), comm, grid, predictions_of(grid), run_on(size));
+    RefineFile refined(file.handle(), grid.config(), file.k(), file.run_index(), file.messages());
+    refined.add_block(4);
+    // Rank r fails point 2 r + 1 and refined row r (independent writes, as the groups' leaders do).
+    file.write_failed(2 * rank + 1, message_of(rank, "a point"), 0.5);
+    refined.write_failed(rank, message_of(rank, "a refined row"), 0.5);
+    refined.close();
+    file.close();
+  }
+  if (rank != 0) return;
+  const std::vector<std::string> points = errors_at(shared.path(), "points");
+  ASSERT_EQ(points.size(), 8u);
+  for (int row = 0; row < 8; ++row) {
+    const bool failed = row % 2 == 1 && row / 2 < size;
+    EXPECT_EQ(points[static_cast<std::size_t>(row)], failed ? message_of(row / 2, "a point") : "")
+        << "row " << row;
+  }
+  const std::vector<std::string> refined = errors_at(shared.path(), "refine/block_0");
+  ASSERT_EQ(refined.size(), 4u);
+  for (int row = 0; row < 4; ++row)
+    EXPECT_EQ(refined[static_cast<std::size_t>(row)], row < size ? message_of(row, "a refined row") : "")
+        << row;
+  EXPECT_EQ(messages_run(shared.path()), 0);
+}
+
+TEST(DeferredMessages, ACloseEmptiesTheMessageOfAPointNoLongerFailedAndOneThatChangesNothingWritesNothing) {
+  const parallel::Communicator comm = parallel::Communicator::duplicate(MPI_COMM_WORLD);
+  const int size = comm.size();
+  const SharedFile shared;
+  const Grid grid = small_grid();
+  {
+    SweepFile file = SweepFile::create(shared.path(), comm, grid, predictions_of(grid), run_on(size));
+    if (comm.rank() == size - 1) file.write_failed(3, message_of(size - 1, "a point"), 0.5);
+    file.close();
+  }
+  if (comm.rank() == 0) {
+    EXPECT_EQ(errors_at(shared.path(), "points")[3], message_of(size - 1, "a point"));
+  }
+  {
+    SweepFile file = SweepFile::open_for_resume(shared.path(), comm, grid, run_on(size));  // run 1
+    if (comm.rank() == 0) file.mark_pending(3);  // no longer failed, as a repaired point is
+    file.close();
+  }
+  if (comm.rank() == 0) {
+    EXPECT_EQ(errors_at(shared.path(), "points")[3], "");
+    EXPECT_EQ(messages_run(shared.path()), 1);
+  }
+  {
+    SweepFile file = SweepFile::open_for_resume(shared.path(), comm, grid, run_on(size));  // run 2
+    file.close();
+  }
+  if (comm.rank() == 0) {
+    EXPECT_EQ(messages_run(shared.path()), 1) << "a close that changed nothing wrote";
+  }
+}
+
+}  // namespace
+}  // namespace rmtsweep::sweep

@@ -13,11 +13,11 @@
 #include <filesystem>
 #include <string>
 
-#include "rmtsweep/sweep/journal.hpp"
+#include "rmtsweep/store/journal.hpp"
 
 namespace {
 
-using namespace rmtsweep::sweep;
+using namespace rmtsweep::store;
 
 /// A done point's record: the measurement columns but status in schema order, then status (SweepFile's
 /// order).

@@ -1,6 +1,6 @@
 """The resolved config a sweep file stores (its root attribute `config`), parsed once, here.
 
-The text is what `rmtsweep run` resolved from its INI file and command line (src/sweep/config.cpp,
+The text is what `rmtsweep run` resolved from its INI file and command line (src/config/config.cpp,
 resolved_config_text): one `key = value` a line, the axes as lists (ranges already expanded). A phase
 file written by `rmtsweep assemble --output` carries the same text.
 """
@@ -47,7 +47,7 @@ def typed(key, value):
 
 
 def weighting_list(text):
-    """`mean,custom:1,0,0,optimal` -> ['mean', 'custom:1,0,0', 'optimal'] (src/sweep/config.cpp's rule)."""
+    """`mean,custom:1,0,0,optimal` -> ['mean', 'custom:1,0,0', 'optimal'] (src/config/config.cpp's rule)."""
     items = []
     for token in (t.strip() for t in text.split(",")):
         if re.fullmatch(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", token) and items and items[-1].startswith("custom:"):

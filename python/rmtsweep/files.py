@@ -12,9 +12,9 @@ import numpy as np
 
 from .errors import InvalidFile, InvalidOption, file_problem
 
-# The root attribute of a phase file naming its sweep file (src/sweep/schema.hpp, phase_file_source).
+# The root attribute of a phase file naming its sweep file (src/store/schema.hpp, phase_file_source).
 PHASE_FILE_SOURCE = "sweep_file"
-# /points/status of a failed point (src/sweep/schema.hpp, PointStatus).
+# /points/status of a failed point (src/store/schema.hpp, PointStatus).
 FAILED = 2
 
 

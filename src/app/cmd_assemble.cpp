@@ -261,11 +261,11 @@ int command_assemble(int argc, char** argv) {
   bool help = false, quiet = false, force = false;
   po::options_description options;
   options.add_options()("file", po::value<std::string>(&path), "the sweep file");
-  add_command_option(options, sweep::in_assemble, "margin", &margin_text);
-  add_command_option(options, sweep::in_assemble, "detection", &detection_text);
-  add_command_option(options, sweep::in_assemble, "output", &output);
-  add_command_option(options, sweep::in_assemble, "force", &force);
-  add_command_option(options, sweep::in_assemble, "quiet", &quiet);
+  add_command_option(options, config::in_assemble, "margin", &margin_text);
+  add_command_option(options, config::in_assemble, "detection", &detection_text);
+  add_command_option(options, config::in_assemble, "output", &output);
+  add_command_option(options, config::in_assemble, "force", &force);
+  add_command_option(options, config::in_assemble, "quiet", &quiet);
   options.add_options()("help,h", po::bool_switch(&help), "this help");
   const auto values =
       parse_file_command(argc, argv, options, "assemble", help, path, "rmtsweep assemble FILE.h5 [options]",

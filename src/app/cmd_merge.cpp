@@ -1,5 +1,5 @@
 // `rmtsweep merge OUT.h5 SHARD.h5...`: the shards of a sweep (`run --shard i/n`) combined into one sweep file
-// (issue 15; include/rmtsweep/sweep/merge.hpp). Serial, as recover: rank 0 alone works.
+// (issue 15; include/rmtsweep/store/merge.hpp). Serial, as recover: rank 0 alone works.
 //
 // Exit status: 0 merged; 2 refused (a file of another sweep, overlaps, points done in no file without
 // --allow-partial, an existing output without --force); 1 the output could not be written (nothing changed).
@@ -15,20 +15,20 @@
 #include "commands.hpp"
 #include "option_errors.hpp"
 #include "rmtsweep/common/error.hpp"
-#include "rmtsweep/sweep/merge.hpp"
+#include "rmtsweep/store/merge.hpp"
 
 namespace po = boost::program_options;
 
 namespace rmtsweep::app {
 
 int command_merge(int argc, char** argv) {
-  sweep::MergeOptions merge;
+  store::MergeOptions merge;
   bool help = false;
   po::options_description options;
   options.add_options()("files", po::value<std::vector<std::string>>(),
                         "OUT.h5, the file to write, then the shards' sweep files");
-  add_command_option(options, sweep::in_merge, "allow-partial", &merge.allow_partial);
-  add_command_option(options, sweep::in_merge, "force", &merge.force);
+  add_command_option(options, config::in_merge, "allow-partial", &merge.allow_partial);
+  add_command_option(options, config::in_merge, "force", &merge.force);
   options.add_options()("help,h", po::bool_switch(&help), "this help");
   po::positional_options_description positional;
   positional.add("files", -1);
@@ -70,7 +70,7 @@ int command_merge(int argc, char** argv) {
   merge.inputs.assign(files.begin() + 1, files.end());
   for (int i = 0; i < argc; ++i) merge.command_line += (i ? " " : "rmtsweep ") + std::string(argv[i]);
   if (rank != 0) return 0;  // serial: rank 0 alone reads the shards and writes the file
-  const sweep::MergeOutcome outcome = sweep::merge_sweeps(merge);
+  const store::MergeOutcome outcome = store::merge_sweeps(merge);
   std::printf("%s: merged from %zu files: %lld of %lld points done, %lld failed, %lld pending\n",
               merge.output.c_str(), merge.inputs.size(), static_cast<long long>(outcome.done),
               static_cast<long long>(outcome.points), static_cast<long long>(outcome.failed),

@@ -24,8 +24,8 @@
 #include "rmtsweep/simulate/line.hpp"
 #include "rmtsweep/simulate/point.hpp"
 #include "rmtsweep/spectral/rank_one.hpp"
-#include "rmtsweep/sweep/config.hpp"
-#include "rmtsweep/sweep/option_table.hpp"
+#include "rmtsweep/config/config.hpp"
+#include "rmtsweep/config/option_table.hpp"
 #include "rmtsweep/sweep/plan.hpp"
 #include "rmtsweep/theory/prediction.hpp"
 
@@ -38,20 +38,20 @@ simulate::SimulationOptions simulation_options(const po::variables_map& values,
                                                const model::PointParams& params) {
   const auto text = [&](const char* name) { return values[name].as<std::string>(); };
   simulate::SimulationOptions options;
-  options.k = sweep::parse_k(text("k"), params.d, values["k"].defaulted());
-  sweep::require_top_four(options.k, params.d);  // model.md 1.2 records at least the top 4
-  options.ridge = sweep::parse_ridge(text("ridge"));
-  options.ntest = sweep::parse_ntest(text("ntest"));
+  options.k = config::parse_k(text("k"), params.d, values["k"].defaulted());
+  config::require_top_four(options.k, params.d);  // model.md 1.2 records at least the top 4
+  options.ridge = config::parse_ridge(text("ridge"));
+  options.ntest = config::parse_ntest(text("ntest"));
   options.spectrum = values.count("spectrum") > 0;
-  const sweep::EigenSetting setting = sweep::parse_eigensolver(text("eigensolver"));
-  if (options.spectrum && setting == sweep::EigenSetting::krylov) {
+  const config::EigenSetting setting = config::parse_eigensolver(text("eigensolver"));
+  if (options.spectrum && setting == config::EigenSetting::krylov) {
     throw InvalidOption(
         "eigensolver", text("eigensolver"),
         "allowed with --spectrum: auto, dense or scalapack (the Krylov engine never forms S and "
         "gives its top k eigenvalues only, not the spectrum)");
   }
-  options.eigensolver = sweep::reducer_of(setting);
-  options.engine = sweep::engine_of(setting);
+  options.eigensolver = config::reducer_of(setting);
+  options.engine = config::engine_of(setting);
   return options;
 }
 
@@ -147,13 +147,13 @@ void print_human(const model::PointParams& params, const simulate::PointResult& 
 /// node) unless --force-memory, and an ntest beyond any statistical use unless --force-ntest.
 void check_feasible(const po::variables_map& values, const model::PointParams& params,
                     const simulate::SimulationOptions& options, int ranks) {
-  sweep::SweepConfig config;  // the point as a one-point sweep on a group of all ranks
+  config::SweepConfig config;  // the point as a one-point sweep on a group of all ranks
   config.d = {params.d};
   config.k = options.k;
   config.ridge = options.ridge;
   config.ntest = options.ntest;
-  config.store_spectra = options.spectrum ? sweep::SpectraSetting::always : sweep::SpectraSetting::never;
-  config.eigensolver = sweep::parse_eigensolver(values["eigensolver"].as<std::string>());
+  config.store_spectra = options.spectrum ? config::SpectraSetting::always : config::SpectraSetting::never;
+  config.eigensolver = config::parse_eigensolver(values["eigensolver"].as<std::string>());
   config.ranks_per_point = ranks;
   const sweep::PointEstimate estimate = sweep::estimate_point(params, config, parallel::blas_threads());
   const double available = memory_per_rank(MPI_COMM_WORLD);
@@ -189,7 +189,7 @@ nlohmann::json edge_threshold_json(const simulate::LineResult& line, const theor
 
 /// `point --snr LIST|a:b:n`: the line of every given snr from one factorization, one record per snr.
 int point_line(const po::variables_map& values, const std::string& snr_text, int rank, int ranks) {
-  const std::vector<double> snr = sweep::parse_axis(snr_text, "snr");
+  const std::vector<double> snr = config::parse_axis(snr_text, "snr");
   std::map<std::string, std::string> texts;
   for (const std::string& name : point_option_names()) {
     if (values.count(name) && !values[name].defaulted()) texts[name] = values[name].as<std::string>();
@@ -263,9 +263,9 @@ int command_point(int argc, char** argv) {
   po::options_description options;
   options.add_options()("help,h", "print this help");
   for (const char* name : {"json", "spectrum", "force-memory", "force-ntest"})
-    add_command_option(options, sweep::in_point, name);
-  for (const sweep::OptionSpec& spec : sweep::option_table()) {
-    if ((spec.use & sweep::in_point) && !(spec.use & sweep::in_theory)) add_option(options, spec.name);
+    add_command_option(options, config::in_point, name);
+  for (const config::OptionSpec& spec : config::option_table()) {
+    if ((spec.use & config::in_point) && !(spec.use & config::in_theory)) add_option(options, spec.name);
   }
   po::options_description point("point");
   add_point_options(point);

@@ -1,5 +1,5 @@
 // `rmtsweep recover FILE.h5`: the sweep file rebuilt from its config and point journal (issue 20;
-// include/rmtsweep/sweep/recover.hpp). Serial, as status and assemble: rank 0 alone works.
+// include/rmtsweep/store/recover.hpp). Serial, as status and assemble: rank 0 alone works.
 //
 // Exit status: 0 rebuilt; 2 nothing to rebuild from (no journal, another sweep's, a wrong name) or its
 // lock held; 1 the rebuilt file could not be written (a full disk: nothing was changed).
@@ -11,7 +11,7 @@
 
 #include "commands.hpp"
 #include "point_options.hpp"
-#include "rmtsweep/sweep/recover.hpp"
+#include "rmtsweep/store/recover.hpp"
 
 namespace po = boost::program_options;
 
@@ -32,7 +32,7 @@ int command_recover(int argc, char** argv) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (rank != 0) return 0;  // serial: rank 0 alone reads the journal and writes the file
-  const sweep::RecoverOutcome outcome = sweep::recover_sweep(path);
+  const store::RecoverOutcome outcome = store::recover_sweep(path);
   const std::int64_t pending = outcome.points - outcome.done - outcome.failed;
   std::printf(
       "%s: rebuilt from its journal (%lld records): %lld of %lld points done, %lld failed, %lld pending\n",

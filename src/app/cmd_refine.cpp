@@ -27,8 +27,8 @@
 #include "rmtsweep/parallel/communicator.hpp"
 #include "rmtsweep/refine/refinement.hpp"
 #include "rmtsweep/sweep/runner.hpp"
-#include "rmtsweep/sweep/sweep_file.hpp"
-#include "rmtsweep/sweep/sweep_reader.hpp"
+#include "rmtsweep/store/sweep_file.hpp"
+#include "rmtsweep/store/sweep_reader.hpp"
 
 namespace po = boost::program_options;
 
@@ -40,11 +40,11 @@ refine::RefineOptions parse_refine_options(int argc, char** argv, bool& help) {
   std::string tolerance, trials, max_points, detection, rounds;  // as typed; the defaults are refine::RefineOptions'
   po::options_description options;
   options.add_options()("file", po::value<std::string>(&o.path), "the sweep file");
-  add_command_option(options, sweep::in_refine, "tolerance", &tolerance);
-  add_command_option(options, sweep::in_refine, "trials", &trials);
-  add_command_option(options, sweep::in_refine, "max-points", &max_points);
-  add_command_option(options, sweep::in_refine, "max-rounds", &rounds);
-  add_command_option(options, sweep::in_refine, "detection", &detection);
+  add_command_option(options, config::in_refine, "tolerance", &tolerance);
+  add_command_option(options, config::in_refine, "trials", &trials);
+  add_command_option(options, config::in_refine, "max-points", &max_points);
+  add_command_option(options, config::in_refine, "max-rounds", &rounds);
+  add_command_option(options, config::in_refine, "detection", &detection);
   options.add_options()("help,h", po::bool_switch(&help), "this help");
   if (!parse_file_command(argc, argv, options, "refine", help, o.path, "rmtsweep refine FILE.h5 [options]",
                           "Adds trials (where every trial's threshold is exact) or points near each line's "
@@ -134,7 +134,7 @@ int command_refine(int argc, char** argv) {
   });
   if (!is_sweep) throw InvalidOption("file", path, "an existing rmtsweep HDF5 sweep file");
   const parallel::Communicator io_comm = parallel::Communicator::duplicate(MPI_COMM_WORLD);
-  const std::string stored = sweep::SweepFile::stored_config(path, io_comm, "file");  // refuses other files
+  const std::string stored = store::SweepFile::stored_config(path, io_comm, "file");  // refuses other files
   // Rank 0 tries to open it for writing (a read-only file system, a permission) before the collective open,
   // whose failure on every rank would end in MPI_Abort's banner.
   const std::string unwritable =
@@ -155,8 +155,8 @@ int command_refine(int argc, char** argv) {
     throw InvalidOption("file", path,
                         "a sweep file whose stored config describes its points (was the config attribute edited?)");
   }
-  sweep::Grid grid(sweep::parse_sweep_config(sweep::config_lines(stored)));
-  const sweep::SweepConfig& config = grid.config();
+  config::Grid grid(config::parse_sweep_config(store::config_lines(stored)));
+  const config::SweepConfig& config = grid.config();
   if (size % config.ranks_per_point != 0) {
     throw InvalidOption("ranks_per_point", std::to_string(config.ranks_per_point),
                         "an integer >= 1 that divides the number of MPI ranks (" + std::to_string(size) + ")");
@@ -165,7 +165,7 @@ int command_refine(int argc, char** argv) {
 
   // Rank 0 reads the grid's done points before the file is opened in parallel.
   refine::Refinement refinement(path, grid, options, MPI_COMM_WORLD);
-  sweep::RunInfo run;
+  store::RunInfo run;
   run.command_line = parallel::broadcast(joined_command_line(argc, argv), MPI_COMM_WORLD);
   run.started = parallel::broadcast(utc_now(), MPI_COMM_WORLD);
   run.mpi_ranks = size;

@@ -26,14 +26,14 @@
 #include "rmtsweep/parallel/blas_threads.hpp"
 #include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/parallel/communicator.hpp"
-#include "rmtsweep/sweep/config.hpp"
-#include "rmtsweep/sweep/grid.hpp"
+#include "rmtsweep/config/config.hpp"
+#include "rmtsweep/config/grid.hpp"
 #include "rmtsweep/sweep/plan.hpp"
-#include "rmtsweep/sweep/predictions.hpp"
+#include "rmtsweep/config/predictions.hpp"
 #include "rmtsweep/sweep/runner.hpp"
-#include "rmtsweep/sweep/shard.hpp"
-#include "rmtsweep/sweep/sweep_file.hpp"
-#include "rmtsweep/sweep/sweep_reader.hpp"
+#include "rmtsweep/config/shard.hpp"
+#include "rmtsweep/store/sweep_file.hpp"
+#include "rmtsweep/store/sweep_reader.hpp"
 #include "run_journal.hpp"
 #include "run_plan.hpp"
 #include "sweep_creation.hpp"
@@ -127,7 +127,7 @@ void print_summary(const sweep::RunOutcome& outcome, const std::string& output) 
 /// the free space rank 0 sees in its directory (statvfs: a quota is not seen; with --force the old file
 /// stays until the new one replaces it, sweep_creation.hpp, so its blocks do not count as free), unless
 /// --force-space.
-void check_space(const RunArguments& args, const sweep::Grid& grid, bool journal) {
+void check_space(const RunArguments& args, const config::Grid& grid, bool journal) {
   const double file = sweep::file_data_bytes(grid), log = journal ? sweep::journal_data_bytes(grid) : 0.0;
   const double needed = file + log;
   const double available = parallel::decided_on_root(MPI_COMM_WORLD, [&] {
@@ -150,10 +150,10 @@ void check_space(const RunArguments& args, const sweep::Grid& grid, bool journal
 
 /// SweepFile::open_for_resume, its failure said as the file's (an open of a damaged file, a full
 /// disk when the run's attributes are recorded).
-sweep::SweepFile open_for_resume(const std::string& path, MPI_Comm comm, const sweep::Grid& grid,
-                                 const sweep::RunInfo& run) {
+store::SweepFile open_for_resume(const std::string& path, MPI_Comm comm, const config::Grid& grid,
+                                 const store::RunInfo& run) {
   try {
-    return sweep::SweepFile::open_for_resume(path, comm, grid, run);
+    return store::SweepFile::open_for_resume(path, comm, grid, run);
   } catch (const Hdf5Error& e) {
     throw io::file_error(
         path, "open the sweep file to resume it", e,
@@ -163,9 +163,9 @@ sweep::SweepFile open_for_resume(const std::string& path, MPI_Comm comm, const s
 
 /// Refuses (on every rank) to resume `path` as another shard than the one it holds (its root attributes
 /// shard_index and shard_count, shard.hpp): its pending points of other shards would be computed into it.
-void check_resumed_shard(const std::string& path, const sweep::Shard& given, MPI_Comm comm) {
+void check_resumed_shard(const std::string& path, const config::Shard& given, MPI_Comm comm) {
   const std::string stored = parallel::decided_on_root(comm, [&] {
-    const sweep::SweepReader reader(path);
+    const store::SweepReader reader(path);
     const std::int64_t index = reader.integer_attribute("shard_index").value_or(0);
     const std::int64_t count = reader.integer_attribute("shard_count").value_or(0);
     return count > 0 ? std::to_string(index) + "/" + std::to_string(count) : std::string();
@@ -193,9 +193,9 @@ int command_run(int argc, char** argv) {
     return 0;
   }
   // Everything is validated, on every rank alike, before any file is touched.
-  const sweep::Shard shard = args.shard.empty() ? sweep::Shard{} : sweep::parse_shard(args.shard);
-  sweep::Grid grid(sweep::parse_sweep_config(args.values));  // with --resume, takes the file's axis values
-  const sweep::SweepConfig& config = grid.config();
+  const config::Shard shard = args.shard.empty() ? config::Shard{} : config::parse_shard(args.shard);
+  config::Grid grid(config::parse_sweep_config(args.values));  // with --resume, takes the file's axis values
+  const config::SweepConfig& config = grid.config();
   if (args.plan_ranks == 0 && size % config.ranks_per_point != 0) {  // with --ranks, check_plan checks N
     throw InvalidOption(
         "ranks_per_point", std::to_string(config.ranks_per_point),
@@ -217,7 +217,7 @@ int command_run(int argc, char** argv) {
   }
 
   const bool exists = output == OutputPath::regular_file;
-  if (!(exists && args.resume)) sweep::require_top_four(config);  // a resumed file keeps its own k
+  if (!(exists && args.resume)) config::require_top_four(config);  // a resumed file keeps its own k
   if (exists && !args.resume && !args.force) {
     throw InvalidOption("output", args.output,
                         "exists; pass --resume to continue it or --force to overwrite it");
@@ -236,17 +236,17 @@ int command_run(int argc, char** argv) {
   // Locked before anything reads, truncates or creates the file.
   io::FileLock lock = lock_for_writing(args.output, MPI_COMM_WORLD);
   const parallel::Communicator io_comm = parallel::Communicator::duplicate(MPI_COMM_WORLD);
-  const std::string resolved = sweep::resolved_config_text(config);
+  const std::string resolved = config::resolved_config_text(config);
   if (exists && args.resume) {
     const bool is_hdf5 = parallel::decided_on_root(MPI_COMM_WORLD, [&] { return io::is_hdf5_file(args.output); });
     if (!is_hdf5) throw InvalidOption("resume", args.output, "an existing rmtsweep HDF5 sweep file");
-    const std::string stored = sweep::SweepFile::stored_config(args.output, io_comm);
-    if (!sweep::same_sweep(stored, resolved)) {
+    const std::string stored = store::SweepFile::stored_config(args.output, io_comm);
+    if (!config::same_sweep(stored, resolved)) {
       if (rank == 0) {
         std::fprintf(stderr,
                      "rmtsweep run: the config differs from the one stored in %s (- stored, + given):\n",
                      args.output.c_str());
-        for (const auto& line : sweep::config_differences(stored, resolved))
+        for (const auto& line : config::config_differences(stored, resolved))
           std::fprintf(stderr, "  %s\n", line.c_str());
       }
       throw InvalidOption("resume", args.output,
@@ -255,20 +255,20 @@ int command_run(int argc, char** argv) {
     check_resumed_shard(args.output, shard, MPI_COMM_WORLD);
     // Axis values equal up to rounding (a file from before log ranges were exact at decades): the
     // points are computed with the values the file holds.
-    if (stored != resolved) grid = sweep::Grid(sweep::with_stored_axes(config, stored));
+    if (stored != resolved) grid = config::Grid(config::with_stored_axes(config, stored));
   }
   if (!exists && args.resume && rank == 0) {
     std::fprintf(stderr, "rmtsweep run: %s does not exist yet: starting a new sweep\n", args.output.c_str());
   }
 
   // The theory of every point, of the grid the points are computed with (a resumed file's own axis values).
-  const std::vector<theory::Prediction> predictions = sweep::grid_predictions(grid);
+  const std::vector<theory::Prediction> predictions = config::grid_predictions(grid);
   if (journal) prepare_journal(args.output, exists && args.resume, args.force, MPI_COMM_WORLD);
   const JournalSnapshot journal_before =
       journal ? snapshot_journal(args.output, MPI_COMM_WORLD) : JournalSnapshot{};
   if (!(exists && args.resume)) check_space(args, grid, journal);
 
-  sweep::RunInfo run;
+  store::RunInfo run;
   run.command_line = parallel::broadcast(args.command_line, MPI_COMM_WORLD);
   run.started = parallel::broadcast(utc_now(), MPI_COMM_WORLD);
   run.mpi_ranks = size;
@@ -278,9 +278,9 @@ int command_run(int argc, char** argv) {
   sweep::install_stop_handlers();
   const bool resuming = exists && args.resume;  // with --force an existing file is recreated
   // Flipped bytes (a disk, a copy) are found before the file is opened and restored once it is.
-  const std::vector<sweep::DamagedPoint> damaged =
-      resuming ? find_damage(args.output, journal, MPI_COMM_WORLD) : std::vector<sweep::DamagedPoint>{};
-  sweep::SweepFile file = resuming ? open_for_resume(args.output, io_comm, grid, run)
+  const std::vector<store::DamagedPoint> damaged =
+      resuming ? find_damage(args.output, journal, MPI_COMM_WORLD) : std::vector<store::DamagedPoint>{};
+  store::SweepFile file = resuming ? open_for_resume(args.output, io_comm, grid, run)
                                    : create_sweep_file(args.output, io_comm, grid, predictions, run, journal);
   if (journal && resuming) attach_journal(file, args.output, grid.size(), MPI_COMM_WORLD);
   if (resuming) repair_damage(file, args.output, grid, predictions, damaged, MPI_COMM_WORLD);
@@ -291,7 +291,7 @@ int command_run(int argc, char** argv) {
                    config.ranks_per_point);
     }
     if (!args.quiet && !shard.whole()) {
-      const std::vector<char> mine = sweep::shard_points(grid, shard);
+      const std::vector<char> mine = config::shard_points(grid, shard);
       std::fprintf(stderr,
                    "rmtsweep run: shard %s: %lld of the %lld lines, %lld points; the others stay pending "
                    "(`rmtsweep merge` combines the shards)\n",

@@ -11,7 +11,7 @@
 #include "commands.hpp"
 #include "point_options.hpp"
 #include "rmtsweep/common/error.hpp"
-#include "rmtsweep/sweep/schema.hpp"
+#include "rmtsweep/store/schema.hpp"
 #include "schema_doc.hpp"
 
 namespace po = boost::program_options;
@@ -21,14 +21,14 @@ namespace rmtsweep::app {
 int command_schema(int argc, char** argv) {
   bool help = false, json = false, markdown = false;
   po::options_description options;
-  add_command_option(options, sweep::in_schema, "markdown", &markdown);
-  add_command_option(options, sweep::in_schema, "json", &json);
+  add_command_option(options, config::in_schema, "markdown", &markdown);
+  add_command_option(options, config::in_schema, "json", &json);
   options.add_options()("help,h", po::bool_switch(&help), "this help");
   parse_command_line(argc, argv, options, "schema");
   if (help) {
     std::cout << help_text(
         "rmtsweep schema [--markdown | --json]",
-        "The layout of a sweep file (schema_version " + std::to_string(sweep::schema_version) +
+        "The layout of a sweep file (schema_version " + std::to_string(store::schema_version) +
             "): its /points columns as a Markdown table, the whole file as a Markdown page "
             "(docs/schema.md), or JSON.",
         options);

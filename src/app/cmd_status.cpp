@@ -17,11 +17,11 @@
 #include "rmtsweep/io/file_error.hpp"
 #include "rmtsweep/model/parse_number.hpp"
 #include "rmtsweep/parallel/eigen.hpp"
-#include "rmtsweep/sweep/failure_messages.hpp"
-#include "rmtsweep/sweep/journal.hpp"
-#include "rmtsweep/sweep/refine_file.hpp"
-#include "rmtsweep/sweep/sweep_reader.hpp"
-#include "rmtsweep/sweep/verify.hpp"
+#include "rmtsweep/store/failure_messages.hpp"
+#include "rmtsweep/store/journal.hpp"
+#include "rmtsweep/store/refine_file.hpp"
+#include "rmtsweep/store/sweep_reader.hpp"
+#include "rmtsweep/store/verify.hpp"
 #include "status_facts.hpp"
 
 namespace po = boost::program_options;
@@ -44,10 +44,10 @@ void print_journal(const std::string& path, const std::string& sweep_id, const J
     std::printf("journal: cannot be read: %s\n", state.problem.c_str());
     return;
   }
-  const sweep::Journal& journal = *state.journal;
+  const store::Journal& journal = *state.journal;
   std::printf("journal: %s: %zu files, %lld records", state.directory.c_str(), journal.files.size(),
               static_cast<long long>(journal.record_count()));
-  for (const sweep::JournalFile& file : journal.files) {
+  for (const store::JournalFile& file : journal.files) {
     if (file.ignored_bytes > 0)
       std::printf("; %s: its last %llu bytes ignored (%s)",
                   std::filesystem::path(file.path).filename().c_str(),
@@ -59,7 +59,7 @@ void print_journal(const std::string& path, const std::string& sweep_id, const J
         state.problem.c_str(), sweep_id.empty() ? "unrecorded" : sweep_id.c_str());
     return;
   }
-  const sweep::JournalAgreement& a = state.agreement;
+  const store::JournalAgreement& a = state.agreement;
   const std::string holder = "a run holds this file (lock " + activity.lock_path +
                              "): it writes its points now, and the file catches up with their records; "
                              "`rmtsweep status` again once it ends";
@@ -131,20 +131,20 @@ void print_activity(const Activity& a) {
 }
 
 /// What `status` says of damage: every point compared with its journal record and the config (sweep/verify.hpp).
-void print_verification(const sweep::SweepReader& reader) {
-  const std::string directory = sweep::journal_directory(reader.path());
-  std::optional<sweep::Journal> journal;
+void print_verification(const store::SweepReader& reader) {
+  const std::string directory = store::journal_directory(reader.path());
+  std::optional<store::Journal> journal;
   std::error_code ec;
   if (std::filesystem::is_directory(directory, ec)) {
     try {
-      journal = sweep::read_journal(directory);
+      journal = store::read_journal(directory);
       if (journal->head().provenance.sweep_id != reader.text_attribute("sweep_id").value_or(""))
         journal.reset();
     } catch (const Error&) {  // said by the journal's line above
       journal.reset();
     }
   }
-  const sweep::Verification v = sweep::verify_sweep(reader, journal ? &*journal : nullptr);
+  const store::Verification v = store::verify_sweep(reader, journal ? &*journal : nullptr);
   std::printf("verify: %lld points done or failed compared with their journal records",
               static_cast<long long>(v.verified));
   if (v.unverified > 0)
@@ -166,17 +166,17 @@ void print_verification(const sweep::SweepReader& reader) {
   std::printf(
       "verify: DAMAGED: %zu points hold values other than those written: %s; `rmtsweep run ... --resume` "
       "restores them from the journal (or computes them again)\n",
-      v.damaged.size(), sweep::describe_damage(v).c_str());
+      v.damaged.size(), store::describe_damage(v).c_str());
 }
 
 void print_status(const std::string& path, bool verify) {
-  const sweep::SweepReader reader(path);
+  const store::SweepReader reader(path);
   std::printf("%s: rmtsweep sweep file, schema %lld, written by rmtsweep %s, created %s\n", path.c_str(),
               static_cast<long long>(reader.schema_version()),
               reader.text_attribute("rmtsweep_version").value_or("(unrecorded)").c_str(),
               reader.text_attribute("created").value_or("(unrecorded)").c_str());
   // The random draws a resume must reproduce.
-  const sweep::StoredDraws draws = reader.draws();
+  const store::StoredDraws draws = reader.draws();
   if (draws.version == 1) {
     std::printf("draws: version 1 (Box-Muller; this rmtsweep cannot resume it)\n");
   } else {
@@ -201,7 +201,7 @@ void print_status(const std::string& path, bool verify) {
                 reader.text_attribute(prefix + "command_line").value_or("?").c_str());
   }
   const std::vector<std::int64_t> status = reader.status();
-  const sweep::StatusCounts counts = sweep::count_status(status);
+  const store::StatusCounts counts = store::count_status(status);
   std::printf("points: %zu total, %lld done, %lld pending, %lld failed", status.size(),
               static_cast<long long>(counts.done), static_cast<long long>(counts.pending),
               static_cast<long long>(counts.failed));
@@ -231,14 +231,14 @@ void print_status(const std::string& path, bool verify) {
   }
   // Refined points (/refine, `rmtsweep refine`): rows given to points, by status.
   {
-    const sweep::RefinedRows refined = sweep::read_refined_rows(reader.file());
+    const store::RefinedRows refined = store::read_refined_rows(reader.file());
     std::int64_t given = 0, done = 0, pending = 0, failed = 0;
     for (const std::int64_t s : refined.status) {
-      if (s == static_cast<std::int64_t>(sweep::PointStatus::unused)) continue;
+      if (s == static_cast<std::int64_t>(store::PointStatus::unused)) continue;
       ++given;
-      done += s == static_cast<std::int64_t>(sweep::PointStatus::done) ? 1 : 0;
-      pending += s == static_cast<std::int64_t>(sweep::PointStatus::pending) ? 1 : 0;
-      failed += s == static_cast<std::int64_t>(sweep::PointStatus::failed) ? 1 : 0;
+      done += s == static_cast<std::int64_t>(store::PointStatus::done) ? 1 : 0;
+      pending += s == static_cast<std::int64_t>(store::PointStatus::pending) ? 1 : 0;
+      failed += s == static_cast<std::int64_t>(store::PointStatus::failed) ? 1 : 0;
     }
     if (!refined.status.empty()) {
       std::printf("refined points: %lld (of %zu rows preallocated), %lld done, %lld pending, %lld failed\n",
@@ -246,15 +246,15 @@ void print_status(const std::string& path, bool verify) {
                   static_cast<long long>(pending), static_cast<long long>(failed));
     }
   }
-  if (reader.has(sweep::column::solver)) {  // files written before the Krylov engine have no solver
+  if (reader.has(store::column::solver)) {  // files written before the Krylov engine have no solver
     // What computed the done points' eigenpairs, with the Krylov engine's work.
-    const auto solvers = reader.texts(sweep::column::solver);
-    const auto products = reader.integers(sweep::column::operator_products);
-    const auto fell_back = reader.integers(sweep::column::solver_fell_back);
+    const auto solvers = reader.texts(store::column::solver);
+    const auto products = reader.integers(store::column::operator_products);
+    const auto fell_back = reader.integers(store::column::solver_fell_back);
     std::map<std::string, std::int64_t> by_solver;
     std::int64_t krylov = 0, most = 0, total = 0, fallbacks = 0;
     for (std::size_t i = 0; i < status.size(); ++i) {
-      if (status[i] != static_cast<std::int64_t>(sweep::PointStatus::done)) continue;
+      if (status[i] != static_cast<std::int64_t>(store::PointStatus::done)) continue;
       ++by_solver[solvers[i]];
       fallbacks += fell_back[i];
       if (solvers[i] == parallel::to_string(parallel::Reducer::spectra_lanczos) ||
@@ -277,10 +277,10 @@ void print_status(const std::string& path, bool verify) {
     std::printf("\n");
   }
   if (counts.failed > 0) {
-    namespace column = sweep::column;
+    namespace column = store::column;
     // A run killed before its close (or running) has its failed points' messages in its journal only.
     const bool ours = journal.journal && journal.kind != JournalState::Kind::other_sweep;
-    const auto errors = sweep::failure_messages(reader, ours ? &*journal.journal : nullptr);
+    const auto errors = store::failure_messages(reader, ours ? &*journal.journal : nullptr);
     const auto delta = reader.reals(column::delta), gamma = reader.reals(column::gamma);
     const auto snr = reader.reals(column::snr);
     const auto weighting = reader.texts(column::weighting);
@@ -288,7 +288,7 @@ void print_status(const std::string& path, bool verify) {
     const auto d = reader.integers(column::d);
     std::printf("failed points:\n");
     for (std::size_t i = 0; i < status.size(); ++i) {
-      if (status[i] != static_cast<std::int64_t>(sweep::PointStatus::failed)) continue;
+      if (status[i] != static_cast<std::int64_t>(store::PointStatus::failed)) continue;
       std::printf("  %zu (d=%lld delta=%s gamma=%s snr=%s weighting=%s trial=%lld): %s\n", i,
                   static_cast<long long>(d[i]), model::format_double(delta[i]).c_str(),
                   model::format_double(gamma[i]).c_str(), model::format_double(snr[i]).c_str(),
@@ -303,9 +303,9 @@ void print_status(const std::string& path, bool verify) {
 /// "; or `rmtsweep recover FILE` rebuilds it from its journal" where the file has one.
 std::string recover_note(const std::string& path) {
   std::error_code ec;
-  if (!std::filesystem::is_directory(sweep::journal_directory(path), ec)) return {};
+  if (!std::filesystem::is_directory(store::journal_directory(path), ec)) return {};
   return "; or `rmtsweep recover " + path + "` rebuilds it from its journal (" +
-         sweep::journal_directory(path) + ")";
+         store::journal_directory(path) + ")";
 }
 
 }  // namespace
@@ -315,8 +315,8 @@ int command_status(int argc, char** argv) {
   bool help = false, no_verify = false, json = false;
   po::options_description options;
   options.add_options()("file", po::value<std::string>(&path), "the sweep file");
-  add_command_option(options, sweep::in_status, "no-verify", &no_verify);
-  add_command_option(options, sweep::in_status, "json", &json);
+  add_command_option(options, config::in_status, "no-verify", &no_verify);
+  add_command_option(options, config::in_status, "json", &json);
   options.add_options()("help,h", po::bool_switch(&help), "this help");
   if (!parse_file_command(argc, argv, options, "status", help, path,
                           "rmtsweep status FILE.h5 [--no-verify] [--json]",
@@ -328,7 +328,7 @@ int command_status(int argc, char** argv) {
   if (rank != 0) return 0;  // a serial report: rank 0 alone reads the file
   try {
     if (json) {
-      std::printf("%s\n", status_json(sweep::SweepReader(path)).dump(2).c_str());
+      std::printf("%s\n", status_json(store::SweepReader(path)).dump(2).c_str());
     } else {
       print_status(path, !no_verify);
     }

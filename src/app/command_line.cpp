@@ -6,7 +6,7 @@
 #include <set>
 #include <sstream>
 
-#include "rmtsweep/sweep/option_table.hpp"
+#include "rmtsweep/config/option_table.hpp"
 
 namespace rmtsweep::app {
 namespace po = boost::program_options;
@@ -28,7 +28,7 @@ CanonicalArgs::CanonicalArgs(int argc, char** argv, const po::options_descriptio
     if (i > 0 && !after_end_of_options && word.size() > 2 && word.rfind("--", 0) == 0) {
       const std::size_t end = std::min(word.find('='), word.size());
       const std::string name = word.substr(2, end - 2);
-      const std::string kebab = sweep::command_line_name(name);
+      const std::string kebab = config::command_line_name(name);
       if (kebab != name && !has_option(options, name) && has_option(options, kebab))
         word = "--" + kebab + word.substr(end);
     }
@@ -39,8 +39,8 @@ CanonicalArgs::CanonicalArgs(int argc, char** argv, const po::options_descriptio
 }
 
 bool hidden_from_help(const std::string& long_name) {
-  for (const sweep::OptionSpec& spec : sweep::option_table()) {
-    if (spec.test_only && sweep::command_line_name(spec.name) == long_name) return true;
+  for (const config::OptionSpec& spec : config::option_table()) {
+    if (spec.test_only && config::command_line_name(spec.name) == long_name) return true;
   }
   return false;
 }

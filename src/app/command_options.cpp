@@ -12,18 +12,18 @@
 
 namespace rmtsweep::app {
 namespace po = boost::program_options;
-using sweep::OptionSpec, sweep::OptionUse;
+using config::OptionSpec, config::OptionUse;
 
 namespace {
 
 std::vector<OptionSpec> build_table() {
-  using namespace sweep;  // the OptionUse bits
+  using namespace config;  // the OptionUse bits
   const refine::RefineOptions refine;
   const std::string progress_default =
       model::format_double(watched_progress_seconds) + " where a terminal watches, " +
       model::format_double(batch_progress_seconds) + " otherwise (a batch job)";
   return {
-      // run's own (its config keys are sweep::option_table()'s)
+      // run's own (its config keys are config::option_table()'s)
       {.name = "config",
        .help = "sweep config (INI: key = value lines, # comments)",
        .use = in_run,
@@ -79,7 +79,7 @@ std::vector<OptionSpec> build_table() {
            "(this process alone computes it; ranks_per_point G: N a multiple of G)",
        .use = in_run,
        .value_name = "N"},
-      // point's and theory's own (their point options are sweep::option_table()'s)
+      // point's and theory's own (their point options are config::option_table()'s)
       {.name = "json", .help = "print one JSON object (rank 0)", .use = in_point, .flag = true},
       {.name = "spectrum", .help = "also give all d eigenvalues of S", .use = in_point, .flag = true},
       {.name = "force-memory",
@@ -192,7 +192,7 @@ std::vector<OptionSpec> build_table() {
 
 /// The names Boost registers: the long one, and the short one after a comma.
 std::string boost_names(const OptionSpec& spec) {
-  std::string names = sweep::command_line_name(spec.name);
+  std::string names = config::command_line_name(spec.name);
   if (spec.short_name != 0) names += std::string(",") + spec.short_name;
   return names;
 }
@@ -222,7 +222,7 @@ std::span<const OptionSpec> command_option_table() {
 }
 
 unsigned option_uses(std::string_view command) {
-  using namespace sweep;
+  using namespace config;
   const std::pair<std::string_view, unsigned> commands[] = {
       {"theory", in_theory}, {"point", in_point},       {"run", in_sweep | in_run},
       {"status", in_status}, {"assemble", in_assemble}, {"refine", in_refine},

@@ -1,5 +1,5 @@
 #pragma once
-/// The options of every command beyond a point's and a sweep's (sweep::option_table()), each declared
+/// The options of every command beyond a point's and a sweep's (config::option_table()), each declared
 /// once, in a table of the same shape: run's own (--output, --resume, ...), status's, assemble's,
 /// refine's, merge's, schema's, plot's, and point's and theory's own. Each command registers its options
 /// from here (add_command_option), so that the name, the default and the help of an option are written in
@@ -14,7 +14,7 @@
 #include <string>
 #include <string_view>
 
-#include "rmtsweep/sweep/option_table.hpp"
+#include "rmtsweep/config/option_table.hpp"
 
 namespace rmtsweep::app {
 
@@ -31,8 +31,8 @@ BulkLaw parse_bulk_law(const std::string& text);
 /// batch job: a 12-hour job writes 720 lines, not 43 000).
 inline constexpr double watched_progress_seconds = 1.0, batch_progress_seconds = 60.0;
 
-/// Every option of the commands that is not in sweep::option_table(), in the order --help lists them.
-std::span<const sweep::OptionSpec> command_option_table();
+/// Every option of the commands that is not in config::option_table(), in the order --help lists them.
+std::span<const config::OptionSpec> command_option_table();
 
 /// The OptionUse bits of the options command `name` takes from either table ("run": in_sweep | in_run);
 /// 0 for a command without options of its own (recover).
@@ -40,18 +40,18 @@ unsigned option_uses(std::string_view command);
 
 /// The row of option `name` that `command` (an OptionUse bit) takes (std::logic_error when there is none:
 /// a programming error).
-const sweep::OptionSpec& command_option(sweep::OptionUse command, std::string_view name);
+const config::OptionSpec& command_option(config::OptionUse command, std::string_view name);
 
 /// Registers option `name` of `command` from command_option_table(): spelled as the table spells it (with
 /// its short name), with its help; a flag without a value (given or not: values.count), any other with a
 /// text value and the table's default where it has one.
-void add_command_option(boost::program_options::options_description& options, sweep::OptionUse command,
+void add_command_option(boost::program_options::options_description& options, config::OptionUse command,
                         std::string_view name);
 /// The same, the value stored into `target` (a text value).
-void add_command_option(boost::program_options::options_description& options, sweep::OptionUse command,
+void add_command_option(boost::program_options::options_description& options, config::OptionUse command,
                         std::string_view name, std::string* target);
 /// The same for a flag, stored into `target` (true when given).
-void add_command_option(boost::program_options::options_description& options, sweep::OptionUse command,
+void add_command_option(boost::program_options::options_description& options, config::OptionUse command,
                         std::string_view name, bool* target);
 
 }  // namespace rmtsweep::app

@@ -12,8 +12,8 @@
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/model/parse_number.hpp"
 #include "rmtsweep/simulate/point.hpp"
-#include "rmtsweep/sweep/option_table.hpp"
-#include "rmtsweep/sweep/option_values.hpp"
+#include "rmtsweep/config/option_table.hpp"
+#include "rmtsweep/config/option_values.hpp"
 
 namespace rmtsweep::app {
 namespace po = boost::program_options;
@@ -21,7 +21,7 @@ namespace po = boost::program_options;
 namespace {
 
 /// The options that define a point: those of the option table that `rmtsweep theory` takes.
-bool defines_a_point(const sweep::OptionSpec& spec) { return (spec.use & sweep::in_theory) != 0; }
+bool defines_a_point(const config::OptionSpec& spec) { return (spec.use & config::in_theory) != 0; }
 
 /// Runs `check` on a parsed point and refuses what it refuses with the value as the user gave it (the
 /// checks see numbers, and would print 1e-9 as 1e-09 or a default's text as the number it parsed to).
@@ -40,8 +40,8 @@ void as_given(Lookup&& text_of, Check&& check) {
 template <typename Lookup>
 model::PointParams point_params_from_lookup(Lookup&& text_of) {
   model::PointParams params;
-  params.d = sweep::parse_d(text_of("d"));
-  params.T = sweep::parse_T(text_of("T"));
+  params.d = config::parse_d(text_of("d"));
+  params.T = config::parse_T(text_of("T"));
   params.delta = model::parse_double(text_of("delta"), "delta", "allowed: a number delta > 0");
   params.gamma = model::parse_double(text_of("gamma"), "gamma", "allowed: a number gamma > 0");
   params.snr =
@@ -50,8 +50,8 @@ model::PointParams point_params_from_lookup(Lookup&& text_of) {
   params.weighting = model::parse_weighting(text_of("weighting"), params.T);
   params.correlation = model::parse_correlation(text_of("correlation"), params.T);
   params.table = model::parse_table(text_of("table"));
-  params.seed = sweep::parse_seed(text_of("seed"));
-  params.trial = sweep::parse_trial(text_of("trial"));
+  params.seed = config::parse_seed(text_of("seed"));
+  params.trial = config::parse_trial(text_of("trial"));
   as_given(text_of, [&] { model::validate(params); });
   return params;
 }
@@ -59,14 +59,14 @@ model::PointParams point_params_from_lookup(Lookup&& text_of) {
 }  // namespace
 
 void add_point_options(po::options_description& options) {
-  for (const sweep::OptionSpec& spec : sweep::option_table()) {
+  for (const config::OptionSpec& spec : config::option_table()) {
     if (defines_a_point(spec)) add_option(options, spec.name);
   }
 }
 
 void add_option(po::options_description& options, std::string_view name) {
-  const sweep::OptionSpec& spec = sweep::option_spec(name);
-  options.add_options()(sweep::command_line_name(spec.name).c_str(),
+  const config::OptionSpec& spec = config::option_spec(name);
+  options.add_options()(config::command_line_name(spec.name).c_str(),
                         po::value<std::string>()->default_value(std::string(spec.default_value)),
                         std::string(spec.help).c_str());
 }
@@ -74,7 +74,7 @@ void add_option(po::options_description& options, std::string_view name) {
 const std::vector<std::string>& point_option_names() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> list;
-    for (const sweep::OptionSpec& spec : sweep::option_table()) {
+    for (const config::OptionSpec& spec : config::option_table()) {
       if (defines_a_point(spec)) list.emplace_back(spec.name);
     }
     return list;
@@ -84,16 +84,16 @@ const std::vector<std::string>& point_option_names() {
 
 model::PointParams point_params_from(const po::variables_map& values) {
   return point_params_from_lookup([&](const char* name) -> std::string {
-    const std::string spelled = sweep::command_line_name(name);
-    return values.count(spelled) ? values[spelled].as<std::string>() : sweep::default_of(name);
+    const std::string spelled = config::command_line_name(name);
+    return values.count(spelled) ? values[spelled].as<std::string>() : config::default_of(name);
   });
 }
 
 void check_simulable(const po::variables_map& values, const model::PointParams& params) {
   as_given(
       [&](const char* name) -> std::string {
-        const std::string spelled = sweep::command_line_name(name);
-        return values.count(spelled) ? values[spelled].as<std::string>() : sweep::default_of(name);
+        const std::string spelled = config::command_line_name(name);
+        return values.count(spelled) ? values[spelled].as<std::string>() : config::default_of(name);
       },
       [&] { simulate::check_simulable_sizes(params); });
 }
@@ -109,7 +109,7 @@ model::PointParams point_params_from(const std::map<std::string, std::string>& t
   }
   return point_params_from_lookup([&](const char* name) -> std::string {
     const auto found = text.find(name);
-    return found != text.end() ? found->second : sweep::default_of(name);
+    return found != text.end() ? found->second : config::default_of(name);
   });
 }
 

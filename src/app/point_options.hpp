@@ -15,11 +15,11 @@
 namespace rmtsweep::app {
 
 /// Registers the options that define a point (--d --T --correlation --table --seed --trial --delta
-/// --gamma --snr --weighting) with their defaults and help from sweep::option_table().
+/// --gamma --snr --weighting) with their defaults and help from config::option_table().
 void add_point_options(boost::program_options::options_description& options);
 
-/// Registers one option of sweep::option_table() (text value, its default and help), spelled as the
-/// command line spells it (sweep::command_line_name).
+/// Registers one option of config::option_table() (text value, its default and help), spelled as the
+/// command line spells it (config::command_line_name).
 void add_option(boost::program_options::options_description& options, std::string_view name);
 
 /// The validated point given by the options registered by add_point_options (absent ones take their

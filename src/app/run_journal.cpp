@@ -12,9 +12,9 @@
 #include "rmtsweep/io/file_error.hpp"
 #include "rmtsweep/io/move_aside.hpp"
 #include "rmtsweep/parallel/collectives.hpp"
-#include "rmtsweep/sweep/journal.hpp"
-#include "rmtsweep/sweep/recover.hpp"
-#include "rmtsweep/sweep/sweep_reader.hpp"
+#include "rmtsweep/store/journal.hpp"
+#include "rmtsweep/store/recover.hpp"
+#include "rmtsweep/store/sweep_reader.hpp"
 
 namespace rmtsweep::app {
 namespace {
@@ -33,7 +33,7 @@ Survey survey(const std::string& directory) {
   if (!s.exists) return s;
   for (const auto& entry : std::filesystem::directory_iterator(directory, ec)) {
     if (entry.path().extension() != ".jrnl") continue;
-    const sweep::JournalFile file = sweep::read_journal_file(entry.path().string());
+    const store::JournalFile file = store::read_journal_file(entry.path().string());
     if (!file.has_head) continue;
     ++s.files;
     s.records += static_cast<std::int64_t>(file.records.size());
@@ -45,7 +45,7 @@ Survey survey(const std::string& directory) {
 
 /// Rank 0's decision: the problem that refuses the run, or empty (having moved the journal aside).
 std::string journal_problem(const std::string& output, bool resuming, bool force) {
-  const std::string directory = sweep::journal_directory(output);
+  const std::string directory = store::journal_directory(output);
   if (const std::string kind = io::kind_at(directory); !kind.empty() && kind != "a directory") {
     return "its journal's path " + directory + " is " + kind +
            ", not the journal's directory: move it aside and run the same command again";
@@ -65,7 +65,7 @@ std::string journal_problem(const std::string& output, bool resuming, bool force
                  directory.c_str(), aside.c_str());
     return {};
   }
-  const sweep::SweepReader reader(output);
+  const store::SweepReader reader(output);
   const std::string id = reader.text_attribute("sweep_id").value_or("");
   const std::int64_t runs = reader.integer_attribute("runs").value_or(0);
   for (const std::string& other : s.sweep_ids) {
@@ -88,7 +88,7 @@ std::string journal_problem(const std::string& output, bool resuming, bool force
 /// Whether `output` opens as a sweep file (SweepReader checks its schema and datasets).
 bool readable_sweep(const std::string& output) {
   try {
-    const sweep::SweepReader reader(output);
+    const store::SweepReader reader(output);
     return true;
   } catch (const Error&) {
     return false;
@@ -108,9 +108,9 @@ void recover_before_resume(const std::string& output, MPI_Comm comm) {
   const std::string problem = parallel::decided_on_root(comm, [&]() -> std::string {
     try {
       if (std::filesystem::exists(output) && readable_sweep(output)) return {};
-      const Survey s = survey(sweep::journal_directory(output));
+      const Survey s = survey(store::journal_directory(output));
       if (!s.exists || s.records == 0) return {};  // nothing to rebuild from: the run's own checks speak
-      const sweep::RecoverOutcome o = sweep::recover_sweep(output);
+      const store::RecoverOutcome o = store::recover_sweep(output);
       std::fprintf(stderr,
                    "rmtsweep run: %s %s: rebuilt from its journal (%lld records, as `rmtsweep recover` does): "
                    "%lld of %lld points done, %lld failed; resuming the rest\n",
@@ -145,14 +145,14 @@ JournalSnapshot snapshot_journal(const std::string& output, MPI_Comm comm) {
   JournalSnapshot files;
   if (parallel::rank_of(comm) != 0) return files;
   std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator(sweep::journal_directory(output), ec)) {
+  for (const auto& entry : std::filesystem::directory_iterator(store::journal_directory(output), ec)) {
     if (entry.path().extension() == ".jrnl") files[entry.path().filename().string()] = entry.file_size(ec);
   }
   return files;
 }
 
 void report_journal_losses(const std::string& output, const JournalSnapshot& before) {
-  const std::string directory = sweep::journal_directory(output);
+  const std::string directory = store::journal_directory(output);
   for (const auto& [name, bytes] : before) {
     std::error_code ec;
     const std::uintmax_t now = std::filesystem::file_size(directory + "/" + name, ec);
@@ -169,35 +169,35 @@ void report_journal_losses(const std::string& output, const JournalSnapshot& bef
   }
 }
 
-std::vector<sweep::DamagedPoint> find_damage(const std::string& output, bool journal, MPI_Comm comm) {
-  std::vector<sweep::DamagedPoint> damaged;
+std::vector<store::DamagedPoint> find_damage(const std::string& output, bool journal, MPI_Comm comm) {
+  std::vector<store::DamagedPoint> damaged;
   parallel::agreed(comm, [&] {
     if (parallel::rank_of(comm) != 0) return;
-    const sweep::SweepReader reader(output);
-    std::optional<sweep::Journal> records;
+    const store::SweepReader reader(output);
+    std::optional<store::Journal> records;
     std::error_code ec;
-    if (journal && std::filesystem::is_directory(sweep::journal_directory(output), ec))
+    if (journal && std::filesystem::is_directory(store::journal_directory(output), ec))
       records =
-          sweep::read_journal(sweep::journal_directory(output));  // of this sweep: prepare_journal checked
-    damaged = sweep::verify_sweep(reader, records ? &*records : nullptr).damaged;
+          store::read_journal(store::journal_directory(output));  // of this sweep: prepare_journal checked
+    damaged = store::verify_sweep(reader, records ? &*records : nullptr).damaged;
   });
   return damaged;
 }
 
-void repair_damage(sweep::SweepFile& file, const std::string& output, const sweep::Grid& grid,
+void repair_damage(store::SweepFile& file, const std::string& output, const config::Grid& grid,
                    const std::vector<theory::Prediction>& predictions,
-                   const std::vector<sweep::DamagedPoint>& damaged, MPI_Comm comm) {
+                   const std::vector<store::DamagedPoint>& damaged, MPI_Comm comm) {
   std::int64_t restored = 0, again = 0;
   parallel::agreed(comm, [&] {
-    for (const sweep::DamagedPoint& point : damaged) {
+    for (const store::DamagedPoint& point : damaged) {
       file.write_parameters(point.index, grid, predictions.at(static_cast<std::size_t>(point.index)),
                             point.columns);
       if (point.record) {
         file.write_record(*point.record);
         ++restored;
       } else if (std::any_of(point.columns.begin(), point.columns.end(), [](const std::string& name) {
-                   const sweep::Column* column = sweep::find_column(name);
-                   return column == nullptr || column->phase != sweep::ColumnPhase::parameter;
+                   const store::Column* column = store::find_column(name);
+                   return column == nullptr || column->phase != store::ColumnPhase::parameter;
                  })) {
         file.mark_pending(point.index);
         ++again;
@@ -205,23 +205,23 @@ void repair_damage(sweep::SweepFile& file, const std::string& output, const swee
     }
   });
   if (damaged.empty()) return;
-  sweep::Verification said;
-  for (const sweep::DamagedPoint& point : damaged)
+  store::Verification said;
+  for (const store::DamagedPoint& point : damaged)
     said.damaged.push_back({point.index, point.columns, std::nullopt});
   std::fprintf(
       stderr,
       "rmtsweep run: %s: %zu points held values other than those written (damaged bytes: %s): %lld restored "
       "from the journal, %lld to compute again, their damaged creation-time values rewritten from the "
       "config\n",
-      output.c_str(), damaged.size(), sweep::describe_damage(said).c_str(), static_cast<long long>(restored),
+      output.c_str(), damaged.size(), store::describe_damage(said).c_str(), static_cast<long long>(restored),
       static_cast<long long>(again));
 }
 
-void attach_journal(sweep::SweepFile& file, const std::string& output, std::int64_t points, MPI_Comm comm,
+void attach_journal(store::SweepFile& file, const std::string& output, std::int64_t points, MPI_Comm comm,
                     const std::string& building) {
-  const std::string directory = building.empty() ? sweep::journal_directory(output) : building;
+  const std::string directory = building.empty() ? store::journal_directory(output) : building;
   const int rank = parallel::rank_of(comm);
-  sweep::JournalHead head;
+  store::JournalHead head;
   head.file_name = std::filesystem::path(output).filename().string();
   head.schema_version = io::read_int_attribute(file.handle(), "schema_version");
   head.config = file.config_text();
@@ -230,11 +230,11 @@ void attach_journal(sweep::SweepFile& file, const std::string& output, std::int6
   head.rank = rank;
   head.k = file.k();
   head.points = points;
-  head.columns = sweep::journal_columns(file.written_columns());
+  head.columns = store::journal_columns(file.written_columns());
   // Rank 0's file in `directory` (the journal being built, with `building`); the others' in the journal's
   // own directory, which exists when they create their files there with their first points.
-  auto writer = std::make_unique<sweep::JournalWriter>(
-      rank == 0 ? directory : sweep::journal_directory(output), std::move(head));
+  auto writer = std::make_unique<store::JournalWriter>(
+      rank == 0 ? directory : store::journal_directory(output), std::move(head));
   // The directory exists before a leader creates its file in it; a failure on rank 0 ends every rank.
   parallel::agreed(comm, [&] {
     if (rank != 0) return;

@@ -59,8 +59,8 @@ void print_resource_lines(int ranks, int threads, double wall_seconds, double by
 
 }  // namespace
 
-bool check_plan(const RunArguments& args, const sweep::Grid& grid, int size) {
-  const sweep::SweepConfig& c = grid.config();
+bool check_plan(const RunArguments& args, const config::Grid& grid, int size) {
+  const config::SweepConfig& c = grid.config();
   const bool elsewhere = args.plan_ranks > 0;  // a job not started yet: its ranks, threads and memory
   if (elsewhere && args.plan_ranks % c.ranks_per_point != 0) {
     throw InvalidOption("ranks", args.plan_ranks_text,

@@ -2,7 +2,7 @@
 // `rmtsweep run --plan` (issue 3, issue 15): the plan of a sweep on the ranks of this run or, with
 // --ranks N, on the N ranks of a job not started yet, with the scheduler's resource lines to paste; and
 // the refusal of a sweep whose largest unit cannot fit in a rank's memory here.
-#include "rmtsweep/sweep/grid.hpp"
+#include "rmtsweep/config/grid.hpp"
 #include "sweep_options.hpp"
 
 namespace rmtsweep::app {
@@ -18,6 +18,6 @@ inline constexpr double plan_margin = 1.5;
 /// than a rank of this node has (with or without --plan) unless --force-memory; an ntest beyond
 /// max_unforced_ntest without --force-ntest. Returns whether --plan asked for the plan alone.
 /// Collective on MPI_COMM_WORLD.
-bool check_plan(const RunArguments& args, const sweep::Grid& grid, int size);
+bool check_plan(const RunArguments& args, const config::Grid& grid, int size);
 
 }  // namespace rmtsweep::app

@@ -7,47 +7,47 @@
 
 #include "rmtsweep/assemble/detection.hpp"
 #include "rmtsweep/assemble/detection_tables.hpp"
-#include "rmtsweep/sweep/line_store.hpp"
-#include "rmtsweep/sweep/schema.hpp"
+#include "rmtsweep/store/line_store.hpp"
+#include "rmtsweep/store/schema.hpp"
 
 namespace rmtsweep::app {
 namespace {
 
-const char* type_text(sweep::ColumnType type) {
+const char* type_text(store::ColumnType type) {
   switch (type) {
-    case sweep::ColumnType::real:
+    case store::ColumnType::real:
       return "float64";
-    case sweep::ColumnType::integer:
+    case store::ColumnType::integer:
       return "int64";
-    case sweep::ColumnType::text:
+    case store::ColumnType::text:
       return "string";
   }
   return "?";
 }
 
-const char* shape_text(sweep::ColumnShape shape) {
-  return shape == sweep::ColumnShape::top_k ? "points x k" : "points";
+const char* shape_text(store::ColumnShape shape) {
+  return shape == store::ColumnShape::top_k ? "points x k" : "points";
 }
 
-const char* phase_text(sweep::ColumnPhase phase) {
-  return phase == sweep::ColumnPhase::parameter ? "at creation" : "when the point ends";
+const char* phase_text(store::ColumnPhase phase) {
+  return phase == store::ColumnPhase::parameter ? "at creation" : "when the point ends";
 }
 
-std::string width_text(const sweep::Column& c) {
-  if (c.type != sweep::ColumnType::text) return "";
-  if (c.text_width == sweep::variable_length) return " (variable length)";
+std::string width_text(const store::Column& c) {
+  if (c.type != store::ColumnType::text) return "";
+  if (c.text_width == store::variable_length) return " (variable length)";
   return c.text_width > 0 ? " (fixed " + std::to_string(c.text_width) + " bytes)" : " (fixed, longest value)";
 }
 
 /// When a column's cells reach the file: a variable-length text when its run closes it
 /// (failure_messages.hpp).
-const char* written_text(const sweep::Column& c) {
-  return c.text_width == sweep::variable_length ? "when its run closes the file" : phase_text(c.phase);
+const char* written_text(const store::Column& c) {
+  return c.text_width == store::variable_length ? "when its run closes the file" : phase_text(c.phase);
 }
 
-nlohmann::json names_of(const std::vector<const sweep::Dimension*>& dims) {
+nlohmann::json names_of(const std::vector<const store::Dimension*>& dims) {
   nlohmann::json names = nlohmann::json::array();
-  for (const sweep::Dimension* dim : dims) names.push_back(dim->name);
+  for (const store::Dimension* dim : dims) names.push_back(dim->name);
   return names;
 }
 
@@ -215,7 +215,7 @@ One row per point, in the flattened order
 
 (trial fastest, d slowest: the points of one size are contiguous; `i_…` are positions in `/grid`).
 `status` is 0 pending, 1 done, 2 failed, written after the point's data. The columns are one table
-in the code (`src/sweep/schema.cpp`), from which the writer, the reader, `status`, `assemble`, the
+in the code (`src/store/schema.cpp`), from which the writer, the reader, `status`, `assemble`, the
 point journal and this page derive; `rmtsweep schema` prints it (`--json` for scripts). Every column
 has the dimension `point` (its coordinate `/points/point` holds 0..points−1), the k-valued ones also
 `k` (`/points/k`, no values); `rmtsweep.read_points(path)` gives the table as a pandas DataFrame.
@@ -357,7 +357,7 @@ const std::vector<PhaseDataset>& phase_layout() {
 
 void print_points_table(std::ostream& out) {
   out << "| column | type | shape | written | description |\n|---|---|---|---|---|\n";
-  for (const sweep::Column* c : sweep::point_columns()) {
+  for (const store::Column* c : store::point_columns()) {
     out << "| `" << c->name << "` | " << type_text(c->type) << width_text(*c) << " | " << shape_text(c->shape)
         << " | " << written_text(*c) << " | " << cell(c->description) << " |\n";
   }
@@ -365,22 +365,22 @@ void print_points_table(std::ostream& out) {
 
 void print_schema_json(std::ostream& out) {
   nlohmann::json columns = nlohmann::json::array();
-  for (const sweep::Column* c : sweep::point_columns()) {
+  for (const store::Column* c : store::point_columns()) {
     columns.push_back(
         {{"name", c->name},
          {"type", type_text(c->type)},
-         {"shape", c->shape == sweep::ColumnShape::top_k ? "top_k" : "scalar"},
-         {"written", c->phase == sweep::ColumnPhase::parameter ? "parameter" : "measurement"},
+         {"shape", c->shape == store::ColumnShape::top_k ? "top_k" : "scalar"},
+         {"written", c->phase == store::ColumnPhase::parameter ? "parameter" : "measurement"},
          {"description", c->description},
-         {"text_width", c->text_width == sweep::variable_length ? nlohmann::json()  // null: variable
+         {"text_width", c->text_width == store::variable_length ? nlohmann::json()  // null: variable
                                                                 : nlohmann::json(c->text_width)},
-         {"dimensions", names_of(sweep::dimensions_of(*c))},
-         {"units", c->type == sweep::ColumnType::text ? nlohmann::json() : nlohmann::json(c->units)}});
+         {"dimensions", names_of(store::dimensions_of(*c))},
+         {"units", c->type == store::ColumnType::text ? nlohmann::json() : nlohmann::json(c->units)}});
   }
   // The scales of /points beside its columns: the coordinate point and the dimension k.
   nlohmann::json scales = nlohmann::json::array();
-  for (const auto& [entry, dim] : {std::pair{&sweep::points_dimension::point, &sweep::dimension::point},
-                                   std::pair{&sweep::points_dimension::k, &sweep::dimension::k}})
+  for (const auto& [entry, dim] : {std::pair{&store::points_dimension::point, &store::dimension::point},
+                                   std::pair{&store::points_dimension::k, &store::dimension::k}})
     scales.push_back({{"name", dim->name}, {"path", entry->path}, {"description", entry->description}});
   nlohmann::json phase = nlohmann::json::array();
   for (const PhaseDataset& set : phase_layout()) {
@@ -394,7 +394,7 @@ void print_schema_json(std::ostream& out) {
   }
   nlohmann::json rules = nlohmann::json::array();
   for (const assemble::Rule rule : assemble::all_rules) rules.push_back(assemble::to_string(rule));
-  out << nlohmann::json{{"schema_version", sweep::schema_version},
+  out << nlohmann::json{{"schema_version", store::schema_version},
                         {"points", columns},
                         {"points_dimensions", scales},
                         {"phase", phase},
@@ -404,7 +404,7 @@ void print_schema_json(std::ostream& out) {
 }
 
 void print_schema_markdown(std::ostream& out) {
-  out << header << "File layout, schema_version " << sweep::schema_version << ":\n\n"
+  out << header << "File layout, schema_version " << store::schema_version << ":\n\n"
       << "| group | what |\n|---|---|\n"
       << "| root attributes | the config, the versions, every run |\n"
       << "| `/grid` | the sweep's axes in config order |\n"
@@ -415,20 +415,20 @@ void print_schema_markdown(std::ostream& out) {
       << "| `/refine/lines/block_<b>` | secular forms of the trials `rmtsweep refine` adds as whole lines |\n"
       << "| `/phase` | phase tables by `rmtsweep assemble` |\n"
       << root_attributes << "\n## /grid\n\n| dataset | description |\n|---|---|\n";
-  for (const sweep::DatasetEntry* e :
-       {&sweep::grid_axis::d, &sweep::grid_axis::delta, &sweep::grid_axis::gamma, &sweep::grid_axis::snr,
-        &sweep::grid_axis::weighting, &sweep::grid_axis::trial})
+  for (const store::DatasetEntry* e :
+       {&store::grid_axis::d, &store::grid_axis::delta, &store::grid_axis::gamma, &store::grid_axis::snr,
+        &store::grid_axis::weighting, &store::grid_axis::trial})
     out << "| `/" << e->path << "` | " << cell(e->description) << " |\n";
   out << "\nEach is the coordinate of its own dimension (`/grid/delta` of `delta`, ...).\n";
   out << points_intro;
   print_points_table(out);
   out << spectra_and_refine << "| `eigenvalues` | points of size d × d | "
-      << cell(sweep::spectra_eigenvalues_description) << " |\n| `point` | points of size d | "
-      << cell(sweep::spectra_points_description) << " (the coordinate of dimension `point` here) |\n"
-      << "| `eigenvalue_index` | d (no values) | " << cell(sweep::spectra_eigenvalue_index_description)
+      << cell(store::spectra_eigenvalues_description) << " |\n| `point` | points of size d | "
+      << cell(store::spectra_points_description) << " (the coordinate of dimension `point` here) |\n"
+      << "| `eigenvalue_index` | d (no values) | " << cell(store::spectra_eigenvalue_index_description)
       << " |\n"
       << spectra_example << lines_intro;
-  for (const sweep::LineDatasetEntry& e : sweep::line_datasets())
+  for (const store::LineDatasetEntry& e : store::line_datasets())
     out << "| `" << e.name << "` | " << e.shape << " | " << cell(e.description) << " |\n";
   out << refine << phase_intro;
   print_phase_table(out, "phase");

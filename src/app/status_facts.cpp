@@ -8,7 +8,7 @@
 #include "rmtsweep/common/duration_text.hpp"
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/io/file_error.hpp"
-#include "rmtsweep/sweep/schema.hpp"
+#include "rmtsweep/store/schema.hpp"
 
 namespace rmtsweep::app {
 namespace {
@@ -60,7 +60,7 @@ const char* to_string(JournalState::Kind kind) {
 JournalState journal_state(const std::string& path, const std::string& sweep_id,
                            const std::vector<std::int64_t>& status) {
   JournalState state;
-  state.directory = sweep::journal_directory(path);
+  state.directory = store::journal_directory(path);
   std::error_code ec;
   if (!std::filesystem::is_directory(state.directory, ec)) {
     const std::string kind = io::kind_at(state.directory);
@@ -68,7 +68,7 @@ JournalState journal_state(const std::string& path, const std::string& sweep_id,
     return state;
   }
   try {
-    state.journal = sweep::read_journal(state.directory);
+    state.journal = store::read_journal(state.directory);
   } catch (const Error& e) {
     state.kind = JournalState::Kind::unreadable;
     state.problem = e.what();
@@ -79,7 +79,7 @@ JournalState journal_state(const std::string& path, const std::string& sweep_id,
     state.problem = state.journal->head().provenance.sweep_id;
     return state;
   }
-  const sweep::JournalAgreement& a = state.agreement = sweep::compare_with_file(*state.journal, status);
+  const store::JournalAgreement& a = state.agreement = store::compare_with_file(*state.journal, status);
   if (a.agrees()) {
     state.kind = JournalState::Kind::agrees;
   } else if (a.journal_only == a.in_flight && a.file_only == 0 && a.differing == 0) {
@@ -90,7 +90,7 @@ JournalState journal_state(const std::string& path, const std::string& sweep_id,
   return state;
 }
 
-Activity activity_of(const sweep::SweepReader& reader, const std::vector<std::int64_t>& status) {
+Activity activity_of(const store::SweepReader& reader, const std::vector<std::int64_t>& status) {
   Activity a;
   a.lock_path = io::lock_path(reader.path());
   a.lock = io::probe_lock(a.lock_path, &a.lock_problem);
@@ -99,12 +99,12 @@ Activity activity_of(const sweep::SweepReader& reader, const std::vector<std::in
   const std::string prefix = "run_" + std::to_string(a.latest_run) + "_";
   a.latest_started = reader.text_attribute(prefix + "started").value_or("");
   a.latest_mpi_ranks = reader.integer_attribute(prefix + "mpi_ranks").value_or(0);
-  if (reader.has(sweep::column::run)) {
-    const std::vector<std::int64_t> run = reader.integers(sweep::column::run);
+  if (reader.has(store::column::run)) {
+    const std::vector<std::int64_t> run = reader.integers(store::column::run);
     a.finished_by_latest = 0;
     for (std::size_t i = 0; i < status.size() && i < run.size(); ++i) {
-      const bool finished = status[i] == static_cast<std::int64_t>(sweep::PointStatus::done) ||
-                            status[i] == static_cast<std::int64_t>(sweep::PointStatus::failed);
+      const bool finished = status[i] == static_cast<std::int64_t>(store::PointStatus::done) ||
+                            status[i] == static_cast<std::int64_t>(store::PointStatus::failed);
       a.finished_by_latest += finished && run[i] == a.latest_run ? 1 : 0;
     }
   }
@@ -113,13 +113,13 @@ Activity activity_of(const sweep::SweepReader& reader, const std::vector<std::in
   a.elapsed_seconds = std::max(0.0, static_cast<double>(std::time(nullptr)) - *started);
   if (*a.elapsed_seconds <= 0.0 || a.finished_by_latest == 0) return a;  // no rate measured yet
   a.points_per_second = static_cast<double>(a.finished_by_latest) / *a.elapsed_seconds;
-  const sweep::StatusCounts counts = sweep::count_status(status);
+  const store::StatusCounts counts = store::count_status(status);
   a.eta_seconds = static_cast<double>(counts.pending) / *a.points_per_second;
   return a;
 }
 
-std::vector<SizeProgress> progress_by_size(const sweep::SweepReader& reader, const std::vector<std::int64_t>& status) {
-  const sweep::SweepConfig config = reader.config();
+std::vector<SizeProgress> progress_by_size(const store::SweepReader& reader, const std::vector<std::int64_t>& status) {
+  const config::SweepConfig config = reader.config();
   const std::vector<std::int64_t> size_of = reader.d_indices();
   std::vector<SizeProgress> sizes;
   for (const int d : config.d) sizes.push_back({d, 0, 0});
@@ -127,14 +127,14 @@ std::vector<SizeProgress> progress_by_size(const sweep::SweepReader& reader, con
     if (size_of[i] < 0 || size_of[i] >= static_cast<std::int64_t>(sizes.size())) continue;
     SizeProgress& size = sizes[static_cast<std::size_t>(size_of[i])];
     ++size.total;
-    size.done += status[i] == static_cast<std::int64_t>(sweep::PointStatus::done) ? 1 : 0;
+    size.done += status[i] == static_cast<std::int64_t>(store::PointStatus::done) ? 1 : 0;
   }
   return sizes;
 }
 
-nlohmann::json status_json(const sweep::SweepReader& reader) {
+nlohmann::json status_json(const store::SweepReader& reader) {
   const std::vector<std::int64_t> status = reader.status();
-  const sweep::StatusCounts counts = sweep::count_status(status);
+  const store::StatusCounts counts = store::count_status(status);
   nlohmann::json out;
   out["file"] = reader.path();
   out["schema_version"] = reader.schema_version();

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "rmtsweep/io/file_lock.hpp"
-#include "rmtsweep/sweep/journal.hpp"
-#include "rmtsweep/sweep/sweep_reader.hpp"
+#include "rmtsweep/store/journal.hpp"
+#include "rmtsweep/store/sweep_reader.hpp"
 
 namespace rmtsweep::app {
 
@@ -22,8 +22,8 @@ struct JournalState {
   /// missing: what is at the directory's path ("is missing", "is a regular file, ..."); unreadable: the
   /// error; other_sweep: the journal's sweep_id.
   std::string problem;
-  std::optional<sweep::Journal> journal;  ///< when it was read
-  sweep::JournalAgreement agreement;      ///< agrees, in_flight, disagrees
+  std::optional<store::Journal> journal;  ///< when it was read
+  store::JournalAgreement agreement;      ///< agrees, in_flight, disagrees
 };
 
 /// "agrees", "in_flight" (agrees but for the last record of each writer: a run writes them now),
@@ -52,7 +52,7 @@ struct Activity {
 };
 
 /// The activity of the sweep file `reader` reads, its statuses `status`.
-Activity activity_of(const sweep::SweepReader& reader, const std::vector<std::int64_t>& status);
+Activity activity_of(const store::SweepReader& reader, const std::vector<std::int64_t>& status);
 
 /// How far one size of a sweep is: its done points of all.
 struct SizeProgress {
@@ -61,10 +61,10 @@ struct SizeProgress {
 };
 
 /// Per size of the sweep `reader` reads (its config's d, in order), the points done of `status`.
-std::vector<SizeProgress> progress_by_size(const sweep::SweepReader& reader, const std::vector<std::int64_t>& status);
+std::vector<SizeProgress> progress_by_size(const store::SweepReader& reader, const std::vector<std::int64_t>& status);
 
 /// The report of `status --json`: the file, its counts by state (and by size), its runs, the lock, the
 /// latest run's rate and ETA, the journal's state.
-nlohmann::json status_json(const sweep::SweepReader& reader);
+nlohmann::json status_json(const store::SweepReader& reader);
 
 }  // namespace rmtsweep::app

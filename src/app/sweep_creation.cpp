@@ -7,7 +7,7 @@
 #include "rmtsweep/io/file_error.hpp"
 #include "rmtsweep/io/move_aside.hpp"
 #include "rmtsweep/parallel/collectives.hpp"
-#include "rmtsweep/sweep/journal.hpp"
+#include "rmtsweep/store/journal.hpp"
 #include "run_journal.hpp"
 
 namespace rmtsweep::app {
@@ -16,11 +16,11 @@ namespace {
 /// SweepFile::create; when it fails (a full disk, a quota), the partly written file is removed by
 /// every rank that saw the failure (its creation never completed, no point is in it), so that the
 /// same command starts it again once there is room. Then main aborts the job.
-sweep::SweepFile create_or_remove(const std::string& path, const std::string& output, MPI_Comm comm,
-                                  const sweep::Grid& grid, const std::vector<theory::Prediction>& predictions,
-                                  const sweep::RunInfo& run) {
+store::SweepFile create_or_remove(const std::string& path, const std::string& output, MPI_Comm comm,
+                                  const config::Grid& grid, const std::vector<theory::Prediction>& predictions,
+                                  const store::RunInfo& run) {
   try {
-    return sweep::SweepFile::create(path, comm, grid, predictions, run);
+    return store::SweepFile::create(path, comm, grid, predictions, run);
   } catch (const Hdf5Error& e) {
     // Told before the removal frees the file system's space (file_error looks at it).
     const FileIoError told =
@@ -57,23 +57,23 @@ void remove_leftovers(const std::string& file, const std::string& journal) {
 
 std::string building_name(const std::string& output) { return output + ".creating"; }
 
-sweep::SweepFile create_sweep_file(const std::string& output, MPI_Comm comm, const sweep::Grid& grid,
+store::SweepFile create_sweep_file(const std::string& output, MPI_Comm comm, const config::Grid& grid,
                                    const std::vector<theory::Prediction>& predictions,
-                                   const sweep::RunInfo& run, bool journal) {
+                                   const store::RunInfo& run, bool journal) {
   const bool root = parallel::rank_of(comm) == 0;
   const std::string building = building_name(output);
-  const std::string journal_building = sweep::journal_directory(output) + ".creating";
+  const std::string journal_building = store::journal_directory(output) + ".creating";
   parallel::agreed(comm, [&] {
     if (root) remove_leftovers(building, journal_building);
   });
-  sweep::SweepFile file = create_or_remove(building, output, comm, grid, predictions, run);
+  store::SweepFile file = create_or_remove(building, output, comm, grid, predictions, run);
   if (journal) attach_journal(file, output, grid.size(), comm, journal_building);
   parallel::agreed(comm, [&] {
     if (!root) return;
     if (journal) {
-      io::rename_path(journal_building, sweep::journal_directory(output),
+      io::rename_path(journal_building, store::journal_directory(output),
                       "put the new sweep's journal in place");
-      file.journal()->moved_to(sweep::journal_directory(output));
+      file.journal()->moved_to(store::journal_directory(output));
     }
     io::rename_path(building, output, "put the new sweep file in place");
   });

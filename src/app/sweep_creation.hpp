@@ -19,9 +19,9 @@
 #include <string>
 #include <vector>
 
-#include "rmtsweep/sweep/grid.hpp"
-#include "rmtsweep/sweep/provenance.hpp"
-#include "rmtsweep/sweep/sweep_file.hpp"
+#include "rmtsweep/config/grid.hpp"
+#include "rmtsweep/store/provenance.hpp"
+#include "rmtsweep/store/sweep_file.hpp"
 #include "rmtsweep/theory/prediction.hpp"
 
 namespace rmtsweep::app {
@@ -32,8 +32,8 @@ std::string building_name(const std::string& output);
 /// Creates the sweep file `output` by the steps above on every rank of `comm` and returns it open (its
 /// journal attached when `journal`). A failure of the collective create (a full disk) removes the partial
 /// file and ends the job; a failure of rank 0's journal or rename ends every rank alike (AgreedFailure).
-sweep::SweepFile create_sweep_file(const std::string& output, MPI_Comm comm, const sweep::Grid& grid,
+store::SweepFile create_sweep_file(const std::string& output, MPI_Comm comm, const config::Grid& grid,
                                    const std::vector<theory::Prediction>& predictions,
-                                   const sweep::RunInfo& run, bool journal);
+                                   const store::RunInfo& run, bool journal);
 
 }  // namespace rmtsweep::app

@@ -16,8 +16,8 @@
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/io/file_error.hpp"
 #include "rmtsweep/model/parse_number.hpp"
-#include "rmtsweep/sweep/config.hpp"
-#include "rmtsweep/sweep/option_table.hpp"
+#include "rmtsweep/config/config.hpp"
+#include "rmtsweep/config/option_table.hpp"
 
 namespace po = boost::program_options;
 
@@ -28,8 +28,8 @@ namespace {
 /// file's key itself).
 po::options_description key_options(std::string (*spelling)(std::string_view)) {
   po::options_description keys;
-  for (const std::string& key : sweep::config_keys()) {
-    const sweep::OptionSpec& spec = sweep::option_spec(key);
+  for (const std::string& key : config::config_keys()) {
+    const config::OptionSpec& spec = config::option_spec(key);
     std::string help(spec.help);
     if (!spec.default_value.empty()) help += " (default " + std::string(spec.default_value) + ")";
     keys.add_options()(spelling(key).c_str(), po::value<std::string>()->value_name("V"), help.c_str());
@@ -42,7 +42,7 @@ std::string as_config_key(std::string_view key) { return std::string(key); }
 /// The sweep keys, space-separated.
 std::string keys_text() {
   std::string text;
-  for (const std::string& key : sweep::config_keys()) text += (text.empty() ? "" : " ") + key;
+  for (const std::string& key : config::config_keys()) text += (text.empty() ? "" : " ") + key;
   return text;
 }
 
@@ -121,20 +121,20 @@ std::optional<std::string> read_local_file(const std::string& path) {
 RunArguments parse_run_arguments(int argc, char** argv, const ConfigReader& read) {
   RunArguments args;
   po::options_description general;
-  add_command_option(general, sweep::in_run, "config", &args.config_path);
-  add_command_option(general, sweep::in_run, "output", &args.output);
-  add_command_option(general, sweep::in_run, "resume", &args.resume);
-  add_command_option(general, sweep::in_run, "force", &args.force);
-  add_command_option(general, sweep::in_run, "shard", &args.shard);
-  add_command_option(general, sweep::in_run, "plan", &args.plan);
-  add_command_option(general, sweep::in_run, "force-memory", &args.force_memory);
-  add_command_option(general, sweep::in_run, "force-space", &args.force_space);
-  add_command_option(general, sweep::in_run, "force-ntest", &args.force_ntest);
-  add_command_option(general, sweep::in_run, "progress");
-  add_command_option(general, sweep::in_run, "quiet", &args.quiet);
-  add_command_option(general, sweep::in_run, "ranks");
+  add_command_option(general, config::in_run, "config", &args.config_path);
+  add_command_option(general, config::in_run, "output", &args.output);
+  add_command_option(general, config::in_run, "resume", &args.resume);
+  add_command_option(general, config::in_run, "force", &args.force);
+  add_command_option(general, config::in_run, "shard", &args.shard);
+  add_command_option(general, config::in_run, "plan", &args.plan);
+  add_command_option(general, config::in_run, "force-memory", &args.force_memory);
+  add_command_option(general, config::in_run, "force-space", &args.force_space);
+  add_command_option(general, config::in_run, "force-ntest", &args.force_ntest);
+  add_command_option(general, config::in_run, "progress");
+  add_command_option(general, config::in_run, "quiet", &args.quiet);
+  add_command_option(general, config::in_run, "ranks");
   general.add_options()("help,h", po::bool_switch(&args.help), "this help");
-  const po::options_description keys = key_options(sweep::command_line_name);
+  const po::options_description keys = key_options(config::command_line_name);
   const po::options_description file_keys = key_options(as_config_key);
   po::options_description all;
   all.add(general).add(keys);
@@ -185,9 +185,9 @@ RunArguments parse_run_arguments(int argc, char** argv, const ConfigReader& read
                           std::string(e.what()) + "; allowed keys: " + keys_text());
     }
   }
-  for (const std::string& key : sweep::config_keys()) {  // the command line wins
-    if (vm.count(sweep::command_line_name(key))) {
-      args.values[key] = vm[sweep::command_line_name(key)].as<std::string>();
+  for (const std::string& key : config::config_keys()) {  // the command line wins
+    if (vm.count(config::command_line_name(key))) {
+      args.values[key] = vm[config::command_line_name(key)].as<std::string>();
     } else if (file_vm.count(key)) {
       args.values[key] = file_vm[key].as<std::string>();
     }

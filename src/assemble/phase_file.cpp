@@ -15,11 +15,11 @@
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/io/hdf5.hpp"
 #include "rmtsweep/model/weighting.hpp"
-#include "rmtsweep/sweep/grid.hpp"
-#include "rmtsweep/sweep/line_store.hpp"
-#include "rmtsweep/sweep/refine_file.hpp"
-#include "rmtsweep/sweep/refined_line_store.hpp"
-#include "rmtsweep/sweep/sweep_reader.hpp"
+#include "rmtsweep/config/grid.hpp"
+#include "rmtsweep/store/line_store.hpp"
+#include "rmtsweep/store/refine_file.hpp"
+#include "rmtsweep/store/refined_line_store.hpp"
+#include "rmtsweep/store/sweep_reader.hpp"
 #include "rmtsweep/version.hpp"
 
 namespace rmtsweep::assemble {
@@ -86,8 +86,8 @@ void put_refined(PhaseWriter& out, const RefinedTable& refined) {
 }  // namespace
 
 SweepData read_sweep(const std::string& path) {
-  const sweep::SweepReader reader(path);
-  namespace column = sweep::column;
+  const store::SweepReader reader(path);
+  namespace column = store::column;
   SweepData data;
   data.config = reader.config();
   data.config_text = reader.config_text();
@@ -112,7 +112,7 @@ SweepData read_sweep(const std::string& path) {
   const auto ridge = reader.reals(column::ridge_accuracy);
   const auto tops = reader.reals(column::top_eigenvalues);  // points x k
   // The finite-T columns, or NaN for a file written before they existed.
-  const auto reals_or_nan = [&](const sweep::Column& column) {
+  const auto reals_or_nan = [&](const store::Column& column) {
     return reader.has(column) ? reader.reals(column)
                               : std::vector<double>(status.size(), std::numeric_limits<double>::quiet_NaN());
   };
@@ -126,11 +126,11 @@ SweepData read_sweep(const std::string& path) {
     throw InvalidFile(path, "its /points hold " + std::to_string(data.total) +
                                 " points where its config has " + std::to_string(c.point_count()));
   }
-  const sweep::StatusCounts counts = sweep::count_status(status);
+  const store::StatusCounts counts = store::count_status(status);
   data.done = counts.done;
   data.failed = counts.failed;
   for (std::size_t p = 0; p < status.size(); ++p) {
-    if (status[p] != static_cast<std::int64_t>(sweep::PointStatus::done)) continue;
+    if (status[p] != static_cast<std::int64_t>(store::PointStatus::done)) continue;
     data.points.push_back({static_cast<std::size_t>(wi[p]),
                            delta_position.at(static_cast<std::size_t>(di[p])),
                            gamma_position.at(static_cast<std::size_t>(gi[p])),
@@ -143,10 +143,10 @@ SweepData read_sweep(const std::string& path) {
   data.pending = data.total - data.done - data.failed;
   // The lines' secular forms (/lines), placed on the phase lines by their first point's coordinates.
   {
-    const sweep::Grid grid(c);
-    for (auto& [line, stored] : sweep::read_lines(reader.file(), c)) {
+    const config::Grid grid(c);
+    for (auto& [line, stored] : store::read_lines(reader.file(), c)) {
       if (!stored.converged) continue;
-      const sweep::GridCoordinates at = grid.coordinates(grid.line_points(line).front());
+      const config::GridCoordinates at = grid.coordinates(grid.line_points(line).front());
       const std::size_t phase_line =
           data.axes.line(at.weighting, d_position.at(at.d), delta_position.at(at.delta), gamma_position.at(at.gamma));
       data.secular.emplace(std::make_pair(phase_line, at.trial), std::move(stored.secular));
@@ -154,8 +154,8 @@ SweepData read_sweep(const std::string& path) {
   }
   // The secular forms of the trials refine added as whole lines (/refine/lines), placed on their lines.
   {
-    const sweep::RefinedLineRows rows = sweep::read_refined_line_rows(reader.file());
-    for (auto& [row, stored] : sweep::read_refined_lines(reader.file())) {
+    const store::RefinedLineRows rows = store::read_refined_line_rows(reader.file());
+    for (auto& [row, stored] : store::read_refined_lines(reader.file())) {
       if (!stored.converged || !rows.given(row)) continue;
       const std::size_t line =
           data.axes.line(static_cast<std::size_t>(rows.weighting_index[row]),
@@ -167,14 +167,14 @@ SweepData read_sweep(const std::string& path) {
     }
   }
   // Refined points (/refine): placed on their lines, at their own snr.
-  const sweep::RefinedRows rows = sweep::read_refined_rows(reader.file());
+  const store::RefinedRows rows = store::read_refined_rows(reader.file());
   const auto rk = static_cast<std::size_t>(rows.k);
   for (std::size_t r = 0; r < rows.size(); ++r) {
     const std::int64_t s = rows.status[r];
-    if (s == static_cast<std::int64_t>(sweep::PointStatus::unused)) continue;
+    if (s == static_cast<std::int64_t>(store::PointStatus::unused)) continue;
     ++data.refined_total;
-    if (s == static_cast<std::int64_t>(sweep::PointStatus::failed)) ++data.refined_failed;
-    if (s != static_cast<std::int64_t>(sweep::PointStatus::done)) continue;
+    if (s == static_cast<std::int64_t>(store::PointStatus::failed)) ++data.refined_failed;
+    if (s != static_cast<std::int64_t>(store::PointStatus::done)) continue;
     ++data.refined_done;
     const std::size_t line = data.axes.line(static_cast<std::size_t>(rows.weighting_index[r]),
                                             d_position.at(static_cast<std::size_t>(rows.d_index[r])),
@@ -191,7 +191,7 @@ void create_phase_file(const std::string& path, const SweepData& data, const std
   const io::File file = io::create_file(path);
   io::write_attribute(file, "config", data.config_text);
   if (!data.sweep_id.empty()) io::write_attribute(file, "sweep_id", data.sweep_id);
-  io::write_attribute(file, std::string(sweep::phase_file_source),
+  io::write_attribute(file, std::string(store::phase_file_source),
                       std::filesystem::absolute(sweep_path).string());
   io::write_attribute(file, "description",
                       "the phase tables (/phase) of the sweep file named by sweep_file, written by `rmtsweep "

@@ -11,8 +11,8 @@
 #include "rmtsweep/assemble/theory_tables.hpp"
 #include "rmtsweep/io/hdf5.hpp"
 #include "rmtsweep/parallel/collectives.hpp"
-#include "rmtsweep/sweep/line_store.hpp"
-#include "rmtsweep/sweep/sweep_reader.hpp"
+#include "rmtsweep/store/line_store.hpp"
+#include "rmtsweep/store/sweep_reader.hpp"
 
 namespace rmtsweep::refine {
 namespace {
@@ -33,7 +33,7 @@ std::vector<std::size_t> ascending_positions(const std::vector<double>& values) 
 
 Lines read_lines(const std::string& path, const RefineOptions& options) {
   const assemble::SweepData data = assemble::read_sweep(path);
-  const sweep::SweepConfig& c = data.config;
+  const config::SweepConfig& c = data.config;
   Lines lines;
   lines.axes = data.axes;
   const assemble::Axes& a = lines.axes;
@@ -84,7 +84,7 @@ Lines read_lines(const std::string& path, const RefineOptions& options) {
   lines.snr = a.snr;
   lines.rule_has_level = options.rule != assemble::Rule::eigengap;
   lines.line_capable.assign(a.lines(), 0);
-  const bool has_lines = io::exists(sweep::SweepReader(path).file(), std::string(sweep::lines_group));
+  const bool has_lines = io::exists(store::SweepReader(path).file(), std::string(store::lines_group));
   for (std::size_t l = 0; l < a.lines(); ++l) {
     const auto weighting = c.weighting.at(a.unravel(l).w);
     lines.line_capable[l] = has_lines && c.lines_apply(weighting) ? 1 : 0;
@@ -133,13 +133,13 @@ std::size_t line_at(const Lines& lines, std::int64_t weighting, std::int64_t d, 
 }
 
 /// The line of a refined row (its stored grid indices).
-std::size_t line_of(const Lines& lines, const sweep::RefinedRows& rows, std::size_t r) {
+std::size_t line_of(const Lines& lines, const store::RefinedRows& rows, std::size_t r) {
   return line_at(lines, rows.weighting_index[r], rows.d_index[r], rows.delta_index[r], rows.gamma_index[r]);
 }
 
-sweep::GridCoordinates line_coordinates(const Lines& lines, std::size_t line, int trial) {
+config::GridCoordinates line_coordinates(const Lines& lines, std::size_t line, int trial) {
   const assemble::LineIndex x = lines.axes.unravel(line);
-  sweep::GridCoordinates at;
+  config::GridCoordinates at;
   at.weighting = x.w;
   at.d = lines.d_index[x.n];
   at.delta = lines.delta_index[x.i];
@@ -150,10 +150,10 @@ sweep::GridCoordinates line_coordinates(const Lines& lines, std::size_t line, in
 
 /// The point (line, snr, trial) of the grid's sweep: the grid's parameters of its line with this snr and
 /// trial.
-sweep::RefinedPoint refined_point(const sweep::Grid& grid, const Lines& lines, std::size_t line, double snr,
+store::RefinedPoint refined_point(const config::Grid& grid, const Lines& lines, std::size_t line, double snr,
                                   int trial) {
-  sweep::GridCoordinates at = line_coordinates(lines, line, 0);
-  sweep::RefinedPoint point{grid.params(grid.index(at)), at};
+  config::GridCoordinates at = line_coordinates(lines, line, 0);
+  store::RefinedPoint point{grid.params(grid.index(at)), at};
   point.params.snr = snr;
   point.params.trial = trial;
   return point;

@@ -1,5 +1,6 @@
 // A refinement of one sweep file (include/rmtsweep/refine/refinement.hpp).
 #include "rmtsweep/refine/refinement.hpp"
+#include "rmtsweep/sweep/schedule.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -11,12 +12,12 @@
 #include "rmtsweep/model/parse_number.hpp"
 #include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/parallel/communicator.hpp"
-#include "rmtsweep/sweep/predictions.hpp"
-#include "rmtsweep/sweep/refine_file.hpp"
-#include "rmtsweep/sweep/refined_line_store.hpp"
+#include "rmtsweep/config/predictions.hpp"
+#include "rmtsweep/store/refine_file.hpp"
+#include "rmtsweep/store/refined_line_store.hpp"
 #include "rmtsweep/sweep/runner.hpp"
-#include "rmtsweep/sweep/sweep_file.hpp"
-#include "rmtsweep/sweep/sweep_reader.hpp"
+#include "rmtsweep/store/sweep_file.hpp"
+#include "rmtsweep/store/sweep_reader.hpp"
 
 namespace rmtsweep::refine {
 namespace {
@@ -33,8 +34,8 @@ struct RoundBatch {
   std::vector<std::int64_t> line_row;  ///< per point: its unit's /refine/lines row (-1 for a point alone)
 };
 
-RoundBatch round_batch(const RoundPlan& plan, const sweep::Grid& grid, const Lines& geometry) {
-  const sweep::SweepConfig& config = grid.config();
+RoundBatch round_batch(const RoundPlan& plan, const config::Grid& grid, const Lines& geometry) {
+  const config::SweepConfig& config = grid.config();
   struct Unit {
     std::size_t begin, end;
     double cost;
@@ -75,24 +76,24 @@ RoundBatch round_batch(const RoundPlan& plan, const sweep::Grid& grid, const Lin
 }  // namespace
 
 std::vector<std::string> stored_config_mismatches(const std::string& path) {
-  const sweep::SweepReader reader(path);
-  const sweep::Grid grid(reader.config());
+  const store::SweepReader reader(path);
+  const config::Grid grid(reader.config());
   std::vector<std::string> out;
   if (reader.points() != grid.size()) {
     out.push_back("the stored config gives " + std::to_string(grid.size()) + " points, /points holds " +
                   std::to_string(reader.points()));
     return out;
   }
-  const std::vector<theory::Prediction> predictions = sweep::grid_predictions(grid);
-  for (const sweep::Column* column : sweep::point_columns()) {
-    if (column->phase != sweep::ColumnPhase::parameter || column->type == sweep::ColumnType::text ||
+  const std::vector<theory::Prediction> predictions = config::grid_predictions(grid);
+  for (const store::Column* column : store::point_columns()) {
+    if (column->phase != store::ColumnPhase::parameter || column->type == store::ColumnType::text ||
         !reader.has(*column))
       continue;
     const std::vector<double> stored = reader.reals(*column);
     for (std::int64_t i = 0; i < grid.size(); ++i) {
       const model::PointParams params = grid.params(i);
-      const sweep::GridCoordinates at = grid.coordinates(i);
-      const sweep::Cell cell = column->parameter({params, at, predictions[static_cast<std::size_t>(i)]});
+      const config::GridCoordinates at = grid.coordinates(i);
+      const store::Cell cell = column->parameter({params, at, predictions[static_cast<std::size_t>(i)]});
       const double expected = std::holds_alternative<double>(cell)
                                   ? std::get<double>(cell)
                                   : static_cast<double>(std::get<std::int64_t>(cell));
@@ -110,7 +111,7 @@ std::vector<std::string> stored_config_mismatches(const std::string& path) {
   return out;
 }
 
-Refinement::Refinement(std::string path, sweep::Grid grid, const RefineOptions& options, MPI_Comm comm)
+Refinement::Refinement(std::string path, config::Grid grid, const RefineOptions& options, MPI_Comm comm)
     : path_(std::move(path)), grid_(std::move(grid)), options_(options), comm_(comm) {
   Lines lines_root;
   const bool root = parallel::rank_of(comm_) == 0;
@@ -119,13 +120,13 @@ Refinement::Refinement(std::string path, sweep::Grid grid, const RefineOptions& 
   if (root) replay_ = std::make_unique<Replay>(std::move(lines_root), options_, grid_.config().trials);
 }
 
-RefineOutcome Refinement::run(const sweep::RunInfo& run, std::FILE* log) {
+RefineOutcome Refinement::run(const store::RunInfo& run, std::FILE* log) {
   const bool root = parallel::rank_of(comm_) == 0;
-  const sweep::SweepConfig& config = grid_.config();
+  const config::SweepConfig& config = grid_.config();
   const parallel::Communicator io_comm = parallel::Communicator::duplicate(comm_);
-  sweep::SweepFile file = sweep::SweepFile::open_for_resume(path_, io_comm, grid_, run);
-  sweep::RefineFile refined(file.handle(), config, file.k(), file.run_index(), file.messages());
-  sweep::RefinedLineStore refined_lines(file.handle(), config);
+  store::SweepFile file = store::SweepFile::open_for_resume(path_, io_comm, grid_, run);
+  store::RefineFile refined(file.handle(), config, file.k(), file.run_index(), file.messages());
+  store::RefinedLineStore refined_lines(file.handle(), config);
   const FormReader read_form = [&](std::int64_t row, std::int64_t count) {
     return refined_lines.read(row, count);
   };
@@ -140,8 +141,8 @@ RefineOutcome Refinement::run(const sweep::RunInfo& run, std::FILE* log) {
   for (; done.rounds < options_.max_rounds; ++done.rounds) {
     RoundPlan plan;
     if (root) {
-      plan = replay_->next(sweep::read_refined_rows(file.handle()), refined.capacity(),
-                           sweep::read_refined_line_rows(file.handle()), refined_lines.capacity(), read_form);
+      plan = replay_->next(store::read_refined_rows(file.handle()), refined.capacity(),
+                           store::read_refined_line_rows(file.handle()), refined_lines.capacity(), read_form);
     }
     plan = broadcast_plan(std::move(plan), comm_);
     if (plan.stop) break;
@@ -149,13 +150,13 @@ RefineOutcome Refinement::run(const sweep::RunInfo& run, std::FILE* log) {
     for (std::size_t b = 0; b < plan.line_block_d.size(); ++b)
       refined_lines.add_block(static_cast<std::size_t>(plan.line_block_d[b]), plan.line_block_rows[b]);
     if (root) {
-      std::vector<sweep::RefinedPoint> points;
+      std::vector<store::RefinedPoint> points;
       for (std::size_t p = 0; p < plan.new_rows.size(); ++p) {
         points.push_back(refined_point(grid_, geometry_, static_cast<std::size_t>(plan.new_line[p]),
                                        plan.new_snr[p], static_cast<int>(plan.new_trial[p])));
       }
       refined.write_pending(plan.new_rows, points);
-      std::vector<sweep::GridCoordinates> at;
+      std::vector<config::GridCoordinates> at;
       for (std::size_t i = 0; i < plan.new_line_rows.size(); ++i) {
         at.push_back(line_coordinates(geometry_, static_cast<std::size_t>(plan.new_line_line[i]),
                                       static_cast<int>(plan.new_line_trial[i])));
@@ -169,7 +170,7 @@ RefineOutcome Refinement::run(const sweep::RunInfo& run, std::FILE* log) {
     batch.points = work.points;
     batch.units = work.units;
     batch.costs = work.costs;
-    batch.options_of = [&](int d) { return sweep::simulation_options(config, d); };
+    batch.options_of = [&](int d) { return config::simulation_options(config, d); };
     batch.wanted = work.wanted;
     batch.id_of = [&](std::size_t at) { return work.rows[at]; };
     batch.write_done = [&](std::size_t at, const simulate::PointResult& result, double seconds) {
@@ -204,8 +205,8 @@ RefineOutcome Refinement::run(const sweep::RunInfo& run, std::FILE* log) {
   }
   if (root && done.stop_signal == 0) {
     done.axes = replay_->lines().axes;
-    done.summaries = replay_->summaries(sweep::read_refined_rows(file.handle()),
-                                        sweep::read_refined_line_rows(file.handle()), read_form);
+    done.summaries = replay_->summaries(store::read_refined_rows(file.handle()),
+                                        store::read_refined_line_rows(file.handle()), read_form);
     done.used = replay_->used();
     done.budget_spent = replay_->budget_spent();
   }

@@ -9,7 +9,7 @@
 #include "rmtsweep/assemble/finite_size.hpp"
 #include "rmtsweep/model/params.hpp"
 #include "rmtsweep/parallel/collectives.hpp"
-#include "rmtsweep/sweep/schema.hpp"
+#include "rmtsweep/store/schema.hpp"
 
 namespace rmtsweep::refine {
 namespace {
@@ -17,13 +17,13 @@ namespace {
 /// The rows a new /refine block preallocates at most beyond what its round needs.
 constexpr std::int64_t block_chunk = 65536;
 
-constexpr auto unused_status = static_cast<std::int64_t>(sweep::PointStatus::unused);
-constexpr auto pending_status = static_cast<std::int64_t>(sweep::PointStatus::pending);
-constexpr auto done_status = static_cast<std::int64_t>(sweep::PointStatus::done);
+constexpr auto unused_status = static_cast<std::int64_t>(store::PointStatus::unused);
+constexpr auto pending_status = static_cast<std::int64_t>(store::PointStatus::pending);
+constexpr auto done_status = static_cast<std::int64_t>(store::PointStatus::done);
 
 }  // namespace
 
-Replay::Stored Replay::index(const sweep::RefinedRows& rows, const sweep::RefinedLineRows& line_rows) const {
+Replay::Stored Replay::index(const store::RefinedRows& rows, const store::RefinedLineRows& line_rows) const {
   Stored stored;
   stored.by_line.resize(lines_.axes.lines());
   for (std::size_t r = 0; r < rows.size(); ++r) {
@@ -41,8 +41,8 @@ Replay::Stored Replay::index(const sweep::RefinedRows& rows, const sweep::Refine
   return stored;
 }
 
-Replay::LineState Replay::state(std::size_t l, const sweep::RefinedRows& rows,
-                                const sweep::RefinedLineRows& line_rows, const Stored& stored,
+Replay::LineState Replay::state(std::size_t l, const store::RefinedRows& rows,
+                                const store::RefinedLineRows& line_rows, const Stored& stored,
                                 const FormReader& read_form) {
   LineState st;
   st.seen = lines_.grid[l];
@@ -72,7 +72,7 @@ Replay::LineState Replay::state(std::size_t l, const sweep::RefinedRows& rows,
       const std::int64_t count =
           row == stored.lines.end() ? 0 : line_rows.count[static_cast<std::size_t>(row->second)];
       if (count > 0) {
-        const sweep::StoredLine form = read_form(row->second, count);
+        const store::StoredLine form = read_form(row->second, count);
         known = refined_exact_
                     .emplace(key, form.converged ? lines_.exact_threshold(l, t, form.secular) : refine::nan)
                     .first;
@@ -111,8 +111,8 @@ LineSummary Replay::summary(std::size_t l, const LineState& st) const {
   return out;
 }
 
-std::vector<LineSummary> Replay::summaries(const sweep::RefinedRows& rows,
-                                           const sweep::RefinedLineRows& line_rows,
+std::vector<LineSummary> Replay::summaries(const store::RefinedRows& rows,
+                                           const store::RefinedLineRows& line_rows,
                                            const FormReader& read_form) {
   const Stored stored = index(rows, line_rows);
   std::vector<LineSummary> out;
@@ -121,8 +121,8 @@ std::vector<LineSummary> Replay::summaries(const sweep::RefinedRows& rows,
   return out;
 }
 
-RoundPlan Replay::next(const sweep::RefinedRows& rows, std::int64_t capacity,
-                       const sweep::RefinedLineRows& line_rows, std::int64_t line_capacity,
+RoundPlan Replay::next(const store::RefinedRows& rows, std::int64_t capacity,
+                       const store::RefinedLineRows& line_rows, std::int64_t line_capacity,
                        const FormReader& read_form) {
   const Stored stored = index(rows, line_rows);
   const std::vector<Item> round = decide(rows, line_rows, stored, read_form);
@@ -134,8 +134,8 @@ RoundPlan Replay::next(const sweep::RefinedRows& rows, std::int64_t capacity,
   return give_rows(round, stored, rows, capacity, line_rows, line_capacity);
 }
 
-std::vector<Replay::Item> Replay::decide(const sweep::RefinedRows& rows,
-                                         const sweep::RefinedLineRows& line_rows, const Stored& stored,
+std::vector<Replay::Item> Replay::decide(const store::RefinedRows& rows,
+                                         const store::RefinedLineRows& line_rows, const Stored& stored,
                                          const FormReader& read_form) {
   const auto n_snr = static_cast<std::int64_t>(lines_.snr.size());
   std::vector<Item> round;
@@ -183,8 +183,8 @@ std::vector<Replay::Item> Replay::decide(const sweep::RefinedRows& rows,
 }
 
 RoundPlan Replay::give_rows(const std::vector<Item>& round, const Stored& stored,
-                            const sweep::RefinedRows& rows, std::int64_t capacity,
-                            const sweep::RefinedLineRows& line_rows, std::int64_t line_capacity) const {
+                            const store::RefinedRows& rows, std::int64_t capacity,
+                            const store::RefinedLineRows& line_rows, std::int64_t line_capacity) const {
   RoundPlan plan;
   // Point rows: the stored ones of this round's points; unused rows for the others, in ascending order, then
   // rows of a new block.

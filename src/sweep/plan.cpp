@@ -1,5 +1,6 @@
 // Estimates of a sweep before it runs (include/rmtsweep/sweep/plan.hpp).
 #include "rmtsweep/sweep/plan.hpp"
+#include "rmtsweep/sweep/schedule.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -7,8 +8,8 @@
 #include "rmtsweep/model/weighting.hpp"
 #include "rmtsweep/simulate/line.hpp"
 #include "rmtsweep/simulate/point.hpp"
-#include "rmtsweep/sweep/line_store.hpp"
-#include "rmtsweep/sweep/schema.hpp"
+#include "rmtsweep/store/line_store.hpp"
+#include "rmtsweep/store/schema.hpp"
 
 namespace rmtsweep::sweep {
 namespace {
@@ -28,12 +29,12 @@ constexpr double measured_threads = 2.0;
 
 }  // namespace
 
-PointEstimate estimate_point(const model::PointParams& params, const SweepConfig& config, int threads_per_rank) {
+PointEstimate estimate_point(const model::PointParams& params, const config::SweepConfig& config, int threads_per_rank) {
   const double d = params.d, V = static_cast<double>(params.vocabulary()),
                N = static_cast<double>(params.sequences());
   const double ranks = std::max(1, config.ranks_per_point);
   PointEstimate e;
-  e.krylov = simulate::takes_krylov(params, simulation_options(config, params.d), config.ranks_per_point);
+  e.krylov = simulate::takes_krylov(params, config::simulation_options(config, params.d), config.ranks_per_point);
   const double table = 8.0 * d * V / ranks;
   if (e.krylov) {
     // The table's rows, and the pooled vectors C = E A where N <= 0.3 V (FactoredCovariance::compress).
@@ -42,7 +43,7 @@ PointEstimate estimate_point(const model::PointParams& params, const SweepConfig
     // S (d x d, or the N x N Gram where N < d), a second one where ELPA reduces it on a group, the
     // table, and a panel of 512 pooled vectors.
     const double m = std::min(d, N);
-    const double copies = ranks > 1 && config.eigensolver != EigenSetting::scalapack ? 2.0 : 1.0;
+    const double copies = ranks > 1 && config.eigensolver != config::EigenSetting::scalapack ? 2.0 : 1.0;
     e.bytes_per_rank = copies * 8.0 * m * m / ranks + table + 8.0 * d * 512.0 / ranks + fixed_bytes;
   }
   const double units = point_cost(params, config, e.krylov);
@@ -52,12 +53,12 @@ PointEstimate estimate_point(const model::PointParams& params, const SweepConfig
   return e;
 }
 
-PointEstimate estimate_line(const model::PointParams& params, std::size_t snr_count, const SweepConfig& config,
+PointEstimate estimate_line(const model::PointParams& params, std::size_t snr_count, const config::SweepConfig& config,
                             int threads_per_rank) {
   const double d = params.d, V = static_cast<double>(params.vocabulary()),
                N = static_cast<double>(params.sequences());
   const double ranks = std::max(1, config.ranks_per_point);
-  const simulate::SimulationOptions options = simulation_options(config, params.d);
+  const simulate::SimulationOptions options = config::simulation_options(config, params.d);
   PointEstimate e;
   e.krylov = simulate::line_takes_krylov_modelled(params, options) ||
              (!options.spectrum && !simulate::dense_fits_on(params, config.ranks_per_point));
@@ -80,10 +81,10 @@ PointEstimate estimate_line(const model::PointParams& params, std::size_t snr_co
   return e;
 }
 
-SweepPlan plan_sweep(const Grid& grid, int threads_per_rank) {
+SweepPlan plan_sweep(const config::Grid& grid, int threads_per_rank) {
   SweepPlan plan;
   plan.points = grid.size();
-  const SweepConfig& c = grid.config();
+  const config::SweepConfig& c = grid.config();
   // Points differ only through (d, delta, gamma, weighting) in what they cost: one estimate per
   // combination, counted for every snr and trial.
   const auto per_combination = static_cast<std::int64_t>(c.snr.size()) * c.trials;
@@ -91,7 +92,7 @@ SweepPlan plan_sweep(const Grid& grid, int threads_per_rank) {
     for (std::size_t i = 0; i < c.delta.size(); ++i) {
       for (std::size_t j = 0; j < c.gamma.size(); ++j) {
         for (std::size_t w = 0; w < c.weighting.size(); ++w) {
-          GridCoordinates at;
+          config::GridCoordinates at;
           at.d = n;
           at.delta = i;
           at.gamma = j;
@@ -125,36 +126,36 @@ double wall_seconds(const SweepPlan& plan, int ranks, int threads_per_rank) {
   return std::max(plan.core_hours * 3600.0 / cores, plan.longest_seconds);
 }
 
-double file_data_bytes(const Grid& grid) {
-  const SweepConfig& c = grid.config();
+double file_data_bytes(const config::Grid& grid) {
+  const config::SweepConfig& c = grid.config();
   const auto points = static_cast<double>(grid.size());
   std::size_t weighting_width = 1;  // text columns without a fixed width hold a weighting's name
   for (const auto& w : c.weighting) weighting_width = std::max(weighting_width, model::to_string(w).size());
   double bytes = 0.0;
-  for (const Column* column : point_columns()) {
-    if (column->type == ColumnType::text && column->text_width == variable_length) {
+  for (const store::Column* column : store::point_columns()) {
+    if (column->type == store::ColumnType::text && column->text_width == store::variable_length) {
       bytes += points * 16.0;  // a descriptor per row; the failed points' messages come at the close
-    } else if (column->type == ColumnType::text) {
+    } else if (column->type == store::ColumnType::text) {
       bytes += points * static_cast<double>(column->text_width > 0 ? column->text_width : weighting_width);
     } else {
-      bytes += points * 8.0 * (column->shape == ColumnShape::top_k ? c.k : 1);
+      bytes += points * 8.0 * (column->shape == store::ColumnShape::top_k ? c.k : 1);
     }
   }
   for (const int d : c.d) {
     if (c.spectra_stored(d)) bytes += static_cast<double>(c.points_per_d()) * (8.0 * d + 8.0);
   }
-  return bytes + line_data_bytes(grid);
+  return bytes + store::line_data_bytes(grid);
 }
 
-double journal_data_bytes(const Grid& grid) {
-  const SweepConfig& c = grid.config();
+double journal_data_bytes(const config::Grid& grid) {
+  const config::SweepConfig& c = grid.config();
   double per_point = 12.0 + 8.0 + 4.0;  // frame, index, spectrum count (journal.hpp)
-  for (const Column* column : point_columns()) {
-    if (column->phase != ColumnPhase::measurement) continue;
-    if (column->type == ColumnType::text) {
-      per_point += 4.0 + (column == &column::solver ? 16.0 : 0.0);  // a done point's error is empty
+  for (const store::Column* column : store::point_columns()) {
+    if (column->phase != store::ColumnPhase::measurement) continue;
+    if (column->type == store::ColumnType::text) {
+      per_point += 4.0 + (column == &store::column::solver ? 16.0 : 0.0);  // a done point's error is empty
     } else {
-      per_point += column->shape == ColumnShape::top_k ? 4.0 + 8.0 * c.k : 8.0;
+      per_point += column->shape == store::ColumnShape::top_k ? 4.0 + 8.0 * c.k : 8.0;
     }
   }
   double bytes = per_point * static_cast<double>(grid.size());

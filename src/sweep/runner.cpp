@@ -1,5 +1,6 @@
 // The sweep's main loop (include/rmtsweep/sweep/runner.hpp).
 #include "rmtsweep/sweep/runner.hpp"
+#include "rmtsweep/sweep/schedule.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -19,7 +20,7 @@
 #include "rmtsweep/parallel/communicator.hpp"
 #include "rmtsweep/simulate/point.hpp"
 #include "rmtsweep/sweep/plan.hpp"
-#include "rmtsweep/sweep/work_counter.hpp"
+#include "rmtsweep/parallel/work_counter.hpp"
 
 namespace rmtsweep::sweep {
 namespace {
@@ -87,19 +88,19 @@ struct PendingWork {
   std::vector<double> costs;  ///< per unit
 };
 
-PendingWork pending_work(const Grid& grid, const SweepFile& file, const std::vector<char>& in_shard,
+PendingWork pending_work(const config::Grid& grid, const store::SweepFile& file, const std::vector<char>& in_shard,
                          MPI_Comm comm) {
   PendingWork work;
   const bool root = parallel::rank_of(comm) == 0;
   if (root) {
     const std::vector<std::int64_t> status = file.read_status();
     const auto done = [&](std::int64_t i) {
-      return status[static_cast<std::size_t>(i)] == static_cast<std::int64_t>(PointStatus::done);
+      return status[static_cast<std::size_t>(i)] == static_cast<std::int64_t>(store::PointStatus::done);
     };
-    const SweepConfig& config = grid.config();
+    const config::SweepConfig& config = grid.config();
     struct Unit {
       double cost;
-      GridCoordinates at;
+      config::GridCoordinates at;
       std::vector<std::int64_t> points;
     };
     std::vector<Unit> units;
@@ -149,7 +150,7 @@ PendingWork pending_work(const Grid& grid, const SweepFile& file, const std::vec
 class TaskSource {
  public:
   TaskSource(MPI_Comm comm, bool dynamic, int group_index, int groups)
-      : counter_(dynamic ? std::make_unique<WorkCounter>(comm) : nullptr),
+      : counter_(dynamic ? std::make_unique<parallel::WorkCounter>(comm) : nullptr),
         next_(group_index),
         step_(groups) {}
   std::int64_t next() {
@@ -171,7 +172,7 @@ class TaskSource {
   std::int64_t done() { return counter_ ? counter_->done() : done_here_; }
 
  private:
-  std::unique_ptr<WorkCounter> counter_;
+  std::unique_ptr<parallel::WorkCounter> counter_;
   std::int64_t next_, step_, done_here_ = 0;
 };
 
@@ -432,9 +433,9 @@ RunOutcome run_batch(const PointBatch& batch, int ranks_per_point, MPI_Comm comm
   return outcome;
 }
 
-RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE* progress,
-                     double progress_interval, const Shard& shard) {
-  const std::vector<char> in_shard = shard_points(grid, shard);
+RunOutcome run_sweep(const config::Grid& grid, store::SweepFile& file, MPI_Comm comm, std::FILE* progress,
+                     double progress_interval, const config::Shard& shard) {
+  const std::vector<char> in_shard = config::shard_points(grid, shard);
   const PendingWork work = pending_work(grid, file, in_shard, comm);
   const std::vector<std::int64_t>& order = work.points;
   PointBatch batch;
@@ -446,8 +447,8 @@ RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE
   for (const std::int64_t start : work.starts) batch.units.push_back(static_cast<std::size_t>(start));
   for (const std::int64_t wanted : work.wanted) batch.wanted.push_back(static_cast<char>(wanted));
   batch.costs = work.costs;
-  const SweepConfig& config = grid.config();
-  batch.options_of = [&](int d) { return simulation_options(config, d); };
+  const config::SweepConfig& config = grid.config();
+  batch.options_of = [&](int d) { return config::simulation_options(config, d); };
   batch.id_of = [&](std::size_t at) { return order[at]; };
   batch.fail_injected = [&](std::size_t at) {
     return std::find(config.fail_points.begin(), config.fail_points.end(), order[at]) != config.fail_points.end();

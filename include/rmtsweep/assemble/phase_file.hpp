@@ -15,13 +15,13 @@
 #include "rmtsweep/assemble/phase.hpp"
 #include "rmtsweep/assemble/refined_fit.hpp"
 #include "rmtsweep/assemble/theory_tables.hpp"
-#include "rmtsweep/sweep/config.hpp"
+#include "rmtsweep/config/config.hpp"
 
 namespace rmtsweep::assemble {
 
 /// What assembly needs from a sweep file.
 struct SweepData {
-  sweep::SweepConfig config;         ///< parsed from the root attribute `config`
+  config::SweepConfig config;         ///< parsed from the root attribute `config`
   std::string config_text;           ///< that attribute as stored
   std::string sweep_id;              ///< the root attribute sweep_id ("" in files from before it)
   Axes axes;                         ///< numeric axes ascending; weighting in grid order
@@ -37,12 +37,12 @@ struct SweepData {
   TrialSecular refined_secular;
 };
 
-/// Reads the config, grid and done points of `path` (sweep::SweepReader). Throws InvalidFile
+/// Reads the config, grid and done points of `path` (store::SweepReader). Throws InvalidFile
 /// when it is not a complete rmtsweep sweep file.
 SweepData read_sweep(const std::string& path);
 
 /// Creates the phase file `path` of `assemble --output` (truncating it): the sweep's root attributes
-/// config and sweep_id, sweep_file (sweep::phase_file_source: the absolute path of `sweep_path`) and a
+/// config and sweep_id, sweep_file (store::phase_file_source: the absolute path of `sweep_path`) and a
 /// description. write_phase then writes /phase into it, laid out as in the sweep file.
 void create_phase_file(const std::string& path, const SweepData& data, const std::string& sweep_path);
 

@@ -18,13 +18,13 @@
 #include <initializer_list>
 #include <string_view>
 
-#include "rmtsweep/sweep/schema.hpp"
+#include "rmtsweep/store/schema.hpp"
 
 namespace rmtsweep::assemble {
 
-using sweep::Dimension;
+using store::Dimension;
 
-/// The dimensions of /phase beyond the sweep's axes (sweep::dimension: weighting, d, delta, gamma, snr,
+/// The dimensions of /phase beyond the sweep's axes (store::dimension: weighting, d, delta, gamma, snr,
 /// trial).
 namespace phase_dimension {
 inline constexpr Dimension count_of{"count_of", "what each value of /phase/points counts", ""};
@@ -51,7 +51,7 @@ class Dims {
 };
 
 namespace dims {
-using namespace sweep::dimension;
+using namespace store::dimension;
 /// One value per cell: weighting x d x delta x gamma x snr.
 inline constexpr Dims cells{&weighting, &d, &delta, &gamma, &snr};
 /// One value per line (the snr axis reduced): weighting x d x delta x gamma.
@@ -82,14 +82,14 @@ inline constexpr PhaseEntry effective_tokens{
 inline constexpr PhaseEntry weighting{
     "weighting",
     "weightings (canonical text), in grid order: axis 0 of the phase arrays",
-    {&sweep::dimension::weighting},
+    {&store::dimension::weighting},
     ""};
-inline constexpr PhaseEntry d{"d", "embedding dimension d, ascending: axis 1", {&sweep::dimension::d}};
-inline constexpr PhaseEntry delta{"delta", "delta = d/V, ascending: axis 2", {&sweep::dimension::delta}};
-inline constexpr PhaseEntry gamma{"gamma", "gamma = d/N, ascending: axis 3", {&sweep::dimension::gamma}};
-inline constexpr PhaseEntry snr{"snr", "snr = ||mu||^2, ascending: axis 4", {&sweep::dimension::snr}};
+inline constexpr PhaseEntry d{"d", "embedding dimension d, ascending: axis 1", {&store::dimension::d}};
+inline constexpr PhaseEntry delta{"delta", "delta = d/V, ascending: axis 2", {&store::dimension::delta}};
+inline constexpr PhaseEntry gamma{"gamma", "gamma = d/N, ascending: axis 3", {&store::dimension::gamma}};
+inline constexpr PhaseEntry snr{"snr", "snr = ||mu||^2, ascending: axis 4", {&store::dimension::snr}};
 inline constexpr PhaseEntry trial{"trial", "trial numbers 0..trials-1: the last axis of detection/<rule>/trial_threshold_snr",
-                                  {&sweep::dimension::trial}, ""};
+                                  {&store::dimension::trial}, ""};
 inline constexpr PhaseEntry trials_done{
     "trials_done", "done trials in the cell (weighting, d, delta, gamma, snr)", dims::cells};
 inline constexpr PhaseEntry overlap_mean{"overlap_mean", "trial mean of the measured overlap |u_hat^T u|^2",
@@ -271,40 +271,40 @@ inline constexpr PhaseEntry density_index{
 inline constexpr PhaseEntry snr{"snr", "fine snr axis of the theory curves", {&phase_dimension::snr_fine}};
 inline constexpr PhaseEntry overlap{"overlap",
                                     "predicted overlap along the fine snr axis",
-                                    {&sweep::dimension::weighting, &sweep::dimension::delta,
-                                     &sweep::dimension::gamma, &phase_dimension::snr_fine}};
+                                    {&store::dimension::weighting, &store::dimension::delta,
+                                     &store::dimension::gamma, &phase_dimension::snr_fine}};
 inline constexpr PhaseEntry top_eigenvalue{"top_eigenvalue",
                                            "predicted top eigenvalue along fine snr",
-                                           {&sweep::dimension::weighting, &sweep::dimension::delta,
-                                            &sweep::dimension::gamma, &phase_dimension::snr_fine}};
+                                           {&store::dimension::weighting, &store::dimension::delta,
+                                            &store::dimension::gamma, &phase_dimension::snr_fine}};
 inline constexpr PhaseEntry delta{
     "delta", "fine delta axis of the threshold curves", {&phase_dimension::delta_fine}};
 inline constexpr PhaseEntry pop_threshold_snr_vs_delta{
     "pop_threshold_snr_vs_delta",
     "population threshold snr along fine delta, per (weighting, gamma)",
-    {&sweep::dimension::weighting, &sweep::dimension::gamma, &phase_dimension::delta_fine}};
+    {&store::dimension::weighting, &store::dimension::gamma, &phase_dimension::delta_fine}};
 inline constexpr PhaseEntry sample_threshold_snr_vs_delta{
     "sample_threshold_snr_vs_delta",
     "sample threshold snr along fine delta, per (weighting, gamma)",
-    {&sweep::dimension::weighting, &sweep::dimension::gamma, &phase_dimension::delta_fine}};
+    {&store::dimension::weighting, &store::dimension::gamma, &phase_dimension::delta_fine}};
 inline constexpr PhaseEntry gamma{
     "gamma", "fine gamma axis of the threshold curves", {&phase_dimension::gamma_fine}};
 inline constexpr PhaseEntry pop_threshold_snr_vs_gamma{
     "pop_threshold_snr_vs_gamma",
     "population threshold snr along fine gamma, per (weighting, delta)",
-    {&sweep::dimension::weighting, &sweep::dimension::delta, &phase_dimension::gamma_fine}};
+    {&store::dimension::weighting, &store::dimension::delta, &phase_dimension::gamma_fine}};
 inline constexpr PhaseEntry sample_threshold_snr_vs_gamma{
     "sample_threshold_snr_vs_gamma",
     "sample threshold snr along fine gamma, per (weighting, delta)",
-    {&sweep::dimension::weighting, &sweep::dimension::delta, &phase_dimension::gamma_fine}};
+    {&store::dimension::weighting, &store::dimension::delta, &phase_dimension::gamma_fine}};
 inline constexpr PhaseEntry density_x{"density_x",
                                       "eigenvalue x where the bulk density is given",
-                                      {&sweep::dimension::weighting, &sweep::dimension::delta,
-                                       &sweep::dimension::gamma, &phase_dimension::density_index}};
+                                      {&store::dimension::weighting, &store::dimension::delta,
+                                       &store::dimension::gamma, &phase_dimension::density_index}};
 inline constexpr PhaseEntry density{
     "density",
     "density f(x) of the continuous bulk kappa (MP_delta [x] MP_gamma) of S (model.md 5.1)",
-    {&sweep::dimension::weighting, &sweep::dimension::delta, &sweep::dimension::gamma,
+    {&store::dimension::weighting, &store::dimension::delta, &store::dimension::gamma,
      &phase_dimension::density_index}};
 }  // namespace phase_theory
 
@@ -339,8 +339,8 @@ inline constexpr PhaseEntry trial_threshold_snr{
     "per (weighting, d, delta, gamma, trial): the snr beyond which the trial stays detected by this rule, exact from "
     "its line's secular form (/lines, docs/model.md section 9); NaN where the line has none (computed per point, "
     "files before lines) or the rule has no level on lambda_1 (eigengap); inf where no snr detects it",
-    {&sweep::dimension::weighting, &sweep::dimension::d, &sweep::dimension::delta, &sweep::dimension::gamma,
-     &sweep::dimension::trial}};
+    {&store::dimension::weighting, &store::dimension::d, &store::dimension::delta, &store::dimension::gamma,
+     &store::dimension::trial}};
 inline constexpr PhaseEntry empirical_threshold_exact{
     "empirical_threshold_exact",
     "per line: 1 where empirical_threshold_snr is the median of the trials' exact thresholds (trial_threshold_snr) "

@@ -17,8 +17,8 @@
 #include "rmtsweep/assemble/phase.hpp"
 #include "rmtsweep/refine/design.hpp"
 #include "rmtsweep/spectral/rank_one.hpp"
-#include "rmtsweep/sweep/grid.hpp"
-#include "rmtsweep/sweep/refine_file.hpp"
+#include "rmtsweep/config/grid.hpp"
+#include "rmtsweep/store/refine_file.hpp"
 
 namespace rmtsweep::refine {
 
@@ -79,13 +79,13 @@ Lines read_lines(const std::string& path, const RefineOptions& options);
 std::size_t line_at(const Lines& lines, std::int64_t weighting, std::int64_t d, std::int64_t delta,
                     std::int64_t gamma);
 /// The line of a refined row (its stored grid indices).
-std::size_t line_of(const Lines& lines, const sweep::RefinedRows& rows, std::size_t r);
+std::size_t line_of(const Lines& lines, const store::RefinedRows& rows, std::size_t r);
 /// The grid positions of a line with this trial (for /refine/lines).
-sweep::GridCoordinates line_coordinates(const Lines& lines, std::size_t line, int trial);
+config::GridCoordinates line_coordinates(const Lines& lines, std::size_t line, int trial);
 
 /// The point (line, snr, trial) of the grid's sweep: the grid's parameters of its line with this snr and
 /// trial.
-sweep::RefinedPoint refined_point(const sweep::Grid& grid, const Lines& lines, std::size_t line, double snr,
+store::RefinedPoint refined_point(const config::Grid& grid, const Lines& lines, std::size_t line, double snr,
                                   int trial);
 
 /// Every rank's copy of the lines' geometry (what refined_point needs), from rank 0's.

@@ -19,8 +19,8 @@
 
 #include "rmtsweep/refine/lines.hpp"
 #include "rmtsweep/refine/replay.hpp"
-#include "rmtsweep/sweep/grid.hpp"
-#include "rmtsweep/sweep/provenance.hpp"
+#include "rmtsweep/config/grid.hpp"
+#include "rmtsweep/store/provenance.hpp"
 
 namespace rmtsweep::refine {
 
@@ -48,17 +48,17 @@ class Refinement {
  public:
   /// Rank 0 reads the grid's done points and its lines' secular forms (before the file is opened in
   /// parallel); every rank gets the lines' geometry.
-  Refinement(std::string path, sweep::Grid grid, const RefineOptions& options, MPI_Comm comm);
+  Refinement(std::string path, config::Grid grid, const RefineOptions& options, MPI_Comm comm);
 
   /// Opens the file for resume as the run `run` and runs rounds until the replay proposes nothing (every line
   /// finished or the budget spent), options.max_rounds are run, or a stop signal (sweep/runner.hpp's
   /// install_stop_handlers, the caller's) ends them. Rank 0 writes a line per round to `log` (nullptr:
   /// silent). Throws AgreedFailure, alike on every rank, when a write failed on some rank (a full disk).
-  RefineOutcome run(const sweep::RunInfo& run, std::FILE* log);
+  RefineOutcome run(const store::RunInfo& run, std::FILE* log);
 
  private:
   std::string path_;
-  sweep::Grid grid_;
+  config::Grid grid_;
   RefineOptions options_;
   MPI_Comm comm_;
   std::unique_ptr<Replay> replay_;  ///< rank 0's

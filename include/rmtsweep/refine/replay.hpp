@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "rmtsweep/refine/lines.hpp"
-#include "rmtsweep/sweep/refine_file.hpp"
-#include "rmtsweep/sweep/refined_line_store.hpp"
+#include "rmtsweep/store/refine_file.hpp"
+#include "rmtsweep/store/refined_line_store.hpp"
 
 namespace rmtsweep::refine {
 
@@ -54,7 +54,7 @@ struct LineSummary {
 
 /// Reads a written /refine/lines row (its count of poles given): what rank 0's replay reads the refined forms
 /// by.
-using FormReader = std::function<sweep::StoredLine(std::int64_t row, std::int64_t count)>;
+using FormReader = std::function<store::StoredLine(std::int64_t row, std::int64_t count)>;
 
 /// Replays the refinement on rank 0 and returns the next round's plan (see the header comment).
 class Replay {
@@ -67,11 +67,11 @@ class Replay {
 
   /// The next round's plan from the refined rows so far (capacity: the rows the file holds; line_capacity:
   /// the rows /refine/lines holds).
-  RoundPlan next(const sweep::RefinedRows& rows, std::int64_t capacity,
-                 const sweep::RefinedLineRows& line_rows, std::int64_t line_capacity,
+  RoundPlan next(const store::RefinedRows& rows, std::int64_t capacity,
+                 const store::RefinedLineRows& line_rows, std::int64_t line_capacity,
                  const FormReader& read_form);
   /// Every line's estimate from the results so far, without deciding anything.
-  std::vector<LineSummary> summaries(const sweep::RefinedRows& rows, const sweep::RefinedLineRows& line_rows,
+  std::vector<LineSummary> summaries(const store::RefinedRows& rows, const store::RefinedLineRows& line_rows,
                                      const FormReader& read_form);
 
   const Lines& lines() const noexcept { return lines_; }
@@ -100,16 +100,16 @@ class Replay {
     double snr = 0.0;
     bool whole = false;
   };
-  Stored index(const sweep::RefinedRows& rows, const sweep::RefinedLineRows& line_rows) const;
+  Stored index(const store::RefinedRows& rows, const store::RefinedLineRows& line_rows) const;
   /// The round's new work on every line (recorded as proposed), from the done results so far.
-  std::vector<Item> decide(const sweep::RefinedRows& rows, const sweep::RefinedLineRows& line_rows,
+  std::vector<Item> decide(const store::RefinedRows& rows, const store::RefinedLineRows& line_rows,
                            const Stored& stored, const FormReader& read_form);
   /// The round's plan: rows for its new points and trials (stored ones, unused ones, a new block's) and what
   /// to compute, in units.
-  RoundPlan give_rows(const std::vector<Item>& round, const Stored& stored, const sweep::RefinedRows& rows,
-                      std::int64_t capacity, const sweep::RefinedLineRows& line_rows,
+  RoundPlan give_rows(const std::vector<Item>& round, const Stored& stored, const store::RefinedRows& rows,
+                      std::int64_t capacity, const store::RefinedLineRows& line_rows,
                       std::int64_t line_capacity) const;
-  LineState state(std::size_t line, const sweep::RefinedRows& rows, const sweep::RefinedLineRows& line_rows,
+  LineState state(std::size_t line, const store::RefinedRows& rows, const store::RefinedLineRows& line_rows,
                   const Stored& stored, const FormReader& read_form);
   LineSummary summary(std::size_t line, const LineState& state) const;
 

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "rmtsweep/model/params.hpp"
-#include "rmtsweep/sweep/grid.hpp"
+#include "rmtsweep/config/grid.hpp"
 
 namespace rmtsweep::sweep {
 
@@ -21,12 +21,12 @@ struct PointEstimate {
 
 /// The estimate of one point of a sweep with this config (the engine it would take, its arrays), each
 /// rank of its group using `threads_per_rank` BLAS threads.
-PointEstimate estimate_point(const model::PointParams& params, const SweepConfig& config, int threads_per_rank);
+PointEstimate estimate_point(const model::PointParams& params, const config::SweepConfig& config, int threads_per_rank);
 
 /// The estimate of a line of `snr_count` points (simulate_line): the engine it takes and its arrays (dense: S,
 /// and the eigenvectors of its tridiagonal form, n x n, on every rank of the group; Krylov: as a point, and
 /// its basis).
-PointEstimate estimate_line(const model::PointParams& params, std::size_t snr_count, const SweepConfig& config,
+PointEstimate estimate_line(const model::PointParams& params, std::size_t snr_count, const config::SweepConfig& config,
                             int threads_per_rank);
 
 struct SweepPlan {
@@ -41,7 +41,7 @@ struct SweepPlan {
 };
 
 /// The plan of a whole grid; `threads_per_rank` BLAS threads each rank uses (for the core-hours).
-SweepPlan plan_sweep(const Grid& grid, int threads_per_rank);
+SweepPlan plan_sweep(const config::Grid& grid, int threads_per_rank);
 
 /// The wall-clock seconds of the whole sweep on `ranks` ranks of `threads_per_rank` BLAS threads (groups of
 /// ranks_per_point, as plan_sweep was computed with the same threads): its core-hours spread evenly over
@@ -52,11 +52,11 @@ double wall_seconds(const SweepPlan& plan, int ranks, int threads_per_rank);
 /// (points x its width, from the schema table; a variable-length text's 16-byte descriptor per row, its
 /// messages written at the close) and the stored spectra. The file is this plus
 /// HDF5's metadata (tens of KiB), so less free space than this means the file cannot be created.
-double file_data_bytes(const Grid& grid);
+double file_data_bytes(const config::Grid& grid);
 
 /// The bytes the point journal of a whole sweep of `grid` takes once every point is done (journal.hpp:
 /// each point's measurements and its spectrum where stored): it grows as points finish.
-double journal_data_bytes(const Grid& grid);
+double journal_data_bytes(const config::Grid& grid);
 
 /// "3.05 MiB", "298 GiB": a byte count to three digits.
 std::string memory_text(double bytes);

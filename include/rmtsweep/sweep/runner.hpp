@@ -14,9 +14,9 @@
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/model/params.hpp"
 #include "rmtsweep/simulate/line.hpp"
-#include "rmtsweep/sweep/grid.hpp"
-#include "rmtsweep/sweep/shard.hpp"
-#include "rmtsweep/sweep/sweep_file.hpp"
+#include "rmtsweep/config/grid.hpp"
+#include "rmtsweep/config/shard.hpp"
+#include "rmtsweep/store/sweep_file.hpp"
 
 namespace rmtsweep::sweep {
 
@@ -88,8 +88,8 @@ RunOutcome run_batch(const PointBatch& batch, int ranks_per_point, MPI_Comm comm
 /// lines go to `progress` on rank 0 (nullptr: silent), at most one per `progress_interval` seconds
 /// (`run --progress`) and always the last. The outcome is the same on every rank. With a `shard`
 /// (run --shard, shard.hpp) only its points are computed and counted: the others stay pending.
-RunOutcome run_sweep(const Grid& grid, SweepFile& file, MPI_Comm comm, std::FILE* progress,
-                     double progress_interval = 1.0, const Shard& shard = {});
+RunOutcome run_sweep(const config::Grid& grid, store::SweepFile& file, MPI_Comm comm, std::FILE* progress,
+                     double progress_interval = 1.0, const config::Shard& shard = {});
 
 /// What a sweep records for a point whose engine call threw `e`. An out-of-memory error
 /// (std::bad_alloc, whose what() says only "std::bad_alloc") becomes a sentence naming the point's

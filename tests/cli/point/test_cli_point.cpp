@@ -10,7 +10,7 @@
 #include "rmtsweep/model/params.hpp"
 #include "rmtsweep/model/weighting.hpp"
 #include "rmtsweep/simulate/finite_t.hpp"
-#include "rmtsweep/sweep/config.hpp"
+#include "rmtsweep/config/config.hpp"
 #include "rmtsweep/theory/prediction.hpp"
 #include "run_command.hpp"
 
@@ -133,13 +133,13 @@ TEST(CliPoint, ANegativeRidgeThatBreaksTheSolveIsNamedOnAGroupOfTwo) {
   EXPECT_NE(run.err.find("pdposv failed with info = "), std::string::npos) << run.err;
 }
 
-// One declaration per option (sweep::option_table): a point run with no options is the point a
+// One declaration per option (config::option_table): a point run with no options is the point a
 // sweep with no keys computes, measured the same way.
 TEST(CliPoint, WithNoOptionsComputesThePointOfASweepWithNoKeys) {
   const auto run = run_point(1, {"--json"});
   ASSERT_EQ(run.status, 0) << run.err;
   const json params = json::parse(run.out)["params"];
-  const rmtsweep::sweep::SweepConfig sweep = rmtsweep::sweep::parse_sweep_config({});
+  const rmtsweep::config::SweepConfig sweep = rmtsweep::config::parse_sweep_config({});
   ASSERT_EQ(sweep.point_count(), 1);
   EXPECT_EQ(params["d"], sweep.d.front());
   EXPECT_EQ(params["T"], sweep.T);

@@ -1,5 +1,5 @@
 // One owner per option: every option a command's --help shows is a row of the option tables
-// (sweep::option_table() for a point's and a sweep's, src/app/command_options.hpp for the rest), shown with
+// (config::option_table() for a point's and a sweep's, src/app/command_options.hpp for the rest), shown with
 // the row's default and help, and every row is shown by the commands that take it. The defaults are
 // written once, where their values are declared; this compares what each --help says with them, plot's
 // (python/rmtsweep/cli.py, which declares its own) included.
@@ -17,10 +17,10 @@
 #include "rmtsweep/assemble/phase.hpp"
 #include "rmtsweep/model/params.hpp"
 #include "rmtsweep/simulate/point.hpp"
-#include "rmtsweep/sweep/config.hpp"
-#include "rmtsweep/sweep/option_table.hpp"
+#include "rmtsweep/config/config.hpp"
+#include "rmtsweep/config/option_table.hpp"
 
-using rmtsweep::sweep::OptionSpec;
+using rmtsweep::config::OptionSpec;
 using rmtsweep::test::run_rmtsweep;
 
 namespace {
@@ -81,10 +81,10 @@ std::map<std::string, Shown> shown_options(const std::string& help) {
 std::map<std::string, const OptionSpec*> table_rows(const std::string& command) {
   std::map<std::string, const OptionSpec*> rows;
   const unsigned uses = rmtsweep::app::option_uses(command);
-  for (const auto table : {rmtsweep::sweep::option_table(), rmtsweep::app::command_option_table()}) {
+  for (const auto table : {rmtsweep::config::option_table(), rmtsweep::app::command_option_table()}) {
     for (const OptionSpec& spec : table) {
       if ((spec.use & uses) == 0 || spec.test_only) continue;
-      const std::string name = rmtsweep::sweep::command_line_name(spec.name);
+      const std::string name = rmtsweep::config::command_line_name(spec.name);
       EXPECT_EQ(rows.count(name), 0u) << command << " has two rows called " << name;
       rows[name] = &spec;
     }
@@ -122,22 +122,22 @@ TEST(OptionTable, TheDefaultsAreTheValuesTheProgramDeclares) {
   // What the tables say is what an option left out gives: the default point, its measurement, a sweep's
   // own settings, refine's and assemble's.
   const rmtsweep::model::PointParams point;
-  EXPECT_EQ(rmtsweep::sweep::default_of("d"), std::to_string(point.d));
-  EXPECT_EQ(rmtsweep::sweep::default_of("correlation"), rmtsweep::model::to_string(point.correlation));
-  EXPECT_EQ(rmtsweep::sweep::default_of("ridge"), "0.1");
-  const rmtsweep::sweep::SweepConfig defaults = rmtsweep::sweep::parse_sweep_config({});
-  EXPECT_EQ(defaults.d, rmtsweep::sweep::SweepConfig{}.d);
+  EXPECT_EQ(rmtsweep::config::default_of("d"), std::to_string(point.d));
+  EXPECT_EQ(rmtsweep::config::default_of("correlation"), rmtsweep::model::to_string(point.correlation));
+  EXPECT_EQ(rmtsweep::config::default_of("ridge"), "0.1");
+  const rmtsweep::config::SweepConfig defaults = rmtsweep::config::parse_sweep_config({});
+  EXPECT_EQ(defaults.d, rmtsweep::config::SweepConfig{}.d);
   EXPECT_EQ(defaults.correlation, point.correlation);
   EXPECT_EQ(defaults.weighting, std::vector<rmtsweep::model::Weighting>{point.weighting});
   EXPECT_EQ(defaults.k, rmtsweep::simulate::SimulationOptions{}.k);
   EXPECT_EQ(defaults.ridge, rmtsweep::simulate::SimulationOptions{}.ridge);
-  EXPECT_EQ(defaults.store_spectra, rmtsweep::sweep::SweepConfig{}.store_spectra);
+  EXPECT_EQ(defaults.store_spectra, rmtsweep::config::SweepConfig{}.store_spectra);
   using rmtsweep::app::command_option;
-  EXPECT_EQ(command_option(rmtsweep::sweep::in_refine, "tolerance").default_value, "0.01");
-  EXPECT_EQ(command_option(rmtsweep::sweep::in_refine, "max-rounds").default_value,
+  EXPECT_EQ(command_option(rmtsweep::config::in_refine, "tolerance").default_value, "0.01");
+  EXPECT_EQ(command_option(rmtsweep::config::in_refine, "max-rounds").default_value,
             std::to_string(rmtsweep::refine::RefineOptions{}.max_rounds));
-  EXPECT_EQ(command_option(rmtsweep::sweep::in_assemble, "margin").default_value, "1");
+  EXPECT_EQ(command_option(rmtsweep::config::in_assemble, "margin").default_value, "1");
   // --detection is one row, which assemble and refine both take.
-  EXPECT_EQ(&command_option(rmtsweep::sweep::in_assemble, "detection"),
-            &command_option(rmtsweep::sweep::in_refine, "detection"));
+  EXPECT_EQ(&command_option(rmtsweep::config::in_assemble, "detection"),
+            &command_option(rmtsweep::config::in_refine, "detection"));
 }

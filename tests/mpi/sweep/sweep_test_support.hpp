@@ -21,8 +21,8 @@
 #include <vector>
 
 #include "rmtsweep/io/hdf5.hpp"
-#include "rmtsweep/sweep/schema.hpp"
-#include "rmtsweep/sweep/sweep_reader.hpp"
+#include "rmtsweep/store/schema.hpp"
+#include "rmtsweep/store/sweep_reader.hpp"
 
 namespace rmtsweep::test {
 
@@ -215,7 +215,7 @@ inline std::vector<pid_t> children_of(pid_t parent) {
 
 /// status of every point, read with serial HDF5 (works while a writer still has the file open).
 inline std::vector<std::int64_t> read_status(const std::string& path) {
-  return sweep::SweepReader(path).status();
+  return store::SweepReader(path).status();
 }
 
 /// Every numeric dataset of /points and /spectra, by name, but for what records how and when a
@@ -225,8 +225,8 @@ inline std::vector<std::pair<std::string, std::vector<double>>> stored_values(co
   const io::File file = io::open_file(path, io::Access::read_only);
   std::vector<std::pair<std::string, std::vector<double>>> values;
   for (const std::string& name : io::list_children(io::open_group(file, "points"))) {
-    const sweep::Column* column = sweep::find_column(name);
-    if (column != nullptr && column->type == sweep::ColumnType::text) continue;
+    const store::Column* column = store::find_column(name);
+    if (column != nullptr && column->type == store::ColumnType::text) continue;
     if (name == "seconds" || name == "run" || name == "operator_products" || name == "solver_residual") continue;
     values.emplace_back("points/" + name, io::read_doubles(io::open_dataset(file, "points/" + name)));
   }
@@ -234,8 +234,8 @@ inline std::vector<std::pair<std::string, std::vector<double>>> stored_values(co
   for (std::size_t b = 0; io::exists(file, "refine/block_" + std::to_string(b)); ++b) {
     const std::string block = "refine/block_" + std::to_string(b);
     for (const std::string& name : io::list_children(io::open_group(file, block))) {
-      const sweep::Column* column = sweep::find_column(name);
-      if (column != nullptr && column->type == sweep::ColumnType::text) continue;
+      const store::Column* column = store::find_column(name);
+      if (column != nullptr && column->type == store::ColumnType::text) continue;
       if (name == "seconds" || name == "run" || name == "operator_products" || name == "solver_residual") continue;
       values.emplace_back(block + "/" + name, io::read_doubles(io::open_dataset(file, block + "/" + name)));
     }

@@ -1,4 +1,4 @@
-// The failed points' messages of a sweep file written in parallel (src/sweep/failure_messages.cpp): each
+// The failed points' messages of a sweep file written in parallel (src/store/failure_messages.cpp): each
 // rank's, for /points and for a /refine block, reach the file whole when it closes, on 1 and on 3 ranks; a
 // close empties the message of a point that is no longer failed, and a close that changes nothing writes
 // nothing.
@@ -13,19 +13,19 @@
 #include "rmtsweep/io/hdf5.hpp"
 #include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/parallel/communicator.hpp"
-#include "rmtsweep/sweep/config.hpp"
-#include "rmtsweep/sweep/failure_messages.hpp"
-#include "rmtsweep/sweep/grid.hpp"
-#include "rmtsweep/sweep/refine_file.hpp"
-#include "rmtsweep/sweep/sweep_file.hpp"
+#include "rmtsweep/config/config.hpp"
+#include "rmtsweep/store/failure_messages.hpp"
+#include "rmtsweep/config/grid.hpp"
+#include "rmtsweep/store/refine_file.hpp"
+#include "rmtsweep/store/sweep_file.hpp"
 #include "rmtsweep/theory/prediction.hpp"
 
 namespace rmtsweep::sweep {
 namespace {
 
 /// 8 points at d = 16 (4 snr x 2 trials).
-Grid small_grid() {
-  return Grid(parse_sweep_config({{"d", "16"},
+config::Grid small_grid() {
+  return config::Grid(config::parse_sweep_config({{"d", "16"},
                                   {"delta", "0.5"},
                                   {"gamma", "0.5"},
                                   {"snr", "0:1.5:4"},
@@ -33,7 +33,7 @@ Grid small_grid() {
                                   {"trials", "2"}}));
 }
 
-std::vector<theory::Prediction> predictions_of(const Grid& grid) {
+std::vector<theory::Prediction> predictions_of(const config::Grid& grid) {
   std::vector<theory::Prediction> predictions;
   for (std::int64_t i = 0; i < grid.size(); ++i) predictions.push_back(theory::predict(grid.params(i)));
   return predictions;
@@ -62,8 +62,8 @@ class SharedFile {
   std::string path_;
 };
 
-RunInfo run_on(int ranks) {
-  RunInfo run;
+store::RunInfo run_on(int ranks) {
+  store::RunInfo run;
   run.command_line = "test_sweep_deferred_messages";
   run.started = "2025-01-01T00:00:00Z";
   run.mpi_ranks = ranks;
@@ -82,17 +82,17 @@ std::vector<std::string> errors_at(const std::string& path, const std::string& t
 
 std::int64_t messages_run(const std::string& path) {
   const io::File file = io::open_file(path, io::Access::read_only);
-  return io::read_int_attribute(file, std::string(messages_run_attribute));
+  return io::read_int_attribute(file, std::string(store::messages_run_attribute));
 }
 
 TEST(DeferredMessages, EachRanksFailuresReachThePointsAndARefineBlockWholeWhenTheFileCloses) {
   const parallel::Communicator comm = parallel::Communicator::duplicate(MPI_COMM_WORLD);
   const int rank = comm.rank(), size = comm.size();
   const SharedFile shared;
-  const Grid grid = small_grid();
+  const config::Grid grid = small_grid();
   {
-    SweepFile file = SweepFile::create(shared.path(), comm, grid, predictions_of(grid), run_on(size));
-    RefineFile refined(file.handle(), grid.config(), file.k(), file.run_index(), file.messages());
+    store::SweepFile file = store::SweepFile::create(shared.path(), comm, grid, predictions_of(grid), run_on(size));
+    store::RefineFile refined(file.handle(), grid.config(), file.k(), file.run_index(), file.messages());
     refined.add_block(4);
     // Rank r fails point 2 r + 1 and refined row r (independent writes, as the groups' leaders do).
     file.write_failed(2 * rank + 1, message_of(rank, "a point"), 0.5);
@@ -120,9 +120,9 @@ TEST(DeferredMessages, ACloseEmptiesTheMessageOfAPointNoLongerFailedAndOneThatCh
   const parallel::Communicator comm = parallel::Communicator::duplicate(MPI_COMM_WORLD);
   const int size = comm.size();
   const SharedFile shared;
-  const Grid grid = small_grid();
+  const config::Grid grid = small_grid();
   {
-    SweepFile file = SweepFile::create(shared.path(), comm, grid, predictions_of(grid), run_on(size));
+    store::SweepFile file = store::SweepFile::create(shared.path(), comm, grid, predictions_of(grid), run_on(size));
     if (comm.rank() == size - 1) file.write_failed(3, message_of(size - 1, "a point"), 0.5);
     file.close();
   }
@@ -130,7 +130,7 @@ TEST(DeferredMessages, ACloseEmptiesTheMessageOfAPointNoLongerFailedAndOneThatCh
     EXPECT_EQ(errors_at(shared.path(), "points")[3], message_of(size - 1, "a point"));
   }
   {
-    SweepFile file = SweepFile::open_for_resume(shared.path(), comm, grid, run_on(size));  // run 1
+    store::SweepFile file = store::SweepFile::open_for_resume(shared.path(), comm, grid, run_on(size));  // run 1
     if (comm.rank() == 0) file.mark_pending(3);  // no longer failed, as a repaired point is
     file.close();
   }
@@ -139,7 +139,7 @@ TEST(DeferredMessages, ACloseEmptiesTheMessageOfAPointNoLongerFailedAndOneThatCh
     EXPECT_EQ(messages_run(shared.path()), 1);
   }
   {
-    SweepFile file = SweepFile::open_for_resume(shared.path(), comm, grid, run_on(size));  // run 2
+    store::SweepFile file = store::SweepFile::open_for_resume(shared.path(), comm, grid, run_on(size));  // run 2
     file.close();
   }
   if (comm.rank() == 0) {

@@ -1,13 +1,13 @@
 // A failed point's message (issue 15: /points/error a variable-length string, written when the run closes
-// the file; src/sweep/failure_messages.cpp): kept whole through a kill -9 (the journal holds it, `status`
+// the file; src/store/failure_messages.cpp): kept whole through a kill -9 (the journal holds it, `status`
 // shows it from there, `recover` and `merge --allow-partial` write it, `--resume` writes it again), an
 // earlier failure's message on a point a killed run then computed is neither shown nor called damage and the
 // next close empties it, shards merged carry their messages (the same file as the whole run on 3 ranks), and
 // a file of schema_version 2 reads, assembles and resumes with its fixed-width messages.
 #include <functional>
 
-#include "rmtsweep/sweep/failure_messages.hpp"
-#include "rmtsweep/sweep/journal.hpp"
+#include "rmtsweep/store/failure_messages.hpp"
+#include "rmtsweep/store/journal.hpp"
 #include "sweep_test_support.hpp"
 
 namespace rmtsweep::test {
@@ -86,7 +86,7 @@ TEST(FailureMessages, AKilledRunsFailureIsShownFromItsJournalAndWrittenByRecover
       << "the sweep finished before it was killed: the test proved nothing";
   EXPECT_EQ(read_status(path).at(0), 2);
   EXPECT_EQ(errors_of(path).at(0), "") << "a message the file cannot hold before the run's close";
-  EXPECT_FALSE(sweep::SweepReader(path).integer_attribute("messages_run").has_value());
+  EXPECT_FALSE(store::SweepReader(path).integer_attribute("messages_run").has_value());
 
   const Finished status = run_serial({"status", path}, dir / "status.log");
   EXPECT_EQ(status.exit_code, 0) << status.output;
@@ -99,7 +99,7 @@ TEST(FailureMessages, AKilledRunsFailureIsShownFromItsJournalAndWrittenByRecover
   const std::string copy = (fs::path(dir / "copy") / "k.h5").string();
   fs::create_directories(dir / "copy");
   fs::copy_file(path, copy);
-  fs::copy(sweep::journal_directory(path), sweep::journal_directory(copy), fs::copy_options::recursive);
+  fs::copy(store::journal_directory(path), store::journal_directory(copy), fs::copy_options::recursive);
   ASSERT_EQ(run_serial({"recover", copy}, dir / "recover.log").exit_code, 0)
       << read_text(dir / "recover.log");
   EXPECT_TRUE(errors_of(copy).at(0).starts_with(fault_start)) << errors_of(copy).at(0);
@@ -116,7 +116,7 @@ TEST(FailureMessages, AKilledRunsFailureIsShownFromItsJournalAndWrittenByRecover
   const std::vector<std::string> errors = errors_of(path);
   EXPECT_TRUE(errors.at(0).starts_with(fault_start) && errors.at(0).ends_with(fault_end)) << errors.at(0);
   EXPECT_EQ(std::count(errors.begin(), errors.end(), ""), 79) << "a message on a point that did not fail";
-  EXPECT_EQ(sweep::SweepReader(path).integer_attribute("messages_run"), 1);
+  EXPECT_EQ(store::SweepReader(path).integer_attribute("messages_run"), 1);
 }
 
 // A message written by a run's close, on a point that the next run (killed) computed: `status` lists no
@@ -225,7 +225,7 @@ TEST(FailureMessages, AFileOfSchemaVersion2ShowsItsMessagesAssemblesAndResumesIn
   ASSERT_EQ(resumed.exit_code, 0) << resumed.output;
   EXPECT_TRUE(contains(resumed.output, "2 of 2 points computed in this run")) << resumed.output;
   {
-    const sweep::SweepReader reader(path);
+    const store::SweepReader reader(path);
     EXPECT_EQ(reader.schema_version(), 2);
     EXPECT_EQ(count_of(reader.status(), 1), 8);
     const io::Dataset error = io::open_dataset(reader.file(), "points/error");

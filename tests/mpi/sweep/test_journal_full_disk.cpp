@@ -1,7 +1,7 @@
 // A full disk while a sweep writes its points, and while recover writes the rebuilt file (issue 20),
 // on a small tmpfs (skipped, saying so, where this process may not mount one): one clear line naming
 // the file, and a state from which the same command succeeds once space is freed.
-#include "rmtsweep/sweep/journal.hpp"
+#include "rmtsweep/store/journal.hpp"
 #include "sweep_test_support.hpp"
 
 namespace rmtsweep::test {
@@ -81,7 +81,7 @@ TEST(JournalFullDisk,
                        "--resume"))
       << *error;
   EXPECT_FALSE(contains(full.output, "H5D")) << "HDF5's stack shown: " << full.output;
-  const sweep::Journal journal = sweep::read_journal(sweep::journal_directory(output));
+  const store::Journal journal = store::read_journal(store::journal_directory(output));
   EXPECT_EQ(journal.ignored_bytes(), 0u) << "a failed write left part of a record in the journal";
 
   fs::remove(disk / "filler");
@@ -105,7 +105,7 @@ TEST(JournalFullDisk, RecoverOnAFullDiskChangesNothingAndSucceedsOnceThereIsRoom
       << read_text(dir / "run.log");
   const std::string path = disk / "sweep.h5";
   fs::copy_file(dir / "sweep.h5", path);
-  fs::copy(sweep::journal_directory(dir / "sweep.h5"), sweep::journal_directory(path),
+  fs::copy(store::journal_directory(dir / "sweep.h5"), store::journal_directory(path),
            fs::copy_options::recursive);
   fs::resize_file(path, fs::file_size(path) / 10);
   const auto cut = fs::file_size(path);

@@ -7,7 +7,7 @@
 #include <fstream>
 
 #include "rmtsweep/io/file_lock.hpp"
-#include "rmtsweep/sweep/journal.hpp"
+#include "rmtsweep/store/journal.hpp"
 #include "sweep_test_support.hpp"
 
 namespace rmtsweep::test {
@@ -38,7 +38,7 @@ std::string copy_sweep(const std::string& from, const std::string& directory) {
   fs::create_directories(directory);
   const std::string to = (fs::path(directory) / fs::path(from).filename()).string();
   fs::copy_file(from, to, fs::copy_options::overwrite_existing);
-  fs::copy(sweep::journal_directory(from), sweep::journal_directory(to),
+  fs::copy(store::journal_directory(from), store::journal_directory(to),
            fs::copy_options::recursive | fs::copy_options::overwrite_existing);
   return to;
 }
@@ -72,9 +72,9 @@ std::vector<std::string> damaged_beside(const std::string& path) {
 
 /// Points the journal of `path` holds (done or failed), by their latest record.
 std::int64_t journaled_points(const std::string& path) {
-  const sweep::Journal journal = sweep::read_journal(sweep::journal_directory(path));
+  const store::Journal journal = store::read_journal(store::journal_directory(path));
   std::int64_t n = 0;
-  for (const sweep::PointRecord* record : sweep::latest_records(journal)) n += record ? 1 : 0;
+  for (const store::PointRecord* record : store::latest_records(journal)) n += record ? 1 : 0;
   return n;
 }
 
@@ -132,7 +132,7 @@ TEST_F(Recover, AFinishedFileTruncatedAtSeveralSizesOrRemovedIsRebuiltEqualToIt)
 // it, and leaves its point pending; --resume computes it and the file then equals the finished one.
 TEST_F(Recover, ATornJournalRecordIsSkippedAndItsPointComputedAgainByResume) {
   const std::string path = copy_sweep(finished_, *dir_ / "torn");
-  const std::string last = sweep::journal_directory(path) + "/" + sweep::journal_file_name(0, 1);
+  const std::string last = store::journal_directory(path) + "/" + store::journal_file_name(0, 1);
   fs::resize_file(last, fs::file_size(last) - 100);
   truncate_to(path, 0.5);
   const Finished recovered = run(serial({"recover", path}), path + ".log");
@@ -159,7 +159,7 @@ TEST_F(Recover, TheJournalOfATwoOrThreeRankRunRecoversToTheSameFileAsAOneRankRun
     fs::create_directories(fs::path(path).parent_path());
     const Finished done = run(mpi_command(ranks, small_sweep(path)), path + ".run.log");
     ASSERT_EQ(done.exit_code, 3) << done.output;
-    EXPECT_EQ(fs::exists(sweep::journal_directory(path) + "/" + sweep::journal_file_name(0, ranks - 1)), true)
+    EXPECT_EQ(fs::exists(store::journal_directory(path) + "/" + store::journal_file_name(0, ranks - 1)), true)
         << "rank " << ranks - 1 << " wrote no journal";
     truncate_to(path, 0.5);
     const Finished recovered = run(serial({"recover", path}), path + ".log");
@@ -181,14 +181,14 @@ TEST_F(Recover, BadInputIsRefusedInOneLineNamingTheFileAndWhatToDo) {
   const std::string other = *dir_ / "other/sweep.h5";  // a readable file beside another sweep's journal
   fs::create_directories(fs::path(other).parent_path());
   ASSERT_EQ(run(mpi_command(2, small_sweep(other, {}, "8")), other + ".run.log").exit_code, 3);
-  fs::remove_all(sweep::journal_directory(other));
-  fs::copy(sweep::journal_directory(finished_), sweep::journal_directory(other), fs::copy_options::recursive);
+  fs::remove_all(store::journal_directory(other));
+  fs::copy(store::journal_directory(finished_), store::journal_directory(other), fs::copy_options::recursive);
   const std::string renamed =
       *dir_ / "renamed/b.h5";  // a cut file beside the journal of a file named otherwise
   fs::create_directories(fs::path(renamed).parent_path());
   fs::copy_file(finished_, renamed);
   truncate_to(renamed, 0.5);
-  fs::copy(sweep::journal_directory(finished_), sweep::journal_directory(renamed),
+  fs::copy(store::journal_directory(finished_), store::journal_directory(renamed),
            fs::copy_options::recursive);
   const struct {
     std::string path, says;
@@ -196,8 +196,8 @@ TEST_F(Recover, BadInputIsRefusedInOneLineNamingTheFileAndWhatToDo) {
       {bare, bare + ": has no journal (" + bare + ".journal is missing"},
       {*dir_ / "nowhere.h5", *dir_ / "nowhere.h5: no such file, and no journal " +
                                  *dir_ / "nowhere.h5.journal" + " beside it: check the name"},
-      {sweep::journal_directory(finished_),
-       sweep::journal_directory(finished_) + ": a directory: give the sweep file"},
+      {store::journal_directory(finished_),
+       store::journal_directory(finished_) + ": a directory: give the sweep file"},
       {other, other + ": belongs to another sweep than the journal beside it (sweep_id "},
       {renamed,
        renamed + ".journal: was written beside a sweep file named sweep.h5, not b.h5: to rebuild that sweep, "
@@ -247,11 +247,11 @@ TEST_F(Recover, StatusSaysWhenTheFileAndItsJournalDisagree) {
       << pending.output;
   EXPECT_TRUE(contains(pending.output, "`rmtsweep recover " + path + "` rebuilds the file from the journal"))
       << pending.output;
-  fs::remove(sweep::journal_directory(path) + "/" + sweep::journal_file_name(0, 1));
+  fs::remove(store::journal_directory(path) + "/" + store::journal_file_name(0, 1));
   const Finished missing = run(serial({"status", path}), path + ".3.log");
   EXPECT_TRUE(contains(missing.output, "points done or failed in the file have no record in the journal"))
       << missing.output;
-  fs::remove_all(sweep::journal_directory(path));
+  fs::remove_all(store::journal_directory(path));
   const Finished none = run(serial({"status", path}), path + ".4.log");
   EXPECT_TRUE(contains(none.output, "journal: none (" + path + ".journal is missing)")) << none.output;
 }
@@ -302,10 +302,10 @@ TEST_F(Recover, ANewSweepWithForceMovesTheOldJournalAsideAndNeverMixesItIn) {
     if (contains(entry.path().string(), ".journal.replaced-")) aside.push_back(entry.path().string());
   }
   ASSERT_EQ(aside.size(), 1u);
-  EXPECT_EQ(sweep::read_journal(aside[0]).record_count(), 32) << "the old journal lost records";
-  const sweep::Journal fresh = sweep::read_journal(sweep::journal_directory(path));
+  EXPECT_EQ(store::read_journal(aside[0]).record_count(), 32) << "the old journal lost records";
+  const store::Journal fresh = store::read_journal(store::journal_directory(path));
   EXPECT_EQ(fresh.record_count(), 32);
-  EXPECT_EQ(fresh.head().provenance.sweep_id, sweep::SweepReader(path).text_attribute("sweep_id"));
+  EXPECT_EQ(fresh.head().provenance.sweep_id, store::SweepReader(path).text_attribute("sweep_id"));
   const std::string copy = copy_sweep(path, *dir_ / "force/copy");
   truncate_to(copy, 0.3);
   ASSERT_EQ(run(serial({"recover", copy}), copy + ".log").exit_code, 0);

@@ -13,8 +13,8 @@
 #include "rmtsweep/refine/design.hpp"
 #include "rmtsweep/spectral/rank_one.hpp"
 #include "rmtsweep/simulate/finite_t.hpp"
-#include "rmtsweep/sweep/refine_file.hpp"
-#include "rmtsweep/sweep/refined_line_store.hpp"
+#include "rmtsweep/store/refine_file.hpp"
+#include "rmtsweep/store/refined_line_store.hpp"
 #include "rmtsweep/theory/finite_t_bulk.hpp"
 #include "sweep_test_support.hpp"
 
@@ -43,8 +43,8 @@ std::vector<std::string> refine_args(const std::string& file, const std::string&
 
 /// Refined rows given to points, and of those done (serial reader, works while a writer runs).
 std::pair<std::int64_t, std::int64_t> refined_counts(const std::string& path) {
-  const sweep::SweepReader reader(path);
-  const sweep::RefinedRows rows = sweep::read_refined_rows(reader.file());
+  const store::SweepReader reader(path);
+  const store::RefinedRows rows = store::read_refined_rows(reader.file());
   std::int64_t given = 0, done = 0;
   for (const std::int64_t s : rows.status) {
     given += s >= 0 ? 1 : 0;
@@ -129,19 +129,19 @@ TEST(SweepRefine, OneAndTwoRanksGiveTheSameRefinedFile) {
   // over the grid's snr values (to BLAS's summation order): the draws depend on (seed, trial, d, delta, ...),
   // never on the snr or on which set holds the point, and a line is one computation whether the sweep, refine
   // or point makes it.
-  const sweep::SweepReader reader(dir / "one.h5");
-  const sweep::RefinedRows rows = sweep::read_refined_rows(reader.file());
+  const store::SweepReader reader(dir / "one.h5");
+  const store::RefinedRows rows = store::read_refined_rows(reader.file());
   const io::File file = io::open_file(dir / "one.h5", io::Access::read_only);
   const auto weighting = io::read_strings(io::open_dataset(file, "refine/block_0/weighting"));
   const auto d = io::read_doubles(io::open_dataset(file, "refine/block_0/d"));
   std::size_t r = 0;
   while (r < rows.size() && !(rows.status[r] == 1 && rows.trial[r] >= 4)) ++r;
   ASSERT_LT(r, rows.size()) << "no refined point of a new trial";
-  const auto grid_top = reader.reals(sweep::column::top_eigenvalue);
-  const auto grid_snr_column = reader.reals(sweep::column::snr);
-  const auto grid_trial = reader.integers(sweep::column::trial);
-  const auto grid_d = reader.integers(sweep::column::d);
-  const auto grid_weighting = reader.texts(sweep::column::weighting);
+  const auto grid_top = reader.reals(store::column::top_eigenvalue);
+  const auto grid_snr_column = reader.reals(store::column::snr);
+  const auto grid_trial = reader.integers(store::column::trial);
+  const auto grid_d = reader.integers(store::column::d);
+  const auto grid_weighting = reader.texts(store::column::weighting);
   const std::size_t g = 37;  // any grid point
   struct Case {
     double snr, top;
@@ -177,8 +177,8 @@ TEST(SweepRefine, ASweepOfLinesIsRefinedByNewTrialsWhoseExactThresholdsGiveTheMe
     return io::read_doubles(io::open_dataset(file, "grid/snr"));
   }();
   ASSERT_EQ(snr_axis.size(), grid_snr_count);
-  std::optional<sweep::SweepReader> reader(std::in_place, dir / "x.h5");
-  const sweep::RefinedRows rows = sweep::read_refined_rows(reader->file());
+  std::optional<store::SweepReader> reader(std::in_place, dir / "x.h5");
+  const store::RefinedRows rows = store::read_refined_rows(reader->file());
   std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t>, std::size_t>
       points_of;  // (weighting, d, trial)
   for (std::size_t r = 0; r < rows.size(); ++r) {
@@ -192,8 +192,8 @@ TEST(SweepRefine, ASweepOfLinesIsRefinedByNewTrialsWhoseExactThresholdsGiveTheMe
   ASSERT_FALSE(points_of.empty());
   for (const auto& [key, count] : points_of) EXPECT_EQ(count, grid_snr_count) << "trial " << std::get<2>(key);
   // One secular form per new trial, every one written.
-  const sweep::RefinedLineRows line_rows = sweep::read_refined_line_rows(reader->file());
-  const auto forms = sweep::read_refined_lines(reader->file());
+  const store::RefinedLineRows line_rows = store::read_refined_line_rows(reader->file());
+  const auto forms = store::read_refined_lines(reader->file());
   reader.reset();  // assemble writes into the file
   std::size_t given = 0;
   for (std::size_t r = 0; r < line_rows.size(); ++r) given += line_rows.given(r) ? 1 : 0;
@@ -268,8 +268,8 @@ TEST(SweepRefine, LinesWithoutExactThresholdsAreBisected) {
   // Bisected and exact lines in one file: the same refined file on 1 and 2 ranks.
   expect_same_values(dir / "c.h5", dir / "c1.h5");
   const auto off_grid = [&](const std::string& path, std::int64_t w) {
-    const sweep::SweepReader reader(path);
-    const sweep::RefinedRows rows = sweep::read_refined_rows(reader.file());
+    const store::SweepReader reader(path);
+    const store::RefinedRows rows = store::read_refined_rows(reader.file());
     const std::vector<double> axis{0.0, 0.6, 1.2, 1.8, 2.4};
     std::size_t between = 0, all = 0;
     for (std::size_t r = 0; r < rows.size(); ++r) {
@@ -290,8 +290,8 @@ TEST(SweepRefine, LinesWithoutExactThresholdsAreBisected) {
   // With lines = off no line has its secular form: the mean line is bisected too, and /refine/lines stays
   // empty.
   EXPECT_GT(off_grid(dir / "off.h5", 0).first, 0u) << "a grid computed with lines = off was not bisected";
-  EXPECT_EQ(sweep::read_refined_line_rows(sweep::SweepReader(dir / "off.h5").file()).size(), 0u);
-  EXPECT_GT(sweep::read_refined_line_rows(sweep::SweepReader(dir / "c.h5").file()).size(), 0u);
+  EXPECT_EQ(store::read_refined_line_rows(store::SweepReader(dir / "off.h5").file()).size(), 0u);
+  EXPECT_GT(store::read_refined_line_rows(store::SweepReader(dir / "c.h5").file()).size(), 0u);
 
   const Finished assembled = run(mpi_command(1, {"assemble", "--quiet", dir / "c.h5"}), dir / "assemble.log");
   ASSERT_EQ(assembled.exit_code, 0) << assembled.output;
@@ -304,8 +304,8 @@ TEST(SweepRefine, LinesWithoutExactThresholdsAreBisected) {
   }
 
   // A bisected point of a new trial equals `rmtsweep point` at its snr.
-  const sweep::SweepReader reader(dir / "c.h5");
-  const sweep::RefinedRows rows = sweep::read_refined_rows(reader.file());
+  const store::SweepReader reader(dir / "c.h5");
+  const store::RefinedRows rows = store::read_refined_rows(reader.file());
   std::size_t r = 0;
   while (r < rows.size() && !(rows.status[r] == 1 && rows.trial[r] >= 4 && rows.weighting_index[r] == 1)) ++r;
   ASSERT_LT(r, rows.size()) << "no refined point of a new causal trial";
@@ -424,10 +424,10 @@ TEST(SweepRefine, TheFiniteTRuleJudgesEachTrialOfSingleTokenPoolingByItsOwnEdge)
     own[static_cast<std::size_t>(t)] = theory::finite_t_edge(simulate::token_gram_spectrum(p), p.d);
   }
   const double margin = 1.0 + std::pow(120.0, -2.0 / 3.0);
-  const sweep::SweepReader reader(dir / "one.h5");
-  const auto top = reader.reals(sweep::column::top_eigenvalue);
-  const auto snr = reader.reals(sweep::column::snr);
-  const auto trial = reader.integers(sweep::column::trial);
+  const store::SweepReader reader(dir / "one.h5");
+  const auto top = reader.reals(store::column::top_eigenvalue);
+  const auto snr = reader.reals(store::column::snr);
+  const auto trial = reader.integers(store::column::trial);
   std::vector<double> by_own(6, 0.0), by_trial_0(6, 0.0);
   for (std::size_t i = 0; i < top.size(); ++i) {
     const auto s = static_cast<std::size_t>(std::find(snr_axis.begin(), snr_axis.end(), snr[i]) - snr_axis.begin());

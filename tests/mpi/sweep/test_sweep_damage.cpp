@@ -1,9 +1,9 @@
 // Silent damage (issue 16): bytes flipped in /points or /spectra are named by `status` and
-// restored by `run --resume` from the journal's CRC-checked records (src/sweep/verify.cpp); a journal
+// restored by `run --resume` from the journal's CRC-checked records (src/store/verify.cpp); a journal
 // removed or cut short while a run writes it is said, and `recover` then keeps every point the file holds
 // (it never ends with fewer done points than the file and the journal hold together); a journal path that
 // is a regular file is called one.
-#include "rmtsweep/sweep/journal.hpp"
+#include "rmtsweep/store/journal.hpp"
 #include "sweep_test_support.hpp"
 
 namespace rmtsweep::test {
@@ -127,7 +127,7 @@ TEST(SilentDamage, ATheoryColumnOfAnotherVersionIsNotCalledDamage) {
 TEST(SilentDamage, AJournalRemovedOrCutDuringARunIsSaidAndRecoverLosesNoPoint) {
   const TempDir dir;
   const std::string output = dir / "long.h5";
-  const std::string journal = sweep::journal_directory(output);
+  const std::string journal = store::journal_directory(output);
   const pid_t mpirun = start(mpi_command(2, long_sweep(output)), dir / "long.log");
   const auto grown = [&](const std::string& file, std::uintmax_t bytes) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
@@ -180,9 +180,9 @@ TEST(SilentDamage, RecoverOfAnIntactFileWithACutJournalKeepsEveryDonePoint) {
   ASSERT_EQ(run(mpi_command(2, small_sweep(output)), dir / "run.log").exit_code, 0)
       << read_text(dir / "run.log");
   fs::copy_file(output, dir / "reference.h5");
-  const std::string first = sweep::journal_directory(output) + "/run-0-rank-0.jrnl";
+  const std::string first = store::journal_directory(output) + "/run-0-rank-0.jrnl";
   fs::resize_file(first, fs::file_size(first) / 2);
-  fs::remove(sweep::journal_directory(output) + "/run-0-rank-1.jrnl");
+  fs::remove(store::journal_directory(output) + "/run-0-rank-1.jrnl");
   const Finished recovered = serial({"recover", output}, dir / "recover.log");
   ASSERT_EQ(recovered.exit_code, 0) << recovered.output;
   EXPECT_EQ(done_in(output), 32);
@@ -200,7 +200,7 @@ TEST(SilentDamage, AJournalPathThatIsARegularFileIsCalledOne) {
   const std::string output = dir / "file.h5";
   ASSERT_EQ(run(mpi_command(1, small_sweep(output)), dir / "run.log").exit_code, 0)
       << read_text(dir / "run.log");
-  const std::string journal = sweep::journal_directory(output);
+  const std::string journal = store::journal_directory(output);
   fs::remove_all(journal);
   std::ofstream(journal) << "not a journal\n";
   const Finished status = serial({"status", output}, dir / "status.log");

@@ -6,13 +6,13 @@
 
 #include <fstream>
 
-#include "rmtsweep/sweep/sweep_file.hpp"
+#include "rmtsweep/store/sweep_file.hpp"
 #include "sweep_test_support.hpp"
 
 namespace rmtsweep::test {
 namespace {
 
-constexpr auto status_done = static_cast<std::int64_t>(sweep::PointStatus::done);
+constexpr auto status_done = static_cast<std::int64_t>(store::PointStatus::done);
 
 std::vector<std::string> small_run(const std::string& output) {
   return {"run", "--d", "20", "--snr", "0,1", "--output", output};

@@ -71,7 +71,7 @@ void expect_kill_nine_and_resume_to_equal_a_clean_run(const std::vector<std::str
       "import h5py, sys; f = h5py.File(sys.argv[1], 'r'); "
       "assert f['points/status'].shape == (" +
       std::to_string(points) +
-      ",); assert f.attrs['schema_version'] == " + std::to_string(sweep::schema_version);
+      ",); assert f.attrs['schema_version'] == " + std::to_string(store::schema_version);
   EXPECT_EQ(run({RMTSWEEP_PYTHON, "-c", h5py_check, dir / "k.h5"}, dir / "py.log").exit_code, 0)
       << read_text(dir / "py.log");
   std::vector<double> seconds_at_kill;

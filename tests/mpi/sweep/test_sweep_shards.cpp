@@ -6,13 +6,14 @@
 #include <filesystem>
 #include <memory>
 
-#include "rmtsweep/sweep/grid.hpp"
-#include "rmtsweep/sweep/shard.hpp"
+#include "rmtsweep/config/grid.hpp"
+#include "rmtsweep/config/shard.hpp"
 #include "sweep_test_support.hpp"
 
 using namespace rmtsweep::test;
 namespace fs = std::filesystem;
-namespace sweep = rmtsweep::sweep;
+namespace config = rmtsweep::config;
+namespace store = rmtsweep::store;
 
 namespace {
 
@@ -94,11 +95,11 @@ std::unique_ptr<TempDir> Shards::dir_;
 // Each shard's file is a whole sweep's layout holding its own lines' points done (line L in shard L mod 3 +
 // 1), every other point pending, and says which shard it is.
 TEST_F(Shards, EachShardHoldsItsOwnLinesDoneAndTheOthersPending) {
-  const sweep::SweepReader reader(whole());
-  const sweep::Grid grid(reader.config());
+  const store::SweepReader reader(whole());
+  const config::Grid grid(reader.config());
   std::vector<int> done_by(static_cast<std::size_t>(grid.size()), 0);
   for (int i = 1; i <= 3; ++i) {
-    const sweep::SweepReader shard(shard_path(i));
+    const store::SweepReader shard(shard_path(i));
     EXPECT_EQ(shard.integer_attribute("shard_index").value_or(0), i);
     EXPECT_EQ(shard.integer_attribute("shard_count").value_or(0), 3);
     EXPECT_EQ(shard.text_attribute("run_0_shard").value_or(""), std::to_string(i) + "/3");
@@ -125,7 +126,7 @@ TEST_F(Shards, ThreeShardsMergedEqualTheWholeSweepAndAssembleToTheSamePhase) {
   const Finished same = compare_sweep_files(whole(), merged, run_records(3));
   EXPECT_EQ(same.exit_code, 0) << same.output;
   {
-    const sweep::SweepReader reader(merged);
+    const store::SweepReader reader(merged);
     EXPECT_EQ(reader.integer_attribute("runs").value_or(0), 3);
     EXPECT_FALSE(reader.integer_attribute("shard_count").has_value()) << "a merged file is a whole sweep";
     for (int r = 0; r < 3; ++r)

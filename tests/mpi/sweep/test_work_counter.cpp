@@ -10,7 +10,7 @@
 #include <thread>
 #include <vector>
 
-#include "rmtsweep/sweep/work_counter.hpp"
+#include "rmtsweep/parallel/work_counter.hpp"
 
 namespace {
 
@@ -36,7 +36,7 @@ TEST(WorkCounter, EveryTaskIsHandedOutExactlyOnceAcrossRanksWhileRankZeroIsBusy)
   std::int64_t done_seen = 0;
   bool others_finished_while_rank0_busy = true;
   {
-    rmtsweep::sweep::WorkCounter counter(MPI_COMM_WORLD);
+    rmtsweep::parallel::WorkCounter counter(MPI_COMM_WORLD);
     for (std::int64_t task = counter.next(); task < tasks; task = counter.next()) {
       ++taken[static_cast<std::size_t>(task)];
       counter.add_done();
@@ -81,7 +81,7 @@ TEST(WorkCounter, EveryTaskIsHandedOutExactlyOnceAcrossRanksWhileRankZeroIsBusy)
 // and closed() tells a stop from tasks merely running out, so a group in the middle of a run of
 // points stops there too.
 TEST(WorkCounter, CloseMakesEveryLaterFetchReturnAtLeastTheTotalAndIsSeenEverywhere) {
-  rmtsweep::sweep::WorkCounter counter(MPI_COMM_WORLD);
+  rmtsweep::parallel::WorkCounter counter(MPI_COMM_WORLD);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (rank == 1 || rank == 0) (void)counter.next();

@@ -5,14 +5,16 @@
 #include <tuple>
 #include <vector>
 
-#include "rmtsweep/sweep/grid.hpp"
+#include "rmtsweep/config/grid.hpp"
+#include "rmtsweep/sweep/schedule.hpp"
 
 namespace sweep = rmtsweep::sweep;
+namespace config = rmtsweep::config;
 
 namespace {
 
-sweep::Grid small_grid() {
-  return sweep::Grid(sweep::parse_sweep_config({{"d", "100"},
+config::Grid small_grid() {
+  return config::Grid(config::parse_sweep_config({{"d", "100"},
                                                 {"delta", "0.5,1,2"},
                                                 {"gamma", "0.25,1"},
                                                 {"snr", "0,1"},
@@ -21,16 +23,16 @@ sweep::Grid small_grid() {
 }
 
 /// Every point of the grid, 0 .. size - 1.
-std::vector<std::int64_t> every_point(const sweep::Grid& grid) {
+std::vector<std::int64_t> every_point(const config::Grid& grid) {
   std::vector<std::int64_t> todo;
   for (std::int64_t i = 0; i < grid.size(); ++i) todo.push_back(i);
   return todo;
 }
 
 TEST(SweepGrid, PointsAreFlattenedWithTrialFastestAndDeltaSlowest) {
-  const sweep::Grid grid = small_grid();
+  const config::Grid grid = small_grid();
   ASSERT_EQ(grid.size(), 3 * 2 * 2 * 2 * 3);
-  const sweep::GridCoordinates at = grid.coordinates(1);
+  const config::GridCoordinates at = grid.coordinates(1);
   EXPECT_EQ(at.trial, 1);
   EXPECT_EQ(at.weighting, 0u);
   EXPECT_EQ(grid.coordinates(3).weighting, 1u);
@@ -41,7 +43,7 @@ TEST(SweepGrid, PointsAreFlattenedWithTrialFastestAndDeltaSlowest) {
 }
 
 TEST(SweepGrid, ParamsCarryTheAxisValuesAndTheSharedKeys) {
-  const sweep::Grid grid = small_grid();
+  const config::Grid grid = small_grid();
   const auto p = grid.params(24 + 12 + 6 + 3 + 2);
   EXPECT_EQ(p.delta, 1.0);
   EXPECT_EQ(p.gamma, 1.0);
@@ -52,7 +54,7 @@ TEST(SweepGrid, ParamsCarryTheAxisValuesAndTheSharedKeys) {
 }
 
 TEST(SweepSchedule, MoreSequencesCostMoreAndOrderingPutsThemFirst) {
-  const sweep::Grid grid = small_grid();
+  const config::Grid grid = small_grid();
   // gamma = 0.25 means N = 4d sequences, gamma = 1 means N = d: the former is costlier.
   EXPECT_GT(sweep::point_cost(grid.params(0), grid.config()), sweep::point_cost(grid.params(12), grid.config()));
   const std::vector<std::int64_t> todo = every_point(grid);
@@ -71,7 +73,7 @@ TEST(SweepSchedule, MoreSequencesCostMoreAndOrderingPutsThemFirst) {
 // so that a group's next point reuses the table it holds: each (delta, trial) forms one run per
 // gamma (gamma sets the cost), 4 points long here (2 snr x 2 weightings).
 TEST(SweepSchedule, PointsSharingANoiseTableAreHandedOutTogether) {
-  const sweep::Grid grid = small_grid();
+  const config::Grid grid = small_grid();
   const std::vector<std::int64_t> order = sweep::order_by_cost(grid, every_point(grid));
   int runs = 1;
   for (std::size_t i = 1; i < order.size(); ++i) {
@@ -86,7 +88,7 @@ TEST(SweepSchedule, PointsSharingANoiseTableAreHandedOutTogether) {
 // max(1, points left / (4 groups)), which shrinks towards the end; and a run is only cut by the
 // cap or by a change of table or cost.
 TEST(SweepSchedule, TasksAreRunsOfOneNoiseTableAndCostThatShrinkTowardsTheEnd) {
-  const sweep::Grid grid = small_grid();
+  const config::Grid grid = small_grid();
   const std::vector<std::int64_t> order = sweep::order_by_cost(grid, every_point(grid));
   const auto n = static_cast<std::int64_t>(order.size());
   const auto table_and_cost = [&](std::int64_t position) {
@@ -125,9 +127,9 @@ namespace {
 // The schedule orders points by what they will cost on the engine that computes them: at d = 4000
 // the Krylov engine's modelled cost is below the dense path's d^2 N + 5 d^3.
 TEST(SweepSchedule, APointsCostFollowsTheEngineThatComputesIt) {
-  const sweep::Grid dense(sweep::parse_sweep_config({{"d", "4000"}, {"eigensolver", "dense"}}));
-  const sweep::Grid krylov(
-      sweep::parse_sweep_config({{"d", "4000"}, {"eigensolver", "krylov"}, {"store_spectra", "false"}}));
+  const config::Grid dense(config::parse_sweep_config({{"d", "4000"}, {"eigensolver", "dense"}}));
+  const config::Grid krylov(
+      config::parse_sweep_config({{"d", "4000"}, {"eigensolver", "krylov"}, {"store_spectra", "false"}}));
   EXPECT_LT(sweep::point_cost(krylov.params(0), krylov.config()), sweep::point_cost(dense.params(0), dense.config()));
 }
 
@@ -135,13 +137,13 @@ TEST(SweepSchedule, APointsCostFollowsTheEngineThatComputesIt) {
 
 namespace {
 
-sweep::Grid sizes_grid() {
-  return sweep::Grid(sweep::parse_sweep_config(
+config::Grid sizes_grid() {
+  return config::Grid(config::parse_sweep_config(
       {{"d", "100,400,200"}, {"delta", "0.5,1"}, {"snr", "0,1"}, {"weighting", "mean,optimal"}, {"trials", "2"}}));
 }
 
 TEST(SweepGrid, DIsTheSlowestAxisSoEachSizesPointsAreContiguous) {
-  const sweep::Grid grid = sizes_grid();
+  const config::Grid grid = sizes_grid();
   ASSERT_EQ(grid.size(), 3 * 2 * 2 * 2 * 2);
   const std::int64_t per_d = grid.config().points_per_d();
   ASSERT_EQ(per_d, 16);
@@ -156,7 +158,7 @@ TEST(SweepGrid, DIsTheSlowestAxisSoEachSizesPointsAreContiguous) {
 }
 
 TEST(SweepSchedule, TheLargestSizeIsComputedFirstAndTheSmallestLast) {
-  const sweep::Grid grid = sizes_grid();
+  const config::Grid grid = sizes_grid();
   const std::vector<std::int64_t> order = sweep::order_by_cost(grid, every_point(grid));
   for (std::size_t p = 1; p < order.size(); ++p) {
     EXPECT_GE(grid.params(order[p - 1]).d, grid.params(order[p]).d) << "position " << p;
@@ -166,7 +168,7 @@ TEST(SweepSchedule, TheLargestSizeIsComputedFirstAndTheSmallestLast) {
 }
 
 TEST(SweepSchedule, RunsOfOneTableNeverSpanTwoSizes) {
-  const sweep::Grid grid = sizes_grid();
+  const config::Grid grid = sizes_grid();
   const std::vector<std::int64_t> order = sweep::order_by_cost(grid, every_point(grid));
   const std::vector<std::int64_t> starts = sweep::table_runs(grid, order, 1);
   for (std::size_t r = 0; r + 1 < starts.size(); ++r) {

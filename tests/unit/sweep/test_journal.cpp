@@ -1,4 +1,4 @@
-// The point journal's format (include/rmtsweep/sweep/journal.hpp): records read back as written, a
+// The point journal's format (include/rmtsweep/store/journal.hpp): records read back as written, a
 // torn last record is skipped wherever it is cut, a damaged one ends the read, a failed write leaves
 // whole records only, and a journal of several sweeps or of other columns is refused.
 #include <gtest/gtest.h>
@@ -12,8 +12,8 @@
 #include <limits>
 
 #include "rmtsweep/common/error.hpp"
-#include "rmtsweep/sweep/journal.hpp"
-#include "rmtsweep/sweep/recover.hpp"
+#include "rmtsweep/store/journal.hpp"
+#include "rmtsweep/store/recover.hpp"
 
 namespace rmtsweep::sweep {
 namespace {
@@ -37,21 +37,21 @@ class TempDir {
 };
 
 /// The columns a file of this rmtsweep writes: the measurement columns but status, then status.
-std::vector<JournalColumn> our_columns() {
-  std::vector<std::pair<const Column*, std::size_t>> written;
-  for (const Column* c : point_columns()) {
-    if (c->phase == ColumnPhase::measurement && c != &column::status)
-      written.emplace_back(c, stored_width(*c));
+std::vector<store::JournalColumn> our_columns() {
+  std::vector<std::pair<const store::Column*, std::size_t>> written;
+  for (const store::Column* c : store::point_columns()) {
+    if (c->phase == store::ColumnPhase::measurement && c != &store::column::status)
+      written.emplace_back(c, store::stored_width(*c));
   }
-  written.emplace_back(&column::status, 0);
-  return journal_columns(written);
+  written.emplace_back(&store::column::status, 0);
+  return store::journal_columns(written);
 }
 
-JournalHead head_of(std::int64_t run, int rank,
+store::JournalHead head_of(std::int64_t run, int rank,
                     const std::string& sweep_id = "0123456789abcdef0123456789abcdef") {
-  JournalHead h;
+  store::JournalHead h;
   h.file_name = "sweep.h5";
-  h.schema_version = schema_version;
+  h.schema_version = store::schema_version;
   h.config = "d = 20\ntrials = 4\n";
   h.provenance.sweep_id = sweep_id;
   h.provenance.rmtsweep_version = "test";
@@ -70,18 +70,18 @@ JournalHead head_of(std::int64_t run, int rank,
 
 /// A record of point `index` with every kind of cell: reals (one NaN), integers, texts (a long one
 /// with a NUL byte inside), k values and a spectrum of 20.
-PointRecord record_of(std::int64_t index, PointStatus status = PointStatus::done) {
-  PointRecord r;
+store::PointRecord record_of(std::int64_t index, store::PointStatus status = store::PointStatus::done) {
+  store::PointRecord r;
   r.index = index;
-  for (const JournalColumn& c : our_columns()) {
+  for (const store::JournalColumn& c : our_columns()) {
     if (c.name == "status") {
       r.cells.emplace_back(static_cast<std::int64_t>(status));
-    } else if (c.shape == ColumnShape::top_k) {
+    } else if (c.shape == store::ColumnShape::top_k) {
       r.cells.emplace_back(std::vector<double>{3.5, 2.25, std::numeric_limits<double>::quiet_NaN(), -1e-300});
-    } else if (c.type == ColumnType::real) {
+    } else if (c.type == store::ColumnType::real) {
       r.cells.emplace_back(c.name == "weights_deviation" ? std::numeric_limits<double>::quiet_NaN()
                                                          : 0.1 * static_cast<double>(index) + 1.0 / 3.0);
-    } else if (c.type == ColumnType::integer) {
+    } else if (c.type == store::ColumnType::integer) {
       r.cells.emplace_back(std::int64_t{-7} * index);
     } else {
       r.cells.emplace_back(c.name == "error" ? std::string(1500, 'e') + std::string(1, '\0') + "end"
@@ -93,7 +93,7 @@ PointRecord record_of(std::int64_t index, PointStatus status = PointStatus::done
 }
 
 /// Cells equal, NaN equal to NaN, bit for bit otherwise.
-void expect_same(const PointRecord& a, const PointRecord& b) {
+void expect_same(const store::PointRecord& a, const store::PointRecord& b) {
   EXPECT_EQ(a.index, b.index);
   ASSERT_EQ(a.cells.size(), b.cells.size());
   const auto same = [](double x, double y) { return (std::isnan(x) && std::isnan(y)) || x == y; };
@@ -121,7 +121,7 @@ void expect_same(const PointRecord& a, const PointRecord& b) {
 std::string journal_with(const TempDir& dir, int records) {
   const std::string journal = dir / "sweep.h5.journal";
   fs::create_directories(journal);
-  JournalWriter writer(journal, head_of(0, 0));
+  store::JournalWriter writer(journal, head_of(0, 0));
   for (int i = 0; i < records; ++i) writer.append(record_of(i));
   writer.close();
   return journal;
@@ -130,7 +130,7 @@ std::string journal_with(const TempDir& dir, int records) {
 TEST(Journal, ARecordReadsBackAsWrittenWithItsWholeMessageAndTheHeadsProvenance) {
   const TempDir dir;
   const std::string journal = journal_with(dir, 2);
-  const JournalFile file = read_journal_file(journal + "/" + journal_file_name(0, 0));
+  const store::JournalFile file = store::read_journal_file(journal + "/" + store::journal_file_name(0, 0));
   ASSERT_TRUE(file.has_head) << file.problem;
   EXPECT_TRUE(file.problem.empty()) << file.problem;
   EXPECT_EQ(file.ignored_bytes, 0u);
@@ -147,7 +147,7 @@ TEST(Journal, ARecordReadsBackAsWrittenWithItsWholeMessageAndTheHeadsProvenance)
 TEST(Journal, ATornLastRecordIsSkippedWhereverItIsCut) {
   const TempDir dir;
   const std::string journal = journal_with(dir, 3);
-  const std::string path = journal + "/" + journal_file_name(0, 0);
+  const std::string path = journal + "/" + store::journal_file_name(0, 0);
   const auto whole = fs::file_size(path);
   const std::string bytes = [&] {
     std::ifstream in(path, std::ios::binary);
@@ -155,10 +155,10 @@ TEST(Journal, ATornLastRecordIsSkippedWhereverItIsCut) {
   }();
   // Where the third record starts: the size of a journal holding two.
   const TempDir other;
-  const auto two_records = fs::file_size(journal_with(other, 2) + "/" + journal_file_name(0, 0));
+  const auto two_records = fs::file_size(journal_with(other, 2) + "/" + store::journal_file_name(0, 0));
   for (auto cut = two_records + 1; cut < whole; cut += 7) {
     std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes.substr(0, cut);
-    const JournalFile file = read_journal_file(path);
+    const store::JournalFile file = store::read_journal_file(path);
     ASSERT_EQ(file.records.size(), 2u) << "cut at " << cut;
     EXPECT_EQ(file.ignored_bytes, cut - two_records) << "cut at " << cut;
     EXPECT_NE(file.problem.find("cut short"), std::string::npos) << file.problem;
@@ -168,15 +168,15 @@ TEST(Journal, ATornLastRecordIsSkippedWhereverItIsCut) {
 TEST(Journal, ADamagedByteFailsItsRecordsChecksumAndEndsTheRead) {
   const TempDir dir;
   const std::string journal = journal_with(dir, 3);
-  const std::string path = journal + "/" + journal_file_name(0, 0);
+  const std::string path = journal + "/" + store::journal_file_name(0, 0);
   const TempDir other;
-  const auto one_record = fs::file_size(journal_with(other, 1) + "/" + journal_file_name(0, 0));
+  const auto one_record = fs::file_size(journal_with(other, 1) + "/" + store::journal_file_name(0, 0));
   {
     std::fstream file(path, std::ios::binary | std::ios::in | std::ios::out);
     file.seekp(static_cast<std::streamoff>(one_record + 40));  // inside the second record's payload
     file.put('\x7f');
   }
-  const JournalFile file = read_journal_file(path);
+  const store::JournalFile file = store::read_journal_file(path);
   EXPECT_EQ(file.records.size(), 1u);
   EXPECT_NE(file.problem.find("checksum fails"), std::string::npos) << file.problem;
   EXPECT_EQ(file.ignored_bytes, fs::file_size(path) - one_record);
@@ -186,7 +186,7 @@ TEST(Journal, AWriteThatFailsIsUndoneSoTheFileHoldsWholeRecordsOnly) {
   const TempDir dir;
   const std::string journal = dir / "sweep.h5.journal";
   fs::create_directories(journal);
-  JournalWriter writer(journal, head_of(0, 0));
+  store::JournalWriter writer(journal, head_of(0, 0));
   writer.append(record_of(0));
   const auto one = fs::file_size(writer.path());
   // A file size limit of one record and a half: the next write fails part way (EFBIG), as on a full disk.
@@ -202,7 +202,7 @@ TEST(Journal, AWriteThatFailsIsUndoneSoTheFileHoldsWholeRecordsOnly) {
   EXPECT_EQ(fs::file_size(writer.path()), one);
   writer.append(record_of(2));  // once there is room again
   writer.close();
-  const JournalFile file = read_journal_file(writer.path());
+  const store::JournalFile file = store::read_journal_file(writer.path());
   ASSERT_EQ(file.records.size(), 2u) << file.problem;
   EXPECT_TRUE(file.problem.empty()) << file.problem;
   EXPECT_EQ(file.records[1].index, 2);
@@ -211,9 +211,9 @@ TEST(Journal, AWriteThatFailsIsUndoneSoTheFileHoldsWholeRecordsOnly) {
 TEST(Journal, ASecondWriterOfTheSameRunAndRankIsRefused) {
   const TempDir dir;
   const std::string journal = journal_with(dir, 1);
-  JournalWriter again(journal, head_of(0, 0));
+  store::JournalWriter again(journal, head_of(0, 0));
   EXPECT_THROW(again.open(), FileIoError);
-  EXPECT_EQ(read_journal_file(journal + "/" + journal_file_name(0, 0)).records.size(), 1u);
+  EXPECT_EQ(store::read_journal_file(journal + "/" + store::journal_file_name(0, 0)).records.size(), 1u);
 }
 
 TEST(Journal, ALaterRunsRecordOfAPointReplacesAnEarlierRunsOne) {
@@ -221,36 +221,36 @@ TEST(Journal, ALaterRunsRecordOfAPointReplacesAnEarlierRunsOne) {
   const std::string journal = dir / "sweep.h5.journal";
   fs::create_directories(journal);
   {
-    JournalWriter first(journal, head_of(0, 1));
-    first.append(record_of(3, PointStatus::failed));
+    store::JournalWriter first(journal, head_of(0, 1));
+    first.append(record_of(3, store::PointStatus::failed));
     first.append(record_of(4));
     first.close();
-    JournalWriter second(journal, head_of(1, 0));
+    store::JournalWriter second(journal, head_of(1, 0));
     second.append(record_of(3));
     second.close();
   }
-  const Journal read = read_journal(journal);
+  const store::Journal read = store::read_journal(journal);
   ASSERT_EQ(read.files.size(), 2u);
   EXPECT_EQ(read.head().run, 1);
-  const auto latest = latest_records(read);
+  const auto latest = store::latest_records(read);
   ASSERT_EQ(latest.size(), 10u);
   ASSERT_NE(latest[3], nullptr);
-  EXPECT_EQ(record_status(*latest[3]), PointStatus::done);
-  EXPECT_EQ(record_status(*latest[4]), PointStatus::done);
+  EXPECT_EQ(store::record_status(*latest[3]), store::PointStatus::done);
+  EXPECT_EQ(store::record_status(*latest[4]), store::PointStatus::done);
   EXPECT_EQ(latest[5], nullptr);
 }
 
 TEST(Journal, FilesOfTwoSweepsInOneJournalAreRefusedNamingTheOddOne) {
   const TempDir dir;
   const std::string journal = journal_with(dir, 1);
-  JournalWriter stranger(journal, head_of(1, 0, "ffffffffffffffffffffffffffffffff"));
+  store::JournalWriter stranger(journal, head_of(1, 0, "ffffffffffffffffffffffffffffffff"));
   stranger.open();
   stranger.close();
   try {
-    (void)read_journal(journal);
+    (void)store::read_journal(journal);
     FAIL() << "a journal of two sweeps was read";
   } catch (const InvalidFile& e) {
-    EXPECT_NE(std::string(e.what()).find(journal_file_name(1, 0)), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(store::journal_file_name(1, 0)), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("belongs to another sweep"), std::string::npos) << e.what();
   }
 }
@@ -260,38 +260,38 @@ TEST(Journal, ItsAgreementWithAFileCountsEachKindOfDifference) {
   const std::string journal = dir / "sweep.h5.journal";
   fs::create_directories(journal);
   {
-    JournalWriter writer(journal, head_of(0, 0));
+    store::JournalWriter writer(journal, head_of(0, 0));
     for (const std::int64_t i : {0, 1, 2, 3})
-      writer.append(record_of(i, i == 2 ? PointStatus::failed : PointStatus::done));
+      writer.append(record_of(i, i == 2 ? store::PointStatus::failed : store::PointStatus::done));
     writer.close();
   }
-  const Journal read = read_journal(journal);
+  const store::Journal read = store::read_journal(journal);
   //                                   0  1  2  3  4  5 ...: 1 pending (journal holds it), 2 done (failed in
   //                                   the journal), 3 pending and the writer's last record, 5 done (no
   //                                   record)
   const std::vector<std::int64_t> status{1, 0, 1, 0, 0, 1, 0, 0, 0, 0};
-  const JournalAgreement a = compare_with_file(read, status);
+  const store::JournalAgreement a = store::compare_with_file(read, status);
   EXPECT_EQ(a.journal_only, 2);
   EXPECT_EQ(a.in_flight, 1);
   EXPECT_EQ(a.file_only, 1);
   EXPECT_EQ(a.differing, 1);
   EXPECT_FALSE(a.agrees());
-  EXPECT_TRUE(compare_with_file(read, {1, 1, 2, 1, 0, 0, 0, 0, 0, 0}).agrees());
+  EXPECT_TRUE(store::compare_with_file(read, {1, 1, 2, 1, 0, 0, 0, 0, 0, 0}).agrees());
 }
 
 TEST(Journal, RecoverRefusesAJournalWhoseRecordsHoldOtherColumnsNamingThem) {
   const TempDir dir;
   const std::string journal = dir / "sweep.h5.journal";
   fs::create_directories(journal);
-  JournalHead head = head_of(0, 0);
+  store::JournalHead head = head_of(0, 0);
   head.columns.insert(head.columns.begin(),
-                      {"a_column_of_another_version", ColumnType::real, ColumnShape::scalar, 0});
+                      {"a_column_of_another_version", store::ColumnType::real, store::ColumnShape::scalar, 0});
   head.provenance.rmtsweep_version = "9.9.9";
-  JournalWriter writer(journal, head);
+  store::JournalWriter writer(journal, head);
   writer.open();
   writer.close();
   try {
-    (void)recover_sweep(dir / "sweep.h5");
+    (void)store::recover_sweep(dir / "sweep.h5");
     FAIL() << "a journal of other columns was recovered";
   } catch (const InvalidFile& e) {
     const std::string what = e.what();

@@ -6,15 +6,16 @@
 #include <stdexcept>
 #include <string>
 
-#include "rmtsweep/sweep/grid.hpp"
+#include "rmtsweep/config/grid.hpp"
 #include "rmtsweep/sweep/runner.hpp"
 
 namespace sweep = rmtsweep::sweep;
+namespace config = rmtsweep::config;
 
 namespace {
 
 rmtsweep::model::PointParams large_point() {
-  const sweep::Grid grid(sweep::parse_sweep_config({{"d", "200000"}, {"snr", "3"}, {"delta", "0.5"}}));
+  const config::Grid grid(config::parse_sweep_config({{"d", "200000"}, {"snr", "3"}, {"delta", "0.5"}}));
   return grid.params(0);
 }
 

@@ -12,27 +12,28 @@
 #include "rmtsweep/assemble/phase_file.hpp"
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/io/hdf5.hpp"
-#include "rmtsweep/sweep/sweep_reader.hpp"
+#include "rmtsweep/store/sweep_reader.hpp"
 
-namespace sweep = rmtsweep::sweep;
-namespace column = rmtsweep::sweep::column;
+namespace config = rmtsweep::config;
+namespace store = rmtsweep::store;
+namespace column = rmtsweep::store::column;
 
 namespace {
 
 const std::string kept = std::string(RMTSWEEP_SOURCE_DIR) + "/tests/data/sweep_schema1.h5";
 
 TEST(SweepReader, AFileOfTheFirstSchemaOpensWithItsConfig) {
-  const sweep::SweepReader reader(kept);
+  const store::SweepReader reader(kept);
   EXPECT_EQ(reader.schema_version(), 1);
   EXPECT_EQ(reader.points(), 8);
-  const sweep::SweepConfig config = reader.config();
+  const config::SweepConfig config = reader.config();
   EXPECT_EQ(config.d, std::vector<int>{16});
   EXPECT_EQ(config.point_count(), 8);
   EXPECT_EQ(reader.draws().version, 2);
 }
 
 /// The columns added to the table after that file was written: the reader says they are absent.
-bool added_later(const sweep::Column& c) {
+bool added_later(const store::Column& c) {
   for (const char* name :
        {"effective_tokens", "solver", "operator_products", "solver_residual", "solver_fell_back", "d_index",
         "theory_finite_t_top_eigenvalue", "theory_finite_t_overlap", "theory_finite_t_threshold_snr",
@@ -43,25 +44,25 @@ bool added_later(const sweep::Column& c) {
 }
 
 TEST(SweepReader, EveryColumnOfTheTableReadsFromTheFirstSchemaOrIsReportedMissing) {
-  const sweep::SweepReader reader(kept);
-  for (const sweep::Column* c : sweep::point_columns()) {
+  const store::SweepReader reader(kept);
+  for (const store::Column* c : store::point_columns()) {
     if (added_later(*c)) {
       EXPECT_FALSE(reader.has(*c)) << c->name;
       EXPECT_THROW((void)reader.reals(*c), rmtsweep::InvalidFile) << c->name;
       continue;
     }
     ASSERT_TRUE(reader.has(*c)) << c->name;
-    const std::size_t per_point = c->shape == sweep::ColumnShape::top_k ? 4 : 1;
-    const std::size_t rows = c->type == sweep::ColumnType::text      ? reader.texts(*c).size()
-                             : c->type == sweep::ColumnType::integer ? reader.integers(*c).size()
+    const std::size_t per_point = c->shape == store::ColumnShape::top_k ? 4 : 1;
+    const std::size_t rows = c->type == store::ColumnType::text      ? reader.texts(*c).size()
+                             : c->type == store::ColumnType::integer ? reader.integers(*c).size()
                                                                      : reader.reals(*c).size();
     EXPECT_EQ(rows, 8 * per_point) << c->name;
   }
 }
 
 TEST(SweepReader, StatusAndMeasurementsAreWhatTheRunRecorded) {
-  const sweep::SweepReader reader(kept);
-  const sweep::StatusCounts counts = sweep::count_status(reader.status());
+  const store::SweepReader reader(kept);
+  const store::StatusCounts counts = store::count_status(reader.status());
   EXPECT_EQ(counts.done, 7);
   EXPECT_EQ(counts.failed, 1);
   EXPECT_EQ(counts.pending + counts.other, 0);
@@ -94,7 +95,7 @@ TEST(SweepReader, AFileThatIsNotASweepIsAnInvalidFileNamingIt) {
     std::fclose(f);
   }
   try {
-    const sweep::SweepReader reader(text);
+    const store::SweepReader reader(text);
     ADD_FAILURE() << "no InvalidFile";
   } catch (const rmtsweep::InvalidFile& e) {
     EXPECT_EQ(e.path(), text.string());
@@ -109,7 +110,7 @@ namespace {
 
 std::string invalid_file_message(const std::string& path) {
   try {
-    const sweep::SweepReader reader(path);
+    const store::SweepReader reader(path);
   } catch (const rmtsweep::InvalidFile& e) {
     return e.what();
   }
@@ -140,7 +141,7 @@ TEST(SweepReader, AnotherProgramsFileWithPointsAndGridIsNotCalledAnInterruptedSw
   const std::string message = invalid_file_message(path);
   EXPECT_NE(message.find("another program's file"), std::string::npos) << message;
   EXPECT_EQ(message.find("interrupted"), std::string::npos) << message;
-  EXPECT_FALSE(sweep::SweepReader::written_by_rmtsweep(path));
+  EXPECT_FALSE(store::SweepReader::written_by_rmtsweep(path));
   std::filesystem::remove(path);
 }
 
@@ -152,12 +153,12 @@ TEST(SweepReader, ASweepWithoutItsSchemaVersionIsOneWhoseCreationWasInterrupted)
     const auto file = rmtsweep::io::create_file(path);
     (void)rmtsweep::io::create_group(file, "grid");
     const auto delta =
-        rmtsweep::io::create_double_dataset(file, std::string(sweep::grid_axis::delta.path), {3});
-    rmtsweep::io::write_attribute(delta, "description", std::string(sweep::grid_axis::delta.description));
+        rmtsweep::io::create_double_dataset(file, std::string(store::grid_axis::delta.path), {3});
+    rmtsweep::io::write_attribute(delta, "description", std::string(store::grid_axis::delta.description));
   }
   const std::string message = invalid_file_message(path);
   EXPECT_NE(message.find("creation was interrupted"), std::string::npos) << message;
-  EXPECT_TRUE(sweep::SweepReader::written_by_rmtsweep(path));
+  EXPECT_TRUE(store::SweepReader::written_by_rmtsweep(path));
   std::filesystem::remove(path);
 }
 

@@ -1,0 +1,176 @@
+// Failed points' messages: kept by the writing ranks, written serially at the close
+// (include/rmtsweep/store/failure_messages.hpp).
+#include "rmtsweep/store/failure_messages.hpp"
+
+#include <cstdlib>
+#include <span>
+#include <stdexcept>
+
+#include "rmtsweep/common/error.hpp"
+#include "rmtsweep/io/file_error.hpp"
+#include "rmtsweep/parallel/collectives.hpp"
+#include "rmtsweep/store/schema.hpp"
+
+namespace rmtsweep::store {
+namespace {
+
+/// The messages of every table as bytes: table, row (decimal) and message, each ended by a NUL (a message
+/// holds none: add() cuts it there).
+std::vector<char> encoded(const std::map<std::string, std::map<std::int64_t, std::string>>& tables) {
+  std::vector<char> bytes;
+  const auto put = [&](const std::string& text) {
+    bytes.insert(bytes.end(), text.begin(), text.end());
+    bytes.push_back('\0');
+  };
+  for (const auto& [table, rows] : tables) {
+    for (const auto& [row, message] : rows) {
+      put(table);
+      put(std::to_string(row));
+      put(message);
+    }
+  }
+  return bytes;
+}
+
+/// The gathered bytes of every rank (rank order) as tables again: a later rank's message for a row replaces
+/// an earlier one's (no row is written by two ranks in one run).
+std::map<std::string, std::map<std::int64_t, std::string>> decoded(const std::vector<char>& bytes) {
+  std::map<std::string, std::map<std::int64_t, std::string>> tables;
+  std::size_t at = 0;
+  const auto take = [&]() {
+    const std::size_t end = std::string_view(bytes.data(), bytes.size()).find('\0', at);
+    if (end == std::string_view::npos) throw std::logic_error("failure messages: a gathered entry cut short");
+    std::string text(bytes.data() + at, end - at);
+    at = end + 1;
+    return text;
+  };
+  while (at < bytes.size()) {
+    std::string table = take();
+    const std::int64_t row = std::strtoll(take().c_str(), nullptr, 10);
+    tables[std::move(table)][row] = take();
+  }
+  return tables;
+}
+
+}  // namespace
+
+void DeferredMessages::add(const std::string& table, std::int64_t row, std::string_view message) {
+  tables_[table][row] = std::string(message.substr(0, message.find('\0')));
+}
+
+namespace {
+
+/// What settling one table writes: its rows whose stored message is not the one the rule gives.
+struct Settlement {
+  std::string table;
+  std::vector<hsize_t> rows;
+  std::vector<std::string> values;
+};
+
+/// The rule (failure_messages.hpp) on the table `table` of the open file: a failed row's message is
+/// `messages`' for it, else the stored one; any other row's is empty. Nothing where the table's error is
+/// fixed-length (a file of schema_version 1 or 2: written with the point).
+Settlement settlement(hid_t file, const std::string& table,
+                      const std::map<std::int64_t, std::string>& messages) {
+  Settlement s{table, {}, {}};
+  const std::string error_path = table + "/" + std::string(column::error.name);
+  if (!io::exists(file, error_path)) return s;
+  const io::Dataset error = io::open_dataset(file, error_path);
+  if (!io::is_variable_string(error)) return s;
+  const std::vector<std::int64_t> status =
+      io::read_ints(io::open_dataset(file, table + "/" + std::string(column::status.name)));
+  const std::vector<std::string> stored = io::read_strings(error);
+  for (std::size_t i = 0; i < status.size() && i < stored.size(); ++i) {
+    std::string wanted;
+    if (status[i] == static_cast<std::int64_t>(PointStatus::failed)) {
+      const auto given = messages.find(static_cast<std::int64_t>(i));
+      wanted = given != messages.end() ? given->second : stored[i];
+    }
+    if (wanted != stored[i]) {
+      s.rows.push_back(static_cast<hsize_t>(i));
+      s.values.push_back(std::move(wanted));
+    }
+  }
+  return s;
+}
+
+}  // namespace
+
+void DeferredMessages::write(const std::string& path, MPI_Comm comm) {
+  const std::vector<char> mine = encoded(tables_);
+  tables_.clear();
+  const std::vector<char> all = parallel::gather(std::span<const char>(mine), comm);
+  parallel::agreed(comm, [&] {
+    if (parallel::rank_of(comm) != 0) return;
+    auto tables = decoded(all);
+    tables.try_emplace(std::string(points_group));  // settled at every close: an earlier run's left-overs
+    try {
+      // Read first (beside any reader): most closes change nothing, and then nothing is written.
+      std::vector<Settlement> changes;
+      {
+        const io::File file = io::open_file(path, io::Access::read_only);
+        for (const auto& [table, messages] : tables) {
+          Settlement s = settlement(file, table, messages);
+          if (!s.rows.empty()) changes.push_back(std::move(s));
+        }
+      }
+      if (changes.empty()) return;
+      io::File file = io::open_file_beside_readers(path);
+      for (const Settlement& s : changes) {
+        io::write_strings_at(io::open_dataset(file, s.table + "/" + std::string(column::error.name)), s.rows,
+                             s.values);
+        // Last: a kill before it leaves this run's rows unsettled, not wrongly settled.
+        if (s.table == points_group) {
+          io::write_attribute(file, std::string(messages_run_attribute),
+                              io::read_int_attribute(file, "runs") - 1);
+        }
+      }
+      io::check(H5Fclose(file.release()), "H5Fclose");
+    } catch (const Hdf5Error& e) {
+      throw io::file_error(path, "write the failed points' messages into the sweep file", e,
+                           "its points are all in it, and the messages in its journal (`rmtsweep status` "
+                           "shows them); `rmtsweep recover` rebuilds the file should it not open");
+    }
+  });
+}
+
+std::vector<char> messages_settled(const SweepReader& reader, const std::vector<std::int64_t>& run) {
+  std::vector<char> settled(run.size(), 1);
+  if (!reader.has(column::error) ||
+      !io::is_variable_string(io::open_dataset(reader.file(), path_of(column::error))))
+    return settled;
+  const std::int64_t through = reader.integer_attribute(std::string(messages_run_attribute)).value_or(-1);
+  for (std::size_t i = 0; i < run.size(); ++i) settled[i] = run[i] <= through ? 1 : 0;
+  return settled;
+}
+
+std::vector<std::string> failure_messages(const SweepReader& reader, const Journal* journal) {
+  const std::vector<std::int64_t> status = reader.status();
+  std::vector<std::string> messages = reader.texts(column::error);
+  const std::vector<char> settled =
+      messages_settled(reader, reader.has(column::run) ? reader.integers(column::run)
+                                                       : std::vector<std::int64_t>(status.size(), 0));
+  std::vector<const PointRecord*> latest;
+  std::size_t error_cell = 0;
+  if (journal != nullptr && !journal->files.empty() &&
+      journal->head().points == static_cast<std::int64_t>(status.size())) {
+    const std::vector<JournalColumn>& columns = journal->head().columns;
+    error_cell = columns.size();
+    for (std::size_t c = 0; c < columns.size(); ++c)
+      if (columns[c].name == column::error.name) error_cell = c;
+    if (error_cell < columns.size()) latest = latest_records(*journal);
+  }
+  for (std::size_t i = 0; i < status.size(); ++i) {
+    if (status[i] != static_cast<std::int64_t>(PointStatus::failed)) {
+      messages[i].clear();  // an earlier failure's, left by a run killed before its close emptied it
+      continue;
+    }
+    if (settled[i] || i >= latest.size() || latest[i] == nullptr) continue;
+    if (record_status(*latest[i]) != PointStatus::failed) continue;
+    if (const auto* text = std::get_if<std::string>(&latest[i]->cells.at(error_cell)))
+      messages[i] = text->substr(0, text->find('\0'));
+  }
+  return messages;
+}
+
+}  // namespace rmtsweep::store

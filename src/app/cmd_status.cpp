@@ -130,7 +130,7 @@ void print_activity(const Activity& a) {
   std::printf("\n");
 }
 
-/// What `status` says of damage: every point compared with its journal record and the config (sweep/verify.hpp).
+/// What `status` says of damage: every point compared with its journal record and the config (store/verify.hpp).
 void print_verification(const store::SweepReader& reader) {
   const std::string directory = store::journal_directory(reader.path());
   std::optional<store::Journal> journal;

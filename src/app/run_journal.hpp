@@ -44,7 +44,7 @@ JournalSnapshot snapshot_journal(const std::string& output, MPI_Comm comm);
 void report_journal_losses(const std::string& output, const JournalSnapshot& before);
 
 /// `run --resume`: rank 0 compares the file with its journal (when `journal`) and its config
-/// (sweep/verify.hpp) before the file is opened in parallel: the points whose stored values differ from
+/// (store/verify.hpp) before the file is opened in parallel: the points whose stored values differ from
 /// what was written (flipped bytes), on rank 0; empty on the others.
 std::vector<store::DamagedPoint> find_damage(const std::string& output, bool journal, MPI_Comm comm);
 

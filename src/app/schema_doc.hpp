@@ -1,6 +1,6 @@
 #pragma once
 /// docs/schema.md, the sweep file's layout for users: printed by `rmtsweep schema --markdown`. Its
-/// tables come from the tables the writers use (/grid and /points: sweep/schema.hpp; /phase:
+/// tables come from the tables the writers use (/grid and /points: store/schema.hpp; /phase:
 /// assemble/phase_schema.hpp, with the shapes below), so the document follows the code
 /// (test_docs_schema checks that docs/schema.md is this output, and that /phase of an assembled
 /// file holds exactly phase_layout()).

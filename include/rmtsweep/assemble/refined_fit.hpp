@@ -1,7 +1,7 @@
 #pragma once
 /// The refined thresholds of `rmtsweep assemble` (issue 19): per rule and per (weighting, d, delta, gamma)
 /// line, from the detections of every done point of the line, the grid's and the refined ones (/refine,
-/// sweep/refine_file.hpp) together,
+/// store/refine_file.hpp) together,
 ///  - the threshold: the median of the per-trial thresholds with its error, the estimate `rmtsweep refine`
 ///    drives below its tolerance. Where every trial with a done point has its exact threshold for the rule
 ///    (its line's secular form: /lines for the grid's trials, /refine/lines for the trials refine added;

@@ -4,8 +4,8 @@
 /// Rounds. Rank 0 reads the grid's done points (and its lines' secular forms) once and, each round, the
 /// refined rows; it decides the round's work (design.hpp) from done results only: whole new trials, each a
 /// line over the grid's snr values, on lines whose trials have exact thresholds, points bisecting the trials'
-/// brackets elsewhere (replay.hpp). It broadcasts them, writes them as pending (sweep/refine_file.hpp,
-/// sweep/refined_line_store.hpp), and every rank computes them with the sweep's dynamic schedule
+/// brackets elsewhere (replay.hpp). It broadcasts them, writes them as pending (store/refine_file.hpp,
+/// store/refined_line_store.hpp), and every rank computes them with the sweep's dynamic schedule
 /// (sweep::run_batch). Round r's decision uses the grid and the results of the points rounds 0..r-1 proposed,
 /// never other rows of the file: a rerun after a kill replays the rounds from the start, finds their points
 /// done (or pending: then computes them), and continues exactly where an uninterrupted refine would be.

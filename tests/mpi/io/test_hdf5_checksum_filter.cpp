@@ -2,7 +2,7 @@
 // Debian 12's parallel HDF5 (1.10.8, Open MPI), a dataset with the Fletcher-32 filter (chunked, as filters
 // need) can be written in parallel by collective writes only; the independent write one group leader
 // makes of its point's row is refused. So the sweep's points, handed out dynamically and written by
-// whichever leader finished them, are checked against their journal records instead (sweep/verify.hpp).
+// whichever leader finished them, are checked against their journal records instead (store/verify.hpp).
 // What the filter would give is checked too: a byte flipped on the disk fails the read.
 #include <gtest/gtest.h>
 #include <hdf5.h>

@@ -21,28 +21,9 @@ namespace {
 /// apply): 48 points at d = 40, with their spectra; 4 lines, 16 points per shard of 3.
 std::vector<std::string> sweep_args(const std::string& output, std::vector<std::string> extra = {},
                                     const std::string& seed = "3") {
-  std::vector<std::string> args{"run",
-                                "--output",
-                                output,
-                                "--d",
-                                "40",
-                                "--T",
-                                "4",
-                                "--seed",
-                                seed,
-                                "--trials",
-                                "2",
-                                "--delta",
-                                "0.5,1",
-                                "--gamma",
-                                "0.5",
-                                "--snr",
-                                "0:3:4",
-                                "--weighting",
-                                "mean,optimal,causal:2",
-                                "--store_spectra",
-                                "true"};
-  args.insert(args.end(), extra.begin(), extra.end());
+  std::vector<std::string> args = small_sweep_args(output, extra);
+  *(std::find(args.begin(), args.end(), "--weighting") + 1) = "mean,optimal,causal:2";
+  *(std::find(args.begin(), args.end(), "--seed") + 1) = seed;
   return args;
 }
 

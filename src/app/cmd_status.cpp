@@ -17,7 +17,6 @@
 #include "rmtsweep/io/file_error.hpp"
 #include "rmtsweep/model/parse_number.hpp"
 #include "rmtsweep/parallel/eigen.hpp"
-#include "rmtsweep/store/failure_messages.hpp"
 #include "rmtsweep/store/journal.hpp"
 #include "rmtsweep/store/refine_file.hpp"
 #include "rmtsweep/store/sweep_reader.hpp"
@@ -276,27 +275,16 @@ void print_status(const std::string& path, bool verify) {
                   static_cast<long long>(fallbacks));
     std::printf("\n");
   }
-  if (counts.failed > 0) {
-    namespace column = store::column;
-    // A run killed before its close (or running) has its failed points' messages in its journal only.
-    const bool ours = journal.journal && journal.kind != JournalState::Kind::other_sweep;
-    const auto errors = store::failure_messages(reader, ours ? &*journal.journal : nullptr);
-    const auto delta = reader.reals(column::delta), gamma = reader.reals(column::gamma);
-    const auto snr = reader.reals(column::snr);
-    const auto weighting = reader.texts(column::weighting);
-    const auto trial = reader.integers(column::trial);
-    const auto d = reader.integers(column::d);
-    std::printf("failed points:\n");
-    for (std::size_t i = 0; i < status.size(); ++i) {
-      if (status[i] != static_cast<std::int64_t>(store::PointStatus::failed)) continue;
-      std::printf("  %zu (d=%lld delta=%s gamma=%s snr=%s weighting=%s trial=%lld): %s\n", i,
-                  static_cast<long long>(d[i]), model::format_double(delta[i]).c_str(),
-                  model::format_double(gamma[i]).c_str(), model::format_double(snr[i]).c_str(),
-                  weighting[i].c_str(), static_cast<long long>(trial[i]),
-                  errors[i].empty() ? "(no message: the run that failed it did not close the file, and its "
-                                      "journal holds none)"
-                                    : errors[i].c_str());
-    }
+  const std::vector<FailedPoint> failed = failed_points(reader, status, journal);
+  if (!failed.empty()) std::printf("failed points:\n");
+  for (const FailedPoint& f : failed) {
+    std::printf("  %zu (d=%lld delta=%s gamma=%s snr=%s weighting=%s trial=%lld): %s\n", f.point,
+                static_cast<long long>(f.d), model::format_double(f.delta).c_str(),
+                model::format_double(f.gamma).c_str(), model::format_double(f.snr).c_str(), f.weighting.c_str(),
+                static_cast<long long>(f.trial),
+                f.message.empty() ? "(no message: the run that failed it did not close the file, and its "
+                                    "journal holds none)"
+                                  : f.message.c_str());
   }
 }
 

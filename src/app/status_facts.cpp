@@ -8,6 +8,7 @@
 #include "rmtsweep/common/duration_text.hpp"
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/io/file_error.hpp"
+#include "rmtsweep/store/failure_messages.hpp"
 #include "rmtsweep/store/schema.hpp"
 
 namespace rmtsweep::app {
@@ -132,6 +133,27 @@ std::vector<SizeProgress> progress_by_size(const store::SweepReader& reader, con
   return sizes;
 }
 
+std::vector<FailedPoint> failed_points(const store::SweepReader& reader, const std::vector<std::int64_t>& status,
+                                       const JournalState& journal) {
+  std::vector<FailedPoint> failed;
+  const auto is_failed = [](std::int64_t s) { return s == static_cast<std::int64_t>(store::PointStatus::failed); };
+  if (std::none_of(status.begin(), status.end(), is_failed)) return failed;
+  namespace column = store::column;
+  // A run killed before its close (or running) has its failed points' messages in its journal only.
+  const bool ours = journal.journal && journal.kind != JournalState::Kind::other_sweep;
+  const auto errors = store::failure_messages(reader, ours ? &*journal.journal : nullptr);
+  const auto delta = reader.reals(column::delta), gamma = reader.reals(column::gamma);
+  const auto snr = reader.reals(column::snr);
+  const auto weighting = reader.texts(column::weighting);
+  const auto trial = reader.integers(column::trial);
+  const auto d = reader.integers(column::d);
+  for (std::size_t i = 0; i < status.size(); ++i) {
+    if (!is_failed(status[i])) continue;
+    failed.push_back({i, d[i], trial[i], delta[i], gamma[i], snr[i], weighting[i], errors[i]});
+  }
+  return failed;
+}
+
 nlohmann::json status_json(const store::SweepReader& reader) {
   const std::vector<std::int64_t> status = reader.status();
   const store::StatusCounts counts = store::count_status(status);
@@ -192,6 +214,18 @@ nlohmann::json status_json(const store::SweepReader& reader) {
     journal["differing"] = j.agreement.differing;
   }
   out["journal"] = journal;
+  nlohmann::json failed = nlohmann::json::array();
+  for (const FailedPoint& f : failed_points(reader, status, j)) {
+    failed.push_back({{"point", f.point},
+                      {"d", f.d},
+                      {"delta", f.delta},
+                      {"gamma", f.gamma},
+                      {"snr", f.snr},
+                      {"weighting", f.weighting},
+                      {"trial", f.trial},
+                      {"message", f.message.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.message)}});
+  }
+  out["failed_points"] = failed;
   return out;
 }
 

@@ -63,8 +63,24 @@ struct SizeProgress {
 /// Per size of the sweep `reader` reads (its config's d, in order), the points done of `status`.
 std::vector<SizeProgress> progress_by_size(const store::SweepReader& reader, const std::vector<std::int64_t>& status);
 
+/// A failed point of a sweep file: where it is and why.
+struct FailedPoint {
+  std::size_t point = 0;
+  std::int64_t d = 0, trial = 0;
+  double delta = 0, gamma = 0, snr = 0;
+  std::string weighting;
+  /// /points/error, or the journal's record where the run that failed the point did not close the file
+  /// (store::failure_messages); empty where neither holds one.
+  std::string message;
+};
+
+/// The failed points of `status`, in file order, with their messages (the journal's read where `journal`
+/// holds this sweep's).
+std::vector<FailedPoint> failed_points(const store::SweepReader& reader, const std::vector<std::int64_t>& status,
+                                       const JournalState& journal);
+
 /// The report of `status --json`: the file, its counts by state (and by size), its runs, the lock, the
-/// latest run's rate and ETA, the journal's state.
+/// latest run's rate and ETA, the journal's state, the failed points with their messages.
 nlohmann::json status_json(const store::SweepReader& reader);
 
 }  // namespace rmtsweep::app

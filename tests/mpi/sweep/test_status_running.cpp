@@ -2,10 +2,14 @@
 // lock held, the run's rate and ETA, and no `rmtsweep recover` for the points the run is writing.
 #include <nlohmann/json.hpp>
 
+#include "rmtsweep/store/schema.hpp"
+#include "rmtsweep/store/sweep_reader.hpp"
 #include "sweep_test_support.hpp"
 
 namespace rmtsweep::test {
 namespace {
+
+namespace store = rmtsweep::store;
 
 /// 320 points at d = 600, each alone (several seconds on 2 cores, as test_sweep_mpirun_killed's).
 std::vector<std::string> long_sweep(const std::string& output) {
@@ -20,7 +24,7 @@ nlohmann::json status_json(const std::string& path, const std::string& log) {
   return nlohmann::json::parse(status.output);  // throws (the test fails) unless stdout is one JSON value
 }
 
-TEST(StatusJson, AFinishedSweepParsesWithItsCountsRunsAndJournal) {
+TEST(StatusJson, AFinishedSweepParsesWithItsCountsRunsJournalAndFailedPoint) {
   const TempDir dir;
   const Finished done =
       run(mpi_command(2, small_sweep_args(dir / "s.h5", {"--fail_points", "3", "--lines", "off"})),
@@ -43,6 +47,19 @@ TEST(StatusJson, AFinishedSweepParsesWithItsCountsRunsAndJournal) {
   EXPECT_TRUE(s["latest_run"]["eta_seconds"].is_null()) << "no rate without a running run";
   EXPECT_EQ(s["journal"]["state"], "agrees");
   EXPECT_EQ(s["journal"]["records"], 32);
+  ASSERT_EQ(s["failed_points"].size(), 1u);
+  const nlohmann::json& failed = s["failed_points"][0];
+  EXPECT_EQ(failed["point"], 3);
+  const store::SweepReader reader(dir / "s.h5");  // its coordinates are the file's row 3
+  EXPECT_EQ(failed["d"], reader.integers(store::column::d).at(3));
+  EXPECT_EQ(failed["delta"], reader.reals(store::column::delta).at(3));
+  EXPECT_EQ(failed["gamma"], reader.reals(store::column::gamma).at(3));
+  EXPECT_EQ(failed["snr"], reader.reals(store::column::snr).at(3));
+  EXPECT_EQ(failed["weighting"], reader.texts(store::column::weighting).at(3));
+  EXPECT_EQ(failed["trial"], reader.integers(store::column::trial).at(3));
+  ASSERT_TRUE(failed["message"].is_string()) << failed.dump();
+  EXPECT_TRUE(failed["message"].get<std::string>().starts_with("fault injected by the test-only fail_points key"))
+      << failed.dump();
 }
 
 TEST(StatusJson, AFileWithoutItsJournalSaysSo) {

@@ -110,8 +110,10 @@ void check_journal(const std::string& path, const Journal& journal) {
     throw InvalidFile(journal.directory, "was written for a file of schema_version " +
                                              std::to_string(head.schema_version) +
                                              "; this rmtsweep rebuilds files of schema_version " +
-                                             std::to_string(schema_version) + " only: resume " + path +
-                                             " with the rmtsweep that started it");
+                                             std::to_string(schema_version) + " only: recover " + path +
+                                             " with the rmtsweep that wrote the journal (rmtsweep " +
+                                             head.provenance.rmtsweep_version +
+                                             "), whose file this rmtsweep then reads and resumes");
   }
   const std::vector<JournalColumn> ours = expected_columns();
   if (head.columns != ours) {

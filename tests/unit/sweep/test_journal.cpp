@@ -302,5 +302,35 @@ TEST(Journal, RecoverRefusesAJournalWhoseRecordsHoldOtherColumnsNamingThem) {
   EXPECT_FALSE(fs::exists(dir / "sweep.h5"));
 }
 
+// A journal of a file of the previous schema_version (2: /points/error fixed-width) was written by the
+// rmtsweep before; this one rebuilds only its own layout and says which rmtsweep can, and that this one
+// then reads and resumes the file it rebuilds.
+TEST(Journal, RecoverRefusesAJournalOfAnotherSchemaVersionNamingTheRmtsweepThatWroteIt) {
+  const TempDir dir;
+  const std::string journal = dir / "sweep.h5.journal";
+  fs::create_directories(journal);
+  store::JournalHead head = head_of(0, 0);
+  head.schema_version = store::schema_version - 1;
+  head.provenance.rmtsweep_version = "0.0.9";
+  store::JournalWriter writer(journal, head);
+  writer.open();
+  writer.close();
+  try {
+    (void)store::recover_sweep(dir / "sweep.h5");
+    FAIL() << "a journal of another schema_version was recovered";
+  } catch (const InvalidFile& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find(journal + ": was written for a file of schema_version " +
+                        std::to_string(store::schema_version - 1)),
+              std::string::npos)
+        << what;
+    EXPECT_NE(what.find("recover " + (dir / "sweep.h5") + " with the rmtsweep that wrote the journal (rmtsweep "
+                        "0.0.9), whose file this rmtsweep then reads and resumes"),
+              std::string::npos)
+        << what;
+  }
+  EXPECT_FALSE(fs::exists(dir / "sweep.h5"));
+}
+
 }  // namespace
 }  // namespace rmtsweep::sweep

@@ -2,6 +2,7 @@
 // (include/rmtsweep/store/failure_messages.hpp).
 #include "rmtsweep/store/failure_messages.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <span>
 #include <stdexcept>
@@ -94,6 +95,52 @@ Settlement settlement(hid_t file, const std::string& table,
   return s;
 }
 
+/// The failed /points rows whose message an earlier run, killed before its close, left in its journal only:
+/// failed, not given a message by this close, and written by a run later than messages_run (`through`) and
+/// earlier than this one (`current`).
+std::vector<std::int64_t> left_by_killed_runs(hid_t file, const std::map<std::int64_t, std::string>& given,
+                                              std::int64_t through, std::int64_t current) {
+  std::vector<std::int64_t> rows;
+  const std::string run_path = std::string(points_group) + "/" + std::string(column::run.name);
+  if (!io::exists(file, run_path)) return rows;
+  const std::vector<std::int64_t> status =
+      io::read_ints(io::open_dataset(file, std::string(points_group) + "/" + std::string(column::status.name)));
+  const std::vector<std::int64_t> run = io::read_ints(io::open_dataset(file, run_path));
+  for (std::size_t i = 0; i < status.size() && i < run.size(); ++i) {
+    if (status[i] == static_cast<std::int64_t>(PointStatus::failed) && run[i] > through && run[i] < current &&
+        !given.contains(static_cast<std::int64_t>(i)))
+      rows.push_back(static_cast<std::int64_t>(i));
+  }
+  return rows;
+}
+
+/// The messages of `rows` in the journal beside the sweep file at `path` (the latest record of each, where
+/// it is a failure), when that journal is this file's (its sweep_id); none where it cannot be read.
+std::map<std::int64_t, std::string> journal_messages(const std::string& path, hid_t file,
+                                                     const std::vector<std::int64_t>& rows) {
+  std::map<std::int64_t, std::string> found;
+  try {
+    const Journal journal = read_journal(journal_directory(path));
+    if (journal.files.empty() || journal.head().provenance.sweep_id != io::read_string_attribute(file, "sweep_id"))
+      return found;
+    const std::vector<JournalColumn>& columns = journal.head().columns;
+    std::size_t error_cell = columns.size();
+    for (std::size_t c = 0; c < columns.size(); ++c)
+      if (columns[c].name == column::error.name) error_cell = c;
+    if (error_cell == columns.size()) return found;
+    const std::vector<const PointRecord*> latest = latest_records(journal);
+    for (const std::int64_t row : rows) {
+      const PointRecord* record = static_cast<std::size_t>(row) < latest.size() ? latest[row] : nullptr;
+      if (record == nullptr || record_status(*record) != PointStatus::failed) continue;
+      if (const auto* text = std::get_if<std::string>(&record->cells.at(error_cell)))
+        found[row] = text->substr(0, text->find('\0'));
+    }
+  } catch (const std::exception&) {
+    // No journal to read (moved, damaged): those rows stay unsettled (write() keeps messages_run below them).
+  }
+  return found;
+}
+
 }  // namespace
 
 void DeferredMessages::write(const std::string& path, MPI_Comm comm) {
@@ -107,8 +154,33 @@ void DeferredMessages::write(const std::string& path, MPI_Comm comm) {
     try {
       // Read first (beside any reader): most closes change nothing, and then nothing is written.
       std::vector<Settlement> changes;
+      // The run whose close this is, and the latest whose close settled /points: rows failed by a run between
+      // them (killed before its close) take their messages from the journal here, since messages_run moves
+      // past them; where the journal has none, it moves only to the run before the earliest such row's.
+      std::int64_t settled_through = -1;
       {
         const io::File file = io::open_file(path, io::Access::read_only);
+        const std::int64_t current = io::read_int_attribute(file, "runs") - 1;
+        const std::int64_t through =
+            io::has_attribute(file, std::string(messages_run_attribute))
+                ? io::read_int_attribute(file, std::string(messages_run_attribute))
+                : -1;
+        settled_through = current;
+        auto& points = tables[std::string(points_group)];
+        if (io::exists(file, path_of(column::error)) &&
+            io::is_variable_string(io::open_dataset(file, path_of(column::error)))) {
+          const std::vector<std::int64_t> left = left_by_killed_runs(file, points, through, current);
+          if (!left.empty()) {
+            const std::vector<std::int64_t> run = io::read_ints(io::open_dataset(file, path_of(column::run)));
+            std::map<std::int64_t, std::string> found = journal_messages(path, file, left);
+            for (const std::int64_t row : left) {
+              if (found.contains(row))
+                points[row] = std::move(found[row]);
+              else
+                settled_through = std::min(settled_through, run[static_cast<std::size_t>(row)] - 1);
+            }
+          }
+        }
         for (const auto& [table, messages] : tables) {
           Settlement s = settlement(file, table, messages);
           if (!s.rows.empty()) changes.push_back(std::move(s));
@@ -121,8 +193,7 @@ void DeferredMessages::write(const std::string& path, MPI_Comm comm) {
                              s.values);
         // Last: a kill before it leaves this run's rows unsettled, not wrongly settled.
         if (s.table == points_group) {
-          io::write_attribute(file, std::string(messages_run_attribute),
-                              io::read_int_attribute(file, "runs") - 1);
+          io::write_attribute(file, std::string(messages_run_attribute), settled_through);
         }
       }
       io::check(H5Fclose(file.release()), "H5Fclose");

@@ -18,8 +18,10 @@
 /// than messages_run: `status` shows their messages from the journal, `recover` rebuilds the file with
 /// them, `--resume` computes those points again and writes their new outcome), and the message of an
 /// earlier failure on a point it then computed, which the next close empties (`status` and
-/// rmtsweep.read_points show the messages of failed points only). Files of schema_version 1 and 2 keep
-/// their fixed-length column, written in place as before.
+/// rmtsweep.read_points show the messages of failed points only); the next close that changes /points
+/// writes such messages from the journal before it moves messages_run past their run (where the journal has
+/// none, messages_run stops before it). Files of schema_version 1 and 2 keep their fixed-length /points
+/// column, written in place as before (the /refine blocks a refine adds to them are variable-length).
 #include <mpi.h>
 
 #include <cstdint>

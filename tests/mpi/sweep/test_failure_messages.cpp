@@ -157,6 +157,64 @@ TEST(FailureMessages, AnEarlierFailuresMessageOnAPointAKilledRunComputedIsNotSho
   EXPECT_EQ(std::count(errors.begin(), errors.end(), ""), 80) << errors.at(0);
 }
 
+// Run 0 (stopped) wrote point 0's message at its close; run 1 computed point 0 and failed point 40, killed
+// before its close (40's message in its journal only, 0's stale). The next close that changes /points (a
+// refine's: it empties 0's message) moves messages_run past run 1, so it first writes 40's message from the
+// journal; where the journal is gone it moves messages_run only to run 0, and the message is found again once
+// the journal is back. Either way `status` shows 40's message and finds no damage.
+TEST(FailureMessages, ALaterCloseWritesAKilledRunsMessagesFromItsJournalBeforeMovingPastIt) {
+  const TempDir dir;
+  const std::string path = dir / "t.h5";
+  std::vector<std::string> serial = long_sweep(path, {"--fail-points", "0"});  // one process: SIGTERM reaches it
+  serial.insert(serial.begin(), RMTSWEEP_BINARY);
+  const pid_t first = start(serial, dir / "r0.log");
+  ASSERT_TRUE(wait_until(path, first, [](const std::vector<std::int64_t>& s) {
+    return s.at(0) == 2 && count_of(s, 1) >= 2;
+  })) << read_text(dir / "r0.log");
+  kill(first, SIGTERM);
+  ASSERT_EQ(wait_for(first, dir / "r0.log").exit_code, 128 + SIGTERM) << read_text(dir / "r0.log");
+  ASSERT_TRUE(errors_of(path).at(0).starts_with(fault_start)) << "run 0's close did not write the message";
+
+  const pid_t second = start(mpi_command(2, long_sweep(path, {"--resume", "--fail-points", "40"})), dir / "r1.log");
+  ASSERT_TRUE(wait_until(path, second, [](const std::vector<std::int64_t>& s) {
+    return s.at(0) == 1 && s.at(40) == 2;
+  })) << read_text(dir / "r1.log");
+  kill_all(second, dir / "r1.log");
+  ASSERT_LT(count_of(read_status(path), 1), 79) << "run 1 finished before it was killed: the test proved nothing";
+  ASSERT_EQ(errors_of(path).at(40), "") << "a message the file cannot hold before run 1's close";
+
+  // A copy without its journal, for the second half.
+  const std::string copy = (fs::path(dir / "copy") / "t.h5").string();
+  fs::create_directories(dir / "copy");
+  fs::copy_file(path, copy);
+  const std::string aside = dir / "journal-aside";
+  fs::copy(store::journal_directory(path), aside, fs::copy_options::recursive);
+
+  const std::vector<std::string> refine_one{"--max-points", "1", "--max-rounds", "1"};
+  const auto refine = [&](const std::string& file, const std::string& log) {
+    std::vector<std::string> args{"refine", file};
+    args.insert(args.end(), refine_one.begin(), refine_one.end());
+    return run(mpi_command(1, args), log);
+  };
+  ASSERT_EQ(refine(path, dir / "refine.log").exit_code, 0) << read_text(dir / "refine.log");
+  EXPECT_EQ(errors_of(path).at(0), "") << "the stale message stays";
+  EXPECT_TRUE(errors_of(path).at(40).starts_with(fault_start)) << "run 1's message lost: " << errors_of(path).at(40);
+  EXPECT_EQ(store::SweepReader(path).integer_attribute("messages_run"), 2);
+  const Finished status = run_serial({"status", path}, dir / "status.log");
+  EXPECT_TRUE(contains(status.output, "  40 (d=300 ") && contains(status.output, fault_start)) << status.output;
+  EXPECT_TRUE(contains(status.output, "verify: no damage found")) << status.output;
+
+  ASSERT_EQ(refine(copy, dir / "refine-copy.log").exit_code, 0) << read_text(dir / "refine-copy.log");
+  EXPECT_EQ(errors_of(copy).at(0), "");
+  EXPECT_EQ(errors_of(copy).at(40), "") << "no journal to take it from";
+  EXPECT_EQ(store::SweepReader(copy).integer_attribute("messages_run"), 0) << "moved no further than run 0";
+  fs::copy(aside, store::journal_directory(copy), fs::copy_options::recursive);
+  const Finished copy_status = run_serial({"status", copy}, dir / "status-copy.log");
+  EXPECT_TRUE(contains(copy_status.output, "  40 (d=300 ") && contains(copy_status.output, fault_start))
+      << copy_status.output;
+  EXPECT_TRUE(contains(copy_status.output, "verify: no damage found")) << copy_status.output;
+}
+
 /// 8 lines of 4 snr (mean, optimal) at d = 40, 32 points; two lines fail (points 1 and 12: their whole
 /// lines).
 std::vector<std::string> failing_sweep(const std::string& output, std::vector<std::string> extra = {}) {

@@ -261,7 +261,7 @@ int point_line(const po::variables_map& values, const std::string& snr_text, int
 
 int command_point(int argc, char** argv) {
   po::options_description options;
-  options.add_options()("help,h", "print this help");
+  options.add_options()("help,h", "this help");
   for (const char* name : {"json", "spectrum", "force-memory", "force-ntest"})
     add_command_option(options, config::in_point, name);
   for (const config::OptionSpec& spec : config::option_table()) {

@@ -91,7 +91,7 @@ void print_human(const model::PointParams& params, const theory::Prediction& p,
 
 int command_theory(int argc, char** argv) {
   po::options_description options;
-  options.add_options()("help,h", "print this help");
+  options.add_options()("help,h", "this help");
   for (const char* name : {"json", "density", "bulk"}) add_command_option(options, config::in_theory, name);
   po::options_description point("point");
   add_point_options(point);

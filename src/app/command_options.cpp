@@ -106,7 +106,8 @@ std::vector<OptionSpec> build_table() {
       {.name = "json",
        .help =
            "one JSON object on stdout for scripts: counts by state, runs, whether a run holds the lock, the "
-           "latest run's rate and ETA, the journal's state (no verification)",
+           "latest run's rate and ETA, the journal's state, the failed points with their messages (no "
+           "verification)",
        .use = in_status,
        .flag = true},
       // assemble and refine

@@ -66,9 +66,13 @@ void add_point_options(po::options_description& options) {
 
 void add_option(po::options_description& options, std::string_view name) {
   const config::OptionSpec& spec = config::option_spec(name);
-  options.add_options()(config::command_line_name(spec.name).c_str(),
-                        po::value<std::string>()->default_value(std::string(spec.default_value)),
-                        std::string(spec.help).c_str());
+  // Shown as `run` shows its keys: "--name V ... (default X)" (the default kept, its Boost text "(=X)" not).
+  std::string help(spec.help);
+  if (!spec.default_value.empty()) help += " (default " + std::string(spec.default_value) + ")";
+  options.add_options()(
+      config::command_line_name(spec.name).c_str(),
+      po::value<std::string>()->value_name("V")->default_value(std::string(spec.default_value), ""),
+      help.c_str());
 }
 
 const std::vector<std::string>& point_option_names() {

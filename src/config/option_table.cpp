@@ -56,13 +56,14 @@ std::vector<OptionSpec> build_table() {
        in_sweep},
       // what is measured
       {"k", k,
-       "top eigenvalues/overlaps measured per point: an integer min(4, d) <= k <= d (default min(" + k +
-           ", d); in a sweep the smallest d)",
+       "top eigenvalues/overlaps measured per point: an integer min(4, d) <= k <= d (in a sweep d is the "
+       "smallest d); the default is taken as min(" + k + ", d)",
        simulated},
       {"ridge", model::format_double(measured.ridge),
        "ridge lambda in units of kappa (docs/model.md section 6); a sweep needs ridge > 0", simulated},
       {"ntest", std::to_string(measured.ntest),
-       "ridge test sequences: an integer 0 <= ntest <= 2^40, 0 means N", simulated},
+       "ridge test sequences: an integer 0 <= ntest <= 1e8, up to 2^40 with --force-ntest; 0 means N",
+       simulated},
       {"store_spectra", spectra_setting(sweep.store_spectra),
        "store all d eigenvalues per point: true, false or auto = for the sizes d <= " +
            std::to_string(max_auto_spectrum_d),

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <optional>
 #include <span>
 #include <stdexcept>
 
@@ -95,6 +96,33 @@ Settlement settlement(hid_t file, const std::string& table,
   return s;
 }
 
+/// The failure messages a journal holds: per point, its latest record's message when that record is a
+/// failure. Empty (finds nothing) where the journal has no error column.
+class JournalFailures {
+ public:
+  explicit JournalFailures(const Journal& journal) {
+    const std::vector<JournalColumn>& columns = journal.head().columns;
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+      if (columns[c].name == column::error.name) {
+        cell_ = c;
+        latest_ = latest_records(journal);
+      }
+    }
+  }
+  /// The message of point `row`'s latest record, where it is a failure.
+  std::optional<std::string> at(std::size_t row) const {
+    const PointRecord* record = row < latest_.size() ? latest_[row] : nullptr;
+    if (record == nullptr || record_status(*record) != PointStatus::failed) return std::nullopt;
+    const auto* text = std::get_if<std::string>(&record->cells.at(cell_));
+    if (text == nullptr) return std::nullopt;
+    return text->substr(0, text->find('\0'));
+  }
+
+ private:
+  std::size_t cell_ = 0;
+  std::vector<const PointRecord*> latest_;
+};
+
 /// The failed /points rows whose message an earlier run, killed before its close, left in its journal only:
 /// failed, not given a message by this close, and written by a run later than messages_run (`through`) and
 /// earlier than this one (`current`).
@@ -123,17 +151,9 @@ std::map<std::int64_t, std::string> journal_messages(const std::string& path, hi
     const Journal journal = read_journal(journal_directory(path));
     if (journal.files.empty() || journal.head().provenance.sweep_id != io::read_string_attribute(file, "sweep_id"))
       return found;
-    const std::vector<JournalColumn>& columns = journal.head().columns;
-    std::size_t error_cell = columns.size();
-    for (std::size_t c = 0; c < columns.size(); ++c)
-      if (columns[c].name == column::error.name) error_cell = c;
-    if (error_cell == columns.size()) return found;
-    const std::vector<const PointRecord*> latest = latest_records(journal);
+    const JournalFailures failures(journal);
     for (const std::int64_t row : rows) {
-      const PointRecord* record = static_cast<std::size_t>(row) < latest.size() ? latest[row] : nullptr;
-      if (record == nullptr || record_status(*record) != PointStatus::failed) continue;
-      if (const auto* text = std::get_if<std::string>(&record->cells.at(error_cell)))
-        found[row] = text->substr(0, text->find('\0'));
+      if (auto message = failures.at(static_cast<std::size_t>(row))) found[row] = std::move(*message);
     }
   } catch (const std::exception&) {
     // No journal to read (moved, damaged): those rows stay unsettled (write() keeps messages_run below them).
@@ -221,25 +241,17 @@ std::vector<std::string> failure_messages(const SweepReader& reader, const Journ
   const std::vector<char> settled =
       messages_settled(reader, reader.has(column::run) ? reader.integers(column::run)
                                                        : std::vector<std::int64_t>(status.size(), 0));
-  std::vector<const PointRecord*> latest;
-  std::size_t error_cell = 0;
+  std::optional<JournalFailures> failures;
   if (journal != nullptr && !journal->files.empty() &&
-      journal->head().points == static_cast<std::int64_t>(status.size())) {
-    const std::vector<JournalColumn>& columns = journal->head().columns;
-    error_cell = columns.size();
-    for (std::size_t c = 0; c < columns.size(); ++c)
-      if (columns[c].name == column::error.name) error_cell = c;
-    if (error_cell < columns.size()) latest = latest_records(*journal);
-  }
+      journal->head().points == static_cast<std::int64_t>(status.size()))
+    failures.emplace(*journal);
   for (std::size_t i = 0; i < status.size(); ++i) {
     if (status[i] != static_cast<std::int64_t>(PointStatus::failed)) {
       messages[i].clear();  // an earlier failure's, left by a run killed before its close emptied it
       continue;
     }
-    if (settled[i] || i >= latest.size() || latest[i] == nullptr) continue;
-    if (record_status(*latest[i]) != PointStatus::failed) continue;
-    if (const auto* text = std::get_if<std::string>(&latest[i]->cells.at(error_cell)))
-      messages[i] = text->substr(0, text->find('\0'));
+    if (settled[i] || !failures) continue;
+    if (auto message = failures->at(i)) messages[i] = std::move(*message);
   }
   return messages;
 }

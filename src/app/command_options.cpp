@@ -198,15 +198,19 @@ std::string boost_names(const OptionSpec& spec) {
   return names;
 }
 
-po::typed_value<std::string>* text_value(const OptionSpec& spec, std::string* target) {
-  if (spec.flag) throw std::logic_error("option " + spec.name + " is a flag, not a value");
-  po::typed_value<std::string>* value = po::value<std::string>(target);
-  if (!spec.value_name.empty()) value->value_name(spec.value_name);
-  if (!spec.default_value.empty()) value->default_value(spec.default_value);
-  return value;
+}  // namespace
+
+std::string help_with_default(const OptionSpec& spec) {
+  return spec.default_value.empty() ? spec.help : spec.help + " (default " + spec.default_value + ")";
 }
 
-}  // namespace
+po::typed_value<std::string>* option_value(const OptionSpec& spec, std::string* target) {
+  if (spec.flag) throw std::logic_error("option " + spec.name + " is a flag, not a value");
+  po::typed_value<std::string>* value = po::value<std::string>(target);
+  value->value_name(spec.value_name.empty() ? "V" : spec.value_name);
+  if (!spec.default_value.empty()) value->default_value(spec.default_value, "");  // shown by help_with_default
+  return value;
+}
 
 const char* to_string(BulkLaw law) noexcept { return law == BulkLaw::finite_t ? "finite-T" : "paper"; }
 
@@ -246,14 +250,14 @@ void add_command_option(po::options_description& options, OptionUse command, std
   if (spec.flag) {
     options.add_options()(boost_names(spec).c_str(), spec.help.c_str());
   } else {
-    options.add_options()(boost_names(spec).c_str(), text_value(spec, nullptr), spec.help.c_str());
+    options.add_options()(boost_names(spec).c_str(), option_value(spec, nullptr), help_with_default(spec).c_str());
   }
 }
 
 void add_command_option(po::options_description& options, OptionUse command, std::string_view name,
                         std::string* target) {
   const OptionSpec& spec = command_option(command, name);
-  options.add_options()(boost_names(spec).c_str(), text_value(spec, target), spec.help.c_str());
+  options.add_options()(boost_names(spec).c_str(), option_value(spec, target), help_with_default(spec).c_str());
 }
 
 void add_command_option(po::options_description& options, OptionUse command, std::string_view name,

@@ -42,6 +42,13 @@ unsigned option_uses(std::string_view command);
 /// a programming error).
 const config::OptionSpec& command_option(config::OptionUse command, std::string_view name);
 
+/// How every --help shows a value's default: after its help, "(default X)" (not Boost's "arg (=X)").
+std::string help_with_default(const config::OptionSpec& spec);
+/// The text value of option `spec` (stored into `target` when given): named as the table names it, else V,
+/// with the table's default where it has one (shown by help_with_default).
+boost::program_options::typed_value<std::string>* option_value(const config::OptionSpec& spec,
+                                                               std::string* target = nullptr);
+
 /// Registers option `name` of `command` from command_option_table(): spelled as the table spells it (with
 /// its short name), with its help; a flag without a value (given or not: values.count), any other with a
 /// text value and the table's default where it has one.

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "command_line.hpp"
+#include "command_options.hpp"
 #include "option_errors.hpp"
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/model/parse_number.hpp"
@@ -66,13 +67,8 @@ void add_point_options(po::options_description& options) {
 
 void add_option(po::options_description& options, std::string_view name) {
   const config::OptionSpec& spec = config::option_spec(name);
-  // Shown as `run` shows its keys: "--name V ... (default X)" (the default kept, its Boost text "(=X)" not).
-  std::string help(spec.help);
-  if (!spec.default_value.empty()) help += " (default " + std::string(spec.default_value) + ")";
-  options.add_options()(
-      config::command_line_name(spec.name).c_str(),
-      po::value<std::string>()->value_name("V")->default_value(std::string(spec.default_value), ""),
-      help.c_str());
+  options.add_options()(config::command_line_name(spec.name).c_str(), option_value(spec),
+                        help_with_default(spec).c_str());
 }
 
 const std::vector<std::string>& point_option_names() {

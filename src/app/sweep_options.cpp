@@ -30,9 +30,9 @@ po::options_description key_options(std::string (*spelling)(std::string_view)) {
   po::options_description keys;
   for (const std::string& key : config::config_keys()) {
     const config::OptionSpec& spec = config::option_spec(key);
-    std::string help(spec.help);
-    if (!spec.default_value.empty()) help += " (default " + std::string(spec.default_value) + ")";
-    keys.add_options()(spelling(key).c_str(), po::value<std::string>()->value_name("V"), help.c_str());
+    // No default in the value: a key the command line does not give is the config file's, or its default.
+    keys.add_options()(spelling(key).c_str(), po::value<std::string>()->value_name("V"),
+                       help_with_default(spec).c_str());
   }
   return keys;
 }

@@ -40,7 +40,7 @@ struct OptionSpec {
   bool test_only = false;
   /// A switch: given or not, it takes no value.
   bool flag = false;
-  /// What --help calls the value ("" for Boost's "arg").
+  /// What --help calls the value ("" for V).
   std::string value_name = {};
   /// A one-letter spelling beside the long one (-q for --quiet); 0 for none.
   char short_name = 0;

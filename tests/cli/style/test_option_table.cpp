@@ -41,11 +41,11 @@ std::string collapsed(const std::string& text) {
   return out;
 }
 
-/// The default an entry shows: Boost's "--name arg (=X)", a run key's "... (default X)", argparse's
-/// "... (default: X)"; "" for none.
+/// The default an entry shows: the commands' "... (default X)", argparse's "... (default: X)"; "" for none.
+/// Boost's own form, "--name arg (=X)", is a test failure: every command shows its defaults one way.
 std::string shown_default(const std::string& entry) {
   std::smatch match;
-  if (std::regex_search(entry, match, std::regex(R"(\(=([^)]*)\))"))) return match[1];
+  EXPECT_FALSE(std::regex_search(entry, std::regex(R"(\(=[^)]*\))"))) << "Boost's default format: " << entry;
   if (std::regex_search(entry, match, std::regex(R"(\(default:? ([^()]*)\)$)"))) return match[1];
   return "";
 }

@@ -123,37 +123,41 @@ class JournalFailures {
   std::vector<const PointRecord*> latest_;
 };
 
-/// The failed /points rows whose message an earlier run, killed before its close, left in its journal only:
-/// failed, not given a message by this close, and written by a run later than messages_run (`through`) and
-/// earlier than this one (`current`).
-std::vector<std::int64_t> left_by_killed_runs(hid_t file, const std::map<std::int64_t, std::string>& given,
-                                              std::int64_t through, std::int64_t current) {
-  std::vector<std::int64_t> rows;
-  const std::string run_path = std::string(points_group) + "/" + std::string(column::run.name);
-  if (!io::exists(file, run_path)) return rows;
-  const std::vector<std::int64_t> status =
-      io::read_ints(io::open_dataset(file, std::string(points_group) + "/" + std::string(column::status.name)));
-  const std::vector<std::int64_t> run = io::read_ints(io::open_dataset(file, run_path));
+/// A failed /points row whose message an earlier run, killed before its close, left in its journal only,
+/// and that run.
+struct LeftRow {
+  std::int64_t row = 0, run = 0;
+};
+
+/// The rows left so: failed, not given a message by this close, and written by a run later than
+/// messages_run (`through`) and earlier than this one (`current`).
+std::vector<LeftRow> left_by_killed_runs(hid_t file, const std::map<std::int64_t, std::string>& given,
+                                         std::int64_t through, std::int64_t current) {
+  std::vector<LeftRow> left;
+  if (!io::exists(file, path_of(column::run))) return left;
+  const std::vector<std::int64_t> status = io::read_ints(io::open_dataset(file, path_of(column::status)));
+  const std::vector<std::int64_t> run = io::read_ints(io::open_dataset(file, path_of(column::run)));
   for (std::size_t i = 0; i < status.size() && i < run.size(); ++i) {
+    const auto row = static_cast<std::int64_t>(i);
     if (status[i] == static_cast<std::int64_t>(PointStatus::failed) && run[i] > through && run[i] < current &&
-        !given.contains(static_cast<std::int64_t>(i)))
-      rows.push_back(static_cast<std::int64_t>(i));
+        !given.contains(row))
+      left.push_back({row, run[i]});
   }
-  return rows;
+  return left;
 }
 
 /// The messages of `rows` in the journal beside the sweep file at `path` (the latest record of each, where
 /// it is a failure), when that journal is this file's (its sweep_id); none where it cannot be read.
 std::map<std::int64_t, std::string> journal_messages(const std::string& path, hid_t file,
-                                                     const std::vector<std::int64_t>& rows) {
+                                                     const std::vector<LeftRow>& rows) {
   std::map<std::int64_t, std::string> found;
   try {
     const Journal journal = read_journal(journal_directory(path));
     if (journal.files.empty() || journal.head().provenance.sweep_id != io::read_string_attribute(file, "sweep_id"))
       return found;
     const JournalFailures failures(journal);
-    for (const std::int64_t row : rows) {
-      if (auto message = failures.at(static_cast<std::size_t>(row))) found[row] = std::move(*message);
+    for (const LeftRow& left : rows) {
+      if (auto message = failures.at(static_cast<std::size_t>(left.row))) found[left.row] = std::move(*message);
     }
   } catch (const std::exception&) {
     // No journal to read (moved, damaged): those rows stay unsettled (write() keeps messages_run below them).
@@ -189,15 +193,14 @@ void DeferredMessages::write(const std::string& path, MPI_Comm comm) {
         auto& points = tables[std::string(points_group)];
         if (io::exists(file, path_of(column::error)) &&
             io::is_variable_string(io::open_dataset(file, path_of(column::error)))) {
-          const std::vector<std::int64_t> left = left_by_killed_runs(file, points, through, current);
+          const std::vector<LeftRow> left = left_by_killed_runs(file, points, through, current);
           if (!left.empty()) {
-            const std::vector<std::int64_t> run = io::read_ints(io::open_dataset(file, path_of(column::run)));
             std::map<std::int64_t, std::string> found = journal_messages(path, file, left);
-            for (const std::int64_t row : left) {
-              if (found.contains(row))
-                points[row] = std::move(found[row]);
+            for (const LeftRow& l : left) {
+              if (const auto message = found.find(l.row); message != found.end())
+                points[l.row] = std::move(message->second);
               else
-                settled_through = std::min(settled_through, run[static_cast<std::size_t>(row)] - 1);
+                settled_through = std::min(settled_through, l.run - 1);
             }
           }
         }

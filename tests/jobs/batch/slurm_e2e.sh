@@ -193,7 +193,10 @@ check_file tiny.h5 12 || fail "tiny.h5 is not a complete sweep"
 step "job $job completed"
 
 # ---- 4. SIGTERM before the time limit: stop, requeue, resume -----------------------------
-write_config long.ini 400 0:3:16 12  # 384 points, 15-40 s on 2 cores
+# 384 points of d = 400 computed one at a time (lines = off: a line of 16 snr values takes one
+# factorization, and the whole sweep would end in under a second, before the signal)
+write_config long.ini 400 0:3:16 12
+echo "lines = off" >> long.ini
 step "sbatch of a longer sweep (384 points), SIGTERM to the batch script while it runs"
 job=$(sbatch --parsable --ntasks=2 --time=10 --output="$work/long.out" "$source_dir/jobs/slurm.sbatch" long.ini long.h5) ||
   fail "sbatch refused the job"

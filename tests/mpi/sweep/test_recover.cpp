@@ -323,9 +323,10 @@ TEST_F(Recover, ANewSweepWithForceMovesTheOldJournalAsideAndNeverMixesItIn) {
   EXPECT_FALSE(fs::exists(path));
 }
 
-/// 80 points at d = 300 (about 0.1 s each on this machine): long enough to be killed midway.
+/// 80 points at d = 600 in 16 lines of 5 snr (about 0.6 s on two ranks of this machine): long enough to be
+/// killed midway.
 std::vector<std::string> long_sweep(const std::string& output, std::vector<std::string> extra = {}) {
-  std::vector<std::string> args{"run",          "--output", output,     "--d",    "300",   "--delta",
+  std::vector<std::string> args{"run",          "--output", output,     "--d",    "600",   "--delta",
                                 "0.25,0.5",     "--gamma",  "0.25,0.5", "--snr",  "0:4:5", "--weighting",
                                 "mean,optimal", "--trials", "2",        "--seed", "3"};
   args.insert(args.end(), extra.begin(), extra.end());

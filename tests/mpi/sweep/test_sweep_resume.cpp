@@ -9,11 +9,12 @@
 namespace rmtsweep::test {
 namespace {
 
-/// 80 points at d = 250 (~0.1 s each on this machine), long enough to be killed midway.
+/// 80 points at d = 600 in 16 lines of 5 snr: about 0.6 s on two ranks of this machine (at d = 250 it was
+/// 0.15 s, which a faster machine could finish between two polls), long enough to be killed midway.
 const std::vector<std::string> sweep_keys{"--delta",      "0.25,0.5", "--gamma", "0.25,0.5", "--snr", "0:4:5",
                                           "--weighting", "mean,optimal", "--trials", "2", "--seed", "3"};
 
-std::vector<std::string> with_keys(std::vector<std::string> args, const std::string& d = "250") {
+std::vector<std::string> with_keys(std::vector<std::string> args, const std::string& d = "600") {
   args.insert(args.end(), sweep_keys.begin(), sweep_keys.end());
   args.insert(args.end(), {"--d", d});
   return args;
@@ -42,9 +43,9 @@ std::vector<std::int64_t> wait_until_done(const std::string& path, pid_t pid, st
 
 /// kill -9 of every rank midway, then --resume on another number of ranks: every point done, none
 /// computed twice, and the file equals an uninterrupted run's (with `extra` keys on every run; the d
-/// axis is 250 unless `d` gives it).
+/// axis is 600 unless `d` gives it).
 void expect_kill_nine_and_resume_to_equal_a_clean_run(const std::vector<std::string>& extra,
-                                                       const std::string& d = "250") {
+                                                       const std::string& d = "600") {
   const auto with_keys = [&](std::vector<std::string> args) {
     args = rmtsweep::test::with_keys(std::move(args), d);
     args.insert(args.end(), extra.begin(), extra.end());
@@ -106,7 +107,7 @@ TEST(SweepResume, AfterKillNineResumeFinishesEveryPointWithoutRecomputingAndEqua
 
 // Two sizes, the larger first in the schedule: each size's spectra in its own dataset, resumed whole.
 TEST(SweepResume, ASweepOverTwoSizesKilledAndResumedEqualsAnUninterruptedOne) {
-  expect_kill_nine_and_resume_to_equal_a_clean_run({}, "120,250");
+  expect_kill_nine_and_resume_to_equal_a_clean_run({}, "250,600");
 }
 
 TEST(SweepResume, AKrylovSweepKilledAndResumedEqualsAnUninterruptedOne) {

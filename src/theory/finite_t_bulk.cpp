@@ -52,7 +52,7 @@ std::vector<double> centred_gram_spectrum(std::vector<double> gram, std::vector<
 /// level kappa w^2/N with multiplicity |I_kappa| - k_kappa (k_kappa = min(|I_kappa|, 5)) and the
 /// eigenvalues of the small matrix blockdiag(kappa I_k) + F S F^T, F_kappa = Lambda^(1/2) V^T from the
 /// eigenpairs of W_kappa^T W_kappa: exact, O(V) plus eigenvalue problems of size 5 x levels, where the
-/// dense Gram costs O(min(V, N)^3) (2.5 s at 3200 against milliseconds).
+/// dense Gram costs O(min(V, N)^3) (1.5 s at 3200 on one core against milliseconds).
 std::vector<double> single_token_spectrum(double w, const std::vector<std::int64_t>& token_of, std::size_t V,
                                           bool remove_table_directions) {
   const std::size_t N = token_of.size();

@@ -53,8 +53,8 @@ bool limit_law_measurably_off(double effective_tokens, int d);
 /// the projection the `centered` table applies to Z; it changes M by rank 2 only, so not the limit bulk.
 ///
 /// M is formed densely as the smaller of the V x V Gram Q A P A^T Q and the N x N Gram P A^T Q A P
-/// (P = I - 1 1^T/N; same nonzero spectrum), so the cost is that of one values-only dsyevd of size
-/// min(V, N): seconds up to ~4000, a minute at ~8000. With one nonzero weight (`last`) M is the
+/// (P = I - 1 1^T/N; same nonzero spectrum), so the cost is that of one values-only eigenvalue problem of
+/// size min(V, N) (model::symmetric_eigenvalues): seconds up to ~4000, half a minute at ~8000. With one nonzero weight (`last`) M is the
 /// diagonal of token counts plus rank 5, whose spectrum is computed exactly from the count levels in
 /// milliseconds (the same min(V, N) values, zeros included).
 std::vector<double> token_gram_spectrum(std::span<const double> w, std::span<const std::int64_t> tokens,
@@ -62,8 +62,8 @@ std::vector<double> token_gram_spectrum(std::span<const double> w, std::span<con
 
 /// The largest min(V, N) whose spectrum rmtsweep computes without being asked (assemble's finite-T edges,
 /// the finite-T outlier of a sweep's points, simulate/finite_t.hpp) where several tokens carry weight: a
-/// values-only dsyevd of that size takes about 2.5 s at 3200 and 16 s at 6400 on this project's 2-core
-/// machine. Single-token pooling has no such bound (milliseconds at any size).
+/// values-only eigenvalue problem of that size, Gram included, takes about 1.5 s at 3200 and 12 s at 6400 on
+/// one core of this project's machine (LAPACK's dsyevd_2stage; dsyevd took twice as long). Single-token pooling has no such bound (milliseconds at any size).
 inline constexpr std::int64_t max_finite_t_gram = 6400;
 
 /// Whether exactly one of the weights w is nonzero: where token_gram_spectrum takes its

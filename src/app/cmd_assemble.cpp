@@ -27,6 +27,7 @@
 #include "rmtsweep/io/hdf5.hpp"
 #include "rmtsweep/io/move_aside.hpp"
 #include "rmtsweep/model/parse_number.hpp"
+#include "rmtsweep/parallel/blas_threads.hpp"
 #include "rmtsweep/sweep/plan.hpp"
 
 namespace po = boost::program_options;
@@ -318,12 +319,15 @@ int command_assemble(int argc, char** argv) {
     }
     double seconds = 0.0;
     for (const auto& [line, trial] : own) seconds += finite_t.edge_seconds(line);
+    const int threads = parallel::blas_threads();  // the cores this rank may use
     if (seconds > 10.0)
       std::fprintf(
           stderr,
           "rmtsweep assemble: the finite-T edges of %zu trials not stored with their points, each its own "
-          "(one eigenvalue problem of size min(V, N) each): about %.0f s on a 2-core machine\n",
-          own.size(), seconds);
+          "(one eigenvalue problem of size min(V, N) each, %d at once): about %.0f s of one core\n",
+          own.size(), threads, seconds);
+    const std::vector<std::pair<std::size_t, int>> keys(own.begin(), own.end());
+    finite_t.compute(keys, threads);
   }
   const auto finite_t_points = assemble::scaled_by_trial_edge(data.axes, data.points, finite_t);
   const auto finite_t_refined = assemble::scaled_by_trial_edge(data.refined, finite_t);

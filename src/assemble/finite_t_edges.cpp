@@ -1,10 +1,15 @@
 #include "rmtsweep/assemble/finite_t_edges.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <exception>
 #include <limits>
+#include <thread>
 
+#include "rmtsweep/common/meminfo.hpp"
 #include "rmtsweep/model/weighting.hpp"
+#include "rmtsweep/parallel/blas_threads.hpp"
 #include "rmtsweep/simulate/finite_t.hpp"
 #include "rmtsweep/theory/finite_t_bulk.hpp"
 
@@ -43,10 +48,10 @@ double FiniteTEdges::edge_seconds(std::size_t line) const {
   const model::PointParams p = point(line, 0);
   const auto w = model::pooling_weights(p.weighting, p.correlation, p.T);
   if (theory::single_token_weights(w)) return 1e-3;
-  return 2.5 * std::pow(n / 3200.0, 3);
+  return 1.5 * std::pow(n / 3200.0, 3);
 }
 
-double FiniteTEdges::compute(std::size_t line, int trial) const {
+double FiniteTEdges::compute_one(std::size_t line, int trial) const {
   if (gram_size(line) > max_finite_t_gram) return std::numeric_limits<double>::quiet_NaN();
   const model::PointParams p = point(line, trial);
   return theory::finite_t_edge(simulate::token_gram_spectrum(p), p.d);
@@ -56,8 +61,50 @@ double FiniteTEdges::edge(std::size_t line, int trial) const {
   const auto key = std::make_pair(line, trial);
   if (const auto found = stored_.find(key); found != stored_.end()) return found->second;
   auto it = edges_.find(key);
-  if (it == edges_.end()) it = edges_.emplace(key, compute(line, trial)).first;
+  if (it == edges_.end()) {
+    const parallel::SingleThreadedBlas single;  // as compute() computes them: the same bits either way
+    it = edges_.emplace(key, compute_one(line, trial)).first;
+  }
   return it->second;
+}
+
+void FiniteTEdges::compute(std::span<const std::pair<std::size_t, int>> keys, int threads) const {
+  std::vector<std::pair<std::size_t, int>> todo;
+  double largest_bytes = 0.0;
+  for (const auto& key : keys) {
+    if (stored(key.first, key.second) || edges_.count(key) > 0) continue;
+    if (std::find(todo.begin(), todo.end(), key) != todo.end()) continue;
+    todo.push_back(key);
+    if (gram_size(key.first) <= max_finite_t_gram)
+      largest_bytes = std::max(largest_bytes, simulate::token_gram_bytes(point(key.first, key.second)));
+  }
+  if (todo.empty()) return;
+  const double available = meminfo_bytes("MemAvailable");
+  const double fit = available > 0.0 && largest_bytes > 0.0 ? std::floor(0.5 * available / largest_bytes) : 1e9;
+  const auto workers = static_cast<std::size_t>(
+      std::clamp<double>(std::min<double>(threads, fit), 1.0, static_cast<double>(todo.size())));
+
+  std::vector<double> values(todo.size(), std::numeric_limits<double>::quiet_NaN());
+  std::vector<std::exception_ptr> errors(workers);
+  std::atomic<std::size_t> next{0};
+  const auto work = [&](std::size_t worker) {
+    try {
+      for (std::size_t i = next++; i < todo.size(); i = next++) values[i] = compute_one(todo[i].first, todo[i].second);
+    } catch (...) {
+      errors[worker] = std::current_exception();
+      next = todo.size();  // the others stop after their current edge
+    }
+  };
+  {
+    const parallel::SingleThreadedBlas single;  // every worker's LAPACK call on its own thread
+    std::vector<std::jthread> pool;
+    for (std::size_t w = 1; w < workers; ++w) pool.emplace_back(work, w);
+    work(0);
+  }  // joined
+  for (const auto& error : errors) {
+    if (error) std::rethrow_exception(error);
+  }
+  for (std::size_t i = 0; i < todo.size(); ++i) edges_.emplace(todo[i], values[i]);
 }
 
 double FiniteTEdges::reference(std::size_t line) const { return edge(line, 0); }

@@ -17,7 +17,7 @@
 namespace rmtsweep::assemble {
 
 /// Lines whose min(V, N) exceeds theory::max_finite_t_gram get NaN (unless their points carry the edge):
-/// the edge costs a values-only dsyevd of that size (milliseconds for single-token pooling), once per
+/// the edge costs a values-only eigenvalue problem of that size (milliseconds for single-token pooling), once per
 /// line, or per trial where it moves.
 using theory::max_finite_t_gram;
 
@@ -38,7 +38,8 @@ using theory::max_finite_t_gram;
 ///
 /// The line's reference edge is its trial 0's: the finite-T rule's threshold (detection tables) is taken
 /// from it and each trial's eigenvalues are scaled by reference/own (as_judged). The cache is filled by
-/// const calls and is not guarded: one thread at a time (rank 0's, in refine).
+/// const calls and is not guarded: one thread at a time (rank 0's, in refine; compute() runs its own threads
+/// and fills it after they have joined).
 class FiniteTEdges {
  public:
   /// The lines of `axes` for the sweep's base point (T, correlation, seed) and its weightings; `stored`, when
@@ -53,8 +54,8 @@ class FiniteTEdges {
   std::vector<double> references() const;
   /// min(V, N) of the line: the size of each of its edges' eigenvalue problems.
   std::int64_t gram_size(std::size_t line) const;
-  /// About how long one edge of the line takes on this project's 2-core machine: 2.5 s at
-  /// gram_size 3200, as its cube, where several tokens carry weight (a dense values-only eigenvalue
+  /// About how long one edge of the line takes on one core of this project's machine: 1.5 s at
+  /// gram_size 3200, as its cube (measured 0.47 s at 2000, 3.05 s at 4000, 9.9 s at 6000), where several tokens carry weight (a dense values-only eigenvalue
   /// problem); about a millisecond where one does (`last`: diagonal plus low rank,
   /// theory::token_gram_spectrum); 0 where no edge is computed.
   double edge_seconds(std::size_t line) const;
@@ -62,6 +63,13 @@ class FiniteTEdges {
   bool stored(std::size_t line, int trial) const { return stored_.count({line, trial}) > 0; }
   /// The trial's own edge.
   double edge(std::size_t line, int trial) const;
+  /// Computes the edges of `keys` (line, trial) that are neither stored nor computed yet, up to `threads`
+  /// of them at once, each on one thread with single-threaded BLAS (an edge is one values-only eigenvalue
+  /// problem, which scales poorly on threads: measured at min(V, N) = 4000, one such problem on 2 threads
+  /// took 1.9 s, two side by side on one thread each 2.6 s; as many as fit in half of MemAvailable
+  /// (simulate::token_gram_bytes) run at once). edge() then returns them without computing. Each edge is
+  /// the same whatever `threads`: every edge of this class is computed on one BLAS thread.
+  void compute(std::span<const std::pair<std::size_t, int>> keys, int threads) const;
   /// reference / edge: lambda_1 times this exceeds the reference threshold exactly when lambda_1
   /// exceeds the trial's own (NaN where the line has no edge).
   double scale(std::size_t line, int trial) const { return reference(line) / edge(line, trial); }
@@ -70,7 +78,7 @@ class FiniteTEdges {
   std::vector<double> as_judged(std::size_t line, int trial, std::span<const double> top) const;
 
  private:
-  double compute(std::size_t line, int trial) const;
+  double compute_one(std::size_t line, int trial) const;  // on the calling thread; BLAS as it is set
   model::PointParams point(std::size_t line, int trial) const;
 
   model::PointParams base_;

@@ -3,12 +3,14 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <utility>
 #include <vector>
 
 #include "rmtsweep/assemble/detection_tables.hpp"
 #include "rmtsweep/assemble/finite_t_edges.hpp"
 #include "rmtsweep/model/correlation.hpp"
 #include "rmtsweep/model/weighting.hpp"
+#include "rmtsweep/parallel/blas_threads.hpp"
 #include "rmtsweep/simulate/finite_t.hpp"
 #include "rmtsweep/theory/finite_t_bulk.hpp"
 
@@ -42,6 +44,7 @@ struct SmallSweep {
     p.gamma = 0.25;
     p.snr = 0.0;
     p.trial = trial;
+    const parallel::SingleThreadedBlas single;  // as assemble computes each edge
     return theory::finite_t_edge(simulate::token_gram_spectrum(p), p.d);
   }
 };
@@ -63,6 +66,28 @@ TEST(FiniteTEdges, EveryTrialTakesItsOwnEdgeWhateverItsPooling) {
   }
   EXPECT_EQ(edges.scale(mean, 0), 1.0);
   EXPECT_EQ(edges.references(), (std::vector<double>{edges.reference(last), edges.reference(mean)}));
+}
+
+TEST(FiniteTEdges, EdgesComputedSideBySideOnThreadsEqualThoseComputedOneAtATime) {
+  const SmallSweep s;
+  assemble::PointRecord stored{1, 0, 0, 1, 0.4, 0.1, 0.5, {0.4, 0.39}, 0, 2};
+  stored.finite_t_bulk_edge_right = 0.123;
+  const std::vector<assemble::PointRecord> points{stored};
+  const std::size_t last = s.axes.line(0, 0, 0, 0), mean = s.axes.line(1, 0, 0, 0);
+  std::vector<std::pair<std::size_t, int>> keys;
+  for (int trial = 0; trial < 6; ++trial) keys.insert(keys.end(), {{mean, trial}, {last, trial}});
+  keys.emplace_back(mean, 4);  // asked twice: computed once
+
+  const assemble::FiniteTEdges one_at_a_time(s.base, s.weightings, s.axes, &points);
+  for (const int threads : {1, 2, 3}) {
+    const assemble::FiniteTEdges side_by_side(s.base, s.weightings, s.axes, &points);
+    side_by_side.compute(keys, threads);
+    for (const auto& [line, trial] : keys) {
+      // The same bits: every edge is computed on one BLAS thread, whichever way it is asked for.
+      EXPECT_EQ(side_by_side.edge(line, trial), one_at_a_time.edge(line, trial)) << threads << " " << trial;
+    }
+    EXPECT_EQ(side_by_side.edge(mean, 2), 0.123) << "a stored edge is not computed over";
+  }
 }
 
 TEST(FiniteTEdges, TakesTheEdgesItsPointsCarry) {

@@ -57,8 +57,8 @@ std::vector<double> divide_and_conquer(const char* jobz, std::vector<double>& a,
 }  // namespace
 
 std::vector<double> symmetric_eigenvalues(std::vector<double> a, int n) {
+  if (n < two_stage_from) return divide_and_conquer("N", a, n);
   std::vector<double> values(static_cast<std::size_t>(n), 0.0);
-  if (n == 0) return values;
   const int lda = n > 1 ? n : 1;
   int info = 0, lwork = -1, liwork = -1, optimal_iwork = 0;
   double optimal_work = 0.0;

@@ -53,7 +53,7 @@ Lines read_lines(const std::string& path, const RefineOptions& options) {
     std::fprintf(
         stderr,
         "rmtsweep refine: finite_t_edge judges each trial of %zu line(s) by its own edge: every new trial "
-        "costs an eigenvalue problem on rank 0 (up to about %.2g s on a 2-core machine)\n",
+        "costs an eigenvalue problem on rank 0 (up to about %.2g s of one core)\n",
         a.lines(), slowest);
   }
   const auto finite_t = lines.finite_t

@@ -317,6 +317,16 @@ int command_assemble(int argc, char** argv) {
     for (const auto& r : data.refined) {
       if (!finite_t.stored(r.line, r.trial)) own.emplace(r.line, r.trial);
     }
+    // The lines' references (trial 0's edge) and the trials of the secular forms, which a partial file's
+    // done points need not name.
+    for (std::size_t line = 0; line < data.axes.lines(); ++line) {
+      if (!finite_t.stored(line, 0)) own.emplace(line, 0);
+    }
+    for (const auto* forms : {&data.secular, &data.refined_secular}) {
+      for (const auto& [key, secular] : *forms) {
+        if (!finite_t.stored(key.first, key.second)) own.emplace(key.first, key.second);
+      }
+    }
     double seconds = 0.0;
     for (const auto& [line, trial] : own) seconds += finite_t.edge_seconds(line);
     const int threads = parallel::blas_threads();  // the cores this rank may use
@@ -324,7 +334,7 @@ int command_assemble(int argc, char** argv) {
       std::fprintf(
           stderr,
           "rmtsweep assemble: the finite-T edges of %zu trials not stored with their points, each its own "
-          "(one eigenvalue problem of size min(V, N) each, %d at once): about %.0f s of one core\n",
+          "(one eigenvalue problem of size min(V, N) each, up to %d at once): about %.0f s of one core\n",
           own.size(), threads, seconds);
     const std::vector<std::pair<std::size_t, int>> keys(own.begin(), own.end());
     finite_t.compute(keys, threads);

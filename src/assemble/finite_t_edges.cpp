@@ -5,6 +5,8 @@
 #include <cmath>
 #include <exception>
 #include <limits>
+#include <set>
+#include <system_error>
 #include <thread>
 
 #include "rmtsweep/common/meminfo.hpp"
@@ -69,18 +71,19 @@ double FiniteTEdges::edge(std::size_t line, int trial) const {
 }
 
 void FiniteTEdges::compute(std::span<const std::pair<std::size_t, int>> keys, int threads) const {
+  const std::set<std::pair<std::size_t, int>> unique(keys.begin(), keys.end());
   std::vector<std::pair<std::size_t, int>> todo;
   double largest_bytes = 0.0;
-  for (const auto& key : keys) {
+  for (const auto& key : unique) {
     if (stored(key.first, key.second) || edges_.count(key) > 0) continue;
-    if (std::find(todo.begin(), todo.end(), key) != todo.end()) continue;
     todo.push_back(key);
     if (gram_size(key.first) <= max_finite_t_gram)
       largest_bytes = std::max(largest_bytes, simulate::token_gram_bytes(point(key.first, key.second)));
   }
   if (todo.empty()) return;
   const double available = meminfo_bytes("MemAvailable");
-  const double fit = available > 0.0 && largest_bytes > 0.0 ? std::floor(0.5 * available / largest_bytes) : 1e9;
+  const double fit =
+      available > 0.0 && largest_bytes > 0.0 ? std::floor(0.5 * available / largest_bytes) : 1e9;
   const auto workers = static_cast<std::size_t>(
       std::clamp<double>(std::min<double>(threads, fit), 1.0, static_cast<double>(todo.size())));
 
@@ -89,7 +92,8 @@ void FiniteTEdges::compute(std::span<const std::pair<std::size_t, int>> keys, in
   std::atomic<std::size_t> next{0};
   const auto work = [&](std::size_t worker) {
     try {
-      for (std::size_t i = next++; i < todo.size(); i = next++) values[i] = compute_one(todo[i].first, todo[i].second);
+      for (std::size_t i = next++; i < todo.size(); i = next++)
+        values[i] = compute_one(todo[i].first, todo[i].second);
     } catch (...) {
       errors[worker] = std::current_exception();
       next = todo.size();  // the others stop after their current edge
@@ -98,7 +102,11 @@ void FiniteTEdges::compute(std::span<const std::pair<std::size_t, int>> keys, in
   {
     const parallel::SingleThreadedBlas single;  // every worker's LAPACK call on its own thread
     std::vector<std::jthread> pool;
-    for (std::size_t w = 1; w < workers; ++w) pool.emplace_back(work, w);
+    pool.reserve(workers - 1);
+    try {
+      for (std::size_t w = 1; w < workers; ++w) pool.emplace_back(work, w);
+    } catch (const std::system_error&) {  // no more threads to be had: the ones started and this one share it
+    }
     work(0);
   }  // joined
   for (const auto& error : errors) {
@@ -132,7 +140,8 @@ std::vector<PointRecord> scaled_by_trial_edge(const Axes& axes, std::vector<Poin
   return points;
 }
 
-std::vector<RefinedRecord> scaled_by_trial_edge(std::vector<RefinedRecord> refined, const FiniteTEdges& edges) {
+std::vector<RefinedRecord> scaled_by_trial_edge(std::vector<RefinedRecord> refined,
+                                                const FiniteTEdges& edges) {
   for (RefinedRecord& r : refined) r.top_eigenvalues = edges.as_judged(r.line, r.trial, r.top_eigenvalues);
   return refined;
 }

@@ -7,13 +7,13 @@
 extern "C" void dsyev_(const char* jobz, const char* uplo, const int* n, double* a, const int* lda, double* w,
                        double* work, const int* lwork, int* info, std::size_t jobz_len, std::size_t uplo_len);
 
-extern "C" void dsyevd_(const char* jobz, const char* uplo, const int* n, double* a, const int* lda, double* w,
-                        double* work, const int* lwork, int* iwork, const int* liwork, int* info,
+extern "C" void dsyevd_(const char* jobz, const char* uplo, const int* n, double* a, const int* lda,
+                        double* w, double* work, const int* lwork, int* iwork, const int* liwork, int* info,
                         std::size_t jobz_len, std::size_t uplo_len);
 
 extern "C" void dsyevd_2stage_(const char* jobz, const char* uplo, const int* n, double* a, const int* lda,
-                               double* w, double* work, const int* lwork, int* iwork, const int* liwork, int* info,
-                               std::size_t jobz_len, std::size_t uplo_len);
+                               double* w, double* work, const int* lwork, int* iwork, const int* liwork,
+                               int* info, std::size_t jobz_len, std::size_t uplo_len);
 
 namespace rmtsweep::model {
 
@@ -43,13 +43,15 @@ std::vector<double> divide_and_conquer(const char* jobz, std::vector<double>& a,
   const int lda = n > 1 ? n : 1;
   int info = 0, lwork = -1, liwork = -1, optimal_iwork = 0;
   double optimal_work = 0.0;
-  dsyevd_(jobz, "U", &n, a.data(), &lda, values.data(), &optimal_work, &lwork, &optimal_iwork, &liwork, &info, 1, 1);
+  dsyevd_(jobz, "U", &n, a.data(), &lda, values.data(), &optimal_work, &lwork, &optimal_iwork, &liwork, &info,
+          1, 1);
   if (info != 0) throw ScalapackError("dsyevd", info);
   lwork = static_cast<int>(optimal_work);
   liwork = optimal_iwork;
   std::vector<double> work(static_cast<std::size_t>(lwork > 1 ? lwork : 1));
   std::vector<int> iwork(static_cast<std::size_t>(liwork > 1 ? liwork : 1));
-  dsyevd_(jobz, "U", &n, a.data(), &lda, values.data(), work.data(), &lwork, iwork.data(), &liwork, &info, 1, 1);
+  dsyevd_(jobz, "U", &n, a.data(), &lda, values.data(), work.data(), &lwork, iwork.data(), &liwork, &info, 1,
+          1);
   if (info != 0) throw ScalapackError("dsyevd", info);
   return values;
 }
@@ -62,15 +64,15 @@ std::vector<double> symmetric_eigenvalues(std::vector<double> a, int n) {
   const int lda = n > 1 ? n : 1;
   int info = 0, lwork = -1, liwork = -1, optimal_iwork = 0;
   double optimal_work = 0.0;
-  dsyevd_2stage_("N", "U", &n, a.data(), &lda, values.data(), &optimal_work, &lwork, &optimal_iwork, &liwork, &info,
-                 1, 1);
+  dsyevd_2stage_("N", "U", &n, a.data(), &lda, values.data(), &optimal_work, &lwork, &optimal_iwork, &liwork,
+                 &info, 1, 1);
   if (info != 0) throw ScalapackError("dsyevd_2stage", info);
   lwork = static_cast<int>(optimal_work);
   liwork = optimal_iwork;
   std::vector<double> work(static_cast<std::size_t>(lwork > 1 ? lwork : 1));
   std::vector<int> iwork(static_cast<std::size_t>(liwork > 1 ? liwork : 1));
-  dsyevd_2stage_("N", "U", &n, a.data(), &lda, values.data(), work.data(), &lwork, iwork.data(), &liwork, &info, 1,
-                 1);
+  dsyevd_2stage_("N", "U", &n, a.data(), &lda, values.data(), work.data(), &lwork, iwork.data(), &liwork,
+                 &info, 1, 1);
   if (info != 0) throw ScalapackError("dsyevd_2stage", info);
   return values;
 }

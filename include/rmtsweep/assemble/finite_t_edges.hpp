@@ -17,8 +17,8 @@
 namespace rmtsweep::assemble {
 
 /// Lines whose min(V, N) exceeds theory::max_finite_t_gram get NaN (unless their points carry the edge):
-/// the edge costs a values-only eigenvalue problem of that size (milliseconds for single-token pooling), once per
-/// line, or per trial where it moves.
+/// the edge costs a values-only eigenvalue problem of that size (milliseconds for single-token pooling), once
+/// per line, or per trial where it moves.
 using theory::max_finite_t_gram;
 
 /// The finite-T right edges of a sweep's trials: each trial's own (its token draws'), taken from its points
@@ -55,12 +55,17 @@ class FiniteTEdges {
   /// min(V, N) of the line: the size of each of its edges' eigenvalue problems.
   std::int64_t gram_size(std::size_t line) const;
   /// About how long one edge of the line takes on one core of this project's machine: 1.5 s at
-  /// gram_size 3200, as its cube (measured 0.47 s at 2000, 3.05 s at 4000, 9.9 s at 6000), where several tokens carry weight (a dense values-only eigenvalue
-  /// problem); about a millisecond where one does (`last`: diagonal plus low rank,
-  /// theory::token_gram_spectrum); 0 where no edge is computed.
+  /// gram_size 3200, as its cube (measured 0.47 s at 2000, 3.05 s at 4000, 9.9 s at 6000), where several
+  /// tokens carry weight (a dense values-only eigenvalue problem); about a millisecond where one does
+  /// (`last`: diagonal plus low rank, theory::token_gram_spectrum); 0 where no edge is computed.
   double edge_seconds(std::size_t line) const;
   /// Whether the trial's edge came with its points (no eigenvalue problem here).
   bool stored(std::size_t line, int trial) const { return stored_.count({line, trial}) > 0; }
+  /// Whether the trial's edge is at hand, stored or computed: edge() returns it without an eigenvalue
+  /// problem.
+  bool at_hand(std::size_t line, int trial) const {
+    return stored(line, trial) || edges_.count({line, trial}) > 0;
+  }
   /// The trial's own edge.
   double edge(std::size_t line, int trial) const;
   /// Computes the edges of `keys` (line, trial) that are neither stored nor computed yet, up to `threads`
@@ -90,7 +95,9 @@ class FiniteTEdges {
 
 /// The records with their top eigenvalues as edges.as_judged gives them: what the finite-T rule,
 /// whose threshold is the reference edge's, judges.
-std::vector<PointRecord> scaled_by_trial_edge(const Axes& axes, std::vector<PointRecord> points, const FiniteTEdges& edges);
-std::vector<RefinedRecord> scaled_by_trial_edge(std::vector<RefinedRecord> refined, const FiniteTEdges& edges);
+std::vector<PointRecord> scaled_by_trial_edge(const Axes& axes, std::vector<PointRecord> points,
+                                              const FiniteTEdges& edges);
+std::vector<RefinedRecord> scaled_by_trial_edge(std::vector<RefinedRecord> refined,
+                                                const FiniteTEdges& edges);
 
 }  // namespace rmtsweep::assemble

@@ -16,7 +16,8 @@ struct SymmetricEigen {
 SymmetricEigen symmetric_eigen(std::vector<double> a, int n);
 
 /// All eigenvalues and eigenvectors as symmetric_eigen, by LAPACK's divide and conquer dsyevd (several times
-/// faster from n of about a hundred; other rounding than dsyev): for the projected matrices of a Krylov basis.
+/// faster from n of about a hundred; other rounding than dsyev): for the projected matrices of a Krylov
+/// basis.
 SymmetricEigen symmetric_eigen_dc(std::vector<double> a, int n);
 
 /// The eigenvalues only (ascending) of the symmetric n x n matrix `a`: for the token Gram of

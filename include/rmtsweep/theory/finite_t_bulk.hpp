@@ -54,22 +54,22 @@ bool limit_law_measurably_off(double effective_tokens, int d);
 ///
 /// M is formed densely as the smaller of the V x V Gram Q A P A^T Q and the N x N Gram P A^T Q A P
 /// (P = I - 1 1^T/N; same nonzero spectrum), so the cost is that of one values-only eigenvalue problem of
-/// size min(V, N) (model::symmetric_eigenvalues): seconds up to ~4000, half a minute at ~8000. With one nonzero weight (`last`) M is the
-/// diagonal of token counts plus rank 5, whose spectrum is computed exactly from the count levels in
-/// milliseconds (the same min(V, N) values, zeros included).
+/// size min(V, N) (model::symmetric_eigenvalues): seconds up to ~4000, half a minute at ~8000. With one
+/// nonzero weight (`last`) M is the diagonal of token counts plus rank 5, whose spectrum is computed exactly
+/// from the count levels in milliseconds (the same min(V, N) values, zeros included).
 std::vector<double> token_gram_spectrum(std::span<const double> w, std::span<const std::int64_t> tokens,
                                         std::int64_t vocabulary, bool remove_table_directions = true);
 
 /// The largest min(V, N) whose spectrum rmtsweep computes without being asked (assemble's finite-T edges,
 /// the finite-T outlier of a sweep's points, simulate/finite_t.hpp) where several tokens carry weight: a
 /// values-only eigenvalue problem of that size, Gram included, takes about 1.5 s at 3200 and 12 s at 6400 on
-/// one core of this project's machine (LAPACK's dsyevd_2stage; dsyevd took twice as long). Single-token pooling has no such bound (milliseconds at any size).
+/// one core of this project's machine (LAPACK's dsyevd_2stage from 2500; dsyevd took 1.4 times as long at
+/// 3000, twice from 4000). Single-token pooling has no such bound (milliseconds at any size).
 inline constexpr std::int64_t max_finite_t_gram = 6400;
 
 /// Whether exactly one of the weights w is nonzero: where token_gram_spectrum takes its
 /// single-token path (milliseconds instead of a dense eigenvalue problem).
 bool single_token_weights(std::span<const double> w);
-
 
 /// The right edge of the deterministic equivalent of sum_v tau_v z_v z_v^T (z_v iid N(0, I_d)): the
 /// minimum of z(g) = -d/g + sum_v tau_v/(1 + tau_v g) on g in (-1/tau_max, 0). z is convex there

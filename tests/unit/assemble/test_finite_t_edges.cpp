@@ -9,6 +9,7 @@
 #include "rmtsweep/assemble/detection_tables.hpp"
 #include "rmtsweep/assemble/finite_t_edges.hpp"
 #include "rmtsweep/model/correlation.hpp"
+#include "rmtsweep/model/symmetric_eigen.hpp"
 #include "rmtsweep/model/weighting.hpp"
 #include "rmtsweep/parallel/blas_threads.hpp"
 #include "rmtsweep/simulate/finite_t.hpp"
@@ -18,19 +19,20 @@ using namespace rmtsweep;
 
 namespace {
 
-/// d = 200, delta 0.5, gamma 0.25, T = 10, prefix:3, seed 3; lines `last` then `mean` along snr {0, 1}.
+/// d = 200 (or `d`), delta 0.5, gamma 0.25, T = 10, prefix:3, seed 3; lines `last` then `mean` along snr
+/// {0, 1}.
 struct SmallSweep {
   model::PointParams base;
   std::vector<model::Weighting> weightings;
   assemble::Axes axes;
 
-  SmallSweep() {
-    base.d = 200;
+  explicit SmallSweep(int d = 200) {
+    base.d = d;
     base.seed = 3;
     base.correlation = model::parse_correlation("prefix:3", base.T);
     weightings = {model::parse_weighting("last", base.T), model::parse_weighting("mean", base.T)};
     axes.weighting = {"last", "mean"};
-    axes.d = {200};
+    axes.d = {d};
     axes.delta = {0.5};
     axes.gamma = {0.25};
     axes.snr = {0.0, 1.0};
@@ -68,26 +70,52 @@ TEST(FiniteTEdges, EveryTrialTakesItsOwnEdgeWhateverItsPooling) {
   EXPECT_EQ(edges.references(), (std::vector<double>{edges.reference(last), edges.reference(mean)}));
 }
 
-TEST(FiniteTEdges, EdgesComputedSideBySideOnThreadsEqualThoseComputedOneAtATime) {
-  const SmallSweep s;
+namespace {
+
+/// compute() over `keys` on each of `thread_counts` threads, with BLAS on 2 threads around it (the tests'
+/// environment sets OPENBLAS_NUM_THREADS=1): every edge at hand afterwards, and the same bits as edge()
+/// computing it alone.
+void expect_side_by_side_equals_one_at_a_time(const SmallSweep& s,
+                                              const std::vector<std::pair<std::size_t, int>>& keys,
+                                              const std::vector<int>& thread_counts) {
+  const int blas = parallel::blas_threads();
+  parallel::set_blas_threads(2);
   assemble::PointRecord stored{1, 0, 0, 1, 0.4, 0.1, 0.5, {0.4, 0.39}, 0, 2};
   stored.finite_t_bulk_edge_right = 0.123;
   const std::vector<assemble::PointRecord> points{stored};
-  const std::size_t last = s.axes.line(0, 0, 0, 0), mean = s.axes.line(1, 0, 0, 0);
-  std::vector<std::pair<std::size_t, int>> keys;
-  for (int trial = 0; trial < 6; ++trial) keys.insert(keys.end(), {{mean, trial}, {last, trial}});
-  keys.emplace_back(mean, 4);  // asked twice: computed once
-
+  const std::size_t mean = s.axes.line(1, 0, 0, 0);
   const assemble::FiniteTEdges one_at_a_time(s.base, s.weightings, s.axes, &points);
-  for (const int threads : {1, 2, 3}) {
+  for (const int threads : thread_counts) {
     const assemble::FiniteTEdges side_by_side(s.base, s.weightings, s.axes, &points);
+    EXPECT_FALSE(side_by_side.at_hand(mean, 0));
     side_by_side.compute(keys, threads);
     for (const auto& [line, trial] : keys) {
+      EXPECT_TRUE(side_by_side.at_hand(line, trial)) << "compute() left trial " << trial << " to edge()";
       // The same bits: every edge is computed on one BLAS thread, whichever way it is asked for.
       EXPECT_EQ(side_by_side.edge(line, trial), one_at_a_time.edge(line, trial)) << threads << " " << trial;
     }
     EXPECT_EQ(side_by_side.edge(mean, 2), 0.123) << "a stored edge is not computed over";
   }
+  parallel::set_blas_threads(blas);
+}
+
+}  // namespace
+
+TEST(FiniteTEdges, EdgesComputedSideBySideOnThreadsEqualThoseComputedOneAtATime) {
+  const SmallSweep s;
+  const std::size_t last = s.axes.line(0, 0, 0, 0), mean = s.axes.line(1, 0, 0, 0);
+  std::vector<std::pair<std::size_t, int>> keys;
+  for (int trial = 0; trial < 6; ++trial) keys.insert(keys.end(), {{mean, trial}, {last, trial}});
+  keys.emplace_back(mean, 4);  // asked twice: computed once
+  expect_side_by_side_equals_one_at_a_time(s, keys, {1, 2, 3});
+}
+
+TEST(FiniteTEdges, EdgesOfTheTwoStageSizeComputedSideBySideEqualThoseComputedOneAtATime) {
+  // d = 1250: min(V, N) = 2500, where the spectrum takes dsyevd_2stage; two of them at once.
+  const SmallSweep s(1250);
+  const std::size_t mean = s.axes.line(1, 0, 0, 0);
+  ASSERT_GE(assemble::FiniteTEdges(s.base, s.weightings, s.axes).gram_size(mean), model::two_stage_from);
+  expect_side_by_side_equals_one_at_a_time(s, {{mean, 0}, {mean, 1}}, {2});
 }
 
 TEST(FiniteTEdges, TakesTheEdgesItsPointsCarry) {
@@ -140,12 +168,14 @@ TEST(FiniteTEdges, ATrialAboveTheLinesEdgeButBelowItsOwnIsNotDetected) {
     for (double& x : p.top_eigenvalues) x *= 1.25 / 1.4;
   }
   const auto by_line = assemble::detection_tables(axes, points, {1.15}, {1.25}, 0.0);
-  const auto by_trial = assemble::detection_tables(axes, points, {1.15}, {1.25}, 0.0, assemble::default_null_alpha, &own);
+  const auto by_trial =
+      assemble::detection_tables(axes, points, {1.15}, {1.25}, 0.0, assemble::default_null_alpha, &own);
   EXPECT_EQ(by_line[3].detected_fraction, (std::vector<double>{0.5, 1.0}));
   EXPECT_EQ(by_trial[3].detected_fraction, (std::vector<double>{0.0, 1.0}));
   EXPECT_EQ(by_trial[3].false_detection_rate[0], 0.0);
   EXPECT_EQ(by_trial[3].threshold[0], 1.25) << "the line's threshold stays its reference edge's";
-  EXPECT_EQ(by_trial[0].detected_fraction, by_line[0].detected_fraction) << "the other rules judge the points";
+  EXPECT_EQ(by_trial[0].detected_fraction, by_line[0].detected_fraction)
+      << "the other rules judge the points";
 }
 
 }  // namespace

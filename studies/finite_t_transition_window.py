@@ -10,6 +10,10 @@ trial's own finite-T threshold (/points theory_finite_t_threshold_snr), binned. 
   - lambda_1 and lambda_2 over the trial's finite-T bulk edge, and the finite-T outlier over that edge.
 If the excess near x = 0 were the finite-d smoothing of a transition at a continuous bulk edge, it would
 narrow with d (like d^(-1/3)) at a fixed x.
+A third table asks whether a trial's excess follows where its own top level sits: per trial, lambda_1 over the
+finite-T edge at the line's lowest snr (every trial below its threshold there: the top level of the bulk,
+hardly lifted) against the trial's mean excess within |x| < 0.2, as a correlation over the trials and as the
+mean excess of the trials whose top level lies lowest (below the median) and highest.
 
 Usage: finite_t_transition_window.py FILE.h5 [FILE.h5 ...]
 Output: two markdown tables on stdout.
@@ -26,8 +30,22 @@ def per_trial_mean(values, mask, trial):
     return np.array([values[mask & (trial == t)].mean() for t in np.unique(trial[mask])])
 
 
+def level_against_excess(x, excess, eigen, edge, snr, trial):
+    """Per trial: lambda_1 / edge at the lowest snr, and the mean excess within |x| < 0.2."""
+    level, near = [], []
+    for t in np.unique(trial):
+        m = trial == t
+        low = np.argmin(np.where(m, snr, np.inf))
+        w = m & (np.abs(x) < 0.2)
+        if not w.any() or x[low] >= 0:
+            continue
+        level.append(eigen[low, 0] / edge[low])
+        near.append(excess[w].mean())
+    return np.array(level), np.array(near)
+
+
 def main(paths):
-    rows_excess, rows_shares = [], []
+    rows_excess, rows_shares, rows_level = [], [], []
     for path in paths:
         p = h5py.File(path, "r")["points"]
         d = int(p["d"][0])
@@ -41,6 +59,15 @@ def main(paths):
                            p["theory_finite_t_top_eigenvalue"][...], edge)
         trial = p["trial"][...]
         ok = done & np.isfinite(x) & np.isfinite(ft)
+        level, near = level_against_excess(np.where(ok, x, np.nan), overlaps[:, 0] - ft, eigen, edge,
+                                           np.where(ok, p["snr"][...], np.inf), trial)
+        r = np.corrcoef(level, near)[0, 1]
+        low = level < np.median(level)
+        se = lambda v: v.std(ddof=1) / np.sqrt(len(v))  # noqa: E731
+        rows_level.append(f"| {d} | {len(level)} | {level.min():.3f}-{level.max():.3f} | {r:+.2f} | "
+                          f"{r * np.sqrt((len(level) - 2) / (1 - r * r)):+.1f} | "
+                          f"{near[low].mean():+.3f} ± {se(near[low]):.3f} | "
+                          f"{near[~low].mean():+.3f} ± {se(near[~low]):.3f} |")
         for lo, hi in zip(BINS[:-1], BINS[1:]):
             m = ok & (x >= lo) & (x < hi)
             if m.sum() < 4:
@@ -64,6 +91,11 @@ def main(paths):
           "λ₁ / edge | λ₂ / edge | finite-T λ / edge |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     print("\n".join(rows_shares))
+    print()
+    print("| d | trials | λ₁ / edge at the lowest snr | correlation with the excess at \\|x\\| < 0.2 | t | "
+          "excess, top level lowest half | highest half |")
+    print("|---|---|---|---|---|---|---|")
+    print("\n".join(rows_level))
 
 
 if __name__ == "__main__":

@@ -309,23 +309,15 @@ int command_assemble(int argc, char** argv) {
   {
     // Each edge computed here is an eigenvalue problem (FiniteTEdges::edge_seconds). Say so where they add up
     // to more than a few seconds.
-    std::set<std::pair<std::size_t, int>> own;  // (line, trial) whose edge is not stored
-    for (const auto& p : data.points) {
-      const std::size_t line = data.axes.line(p.weighting, p.d, p.delta, p.gamma);
-      if (!finite_t.stored(line, p.trial)) own.emplace(line, p.trial);
-    }
-    for (const auto& r : data.refined) {
-      if (!finite_t.stored(r.line, r.trial)) own.emplace(r.line, r.trial);
-    }
-    // The lines' references (trial 0's edge) and the trials of the secular forms, which a partial file's
-    // done points need not name.
-    for (std::size_t line = 0; line < data.axes.lines(); ++line) {
-      if (!finite_t.stored(line, 0)) own.emplace(line, 0);
-    }
+    std::vector<std::pair<std::size_t, int>> keys = assemble::edges_asked_for(data.axes, data.points);
+    for (const auto& r : data.refined) keys.emplace_back(r.line, r.trial);
+    // The trials of the secular forms, which a partial file's done points need not name.
     for (const auto* forms : {&data.secular, &data.refined_secular}) {
-      for (const auto& [key, secular] : *forms) {
-        if (!finite_t.stored(key.first, key.second)) own.emplace(key.first, key.second);
-      }
+      for (const auto& [key, secular] : *forms) keys.push_back(key);
+    }
+    std::set<std::pair<std::size_t, int>> own;  // (line, trial) whose edge is not stored
+    for (const auto& [line, trial] : keys) {
+      if (!finite_t.stored(line, trial)) own.emplace(line, trial);
     }
     double seconds = 0.0;
     for (const auto& [line, trial] : own) seconds += finite_t.edge_seconds(line);
@@ -336,7 +328,6 @@ int command_assemble(int argc, char** argv) {
           "rmtsweep assemble: the finite-T edges of %zu trials not stored with their points, each its own "
           "(one eigenvalue problem of size min(V, N) each, up to %d at once): about %.0f s of one core\n",
           own.size(), threads, seconds);
-    const std::vector<std::pair<std::size_t, int>> keys(own.begin(), own.end());
     finite_t.compute(keys, threads);
   }
   const auto finite_t_points = assemble::scaled_by_trial_edge(data.axes, data.points, finite_t);

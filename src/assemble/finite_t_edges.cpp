@@ -75,7 +75,7 @@ void FiniteTEdges::compute(std::span<const std::pair<std::size_t, int>> keys, in
   std::vector<std::pair<std::size_t, int>> todo;
   double largest_bytes = 0.0;
   for (const auto& key : unique) {
-    if (stored(key.first, key.second) || edges_.count(key) > 0) continue;
+    if (at_hand(key.first, key.second)) continue;
     todo.push_back(key);
     if (gram_size(key.first) <= max_finite_t_gram)
       largest_bytes = std::max(largest_bytes, simulate::token_gram_bytes(point(key.first, key.second)));
@@ -128,6 +128,15 @@ std::vector<double> FiniteTEdges::as_judged(std::size_t line, int trial, std::sp
   const double s = scale(line, trial);
   for (double& x : out) x *= s;
   return out;
+}
+
+std::vector<std::pair<std::size_t, int>> edges_asked_for(const Axes& axes,
+                                                         const std::vector<PointRecord>& points) {
+  std::vector<std::pair<std::size_t, int>> keys;
+  for (const PointRecord& p : points)
+    keys.emplace_back(axes.line(p.weighting, p.d, p.delta, p.gamma), p.trial);
+  for (std::size_t line = 0; line < axes.lines(); ++line) keys.emplace_back(line, 0);
+  return keys;
 }
 
 std::vector<PointRecord> scaled_by_trial_edge(const Axes& axes, std::vector<PointRecord> points,

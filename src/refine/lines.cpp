@@ -56,12 +56,7 @@ Lines read_lines(const std::string& path, const RefineOptions& options) {
         "rmtsweep refine: finite_t_edge judges each trial of %zu line(s) by its own edge: every new trial "
         "costs an eigenvalue problem on rank 0 (up to about %.2g s of one core)\n",
         a.lines(), slowest);
-    std::vector<std::pair<std::size_t, int>>
-        keys;  // what scaled_by_trial_edge and references() ask for below
-    for (const assemble::PointRecord& p : data.points)
-      keys.emplace_back(a.line(p.weighting, p.d, p.delta, p.gamma), p.trial);
-    for (std::size_t l = 0; l < a.lines(); ++l) keys.emplace_back(l, 0);
-    lines.finite_t->compute(keys, parallel::blas_threads());
+    lines.finite_t->compute(assemble::edges_asked_for(a, data.points), parallel::blas_threads());
   }
   const auto finite_t = lines.finite_t
                             ? lines.finite_t->references()

@@ -93,6 +93,12 @@ class FiniteTEdges {
   mutable std::map<std::pair<std::size_t, int>, double> edges_;
 };
 
+/// The (line, trial) edges that scaled_by_trial_edge(axes, points, ...) and references() ask for: each
+/// point's trial, and trial 0 of every line (the references), duplicates included: what FiniteTEdges::compute
+/// takes.
+std::vector<std::pair<std::size_t, int>> edges_asked_for(const Axes& axes,
+                                                         const std::vector<PointRecord>& points);
+
 /// The records with their top eigenvalues as edges.as_judged gives them: what the finite-T rule,
 /// whose threshold is the reference edge's, judges.
 std::vector<PointRecord> scaled_by_trial_edge(const Axes& axes, std::vector<PointRecord> points,

@@ -64,6 +64,7 @@ nlohmann::json result_json(const model::PointParams& params, const simulate::Sim
   out["params"]["ntest"] = options.ntest > 0 ? options.ntest : params.sequences();
   out["theory"] = theory_json(prediction);
   out["theory"]["finite_t"] = finite_t_json(r.finite_t);
+  if (r.finite_t) out["theory"]["finite_t"]["levels"] = finite_t_levels_json(r.finite_t_levels);
   nlohmann::json& e = out["empirical"];
   e["top_eigenvalues"] = r.top_eigenvalues;
   e["overlaps"] = r.overlaps;
@@ -120,6 +121,11 @@ void print_human(const model::PointParams& params, const simulate::PointResult& 
               finite_t(&theory::FiniteTPrediction::bulk_edge_right).c_str());
   std::printf("%-14s %12s %12.6g %12s\n", "threshold snr", "", p.sample_threshold_snr,
               finite_t(&theory::FiniteTPrediction::threshold_snr).c_str());
+  if (r.finite_t_levels) {
+    std::printf("finite-T at finite d (its top levels exact, docs/finite_t.md): overlap %.4g +- %.2g, top "
+                "eigenvalue %.6g\n",
+                r.finite_t_levels->overlap, r.finite_t_levels->overlap_error, r.finite_t_levels->top_eigenvalue);
+  }
   if (!r.finite_t) {
     std::printf(
         "               (finite-T: not computed for this weighting at this size; simulate/finite_t.hpp, "

@@ -119,6 +119,8 @@ int command_theory(int argc, char** argv) {
   theory::Prediction prediction = theory::predict(params);
   std::vector<double> tau;
   std::optional<theory::FiniteTPrediction> finite_t;
+  nlohmann::json measure;
+  std::optional<theory::TopLevelPrediction> levels;
   if (law == BulkLaw::finite_t) {
     const double needed = simulate::token_gram_bytes(params), available = meminfo_bytes("MemTotal");
     if (available > 0.0 && needed > available) {
@@ -133,6 +135,10 @@ int command_theory(int argc, char** argv) {
     const theory::FiniteTOutlier outlier = simulate::build_finite_t_outlier(params);
     prediction.finite_t_bulk_edge_right = outlier.bulk_edge_right();
     finite_t = outlier.at(params.snr);
+    measure = spectral_measures_json(outlier);
+    const double snr[] = {params.snr};
+    if (const auto model = simulate::finite_t_levels_predictions(params, outlier, snr); !model.empty())
+      levels = model.front();
     if (density_points > 0) tau = outlier.bulk_values();
   }
   std::vector<std::array<double, 2>> density;
@@ -145,11 +151,21 @@ int command_theory(int argc, char** argv) {
   if (values.count("json")) {
     nlohmann::json out = theory_json(prediction);
     out["finite_t"] = finite_t_json(finite_t);
+    if (finite_t) {
+      out["finite_t"]["measure"] = measure;
+      out["finite_t"]["levels"] = finite_t_levels_json(levels);
+    }
     if (density_points > 0) out["density"] = density;
     std::cout << out.dump() << "\n";
     return 0;
   }
   print_human(params, prediction, finite_t);
+  if (levels) {
+    std::printf(
+        "finite-T    at d = %d, the top %d directions of Pi exact: overlap %.6g +- %.2g, top eigenvalue %.6g "
+        "(mean of %d draws; docs/finite_t.md)\n",
+        params.d, levels->k, levels->overlap, levels->overlap_error, levels->top_eigenvalue, levels->draws);
+  }
   if (density_points > 0) {
     std::printf("density     x f(x) at %lld points (%s bulk)\n", static_cast<long long>(density_points),
                 to_string(law));

@@ -51,4 +51,18 @@ nlohmann::json finite_t_json(const std::optional<theory::FiniteTPrediction>& p) 
           {"detectable", p->detectable}};
 }
 
+nlohmann::json finite_t_levels_json(const std::optional<theory::TopLevelPrediction>& p) {
+  if (!p) return nullptr;
+  return {{"top_eigenvalue", p->top_eigenvalue},
+          {"overlap", p->overlap},
+          {"overlap_error", p->overlap_error},
+          {"k", p->k},
+          {"draws", p->draws}};
+}
+
+nlohmann::json spectral_measures_json(const theory::FiniteTOutlier& outlier) {
+  return {{"bulk", {{"nodes", outlier.bulk().nodes}, {"multiplicities", outlier.bulk().weights}}},
+          {"signal", {{"nodes", outlier.signal().nodes}, {"weights", outlier.signal().weights}}}};
+}
+
 }  // namespace rmtsweep::app

@@ -5,6 +5,7 @@
 
 #include "rmtsweep/model/params.hpp"
 #include "rmtsweep/theory/finite_t_outlier.hpp"
+#include "rmtsweep/theory/finite_t_top_levels.hpp"
 #include "rmtsweep/theory/prediction.hpp"
 
 namespace rmtsweep::app {
@@ -19,5 +20,12 @@ nlohmann::json theory_json(const theory::Prediction& prediction);
 /// The finite-T prediction (docs/finite_t.md) as {"top_eigenvalue", "overlap", "threshold_snr",
 /// "bulk_edge_right", "detectable"}, or null where it was not computed.
 nlohmann::json finite_t_json(const std::optional<theory::FiniteTPrediction>& prediction);
+/// The finite-d model of the top levels (docs/finite_t.md) as {"top_eigenvalue", "overlap", "overlap_error",
+/// "k", "draws"}, or null where it was not computed.
+nlohmann::json finite_t_levels_json(const std::optional<theory::TopLevelPrediction>& prediction);
+
+/// The two measures a finite-T outlier is built from, as `theory --bulk finite-T --json` gives them under
+/// finite_t.measure: {"bulk": {"nodes", "multiplicities"}, "signal": {"nodes", "weights"}}.
+nlohmann::json spectral_measures_json(const theory::FiniteTOutlier& outlier);
 
 }  // namespace rmtsweep::app

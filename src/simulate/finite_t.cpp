@@ -11,9 +11,9 @@
 
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/model/scalars.hpp"
-#include "rmtsweep/model/weighting.hpp"
 #include "rmtsweep/model/symmetric_eigen.hpp"
 #include "rmtsweep/model/weighting.hpp"
+#include "rmtsweep/parallel/blas_threads.hpp"
 #include "rmtsweep/random/counter_rng.hpp"
 #include "rmtsweep/simulate/sequences.hpp"
 #include "rmtsweep/theory/finite_t_bulk.hpp"
@@ -287,6 +287,60 @@ theory::SpectralMeasure lanczos_signal_measure(const PooledTokens& pooled, int d
   return measure;
 }
 
+bool finite_t_levels_computed(const model::PointParams& params) {
+  return theory::single_token_weights(model::pooling_weights(params.weighting, params.correlation, params.T));
+}
+
+theory::TopLevelDraws top_level_draws(const model::PointParams& params, int k, int count) {
+  const random::CounterRng rng(params.seed, static_cast<std::uint64_t>(params.trial));
+  const auto uk = static_cast<std::size_t>(k), n = static_cast<std::size_t>(count);
+  theory::TopLevelDraws draws;
+  draws.k = k;
+  draws.xi.resize(n * uk * uk);
+  draws.g.resize(n * uk);
+  draws.go.resize(n * uk);
+  draws.g1.resize(n);
+  draws.chi.resize(n);
+  std::vector<double> z(uk * uk + 2 * uk + 2);
+  for (std::size_t i = 0; i < n; ++i) {
+    rng.gaussians(random::Stream::top_levels, i, 0, z);
+    double* xi = draws.xi.data() + i * uk * uk;
+    for (std::size_t p = 0; p < uk; ++p)
+      for (std::size_t q = 0; q < uk; ++q) xi[p * uk + q] = (z[p * uk + q] + z[q * uk + p]) / std::sqrt(2.0);
+    std::copy_n(z.begin() + static_cast<std::ptrdiff_t>(uk * uk), uk,
+                draws.g.begin() + static_cast<std::ptrdiff_t>(i * uk));
+    std::copy_n(z.begin() + static_cast<std::ptrdiff_t>(uk * uk + uk), uk,
+                draws.go.begin() + static_cast<std::ptrdiff_t>(i * uk));
+    draws.g1[i] = z[uk * uk + 2 * uk];
+    draws.chi[i] = z[uk * uk + 2 * uk + 1];
+  }
+  return draws;
+}
+
+std::optional<theory::FiniteTTopLevels> finite_t_levels(const model::PointParams& params,
+                                                        const theory::FiniteTOutlier& outlier) {
+  if (!finite_t_levels_computed(params)) return std::nullopt;
+  double directions = 0.0;
+  for (const double m : outlier.bulk().weights) directions += m;
+  const int k = static_cast<int>(std::min<double>(theory::default_top_levels, directions - 1.0));
+  if (k < 1) return std::nullopt;
+  return theory::FiniteTTopLevels(outlier.bulk(), outlier.signal(), params.d, params.vocabulary(),
+                                  params.table, k);
+}
+
+std::vector<theory::TopLevelPrediction> finite_t_levels_predictions(const model::PointParams& params,
+                                                                    const theory::FiniteTOutlier& outlier,
+                                                                    std::span<const double> snr) {
+  const auto levels = finite_t_levels(params, outlier);
+  if (!levels) return {};
+  const parallel::SingleThreadedBlas one_thread;
+  const theory::TopLevelDraws draws = top_level_draws(params, levels->k(), theory::default_top_level_draws);
+  std::vector<theory::TopLevelPrediction> out;
+  out.reserve(snr.size());
+  for (const double x : snr) out.push_back(levels->at(x, draws));
+  return out;
+}
+
 std::int64_t finite_t_gram_size(const model::PointParams& params) {
   return std::min(params.vocabulary(), params.sequences());
 }
@@ -300,6 +354,11 @@ bool finite_t_computed(const model::PointParams& params) {
 
 theory::FiniteTOutlier build_finite_t_outlier(const model::PointParams& params) {
   const PooledTokens pooled = draw_pooled_tokens(params);
+  // One term: its measures come from eigenvalue problems of size 2 x (count levels), whose last bits follow
+  // the BLAS thread count; on one thread they, and the top levels' model built from them, are the same on
+  // any number of ranks. (Several terms: a dense problem of size min(V, N), left to the configured threads.)
+  std::optional<parallel::SingleThreadedBlas> one_thread;
+  if (pooled.weights.size() == 1) one_thread.emplace();
   theory::SpectralMeasure bulk = theory::counting_measure(
       theory::token_gram_spectrum(pooled.weights, pooled.tokens, pooled.vocabulary, true));
   theory::SpectralMeasure signal =

@@ -362,8 +362,7 @@ LineResult simulate_line(const model::PointParams& params, std::span<const doubl
   }
   // The finite-T theory of the line's token draws: one outlier for every snr (recomputed points have theirs).
   const double theory_start = MPI_Wtime();
-  const std::vector<std::optional<theory::FiniteTPrediction>> finite_t =
-      finite_t_predictions(params, snr, options, comm);
+  const std::vector<FiniteTPoint> finite_t = finite_t_predictions(params, snr, options, comm);
   result.seconds.finite_t = parallel::all_max(MPI_Wtime() - theory_start, comm);
   result.seconds.total += result.seconds.finite_t;
   // Each point's share of the line's time.
@@ -371,7 +370,8 @@ LineResult simulate_line(const model::PointParams& params, std::span<const doubl
   for (std::size_t i = 0; i < snr.size(); ++i) {
     PointResult& point = result.points[i];
     if (!parallel::is_line(point.eigensolver)) continue;  // recomputed alone: its own times and theory
-    point.finite_t = finite_t[i];
+    point.finite_t = finite_t[i].finite_t;
+    point.finite_t_levels = finite_t[i].levels;
     point.seconds = {result.seconds.generate * share, result.seconds.covariance * share,
                      result.seconds.eigen * share,    result.seconds.ridge * share,
                      result.seconds.total * share,    result.seconds.finite_t * share};

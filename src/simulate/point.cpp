@@ -121,12 +121,11 @@ PointResult dense_point(const model::PointParams& params, const SimulationOption
 
 }  // namespace
 
-std::vector<std::optional<theory::FiniteTPrediction>> finite_t_predictions(const model::PointParams& params,
-                                                                           std::span<const double> snr,
-                                                                           const SimulationOptions& options,
-                                                                           MPI_Comm comm) {
+std::vector<FiniteTPoint> finite_t_predictions(const model::PointParams& params, std::span<const double> snr,
+                                               const SimulationOptions& options, MPI_Comm comm) {
   constexpr double nan = std::numeric_limits<double>::quiet_NaN();
-  constexpr std::size_t per = 5;  // lambda, overlap, threshold, edge, detectable (NaN: not computed)
+  constexpr std::size_t per = 10;  // lambda, overlap, threshold, edge, detectable (NaN: not computed), and
+                                   // the top levels' lambda, overlap, its error, k, draws (NaN: not computed)
   std::vector<double> values(per * snr.size(), nan);
   if (parallel::rank_of(comm) == 0) {
     try {
@@ -137,9 +136,17 @@ std::vector<std::optional<theory::FiniteTPrediction>> finite_t_predictions(const
       if (outlier) {
         for (std::size_t i = 0; i < snr.size(); ++i) {
           const theory::FiniteTPrediction p = outlier->at(snr[i]);
-          const double row[per] = {p.top_eigenvalue, p.overlap, p.threshold_snr, p.bulk_edge_right,
-                                   p.detectable ? 1.0 : 0.0};
-          std::copy(row, row + per, values.begin() + static_cast<std::ptrdiff_t>(per * i));
+          const double row[5] = {p.top_eigenvalue, p.overlap, p.threshold_snr, p.bulk_edge_right,
+                                 p.detectable ? 1.0 : 0.0};
+          std::copy(row, row + 5, values.begin() + static_cast<std::ptrdiff_t>(per * i));
+        }
+        const std::vector<theory::TopLevelPrediction> levels =
+            finite_t_levels_predictions(params, *outlier, snr);
+        for (std::size_t i = 0; i < levels.size(); ++i) {
+          const theory::TopLevelPrediction& p = levels[i];
+          const double row[5] = {p.top_eigenvalue, p.overlap, p.overlap_error, static_cast<double>(p.k),
+                                 static_cast<double>(p.draws)};
+          std::copy(row, row + 5, values.begin() + static_cast<std::ptrdiff_t>(per * i + 5));
         }
       }
     } catch (const std::exception& e) {
@@ -151,10 +158,13 @@ std::vector<std::optional<theory::FiniteTPrediction>> finite_t_predictions(const
     }
   }
   values = parallel::broadcast(std::move(values), comm);
-  std::vector<std::optional<theory::FiniteTPrediction>> out(snr.size());
+  std::vector<FiniteTPoint> out(snr.size());
   for (std::size_t i = 0; i < snr.size(); ++i) {
     const double* v = values.data() + per * i;
-    if (!std::isnan(v[0])) out[i] = theory::FiniteTPrediction{v[0], v[1], v[2], v[3], v[4] != 0.0};
+    if (!std::isnan(v[0])) out[i].finite_t = theory::FiniteTPrediction{v[0], v[1], v[2], v[3], v[4] != 0.0};
+    if (!std::isnan(v[5]))
+      out[i].levels =
+          theory::TopLevelPrediction{v[5], v[6], v[7], static_cast<int>(v[8]), static_cast<int>(v[9])};
   }
   return out;
 }
@@ -200,7 +210,9 @@ PointResult simulate_point(const model::PointParams& params, const SimulationOpt
   PointResult result = simulate_measurements(params, options, comm);
   const double start = MPI_Wtime();
   const double snr[] = {params.snr};
-  result.finite_t = finite_t_predictions(params, snr, options, comm).front();
+  const FiniteTPoint theory = finite_t_predictions(params, snr, options, comm).front();
+  result.finite_t = theory.finite_t;
+  result.finite_t_levels = theory.levels;
   result.seconds.finite_t = parallel::all_max(MPI_Wtime() - start, comm);
   result.seconds.total += result.seconds.finite_t;
   return result;

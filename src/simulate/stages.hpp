@@ -104,12 +104,15 @@ bool dense_fits(const model::PointParams& params, int ranks);
 /// The finite-T predictions (simulate/finite_t.hpp) of the line of `params` (its snr aside) at each of `snr`:
 /// the outlier built once on rank 0 of `comm` (through options.finite_t where set) and broadcast, so that
 /// every rank holds the same bits. The theory is beside the measurement, not part of it: where it is not
-/// computed (finite_t_computed) or fails (a Lanczos run that does not converge, memory; rank 0 then says so on
-/// stderr) the values are absent and the points keep their measurements.
-std::vector<std::optional<theory::FiniteTPrediction>> finite_t_predictions(const model::PointParams& params,
-                                                                           std::span<const double> snr,
-                                                                           const SimulationOptions& options,
-                                                                           MPI_Comm comm);
+/// computed (finite_t_computed) or fails (a Lanczos run that does not converge, memory; rank 0 then says so
+/// on stderr) the values are absent and the points keep their measurements. With them, where
+/// finite_t_levels_computed, the finite-d model of the top levels from the same measures.
+struct FiniteTPoint {
+  std::optional<theory::FiniteTPrediction> finite_t;
+  std::optional<theory::TopLevelPrediction> levels;
+};
+std::vector<FiniteTPoint> finite_t_predictions(const model::PointParams& params, std::span<const double> snr,
+                                               const SimulationOptions& options, MPI_Comm comm);
 
 /// Fraction of ntest fresh sequences (test streams, same table) with
 /// sign(beta^T (c - c-bar)) = y (model.md section 6).

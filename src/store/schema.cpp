@@ -37,6 +37,11 @@ Cell finite_t(O o, double theory::FiniteTPrediction::*field) {
   return o.result && o.result->finite_t ? Cell((*o.result->finite_t).*field) : Cell(nan);
 }
 
+/// A field of the finite-d model of the top levels, NaN for a failed point or where it was not computed.
+Cell finite_t_levels(O o, double theory::TopLevelPrediction::*field) {
+  return o.result && o.result->finite_t_levels ? Cell((*o.result->finite_t_levels).*field) : Cell(nan);
+}
+
 constexpr Column table[] = {
     // parameters of the point (model.md section 1), written at creation
     {"delta", real, scalar, parameter, "delta = d/V of the point (model.md section 1)",
@@ -145,6 +150,18 @@ constexpr Column table[] = {
      "finite-T right bulk edge of the point's own token draws (model.md 5.5; the same for every snr of a "
      "trial); NaN where not computed",
      nullptr, [](O o) { return finite_t(o, &theory::FiniteTPrediction::bulk_edge_right); }},
+    {"theory_finite_t_levels_top_eigenvalue", real, scalar, measurement,
+     "finite-T at finite d (docs/finite_t.md, 'A finite-d model of the top levels'): the expected top "
+     "eigenvalue given the point's own token draws, the few top levels kept exactly; single-token pooling "
+     "only, NaN elsewhere and in files written before it existed",
+     nullptr, [](O o) { return finite_t_levels(o, &theory::TopLevelPrediction::top_eigenvalue); }},
+    {"theory_finite_t_levels_overlap", real, scalar, measurement,
+     "finite-T at finite d: the expected |u_hat^T u|^2 given the point's own token draws (a mean over 64 "
+     "seeded draws of the model); NaN where not computed",
+     nullptr, [](O o) { return finite_t_levels(o, &theory::TopLevelPrediction::overlap); }},
+    {"theory_finite_t_levels_overlap_error", real, scalar, measurement,
+     "standard error of theory_finite_t_levels_overlap over the model's draws; NaN where not computed",
+     nullptr, [](O o) { return finite_t_levels(o, &theory::TopLevelPrediction::overlap_error); }},
     {"solver", text, scalar, measurement,
      "what computed the eigenpairs: lapack, scalapack, elpa (S formed), block-lanczos (S never formed; "
      "spectra-lanczos, spectra-davidson in older files), or for a point of a line (docs/model.md section 9) "

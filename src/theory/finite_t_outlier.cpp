@@ -109,37 +109,42 @@ std::vector<double> FiniteTOutlier::bulk_values() const {
   return values;
 }
 
-double FiniteTOutlier::z(double zeta) const {
+double finite_t_z(const SpectralMeasure& bulk, int d, double zeta) {
   double sum = 0.0;
-  for (std::size_t j = 0; j < bulk_.nodes.size(); ++j)
-    sum += bulk_.weights[j] * bulk_.nodes[j] / (zeta - d_ * bulk_.nodes[j]);
+  for (std::size_t j = 0; j < bulk.nodes.size(); ++j)
+    sum += bulk.weights[j] * bulk.nodes[j] / (zeta - d * bulk.nodes[j]);
   return zeta * (1.0 + sum);
 }
 
-double FiniteTOutlier::z_prime(double zeta) const {
+double finite_t_z_prime(const SpectralMeasure& bulk, int d, double zeta) {
   double sum = 0.0;
-  for (std::size_t j = 0; j < bulk_.nodes.size(); ++j) {
-    const double q = bulk_.nodes[j] / (zeta - d_ * bulk_.nodes[j]);
-    sum += bulk_.weights[j] * q * q;
+  for (std::size_t j = 0; j < bulk.nodes.size(); ++j) {
+    const double q = bulk.nodes[j] / (zeta - d * bulk.nodes[j]);
+    sum += bulk.weights[j] * q * q;
   }
-  return 1.0 - d_ * sum;
+  return 1.0 - d * sum;
 }
 
-double FiniteTOutlier::g(double zeta) const {
+double finite_t_g(const SpectralMeasure& signal, int d, double zeta) {
   double sum = 0.0;
-  for (std::size_t i = 0; i < signal_.nodes.size(); ++i)
-    sum += signal_.weights[i] / (zeta - d_ * signal_.nodes[i]);
+  for (std::size_t i = 0; i < signal.nodes.size(); ++i)
+    sum += signal.weights[i] / (zeta - d * signal.nodes[i]);
   return sum;
 }
 
-double FiniteTOutlier::minus_g_prime(double zeta) const {
+double finite_t_minus_g_prime(const SpectralMeasure& signal, int d, double zeta) {
   double sum = 0.0;
-  for (std::size_t i = 0; i < signal_.nodes.size(); ++i) {
-    const double q = 1.0 / (zeta - d_ * signal_.nodes[i]);
-    sum += signal_.weights[i] * q * q;
+  for (std::size_t i = 0; i < signal.nodes.size(); ++i) {
+    const double q = 1.0 / (zeta - d * signal.nodes[i]);
+    sum += signal.weights[i] * q * q;
   }
   return sum;
 }
+
+double FiniteTOutlier::z(double zeta) const { return finite_t_z(bulk_, d_, zeta); }
+double FiniteTOutlier::z_prime(double zeta) const { return finite_t_z_prime(bulk_, d_, zeta); }
+double FiniteTOutlier::g(double zeta) const { return finite_t_g(signal_, d_, zeta); }
+double FiniteTOutlier::minus_g_prime(double zeta) const { return finite_t_minus_g_prime(signal_, d_, zeta); }
 
 double FiniteTOutlier::raw_threshold_snr() const {
   const double at_edge = g(edge_zeta_);

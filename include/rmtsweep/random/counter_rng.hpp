@@ -28,6 +28,8 @@ enum class Stream : std::uint64_t {
   train_token = 3,  ///< token choice v_{n,t} of training sequence n
   test_sign = 4,    ///< sign of a ridge test sequence
   test_token = 5,   ///< token of a ridge test sequence
+  top_levels =
+      6,  ///< the finite-d top-level model's own draws (theory/finite_t_top_levels.hpp), not the table's
 };
 
 /// Philox4x64-10 keyed by (seed, trial). Cheap to copy; stateless.

@@ -12,10 +12,12 @@
 #include <cstdint>
 #include <list>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "rmtsweep/model/params.hpp"
 #include "rmtsweep/theory/finite_t_outlier.hpp"
+#include "rmtsweep/theory/finite_t_top_levels.hpp"
 
 namespace rmtsweep::simulate {
 
@@ -80,6 +82,29 @@ theory::FiniteTOutlier build_finite_t_outlier(const model::PointParams& params);
 /// sweep's points: simulate_point calls it once per line through FiniteTCache and evaluates it at its snr;
 /// a caller holding a whole snr line calls it once and evaluates it at each snr.
 std::optional<theory::FiniteTOutlier> finite_t_outlier(const model::PointParams& params);
+
+/// Whether a point carries the finite-d model of the top levels (theory/finite_t_top_levels.hpp): for one
+/// pooled token (`last`, a custom weighting on one position), where the top of the spectrum is the few
+/// eigenvalues of the most frequent tokens. Elsewhere the top levels merge into a continuous edge.
+bool finite_t_levels_computed(const model::PointParams& params);
+
+/// The model's standard normals for a trial: `count` table draws of a k-direction model, from
+/// random::CounterRng(seed, trial), stream top_levels (draw i: gaussians(top_levels, i, 0) of k^2 + 2k + 2
+/// values: the k x k fluctuations symmetrised, then g, go, g1 and chi). The same for every snr of the trial.
+theory::TopLevelDraws top_level_draws(const model::PointParams& params, int k, int count);
+
+/// The model for the point's line from its finite-T outlier's measures, with theory::default_top_levels
+/// directions (fewer where the bulk has no more than that), where finite_t_levels_computed; else nullopt.
+std::optional<theory::FiniteTTopLevels> finite_t_levels(const model::PointParams& params,
+                                                        const theory::FiniteTOutlier& outlier);
+
+/// The model's predictions at each of `snr` (empty where finite_t_levels is nullopt), with
+/// theory::default_top_level_draws of the trial's own draws, computed on one BLAS thread: the small
+/// eigenvalue problems then give the same bits whatever the BLAS thread count of the caller (1 or 2 ranks, a
+/// test).
+std::vector<theory::TopLevelPrediction> finite_t_levels_predictions(const model::PointParams& params,
+                                                                    const theory::FiniteTOutlier& outlier,
+                                                                    std::span<const double> snr);
 
 /// The finite_t_outlier of the lines seen last, each built once while it stays among the `capacity` most
 /// recently used: a sweep runs the points of one noise table together, in grid order (gamma, snr,

@@ -11,6 +11,7 @@
 #include "rmtsweep/simulate/finite_t.hpp"
 #include "rmtsweep/simulate/noise_table.hpp"
 #include "rmtsweep/theory/finite_t_outlier.hpp"
+#include "rmtsweep/theory/finite_t_top_levels.hpp"
 
 namespace rmtsweep::simulate {
 
@@ -90,6 +91,8 @@ struct PointResult {
   /// absent where simulate::finite_t_computed says it is not computed, or where it failed (rank 0 then warns
   /// on stderr; the measurements stand).
   std::optional<theory::FiniteTPrediction> finite_t;
+  /// The finite-d model of the top levels (theory/finite_t_top_levels.hpp) where finite_t_levels_computed.
+  std::optional<theory::TopLevelPrediction> finite_t_levels;
 };
 
 /// The most products of S the Krylov engine makes for a point or a line (each vector of a block counted):

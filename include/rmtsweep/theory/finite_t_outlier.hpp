@@ -46,6 +46,14 @@ struct EdgePoint {
 };
 EdgePoint finite_t_edge_point(const SpectralMeasure& bulk, int d);
 
+/// The sums the theory is made of, for zeta > d max node: z(zeta) and z'(zeta) of a bulk measure, G(zeta) and
+/// -G'(zeta) of a signal measure (the formulas at the top of this file). FiniteTOutlier evaluates them on its
+/// measures, FiniteTTopLevels (finite_t_top_levels.hpp) on the rest of its.
+double finite_t_z(const SpectralMeasure& bulk, int d, double zeta);
+double finite_t_z_prime(const SpectralMeasure& bulk, int d, double zeta);
+double finite_t_g(const SpectralMeasure& signal, int d, double zeta);
+double finite_t_minus_g_prime(const SpectralMeasure& signal, int d, double zeta);
+
 /// What the finite-T theory predicts for one point.
 struct FiniteTPrediction {
   double top_eigenvalue = 0.0;   ///< the outlier lambda where detectable, else the finite-T right edge
@@ -81,6 +89,11 @@ class FiniteTOutlier {
   double edge_zeta() const { return edge_zeta_; }
   /// The bulk's nonzero tau_j, each as often as its multiplicity, ascending (for finite_t_density).
   std::vector<double> bulk_values() const;
+  /// The two measures it was built from (after counting_measure's merging and the constructor's checks):
+  /// spec Pi with multiplicities, and the spectral measure (tau_j, omega_j) of b = B s. What a finite-d model
+  /// of the top levels takes (docs/finite_t.md, "A finite-d model of the top levels").
+  const SpectralMeasure& bulk() const noexcept { return bulk_; }
+  const SpectralMeasure& signal() const noexcept { return signal_; }
 
   /// The pieces, for tests and docs: z(zeta), z'(zeta), G(zeta) and -G'(zeta) for zeta > d max tau.
   double z(double zeta) const;

@@ -62,13 +62,22 @@ TEST(CliPoint, JsonGivesTheFiniteTTheoryOfThePointsOwnTokenDrawsOnOneAndTwoRanks
   params.snr = 2.5;
   params.trial = 1;
   params.weighting = rmtsweep::model::parse_weighting("last", params.T);
-  const auto expected = rmtsweep::simulate::build_finite_t_outlier(params).at(params.snr);
+  const auto outlier = rmtsweep::simulate::build_finite_t_outlier(params);
+  const auto expected = outlier.at(params.snr);
+  const double snr[] = {params.snr};
+  const auto model = rmtsweep::simulate::finite_t_levels_predictions(params, outlier, snr);
+  ASSERT_EQ(model.size(), 1u) << "single-token pooling carries the top levels at finite d";
+  const auto& levels = model.front();
   for (const int ranks : {1, 2}) {
     const auto run = run_point(ranks, args);
     ASSERT_EQ(run.status, 0) << run.err;
     const json finite_t = json::parse(run.out)["theory"]["finite_t"];
     EXPECT_EQ(keys_of(finite_t), (std::set<std::string>{"top_eigenvalue", "overlap", "threshold_snr",
-                                                        "bulk_edge_right", "detectable"}));
+                                                        "bulk_edge_right", "detectable", "levels"}));
+    EXPECT_EQ(keys_of(finite_t["levels"]),
+              (std::set<std::string>{"top_eigenvalue", "overlap", "overlap_error", "k", "draws"}));
+    EXPECT_EQ(finite_t["levels"]["overlap"].get<double>(), levels.overlap) << ranks;
+    EXPECT_EQ(finite_t["levels"]["top_eigenvalue"].get<double>(), levels.top_eigenvalue) << ranks;
     // Rank 0 computes it by the same code from the same draws: the same bits on any number of ranks.
     EXPECT_EQ(finite_t["top_eigenvalue"].get<double>(), expected.top_eigenvalue) << ranks;
     EXPECT_EQ(finite_t["overlap"].get<double>(), expected.overlap) << ranks;

@@ -25,6 +25,17 @@ json run_json(const std::vector<std::string>& args) {
   return json::parse(run.out);
 }
 
+/// The point of `theory --bulk finite-T --d 200 --trial 3 --weighting last --snr 3` (T = 10, prefix:3).
+rmtsweep::model::PointParams last_pooling_at_d200_trial3() {
+  rmtsweep::model::PointParams params;
+  params.d = 200;
+  params.trial = 3;
+  params.snr = 3.0;
+  params.weighting = rmtsweep::model::parse_weighting("last", params.T);
+  params.correlation = rmtsweep::model::parse_correlation("prefix:3", params.T);
+  return params;
+}
+
 // model.md 5.3 prints six decimals: a correct value is within 5e-7, hence 1e-6.
 constexpr double table_tolerance = 1e-6;
 
@@ -148,12 +159,7 @@ TEST(CliTheory, BulkFiniteTStoresTheEdgeOfThePointsOwnTokenDraws) {
 TEST(CliTheory, BulkFiniteTGivesTheOutlierOverlapAndThresholdOfThePointsOwnTokenDraws) {
   const json out =
       run_json({"--bulk", "finite-T", "--d", "200", "--trial", "3", "--weighting", "last", "--snr", "3"});
-  rmtsweep::model::PointParams params;
-  params.d = 200;
-  params.trial = 3;
-  params.snr = 3.0;
-  params.weighting = rmtsweep::model::parse_weighting("last", params.T);
-  params.correlation = rmtsweep::model::parse_correlation("prefix:3", params.T);
+  const rmtsweep::model::PointParams params = last_pooling_at_d200_trial3();
   const auto expected = rmtsweep::simulate::build_finite_t_outlier(params).at(params.snr);
   const json& finite_t = out["finite_t"];
   EXPECT_EQ(finite_t["top_eigenvalue"].get<double>(), expected.top_eigenvalue);
@@ -168,6 +174,30 @@ TEST(CliTheory, BulkFiniteTGivesTheOutlierOverlapAndThresholdOfThePointsOwnToken
   std::snprintf(line, sizeof line, "finite-T    outlier at %.6g, overlap %.6g (threshold snr %.6g)",
                 expected.top_eigenvalue, expected.overlap, expected.threshold_snr);
   EXPECT_NE(text.out.find(line), std::string::npos) << text.out;
+}
+
+TEST(CliTheory, BulkFiniteTJsonGivesTheSpectralMeasuresTheOutlierIsBuiltFrom) {
+  const json out =
+      run_json({"--bulk", "finite-T", "--d", "200", "--trial", "3", "--weighting", "last", "--snr", "3"});
+  const rmtsweep::model::PointParams params = last_pooling_at_d200_trial3();
+  const auto outlier = rmtsweep::simulate::build_finite_t_outlier(params);
+  const json& measure = out["finite_t"]["measure"];
+  EXPECT_EQ(measure["bulk"]["nodes"].get<std::vector<double>>(), outlier.bulk().nodes);
+  EXPECT_EQ(measure["bulk"]["multiplicities"].get<std::vector<double>>(), outlier.bulk().weights);
+  EXPECT_EQ(measure["signal"]["nodes"].get<std::vector<double>>(), outlier.signal().nodes);
+  EXPECT_EQ(measure["signal"]["weights"].get<std::vector<double>>(), outlier.signal().weights);
+  // A reader rebuilds the theory from them: G at twice the edge's zeta, summed from the JSON.
+  const double zeta = 2.0 * outlier.edge_zeta();
+  double g = 0.0;
+  for (std::size_t j = 0; j < measure["signal"]["nodes"].size(); ++j)
+    g += measure["signal"]["weights"][j].get<double>() /
+         (zeta - params.d * measure["signal"]["nodes"][j].get<double>());
+  EXPECT_NEAR(g, outlier.g(zeta), 1e-12 * outlier.g(zeta));
+  // The multiplicities count the nonzero tau: min(V, N) less the table directions and any zero levels.
+  double count = 0.0;
+  for (const auto& m : measure["bulk"]["multiplicities"]) count += m.get<double>();
+  EXPECT_GT(count, 0.0);
+  EXPECT_LE(count, static_cast<double>(std::min(params.vocabulary(), params.sequences())));
 }
 
 TEST(CliTheory, BulkFiniteTWithDensityGivesTheFiniteTDensity) {

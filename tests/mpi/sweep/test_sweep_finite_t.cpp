@@ -1,5 +1,6 @@
 // The finite-T theory in a sweep file (docs/finite_t.md): /points theory_finite_t_* are the library's
-// predictions for each point's own token draws, the same on 1 and 2 ranks; assemble turns them into
+// predictions for each point's own token draws (and, for `last`, theory_finite_t_levels_* the finite-d model
+// of its top levels), the same on 1 and 2 ranks; assemble turns them into
 // /phase/theory_finite_t_*; a file written before those columns existed still assembles.
 #include <cmath>
 #include <fstream>
@@ -47,7 +48,10 @@ TEST(SweepFiniteT, ColumnsHoldTheLibrarysPredictionForEachPointOnOneAndTwoRanks)
              top = read_column(file, "points/theory_finite_t_top_eigenvalue"),
              overlap = read_column(file, "points/theory_finite_t_overlap"),
              threshold = read_column(file, "points/theory_finite_t_threshold_snr"),
-             edge = read_column(file, "points/theory_finite_t_bulk_edge_right");
+             edge = read_column(file, "points/theory_finite_t_bulk_edge_right"),
+             levels_top = read_column(file, "points/theory_finite_t_levels_top_eigenvalue"),
+             levels_overlap = read_column(file, "points/theory_finite_t_levels_overlap"),
+             levels_error = read_column(file, "points/theory_finite_t_levels_overlap_error");
   const char* names[] = {"last", "custom:0,0,0,0,0,0,0,0,1,4", "mean"};
   ASSERT_EQ(top.size(), 18u);
   for (std::size_t p = 0; p < top.size(); ++p) {
@@ -71,6 +75,19 @@ TEST(SweepFiniteT, ColumnsHoldTheLibrarysPredictionForEachPointOnOneAndTwoRanks)
     EXPECT_EQ(overlap[p], expected.overlap) << p;
     EXPECT_EQ(threshold[p], expected.threshold_snr) << p;
     EXPECT_EQ(edge[p], expected.bulk_edge_right) << p;
+    // The finite-d model of the top levels: for the single-token weighting only, from the same measures
+    // and the trial's own seeded draws.
+    const double at[] = {params.snr};
+    const auto levels = simulate::finite_t_levels_predictions(params, *outlier, at);
+    if (levels.empty()) {
+      EXPECT_EQ(weighting[p], 1.0) << "only the two-token weighting is left out";
+      EXPECT_TRUE(std::isnan(levels_top[p]) && std::isnan(levels_overlap[p]) && std::isnan(levels_error[p]));
+      continue;
+    }
+    const auto& model = levels.front();
+    EXPECT_EQ(levels_top[p], model.top_eigenvalue) << p;
+    EXPECT_EQ(levels_overlap[p], model.overlap) << p;
+    EXPECT_EQ(levels_error[p], model.overlap_error) << p;
   }
   const Finished assembled = run({RMTSWEEP_BINARY, "assemble", file}, dir / "assemble.log");
   ASSERT_EQ(assembled.exit_code, 0) << assembled.output;

@@ -37,7 +37,8 @@ bool added_later(const store::Column& c) {
   for (const char* name :
        {"effective_tokens", "solver", "operator_products", "solver_residual", "solver_fell_back", "d_index",
         "theory_finite_t_top_eigenvalue", "theory_finite_t_overlap", "theory_finite_t_threshold_snr",
-        "theory_finite_t_bulk_edge_right"}) {
+        "theory_finite_t_bulk_edge_right", "theory_finite_t_levels_top_eigenvalue",
+        "theory_finite_t_levels_overlap", "theory_finite_t_levels_overlap_error"}) {
     if (c.name == name) return true;
   }
   return false;

@@ -1,0 +1,169 @@
+// The finite-d model of the top levels (theory/finite_t_top_levels.hpp) for a point's own token draws,
+// against the d -> infinity limit and against brute force: S formed from the definitions for many table
+// draws on the same tokens.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "rmtsweep/model/correlation.hpp"
+#include "rmtsweep/model/params.hpp"
+#include "rmtsweep/model/symmetric_eigen.hpp"
+#include "rmtsweep/model/weighting.hpp"
+#include "rmtsweep/simulate/finite_t.hpp"
+
+extern "C" void dgemm_(const char* ta, const char* tb, const int* m, const int* n, const int* k,
+                       const double* alpha, const double* a, const int* lda, const double* b, const int* ldb,
+                       const double* beta, double* c, const int* ldc, std::size_t, std::size_t);
+
+using namespace rmtsweep;
+
+namespace {
+
+model::PointParams last_point(int d, model::Table table) {
+  model::PointParams params;
+  params.d = d;
+  params.delta = 0.5;
+  params.gamma = 0.5;
+  params.table = table;
+  params.seed = 5;
+  params.trial = 0;
+  params.correlation = model::parse_correlation("prefix:3", params.T);
+  params.weighting = model::parse_weighting("last", params.T);
+  return params;
+}
+
+struct Mean {
+  double value = 0.0, error = 0.0;
+};
+
+Mean mean_of(const std::vector<double>& x) {
+  double s = 0.0, s2 = 0.0;
+  for (const double v : x) s += v, s2 += v * v;
+  const auto n = static_cast<double>(x.size());
+  return {s / n, std::sqrt(std::max(0.0, (s2 - s * s / n) / (n - 1.0)) / n)};
+}
+
+/// The top eigenvector's overlap with u over `draws` tables on the point's own tokens, S from the
+/// definitions: Sigma = A P A^T/N, B = Sigma^(1/2), X = E B with E = Z Q + sqrt(snr) u s^T (`centered`), S =
+/// X X^T.
+Mean brute_force_overlap(const model::PointParams& params, double snr, int draws) {
+  const simulate::PooledTokens pooled = simulate::draw_pooled_tokens(params);
+  const auto V = static_cast<int>(pooled.vocabulary), d = params.d;
+  const auto N = static_cast<double>(pooled.sequences());
+  const double w = pooled.weights[0];
+  std::vector<double> count(static_cast<std::size_t>(V), 0.0);
+  for (const auto v : pooled.tokens) count[static_cast<std::size_t>(v)] += 1.0;
+  std::vector<double> sigma(static_cast<std::size_t>(V) * V);
+  for (int i = 0; i < V; ++i)
+    for (int j = 0; j < V; ++j)
+      sigma[static_cast<std::size_t>(i) * V + j] =
+          w * w / N * ((i == j ? count[i] : 0.0) - count[i] * count[j] / N);
+  const model::SymmetricEigen se = model::symmetric_eigen(sigma, V);
+  std::vector<double> B(static_cast<std::size_t>(V) * V, 0.0);
+  for (int q = 0; q < V; ++q) {
+    const double root = std::sqrt(std::max(0.0, se.values[q]));
+    const double* e = se.vectors.data() + static_cast<std::size_t>(q) * V;
+    for (int i = 0; i < V; ++i)
+      for (int j = 0; j < V; ++j) B[static_cast<std::size_t>(i) * V + j] += root * e[i] * e[j];
+  }
+  std::vector<double> s(static_cast<std::size_t>(V));
+  for (int v = 0; v < V; ++v) s[v] = v < V / 2 ? 1.0 : -1.0;
+  std::mt19937_64 rng(20261203);
+  std::normal_distribution<double> normal;
+  std::vector<double> E(static_cast<std::size_t>(d) * V), X(E.size()), S(static_cast<std::size_t>(d) * d),
+      overlaps;
+  for (int r = 0; r < draws; ++r) {
+    // E column-major d x V: row i of Z Q, plus sqrt(snr) s^T in row 0 (u = e_1).
+    for (int i = 0; i < d; ++i) {
+      double one = 0.0, sign = 0.0;
+      std::vector<double> z(static_cast<std::size_t>(V));
+      for (int v = 0; v < V; ++v) z[v] = normal(rng), one += z[v], sign += z[v] * s[v];
+      for (int v = 0; v < V; ++v)
+        E[static_cast<std::size_t>(v) * d + i] =
+            z[v] - one / V - sign * s[v] / V + (i == 0 ? std::sqrt(snr) * s[v] : 0.0);
+    }
+    const double one = 1.0, zero = 0.0;
+    dgemm_("N", "N", &d, &V, &V, &one, E.data(), &d, B.data(), &V, &zero, X.data(), &d, 1, 1);  // B symmetric
+    dgemm_("N", "T", &d, &d, &V, &one, X.data(), &d, X.data(), &d, &zero, S.data(), &d, 1, 1);
+    const model::SymmetricEigen e = model::symmetric_eigen(S, d);
+    const double u = e.vectors[static_cast<std::size_t>(d - 1) * d];  // top eigenvector, component along u
+    overlaps.push_back(u * u);
+  }
+  return mean_of(overlaps);
+}
+
+}  // namespace
+
+TEST(FiniteTLevels, FarAboveTheThresholdTheModelGivesTheLimitsOverlapAndEigenvalue) {
+  for (const auto table : {model::Table::centered, model::Table::iid}) {
+    const model::PointParams params = last_point(1000, table);
+    const theory::FiniteTOutlier outlier = simulate::build_finite_t_outlier(params);
+    const auto levels = simulate::finite_t_levels(params, outlier);
+    ASSERT_TRUE(levels.has_value());
+    const double snr = outlier.threshold_snr() + 2.0;
+    const theory::TopLevelPrediction model =
+        levels->at(snr, simulate::top_level_draws(params, levels->k(), 32));
+    const theory::FiniteTPrediction limit = outlier.at(snr);
+    EXPECT_NEAR(model.overlap, limit.overlap, 3.0 * model.overlap_error + 0.005) << static_cast<int>(table);
+    // Measured at d = 1000: 0.07 % (centered) and 0.19 % (iid, whose |m|^2 is drawn per table) apart.
+    EXPECT_NEAR(model.top_eigenvalue, limit.top_eigenvalue, 5e-3 * limit.top_eigenvalue);
+  }
+}
+
+TEST(FiniteTLevels, AtTheThresholdMatchesBruteForceWhereTheLimitSaysZero) {
+  const model::PointParams params = last_point(200, model::Table::centered);
+  const theory::FiniteTOutlier outlier = simulate::build_finite_t_outlier(params);
+  const auto levels = simulate::finite_t_levels(params, outlier);
+  ASSERT_TRUE(levels.has_value());
+  for (const double x : {0.0, 0.5}) {
+    const double snr = outlier.threshold_snr() + x;
+    const theory::TopLevelPrediction model =
+        levels->at(snr, simulate::top_level_draws(params, levels->k(), 400));
+    const Mean brute = brute_force_overlap(params, snr, 160);
+    const double error = std::hypot(brute.error, model.overlap_error);
+    std::printf("x = %.1f: brute %.4f +- %.4f, model %.4f +- %.4f, limit %.4f\n", x, brute.value, brute.error,
+                model.overlap, model.overlap_error, outlier.at(snr).overlap);
+    EXPECT_NEAR(model.overlap, brute.value, 3.0 * error) << "x = " << x;
+  }
+}
+
+TEST(FiniteTLevels, TheDrawsAreSeededSymmetricAndTheSameForEverySnr) {
+  const model::PointParams params = last_point(400, model::Table::iid);
+  const theory::TopLevelDraws a = simulate::top_level_draws(params, 4, 50),
+                              b = simulate::top_level_draws(params, 4, 50);
+  EXPECT_EQ(a.xi, b.xi);
+  EXPECT_EQ(a.g, b.g);
+  EXPECT_EQ(a.chi, b.chi);
+  ASSERT_EQ(a.count(), 50u);
+  double diagonal = 0.0, off = 0.0;
+  for (std::size_t i = 0; i < 50; ++i) {
+    const double* xi = a.xi.data() + i * 16;
+    for (int p = 0; p < 4; ++p) {
+      diagonal += xi[p * 4 + p] * xi[p * 4 + p];
+      for (int q = 0; q < 4; ++q) {
+        EXPECT_EQ(xi[p * 4 + q], xi[q * 4 + p]);
+        if (q != p) off += xi[p * 4 + q] * xi[p * 4 + q];
+      }
+    }
+  }
+  // Variance 2 on the diagonal and 1 off it (200 and 600 squares: within 5 standard errors).
+  EXPECT_NEAR(diagonal / 200.0, 2.0, 5.0 * 2.0 * std::sqrt(2.0 / 200.0));
+  EXPECT_NEAR(off / 600.0, 1.0, 5.0 * std::sqrt(2.0 / 300.0));
+  auto other = params;
+  other.trial = 1;
+  EXPECT_NE(simulate::top_level_draws(other, 4, 50).xi, a.xi) << "each trial has its own draws";
+}
+
+TEST(FiniteTLevels, RefusesDrawsOfAnotherSizeAndANegativeSnr) {
+  const model::PointParams params = last_point(400, model::Table::centered);
+  const theory::FiniteTOutlier outlier = simulate::build_finite_t_outlier(params);
+  const auto levels = simulate::finite_t_levels(params, outlier);
+  ASSERT_TRUE(levels.has_value());
+  EXPECT_THROW(levels->at(1.0, simulate::top_level_draws(params, levels->k() - 1, 8)), std::invalid_argument);
+  EXPECT_THROW(levels->at(-1.0, simulate::top_level_draws(params, levels->k(), 8)), std::invalid_argument);
+  auto mean = params;
+  mean.weighting = model::parse_weighting("mean", mean.T);
+  EXPECT_FALSE(simulate::finite_t_levels(mean, outlier).has_value()) << "several pooled tokens: not computed";
+}

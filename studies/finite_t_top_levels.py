@@ -46,8 +46,6 @@ def study(path):
                     zip(c["d"][ok], c["delta"][ok], c["gamma"][ok], c["snr"][ok])})
     for d, delta, gamma, snr in cells:
         m = ok & (c["d"] == d) & (c["delta"] == delta) & (c["gamma"] == gamma) & (c["snr"] == snr)
-        if ft[m].max() == 0 and lv[m].mean() < 0.01:
-            continue  # below every trial's threshold and the levels' window
         a, b = sim[m] - ft[m], sim[m] - lv[m]
         detects = int((c["theory_finite_t_threshold_snr"][m] < snr).sum())
         off_levels, off_paper = abs(lv[m].mean() - sim[m].mean()), abs(c["theory_overlap"][m].mean() - sim[m].mean())

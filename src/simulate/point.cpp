@@ -124,9 +124,18 @@ PointResult dense_point(const model::PointParams& params, const SimulationOption
 std::vector<FiniteTPoint> finite_t_predictions(const model::PointParams& params, std::span<const double> snr,
                                                const SimulationOptions& options, MPI_Comm comm) {
   constexpr double nan = std::numeric_limits<double>::quiet_NaN();
-  constexpr std::size_t per = 10;  // lambda, overlap, threshold, edge, detectable (NaN: not computed), and
-                                   // the top levels' lambda, overlap, its error, k, draws (NaN: not computed)
+  // Per snr: the limit's lambda, overlap, threshold, edge and detectable, then the top levels' lambda,
+  // overlap, its error, k and draws; NaN where not computed.
+  constexpr std::size_t limit_fields = 5, level_fields = 5, per = limit_fields + level_fields;
   std::vector<double> values(per * snr.size(), nan);
+  const auto warn = [&](const char* what, const char* columns, const std::exception& e) {
+    std::fprintf(
+        stderr,
+        "rmtsweep: warning: %s of the point d=%d delta=%g gamma=%g weighting=%s trial=%d failed (%s); "
+        "its %s values are NaN, its measurements stand\n",
+        what, params.d, params.delta, params.gamma, model::to_string(params.weighting).c_str(), params.trial,
+        e.what(), columns);
+  };
   if (parallel::rank_of(comm) == 0) {
     try {
       std::optional<theory::FiniteTOutlier> built;
@@ -136,25 +145,26 @@ std::vector<FiniteTPoint> finite_t_predictions(const model::PointParams& params,
       if (outlier) {
         for (std::size_t i = 0; i < snr.size(); ++i) {
           const theory::FiniteTPrediction p = outlier->at(snr[i]);
-          const double row[5] = {p.top_eigenvalue, p.overlap, p.threshold_snr, p.bulk_edge_right,
-                                 p.detectable ? 1.0 : 0.0};
-          std::copy(row, row + 5, values.begin() + static_cast<std::ptrdiff_t>(per * i));
+          const double row[limit_fields] = {p.top_eigenvalue, p.overlap, p.threshold_snr, p.bulk_edge_right,
+                                            p.detectable ? 1.0 : 0.0};
+          std::copy(row, row + limit_fields, values.begin() + static_cast<std::ptrdiff_t>(per * i));
         }
-        const std::vector<theory::TopLevelPrediction> levels =
-            finite_t_levels_predictions(params, *outlier, snr);
-        for (std::size_t i = 0; i < levels.size(); ++i) {
-          const theory::TopLevelPrediction& p = levels[i];
-          const double row[5] = {p.top_eigenvalue, p.overlap, p.overlap_error, static_cast<double>(p.k),
-                                 static_cast<double>(p.draws)};
-          std::copy(row, row + 5, values.begin() + static_cast<std::ptrdiff_t>(per * i + 5));
+        try {  // the levels apart: where they fail, the limit's values stand
+          const std::vector<theory::TopLevelPrediction> levels =
+              finite_t_levels_predictions(params, *outlier, snr);
+          for (std::size_t i = 0; i < levels.size(); ++i) {
+            const theory::TopLevelPrediction& p = levels[i];
+            const double row[level_fields] = {p.top_eigenvalue, p.overlap, p.overlap_error,
+                                              static_cast<double>(p.k), static_cast<double>(p.draws)};
+            std::copy(row, row + level_fields,
+                      values.begin() + static_cast<std::ptrdiff_t>(per * i + limit_fields));
+          }
+        } catch (const std::exception& e) {
+          warn("the finite-T top levels", "theory_finite_t_levels_*", e);
         }
       }
     } catch (const std::exception& e) {
-      std::fprintf(stderr,
-                   "rmtsweep: warning: the finite-T theory of the point d=%d delta=%g gamma=%g weighting=%s "
-                   "trial=%d failed (%s); its theory_finite_t_* values are NaN, its measurements stand\n",
-                   params.d, params.delta, params.gamma, model::to_string(params.weighting).c_str(),
-                   params.trial, e.what());
+      warn("the finite-T theory", "theory_finite_t_*", e);
     }
   }
   values = parallel::broadcast(std::move(values), comm);
@@ -162,9 +172,10 @@ std::vector<FiniteTPoint> finite_t_predictions(const model::PointParams& params,
   for (std::size_t i = 0; i < snr.size(); ++i) {
     const double* v = values.data() + per * i;
     if (!std::isnan(v[0])) out[i].finite_t = theory::FiniteTPrediction{v[0], v[1], v[2], v[3], v[4] != 0.0};
-    if (!std::isnan(v[5]))
+    const double* l = v + limit_fields;
+    if (!std::isnan(l[0]))
       out[i].levels =
-          theory::TopLevelPrediction{v[5], v[6], v[7], static_cast<int>(v[8]), static_cast<int>(v[9])};
+          theory::TopLevelPrediction{l[0], l[1], l[2], static_cast<int>(l[3]), static_cast<int>(l[4])};
   }
   return out;
 }

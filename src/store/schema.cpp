@@ -156,8 +156,8 @@ constexpr Column table[] = {
      "only, NaN elsewhere and in files written before it existed",
      nullptr, [](O o) { return finite_t_levels(o, &theory::TopLevelPrediction::top_eigenvalue); }},
     {"theory_finite_t_levels_overlap", real, scalar, measurement,
-     "finite-T at finite d: the expected |u_hat^T u|^2 given the point's own token draws (a mean over 64 "
-     "seeded draws of the model); NaN where not computed",
+     "finite-T at finite d: the expected |u_hat^T u|^2 given the point's own token draws (a mean over the "
+     "model's seeded draws, theory::default_top_level_draws); NaN where not computed",
      nullptr, [](O o) { return finite_t_levels(o, &theory::TopLevelPrediction::overlap); }},
     {"theory_finite_t_levels_overlap_error", real, scalar, measurement,
      "standard error of theory_finite_t_levels_overlap over the model's draws; NaN where not computed",

@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include "rmtsweep/common/error.hpp"
 #include "rmtsweep/model/symmetric_eigen.hpp"
 
 namespace rmtsweep::theory {
@@ -36,6 +37,9 @@ FiniteTTopLevels::FiniteTTopLevels(const SpectralMeasure& bulk, const SpectralMe
                                    std::int64_t vocabulary, model::Table table, int k)
     : d_(d), vocabulary_(static_cast<double>(vocabulary)), table_(table) {
   if (k < 1) throw std::invalid_argument("FiniteTTopLevels: k must be >= 1, got " + std::to_string(k));
+  if (d < 1 || vocabulary < 1)
+    throw std::invalid_argument("FiniteTTopLevels: d and V must be >= 1, got " + std::to_string(d) + " and " +
+                                std::to_string(vocabulary));
   if (bulk.nodes.size() != bulk.weights.size() || signal.nodes.size() != signal.weights.size())
     throw std::invalid_argument("FiniteTTopLevels: nodes and weights of different lengths");
   // Bulk atoms from the largest tau down; each signal atom on the bulk atom of its tau.
@@ -62,25 +66,33 @@ FiniteTTopLevels::FiniteTTopLevels(const SpectralMeasure& bulk, const SpectralMe
   }
   for (const std::size_t b : order) {
     const auto multiplicity = static_cast<std::size_t>(std::llround(bulk.weights[b]));
-    const std::vector<double>& weights = on_atom[b];
+    // Within an eigenspace of Pi the y_j are exchangeable, so b's part in it may be put on one direction: its
+    // whole weight goes to the first direction of the atom (kept if any is), whatever basis the measures came
+    // in.
+    const double weight = std::accumulate(on_atom[b].begin(), on_atom[b].end(), 0.0);
     const std::size_t take = std::min(multiplicity, static_cast<std::size_t>(k) - tau_.size());
     for (std::size_t j = 0; j < take; ++j) {
       tau_.push_back(bulk.nodes[b]);
-      beta_.push_back(j < weights.size() ? std::sqrt(weights[j]) : 0.0);
+      beta_.push_back(j == 0 ? std::sqrt(weight) : 0.0);
     }
     if (take < multiplicity) {
       rest_.nodes.push_back(bulk.nodes[b]);
       rest_.weights.push_back(static_cast<double>(multiplicity - take));
     }
-    for (std::size_t j = take; j < weights.size(); ++j) {
+    if (take == 0 && weight > 0.0) {
       rest_signal_.nodes.push_back(bulk.nodes[b]);
-      rest_signal_.weights.push_back(weights[j]);
+      rest_signal_.weights.push_back(weight);
     }
   }
   if (tau_.size() < static_cast<std::size_t>(k) || rest_.nodes.empty())
     throw std::invalid_argument("FiniteTTopLevels: a bulk of " + std::to_string(tau_.size()) +
                                 " directions or fewer, needs more than k = " + std::to_string(k));
   rest_edge_ = finite_t_edge_point(rest_, d_);
+  for (const double node : rest_signal_.nodes) {
+    if (!(d_ * node < rest_edge_.zeta))  // a signal node off every bulk atom, above the rest's bulk
+      throw std::invalid_argument("FiniteTTopLevels: a signal node at d tau = " + std::to_string(d_ * node) +
+                                  " >= the rest's zeta_e = " + std::to_string(rest_edge_.zeta));
+  }
 }
 
 double FiniteTTopLevels::z(double zeta) const { return finite_t_z(rest_, d_, zeta); }
@@ -116,8 +128,7 @@ FiniteTTopLevels::Forms FiniteTTopLevels::smooth_forms(double zeta, double m2, d
           lo.r2 + f * (hi.r2 - lo.r2)};
 }
 
-std::pair<double, double> FiniteTTopLevels::draw(double snr, const TopLevelDraws& draws,
-                                                 std::size_t i) const {
+TopLevelDraw FiniteTTopLevels::draw(double snr, const TopLevelDraws& draws, std::size_t i) const {
   const int k = this->k();
   const auto uk = static_cast<std::size_t>(k);
   double m2 = snr, cap = 1.0;
@@ -127,7 +138,7 @@ std::pair<double, double> FiniteTTopLevels::draw(double snr, const TopLevelDraws
     const double along = std::sqrt(snr) + g1 / std::sqrt(vocabulary_);
     cap = along * along / m2;
   }
-  if (!(m2 > 0.0)) return {rest_edge_.edge, 0.0};
+  m2 = std::max(m2, 0.0);  // 0 for `centered` at snr = 0: the levels still stand above S_R
   // S_R's own signal outlier: H_R(zeta_o) = 1 above its edge (H_R falls there).
   double outlier_zeta = nan, outlier_z = nan, rho = 0.0;
   if (m2 * g(rest_edge_.zeta) > 1.0) {
@@ -154,7 +165,8 @@ std::pair<double, double> FiniteTTopLevels::draw(double snr, const TopLevelDraws
     const double pole = std::isnan(outlier_z) ? 0.0 : 1.0 / (z(zeta) - outlier_z);
     for (std::size_t p = 0; p < uk; ++p) {
       uo[p] = std::sqrt(tau_[p]) * go[p] + std::sqrt(rho) * m * beta_[p];
-      num[p] = std::sqrt(tau_[p]) * eta_sd * gg[p] / m + m * f.r * beta_[p] + std::sqrt(rho) * pole * uo[p];
+      num[p] = std::sqrt(tau_[p] * std::max(f.r2, 0.0)) * gg[p] + m * f.r * beta_[p] +
+               std::sqrt(rho) * pole * uo[p];
     }
     for (std::size_t p = 0; p < uk; ++p) {
       for (std::size_t q = 0; q < uk; ++q) {
@@ -170,12 +182,17 @@ std::pair<double, double> FiniteTTopLevels::draw(double snr, const TopLevelDraws
     // 1 - 1/lambda_max: the sign of lambda_max - 1, and nearly linear in zeta where one pole of A dominates,
     // so that regula falsi converges in a few steps.
     const double top = model::symmetric_eigenvalues(a, k).back();
+    if (!std::isfinite(top))
+      throw NumericalFailure("FiniteTTopLevels: the top eigenvalue of A at zeta = " + std::to_string(zeta) +
+                             " is not finite (snr " + std::to_string(snr) + ")");
     return top > 1e-6 ? 1.0 - 1.0 / top : 1.0 - 1e6;
   };
   double lo = std::isnan(outlier_zeta) ? rest_edge_.zeta * (1.0 + 1e-9)
                                        : outlier_zeta + 1e-7 * (outlier_zeta - rest_edge_.zeta);
   double f_lo = excess(lo);
-  if (!(f_lo > 0.0)) return {std::isnan(outlier_z) ? rest_edge_.edge : outlier_z, 0.0};  // nothing above S_R
+  // Nothing of S above S_R: its top is S_R's outlier (overlap rho with m) or its edge. Rarely reached: near
+  // the edge tr R^2, and with it the forms' fluctuations, diverge, so A's top eigenvalue exceeds 1 there.
+  if (!(f_lo > 0.0)) return {std::isnan(outlier_z) ? rest_edge_.edge : outlier_z, rho * cap};
   double hi = 2.0 * lo, f_hi = excess(hi);
   while (f_hi > 0.0) hi *= 2.0, f_hi = excess(hi);
   // lambda_max(A) - 1 falls through 0 once on (lo, hi): the Illinois variant of regula falsi.

@@ -91,7 +91,8 @@ struct PointResult {
   /// absent where simulate::finite_t_computed says it is not computed, or where it failed (rank 0 then warns
   /// on stderr; the measurements stand).
   std::optional<theory::FiniteTPrediction> finite_t;
-  /// The finite-d model of the top levels (theory/finite_t_top_levels.hpp) where finite_t_levels_computed.
+  /// The finite-d model of the top levels (theory/finite_t_top_levels.hpp) where finite_t_levels_computed;
+  /// absent elsewhere and where it failed (rank 0 then warns; finite_t stands).
   std::optional<theory::TopLevelPrediction> finite_t_levels;
 };
 

@@ -18,7 +18,8 @@
 /// diagonal, tr R^2 off it, |m|^2 mhat^T R^2 mhat for y_j^T R m, and y_j's component along S_R's outlier) as
 /// the given standard normals times their exact standard deviation. For `iid` tables |m|^2 = snr +
 /// 2 sqrt(snr/V) g1 + chi^2_d/V and the cap (mhat^T u)^2 are drawn too (chi^2_d as d + sqrt(2d) chi).
-/// The prediction is the mean over the draws.
+/// The prediction is the mean over the draws. Further approximations: A'(z) is the derivative of the model's
+/// own A (the same draws at every z), the forms of mhat stay at their limit, chi^2_d is drawn as a normal.
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -37,17 +38,24 @@ struct TopLevelDraws {
   std::size_t count() const noexcept { return g1.size(); }
 };
 
+/// One table draw of the model: lambda_1 and the top eigenvector's overlap with u.
+struct TopLevelDraw {
+  double top_eigenvalue = 0.0;
+  double overlap = 0.0;
+};
+
 /// The model's prediction at one snr: means over the draws.
 struct TopLevelPrediction {
-  double top_eigenvalue = 0.0;  ///< E lambda_1 (S_R's top where S has nothing above it)
+  double top_eigenvalue = 0.0;  ///< E lambda_1
   double overlap = 0.0;         ///< E |u_hat^T u|^2 of the top eigenvector
   double overlap_error = 0.0;   ///< the draws' standard error of `overlap`
   int k = 0;                    ///< directions kept exactly
   int draws = 0;                ///< table draws averaged
 };
 
-/// The k directions of Pi kept exactly by default: the top levels at the sizes measured (one to a few tokens
-/// per level; k = 1, 3, 10 and 30 give the same overlap within the draws' scatter, docs/finite_t.md).
+/// The k directions of Pi kept exactly by default: the top count level and most of the next at the sizes
+/// measured. Fixed before any comparison with simulation; the result depends on it by about 0.01-0.02 in the
+/// window (docs/finite_t.md, "How many directions").
 inline constexpr int default_top_levels = 10;
 /// Draws per point by default. Measured at d = 2000 (`last`, 32 trials): the standard error of one point's
 /// overlap is at most 0.03 in the window and under 0.005 away from it, against a simulated overlap that
@@ -58,14 +66,15 @@ class FiniteTTopLevels {
  public:
   /// `bulk` and `signal` as FiniteTOutlier takes them (FiniteTOutlier::bulk(), signal()); a signal node
   /// belongs to the bulk atom of the same tau (within 1e-9 of the largest). Throws std::invalid_argument for
-  /// k < 1, a bulk of fewer than k + 1 directions, or nodes and weights of different lengths.
+  /// k < 1, d or V < 1, a bulk of fewer than k + 1 directions, nodes and weights of different lengths, or a
+  /// signal node matching no bulk atom above the rest's bulk.
   FiniteTTopLevels(const SpectralMeasure& bulk, const SpectralMeasure& signal, int d, std::int64_t vocabulary,
                    model::Table table, int k = default_top_levels);
 
   /// The prediction at `snr` >= 0 over `draws` (draws.k == k()).
   TopLevelPrediction at(double snr, const TopLevelDraws& draws) const;
-  /// One table draw (index `i` of draws): lambda_1 and the overlap with u.
-  std::pair<double, double> draw(double snr, const TopLevelDraws& draws, std::size_t i) const;
+  /// One table draw (index `i` of draws).
+  TopLevelDraw draw(double snr, const TopLevelDraws& draws, std::size_t i) const;
 
   int k() const noexcept { return static_cast<int>(tau_.size()); }
   /// The right edge of S_R's bulk: z_R(zeta_e^R).

@@ -67,6 +67,7 @@ TEST(SweepFiniteT, ColumnsHoldTheLibrarysPredictionForEachPointOnOneAndTwoRanks)
       EXPECT_EQ(weighting[p], 2.0) << "only mean pooling is left out";
       EXPECT_TRUE(std::isnan(top[p]) && std::isnan(overlap[p]) && std::isnan(threshold[p]) &&
                   std::isnan(edge[p]));
+      EXPECT_TRUE(std::isnan(levels_top[p]) && std::isnan(levels_overlap[p]) && std::isnan(levels_error[p]));
       continue;
     }
     // The same code on the same draws (rank 0 computes, then broadcasts): the same bits.

@@ -165,22 +165,29 @@ FiniteTPrediction FiniteTOutlier::at(double snr) const {
   const double effective = snr + noise_snr_;
   p.detectable = effective * g(edge_zeta_) > 1.0;
   if (!p.detectable) return p;
-  // H = effective G falls from above 1 at zeta_e to 0: bisect H(zeta) = 1 on [zeta_e, hi], where
-  // G(hi) <= sum omega/(hi - d max node) = 1/(2 effective).
+  const SignalOutlier outlier = finite_t_signal_outlier(bulk_, signal_, d_, edge_zeta_, effective);
+  p.top_eigenvalue = outlier.eigenvalue;
+  // With u, times snr/snr_eff (`iid`).
+  p.overlap = std::max(0.0, outlier.overlap * snr / effective);
+  return p;
+}
+
+SignalOutlier finite_t_signal_outlier(const SpectralMeasure& bulk, const SpectralMeasure& signal, int d,
+                                      double edge_zeta, double strength) {
+  // H = strength G falls from above 1 at zeta_e to 0: bisect H(zeta) = 1 on [zeta_e, hi], where
+  // G(hi) <= sum omega/(hi - d max node) = 1/(2 strength).
   double total = 0.0;
-  for (const double w : signal_.weights) total += w;
-  double lo = edge_zeta_, hi = std::max(edge_zeta_, d_ * largest_node(signal_) + 2.0 * effective * total);
+  for (const double w : signal.weights) total += w;
+  double lo = edge_zeta, hi = std::max(edge_zeta, d * largest_node(signal) + 2.0 * strength * total);
   while (true) {
     const double mid = 0.5 * (lo + hi);
     if (mid <= lo || mid >= hi) break;
-    (effective * g(mid) > 1.0 ? lo : hi) = mid;
+    (strength * finite_t_g(signal, d, mid) > 1.0 ? lo : hi) = mid;
   }
   const double zeta = 0.5 * (lo + hi);
-  p.top_eigenvalue = z(zeta);
-  // The residue of u^T (S - x)^(-1) u at the outlier, along m; with u, times snr/snr_eff (`iid`).
-  const double along_m = z_prime(zeta) / (zeta * effective * minus_g_prime(zeta));
-  p.overlap = std::max(0.0, along_m * snr / effective);
-  return p;
+  // The residue of m^T (S - x)^(-1) m/|m|^2 at the outlier.
+  return {zeta, finite_t_z(bulk, d, zeta),
+          finite_t_z_prime(bulk, d, zeta) / (zeta * strength * finite_t_minus_g_prime(signal, d, zeta))};
 }
 
 }  // namespace rmtsweep::theory

@@ -17,12 +17,10 @@ namespace {
 
 constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 
-/// The largest eigenvalue of the symmetric k x k matrix a and its unit eigenvector.
-std::pair<double, std::vector<double>> top_pair(const std::vector<double>& a, int k) {
+/// The unit eigenvector of the largest eigenvalue of the symmetric k x k matrix a.
+std::vector<double> top_vector(const std::vector<double>& a, int k) {
   const model::SymmetricEigen e = model::symmetric_eigen(a, k);
-  const auto uk = static_cast<std::size_t>(k);
-  return {e.values.back(),
-          std::vector<double>(e.vectors.end() - static_cast<std::ptrdiff_t>(uk), e.vectors.end())};
+  return std::vector<double>(e.vectors.end() - static_cast<std::ptrdiff_t>(k), e.vectors.end());
 }
 
 }  // namespace
@@ -142,16 +140,10 @@ TopLevelDraw FiniteTTopLevels::draw(double snr, const TopLevelDraws& draws, std:
   // S_R's own signal outlier: H_R(zeta_o) = 1 above its edge (H_R falls there).
   double outlier_zeta = nan, outlier_z = nan, rho = 0.0;
   if (m2 * g(rest_edge_.zeta) > 1.0) {
-    double lo = rest_edge_.zeta, hi = 2.0 * rest_edge_.zeta;
-    while (m2 * g(hi) > 1.0) hi *= 2.0;
-    for (int it = 0; it < 200; ++it) {
-      const double mid = 0.5 * (lo + hi);
-      if (mid <= lo || mid >= hi) break;
-      (m2 * g(mid) > 1.0 ? lo : hi) = mid;
-    }
-    outlier_zeta = 0.5 * (lo + hi);
-    outlier_z = z(outlier_zeta);
-    rho = z_prime(outlier_zeta) / (outlier_zeta * m2 * minus_g_prime(outlier_zeta));
+    const SignalOutlier outlier = finite_t_signal_outlier(rest_, rest_signal_, d_, rest_edge_.zeta, m2);
+    outlier_zeta = outlier.zeta;
+    outlier_z = outlier.eigenvalue;
+    rho = outlier.overlap;
   }
   const double* xi = draws.xi.data() + i * uk * uk;
   const double* gg = draws.g.data() + i * uk;
@@ -213,7 +205,7 @@ TopLevelDraw FiniteTTopLevels::draw(double snr, const TopLevelDraws& draws, std:
   }
   const double zeta = 0.5 * (lo + hi);
   build(zeta);
-  const std::vector<double> c = top_pair(a, k).second;
+  const std::vector<double> c = top_vector(a, k);
   double along = 0.0;
   for (std::size_t p = 0; p < uk; ++p) along += c[p] * num[p];
   // -c^T A'(z) c = |(z - S_R)^(-1) X_K c|^2: A' by a central difference in zeta over z'(zeta).

@@ -54,6 +54,18 @@ double finite_t_z_prime(const SpectralMeasure& bulk, int d, double zeta);
 double finite_t_g(const SpectralMeasure& signal, int d, double zeta);
 double finite_t_minus_g_prime(const SpectralMeasure& signal, int d, double zeta);
 
+/// The signal outlier of a bulk and a signal measure at signal strength `strength` (|m|^2), where
+/// strength G(edge_zeta) > 1: zeta with strength G(zeta) = 1, bisected on [edge_zeta, hi] to adjacent
+/// doubles; its eigenvalue z(zeta); and its overlap with m/|m|, the residue z'(zeta)/(zeta strength
+/// |G'(zeta)|). FiniteTOutlier::at takes it for the whole spectrum, FiniteTTopLevels for the rest of its.
+struct SignalOutlier {
+  double zeta = 0.0;
+  double eigenvalue = 0.0;
+  double overlap = 0.0;
+};
+SignalOutlier finite_t_signal_outlier(const SpectralMeasure& bulk, const SpectralMeasure& signal, int d,
+                                      double edge_zeta, double strength);
+
 /// What the finite-T theory predicts for one point.
 struct FiniteTPrediction {
   double top_eigenvalue = 0.0;   ///< the outlier lambda where detectable, else the finite-T right edge

@@ -10,6 +10,8 @@ packages=(
   libboost-dev libboost-program-options-dev libopenblas-dev libelpa-dev librandom123-dev libgtest-dev
   cmake g++ gfortran make pkg-config nlohmann-json3-dev python3-h5py python3-matplotlib python3-numpy
   python3-scipy zlib1g-dev
+  # Spectra on Eigen: the top eigenpairs of the sparse token Gram (the finite-T theory at any size)
+  libspectra-dev libeigen3-dev
   # the rmtsweep Python package (python/rmtsweep): open_phase (xarray over h5netcdf), read_points (pandas)
   python3-xarray python3-h5netcdf python3-pandas
 )

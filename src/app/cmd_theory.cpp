@@ -117,7 +117,7 @@ int command_theory(int argc, char** argv) {
   const BulkLaw law = parse_bulk_law(values["bulk"].as<std::string>());
 
   theory::Prediction prediction = theory::predict(params);
-  std::vector<double> tau;
+  theory::SpectralMeasure bulk;
   std::optional<theory::FiniteTPrediction> finite_t;
   nlohmann::json measure;
   std::optional<theory::TopLevelPrediction> levels;
@@ -143,12 +143,12 @@ int command_theory(int argc, char** argv) {
     } catch (const std::exception& e) {
       std::fprintf(stderr, "rmtsweep theory: warning: the finite-T top levels failed (%s)\n", e.what());
     }
-    if (density_points > 0) tau = outlier.bulk_values();
+    if (density_points > 0) bulk = outlier.bulk();
   }
   std::vector<std::array<double, 2>> density;
   if (density_points > 0) {
     density = law == BulkLaw::finite_t
-                  ? theory::finite_t_density_grid(tau, params.d, static_cast<int>(density_points))
+                  ? theory::finite_t_density_grid(bulk.nodes, bulk.weights, params.d, static_cast<int>(density_points))
                   : theory::bulk_density_grid(params.delta, params.gamma, prediction.kappa,
                                               static_cast<int>(density_points));
   }

@@ -17,73 +17,13 @@
 #include "rmtsweep/random/counter_rng.hpp"
 #include "rmtsweep/simulate/sequences.hpp"
 #include "rmtsweep/theory/finite_t_bulk.hpp"
+#include "rmtsweep/theory/gram_quadrature.hpp"
+#include "rmtsweep/theory/token_gram.hpp"
 
 namespace rmtsweep::simulate {
 namespace {
 
 double class_sign(std::int64_t v, std::int64_t V) { return 2 * v < V ? 1.0 : -1.0; }
-
-/// y = A P x (V entries) and back: A^T y then P, the two passes of K x over the tokens.
-struct TokenOperator {
-  const PooledTokens& pooled;
-  std::size_t N, terms, V;
-
-  explicit TokenOperator(const PooledTokens& p)
-      : pooled(p),
-        N(static_cast<std::size_t>(p.sequences())),
-        terms(p.weights.size()),
-        V(static_cast<std::size_t>(p.vocabulary)) {}
-
-  /// out = P A^T A P x / N.
-  void gram(const std::vector<double>& x, std::vector<double>& y, std::vector<double>& out) const {
-    double mean = 0.0;
-    for (const double v : x) mean += v;
-    mean /= static_cast<double>(N);
-    std::fill(y.begin(), y.end(), 0.0);
-    for (std::size_t n = 0; n < N; ++n) {
-      const double centred = x[n] - mean;
-      for (std::size_t k = 0; k < terms; ++k)
-        y[static_cast<std::size_t>(pooled.tokens[n * terms + k])] += pooled.weights[k] * centred;
-    }
-    double out_mean = 0.0;
-    for (std::size_t n = 0; n < N; ++n) {
-      double sum = 0.0;
-      for (std::size_t k = 0; k < terms; ++k)
-        sum += pooled.weights[k] * y[static_cast<std::size_t>(pooled.tokens[n * terms + k])];
-      out[n] = sum;
-      out_mean += sum;
-    }
-    out_mean /= static_cast<double>(N);
-    for (double& v : out) v = (v - out_mean) / static_cast<double>(N);
-  }
-};
-
-double dot(const std::vector<double>& a, const std::vector<double>& b) {
-  double sum = 0.0;
-  for (std::size_t i = 0; i < a.size(); ++i) sum += a[i] * b[i];
-  return sum;
-}
-
-/// G(zeta)/|r|^2 = e_1^T (zeta - d T)^(-1) e_1 and -G'(zeta)/|r|^2 = |(zeta - d T)^(-1) e_1|^2 for the
-/// Lanczos tridiagonal T (diagonal alpha, off-diagonal beta), by one tridiagonal solve: zeta - d T is
-/// positive definite for zeta above d lambda_max(T), so elimination without pivoting is stable.
-std::pair<double, double> quadrature(const std::vector<double>& alpha, const std::vector<double>& beta, int d,
-                                     double zeta) {
-  const std::size_t k = alpha.size();
-  std::vector<double> diag(k), rhs(k, 0.0), x(k);
-  rhs[0] = 1.0;
-  for (std::size_t i = 0; i < k; ++i) diag[i] = zeta - d * alpha[i];
-  // Forward elimination of the sub-diagonal -d beta.
-  for (std::size_t i = 1; i < k; ++i) {
-    const double off = -d * beta[i - 1];
-    const double factor = off / diag[i - 1];
-    diag[i] -= factor * off;
-    rhs[i] -= factor * rhs[i - 1];
-  }
-  x[k - 1] = rhs[k - 1] / diag[k - 1];
-  for (std::size_t i = k - 1; i-- > 0;) x[i] = (rhs[i] + d * beta[i] * x[i + 1]) / diag[i];
-  return {x[0], dot(x, x)};
-}
 
 }  // namespace
 
@@ -124,8 +64,16 @@ double token_gram_bytes(const model::PointParams& params) {
   const double T = params.T;
   const double tokens = 8.0 * N * T;
   if (theory::single_token_weights(w)) return tokens + 8.0 * N + 40.0 * V;  // the counts and the levels
-  const double columns = N * (16.0 * T + 40.0), m = std::min(V, N);
-  return tokens + columns + 8.0 * m * m + (N < V ? 16.0 * N * T + 40.0 * V : 8.0 * V);
+  // The sparse Gram (A by sequence and by token), the rows of G that trace_powers forms (about N T'^2 pairs on
+  // the tokens side, (N T')^2/V on the sequences side), the Lanczos bases (a block of 16 probes of up to 60
+  // steps, Spectra's 2k + 1, the signal's on N), and on the exact path the dense min(V, N)^2.
+  double terms = 0.0;
+  for (const double x : w) terms += x != 0.0 ? 1.0 : 0.0;
+  const double n = std::min(V, N);
+  const double gram_rows = V <= N ? N * terms * terms : N * terms * N * terms / V;
+  const double bases = 8.0 * (n * (16.0 * 60.0 + 2.0 * theory::BulkQuadratureOptions{}.deflated + 33.0) + 100.0 * N);
+  const double dense = n <= static_cast<double>(theory::dense_bulk_limit) ? 8.0 * n * n : 0.0;
+  return tokens + 24.0 * N * terms + 12.0 * gram_rows + bases + dense;
 }
 
 theory::SpectralMeasure single_token_signal_measure(const PooledTokens& pooled) {
@@ -208,85 +156,6 @@ theory::SpectralMeasure single_token_signal_measure(const PooledTokens& pooled) 
   return measure;
 }
 
-theory::SpectralMeasure lanczos_signal_measure(const PooledTokens& pooled, int d, double zeta_min) {
-  const TokenOperator op(pooled);
-  const std::size_t N = op.N;
-  const std::int64_t V = pooled.vocabulary;
-  for (const std::int64_t v : pooled.tokens) {
-    if (v < 0 || v >= V) throw std::out_of_range("lanczos_signal_measure: token outside V");
-  }
-  // r = P A^T s/sqrt(N): the centred signal weight sum_t w_t xi_{n,t} of each sequence, over sqrt(N).
-  std::vector<double> r(N, 0.0);
-  double mean = 0.0;
-  for (std::size_t n = 0; n < N; ++n) {
-    for (std::size_t k = 0; k < op.terms; ++k)
-      r[n] += pooled.weights[k] * class_sign(pooled.tokens[n * op.terms + k], V);
-    mean += r[n];
-  }
-  mean /= static_cast<double>(N);
-  for (double& x : r) x = (x - mean) / std::sqrt(static_cast<double>(N));
-  const double r2 = dot(r, r);
-  theory::SpectralMeasure measure;
-  if (!(r2 > 0.0)) return measure;  // no signal survives the pooling: G = 0
-
-  std::vector<std::vector<double>> basis;
-  std::vector<double> alpha, beta, y(op.V), w(N);
-  basis.push_back(r);
-  for (double& x : basis[0]) x /= std::sqrt(r2);
-  double previous_g = 0.0, previous_dg = 0.0, scale = 0.0;
-  int quiet_steps = 0;
-  bool converged = false;
-  for (int step = 0; step < max_lanczos_steps && !converged; ++step) {
-    const std::vector<double>& q = basis.back();
-    op.gram(q, y, w);
-    const double rq = dot(r, q);
-    for (std::size_t n = 0; n < N; ++n)
-      w[n] -= r[n] * rq / static_cast<double>(V);  // K = P A^T A P/N - r r^T/V
-    alpha.push_back(dot(q, w));
-    // Full reorthogonalisation, twice (classical Gram-Schmidt against every basis vector).
-    for (int pass = 0; pass < 2; ++pass) {
-      for (const auto& v : basis) {
-        const double c = dot(v, w);
-        for (std::size_t n = 0; n < N; ++n) w[n] -= c * v[n];
-      }
-    }
-    const auto [g, dg] = quadrature(alpha, beta, d, zeta_min);
-    scale = std::max(scale, std::abs(alpha.back()));
-    const bool quiet =
-        std::abs(g - previous_g) <= 1e-14 * std::abs(g) && std::abs(dg - previous_dg) <= 1e-14 * dg;
-    quiet_steps = quiet ? quiet_steps + 1 : 0;
-    previous_g = g;
-    previous_dg = dg;
-    const double norm = std::sqrt(dot(w, w));
-    if (quiet_steps >= 2 || norm <= 1e-13 * scale || basis.size() == N) {
-      converged = true;
-      break;
-    }
-    beta.push_back(norm);
-    for (double& x : w) x /= norm;
-    basis.push_back(w);
-  }
-  if (!converged) {
-    throw NumericalFailure("lanczos_signal_measure: G(zeta_e) did not converge to 1e-14 within " +
-                           std::to_string(max_lanczos_steps) + " Lanczos steps (N = " + std::to_string(N) +
-                           ")");
-  }
-  // Nodes and weights: the eigenpairs of T, weights |r|^2 (first component)^2.
-  const std::size_t k = alpha.size();
-  std::vector<double> t(k * k, 0.0);
-  for (std::size_t i = 0; i < k; ++i) {
-    t[i * k + i] = alpha[i];
-    if (i + 1 < k) t[i * k + i + 1] = t[(i + 1) * k + i] = beta[i];
-  }
-  const model::SymmetricEigen e = model::symmetric_eigen(t, static_cast<int>(k));
-  for (std::size_t q = 0; q < k; ++q) {
-    const double first = e.vectors[q * k];
-    measure.nodes.push_back(std::max(e.values[q], 0.0));
-    measure.weights.push_back(r2 * first * first);
-  }
-  return measure;
-}
-
 bool finite_t_levels_computed(const model::PointParams& params) {
   return theory::single_token_weights(model::pooling_weights(params.weighting, params.correlation, params.T));
 }
@@ -345,28 +214,44 @@ std::int64_t finite_t_gram_size(const model::PointParams& params) {
   return std::min(params.vocabulary(), params.sequences());
 }
 
-bool finite_t_computed(const model::PointParams& params) {
-  const std::vector<double> w = model::pooling_weights(params.weighting, params.correlation, params.T);
-  if (theory::single_token_weights(w)) return true;
-  return theory::limit_law_measurably_off(model::effective_tokens(w), params.d) &&
-         finite_t_gram_size(params) <= theory::max_finite_t_gram;
+bool finite_t_computed(const model::PointParams&) { return true; }
+
+theory::ProbeSigns finite_t_probe_signs(const model::PointParams& params) {
+  const random::CounterRng rng(params.seed, static_cast<std::uint64_t>(params.trial));
+  return [rng](std::size_t probe, std::span<double> out) {
+    for (std::size_t first = 0; first < out.size(); first += 256) {
+      const auto bits = rng.bits(random::Stream::finite_t_probes, probe, first / 256);
+      const std::size_t end = std::min(out.size(), first + 256);
+      for (std::size_t i = first; i < end; ++i)
+        out[i] = (bits[(i - first) / 64] >> ((i - first) % 64)) & 1u ? 1.0 : -1.0;
+    }
+  };
+}
+
+FiniteTBuild build_finite_t(const model::PointParams& params) {
+  const PooledTokens pooled = draw_pooled_tokens(params);
+  // Every measure below on one BLAS thread: the small and dense eigenvalue problems then give the same bits
+  // whatever the BLAS thread count of the caller (1 or 2 ranks, a test), and so does the top levels' model.
+  const parallel::SingleThreadedBlas one_thread;
+  FiniteTBuild build;
+  if (pooled.weights.size() == 1) {
+    theory::SpectralMeasure bulk = theory::counting_measure(
+        theory::token_gram_spectrum(pooled.weights, pooled.tokens, pooled.vocabulary, true));
+    build.outlier.emplace(std::move(bulk), single_token_signal_measure(pooled), params.d, pooled.vocabulary,
+                          params.table);
+    return build;
+  }
+  const theory::TokenGram gram(pooled.weights, pooled.tokens, pooled.vocabulary);
+  theory::GramMeasures measures = theory::token_gram_measures(gram, params.d, finite_t_probe_signs(params));
+  build.edge_error = measures.edge_error;
+  build.threshold_error = measures.threshold_error;
+  build.outlier.emplace(std::move(measures.bulk), std::move(measures.signal), params.d, pooled.vocabulary,
+                        params.table);
+  return build;
 }
 
 theory::FiniteTOutlier build_finite_t_outlier(const model::PointParams& params) {
-  const PooledTokens pooled = draw_pooled_tokens(params);
-  // One term: its measures come from eigenvalue problems of size 2 x (count levels), whose last bits follow
-  // the BLAS thread count; on one thread they, and the top levels' model built from them, are the same on
-  // any number of ranks. (Several terms: a dense problem of size min(V, N), left to the configured threads.)
-  std::optional<parallel::SingleThreadedBlas> one_thread;
-  if (pooled.weights.size() == 1) one_thread.emplace();
-  theory::SpectralMeasure bulk = theory::counting_measure(
-      theory::token_gram_spectrum(pooled.weights, pooled.tokens, pooled.vocabulary, true));
-  theory::SpectralMeasure signal =
-      pooled.weights.size() == 1
-          ? single_token_signal_measure(pooled)
-          : lanczos_signal_measure(pooled, params.d, theory::finite_t_edge_point(bulk, params.d).zeta);
-  return theory::FiniteTOutlier(std::move(bulk), std::move(signal), params.d, pooled.vocabulary,
-                                params.table);
+  return std::move(*build_finite_t(params).outlier);
 }
 
 std::optional<theory::FiniteTOutlier> finite_t_outlier(const model::PointParams& params) {

@@ -250,16 +250,23 @@ std::vector<double> token_gram_spectrum(std::span<const double> w, std::span<con
 }
 
 
-double finite_t_edge(std::span<const double> tau, int d) {
-  const double tau_max = tau.empty() ? 0.0 : *std::max_element(tau.begin(), tau.end());
+namespace {
+
+/// The weight of atom i: weights[i], or 1 for an unweighted list of eigenvalues.
+double weight_of(std::span<const double> weights, std::size_t i) { return weights.empty() ? 1.0 : weights[i]; }
+
+double weighted_edge(std::span<const double> tau, std::span<const double> weights, int d) {
+  double tau_max = 0.0;
+  for (std::size_t i = 0; i < tau.size(); ++i)
+    if (weight_of(weights, i) > 0.0) tau_max = std::max(tau_max, tau[i]);
   if (!(tau_max > 0.0)) return 0.0;
   const double dd = static_cast<double>(d);
-  // z'(g) with g = -y/tau_max: d tau_max^2/y^2 - sum tau^2/(1 - y tau/tau_max)^2, decreasing in y.
+  // z'(g) with g = -y/tau_max: d tau_max^2/y^2 - sum m tau^2/(1 - y tau/tau_max)^2, decreasing in y.
   const auto slope = [&](double y) {
     double sum = 0.0;
-    for (double t : tau) {
-      const double r = t / tau_max;
-      sum += r * r / ((1.0 - y * r) * (1.0 - y * r));
+    for (std::size_t i = 0; i < tau.size(); ++i) {
+      const double r = tau[i] / tau_max;
+      sum += weight_of(weights, i) * r * r / ((1.0 - y * r) * (1.0 - y * r));
     }
     return dd / (y * y) - sum;
   };
@@ -271,28 +278,26 @@ double finite_t_edge(std::span<const double> tau, int d) {
   }
   const double y = 0.5 * (lo + hi), g = -y / tau_max;
   double z = -dd / g;
-  for (double t : tau) z += t / (1.0 + t * g);
+  for (std::size_t i = 0; i < tau.size(); ++i) z += weight_of(weights, i) * tau[i] / (1.0 + tau[i] * g);
   return z;
 }
 
-namespace {
-
-/// phi(m) = -z + sum tau/(1 + d tau m) - 1/m and its derivative in m.
-std::pair<std::complex<double>, std::complex<double>> silverstein(std::span<const double> tau, double dd,
+/// phi(m) = -z + sum w tau/(1 + d tau m) - 1/m and its derivative in m.
+std::pair<std::complex<double>, std::complex<double>> silverstein(std::span<const double> tau,
+                                                                 std::span<const double> weights, double dd,
                                                                  std::complex<double> z, std::complex<double> m) {
   std::complex<double> value = -z - 1.0 / m, slope = 1.0 / (m * m);
-  for (double t : tau) {
+  for (std::size_t i = 0; i < tau.size(); ++i) {
+    const double t = tau[i], w = weight_of(weights, i);
     const std::complex<double> q = 1.0 / (1.0 + dd * t * m);
-    value += t * q;
-    slope -= dd * t * t * q * q;
+    value += w * t * q;
+    slope -= w * dd * t * t * q * q;
   }
   return {value, slope};
 }
 
-}  // namespace
-
-double finite_t_density(std::span<const double> tau, int d, double x) {
-  const double edge = finite_t_edge(tau, d);
+double weighted_density(std::span<const double> tau, std::span<const double> weights, int d, double x) {
+  const double edge = weighted_edge(tau, weights, d);
   if (!(x > 0.0) || !(x < edge)) return 0.0;
   const double dd = static_cast<double>(d);
   double eta = 10.0 * edge;
@@ -300,7 +305,7 @@ double finite_t_density(std::span<const double> tau, int d, double x) {
   std::complex<double> m = 1.0 / (-z);  // m ~ -1/z for large |z|
   while (true) {
     for (int step = 0; step < 50; ++step) {
-      const auto [value, slope] = silverstein(tau, dd, z, m);
+      const auto [value, slope] = silverstein(tau, weights, dd, z, m);
       std::complex<double> delta = value / slope;
       // Keep Im m > 0 (the physical branch for Im z > 0) by halving a step that would leave it.
       while ((m - delta).imag() <= 0.0 && std::abs(delta) > 1e-300) delta *= 0.5;
@@ -314,15 +319,33 @@ double finite_t_density(std::span<const double> tau, int d, double x) {
   return std::max(0.0, m.imag() / std::numbers::pi);
 }
 
-std::vector<std::array<double, 2>> finite_t_density_grid(std::span<const double> tau, int d, int points) {
-  const double edge = finite_t_edge(tau, d);
+std::vector<std::array<double, 2>> weighted_density_grid(std::span<const double> tau, std::span<const double> weights,
+                                                         int d, int points) {
+  const double edge = weighted_edge(tau, weights, d);
   std::vector<std::array<double, 2>> grid;
   grid.reserve(static_cast<std::size_t>(std::max(points, 0)));
   for (int k = 0; k < points; ++k) {
     const double x = edge * (k + 0.5) / points;
-    grid.push_back({x, finite_t_density(tau, d, x)});
+    grid.push_back({x, weighted_density(tau, weights, d, x)});
   }
   return grid;
+}
+
+}  // namespace
+
+double finite_t_edge(std::span<const double> tau, int d) { return weighted_edge(tau, {}, d); }
+
+double finite_t_density(std::span<const double> tau, int d, double x) { return weighted_density(tau, {}, d, x); }
+
+std::vector<std::array<double, 2>> finite_t_density_grid(std::span<const double> tau, int d, int points) {
+  return weighted_density_grid(tau, {}, d, points);
+}
+
+std::vector<std::array<double, 2>> finite_t_density_grid(std::span<const double> nodes,
+                                                         std::span<const double> weights, int d, int points) {
+  if (weights.size() != nodes.size())
+    throw std::invalid_argument("finite_t_density_grid: nodes and weights of different lengths");
+  return weighted_density_grid(nodes, weights, d, points);
 }
 
 }  // namespace rmtsweep::theory

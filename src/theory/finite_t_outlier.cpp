@@ -102,13 +102,6 @@ FiniteTOutlier::FiniteTOutlier(SpectralMeasure bulk, SpectralMeasure signal, int
   }
 }
 
-std::vector<double> FiniteTOutlier::bulk_values() const {
-  std::vector<double> values;
-  for (std::size_t j = 0; j < bulk_.nodes.size(); ++j)
-    values.insert(values.end(), static_cast<std::size_t>(std::llround(bulk_.weights[j])), bulk_.nodes[j]);
-  return values;
-}
-
 double finite_t_z(const SpectralMeasure& bulk, int d, double zeta) {
   double sum = 0.0;
   for (std::size_t j = 0; j < bulk.nodes.size(); ++j)

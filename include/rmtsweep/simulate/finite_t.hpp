@@ -6,8 +6,7 @@
 /// so the returned theory::FiniteTOutlier, do not depend on snr; evaluate it at each snr of the line
 /// with FiniteTOutlier::at. Cost: for one nonzero weight (`last`, a custom weighting on one position)
 /// O(N T) to draw plus O(V log V), milliseconds at d = 2000 and about two seconds at d = 10^6; with
-/// several, one values-only eigenvalue problem of size min(V, N) (finite_t_gram_size) plus a Lanczos
-/// run of a few dozen sparse products, which is why finite_t_computed bounds that size.
+/// several, the measures of theory/gram_quadrature.hpp on the sparse token Gram (theory/token_gram.hpp).
 #include <cstddef>
 #include <cstdint>
 #include <list>
@@ -17,6 +16,7 @@
 
 #include "rmtsweep/model/params.hpp"
 #include "rmtsweep/theory/finite_t_outlier.hpp"
+#include "rmtsweep/theory/gram_quadrature.hpp"
 #include "rmtsweep/theory/finite_t_top_levels.hpp"
 
 namespace rmtsweep::simulate {
@@ -53,29 +53,32 @@ double token_gram_bytes(const model::PointParams& params);
 /// O(V) plus eigenvalue problems of size 2 x (count levels).
 theory::SpectralMeasure single_token_signal_measure(const PooledTokens& pooled);
 
-/// The same measure for any weights, as the Gauss quadrature of G(zeta) = r^T (zeta - d K)^(-1) r from a
-/// Lanczos run on K = P A^T Q A P/N (N x N, the same nonzero spectrum as Pi) from r = P A^T s/sqrt(N) (the
-/// centred sum_t w_t xi_{n,t} over sqrt(N)), with full reorthogonalisation; K x costs two passes over the
-/// tokens. It stops when G and G' at zeta_min (the edge zeta_e, where the quadrature converges slowest:
-/// it is exact for every zeta once they are) change by less than 1e-14 relative on two steps running, or
-/// when the Krylov space is exhausted. Throws NumericalFailure past max_lanczos_steps.
-theory::SpectralMeasure lanczos_signal_measure(const PooledTokens& pooled, int d, double zeta_min);
-
-/// Steps of lanczos_signal_measure before it gives up.
-inline constexpr int max_lanczos_steps = 600;
-
-/// min(V, N): the size of the dense eigenvalue problem that spec Pi costs with several terms.
+/// min(V, N): the size of the token Gram's smaller side, where the bulk is computed.
 std::int64_t finite_t_gram_size(const model::PointParams& params);
 
-/// Whether finite_t_outlier computes the point: always for one term (milliseconds); with several, where the
-/// paper's law is measurably off for the weighting's T_eff at d (theory::limit_law_measurably_off, which
-/// also decides where assemble's finite-T edges go per trial) and finite_t_gram_size is at most
-/// theory::max_finite_t_gram. Elsewhere the finite-T theory and the paper's agree within the token draws'
-/// scatter (docs/finite_t.md) and the dense eigenvalue problem would cost more than the point.
+/// Whether finite_t_outlier computes the point: for every weighting and size (docs/finite_t.md §7). One pooled
+/// token costs milliseconds; several, the dense spectrum up to theory::dense_bulk_limit and the quadrature of
+/// theory/gram_quadrature.hpp above it (about a second at min(V, N) = 8000, a minute at most at 64 000).
 bool finite_t_computed(const model::PointParams& params);
 
-/// The finite-T outlier of the point's own token draws (params.snr is ignored), whatever its cost: for
-/// `rmtsweep theory --bulk finite-T`, which is asked for it.
+/// The +-1 probes of a trial's bulk quadrature: random::CounterRng(seed, trial), stream finite_t_probes, the
+/// same for every snr, weighting and rank count.
+theory::ProbeSigns finite_t_probe_signs(const model::PointParams& params);
+
+/// The finite-T outlier of the point's own token draws (params.snr is ignored) and, where its bulk is a
+/// quadrature, that quadrature's estimated relative standard errors (0 where the bulk is exact).
+struct FiniteTBuild {
+  std::optional<theory::FiniteTOutlier> outlier;  ///< always set by build_finite_t
+  double edge_error = 0.0;       ///< of the finite-T right edge
+  double threshold_error = 0.0;  ///< of 1/G(zeta_e), the threshold's snr scale
+};
+
+/// One builder, whatever the cost: one pooled token by its closed form (single_token_signal_measure), several
+/// by theory::token_gram_measures on the trial's TokenGram with finite_t_probe_signs. Computed on one BLAS
+/// thread, so the same bits on any number of ranks.
+FiniteTBuild build_finite_t(const model::PointParams& params);
+
+/// build_finite_t(params).outlier: for `rmtsweep theory --bulk finite-T`, which is asked for it.
 theory::FiniteTOutlier build_finite_t_outlier(const model::PointParams& params);
 
 /// build_finite_t_outlier where finite_t_computed(params), else nullopt. This is the one builder of a

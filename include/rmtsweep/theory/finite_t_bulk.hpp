@@ -89,4 +89,9 @@ double finite_t_density(std::span<const double> tau, int d, double x);
 /// edge = finite_t_edge(tau, d), as pairs {x_k, f(x_k)} (the `theory --bulk finite-T --density K` curve).
 std::vector<std::array<double, 2>> finite_t_density_grid(std::span<const double> tau, int d, int points);
 
+/// The same for a bulk given as a measure (nodes with weights, e.g. the quadrature of
+/// theory/gram_quadrature.hpp): every sum over tau_v becomes a weighted sum over the nodes.
+std::vector<std::array<double, 2>> finite_t_density_grid(std::span<const double> nodes,
+                                                         std::span<const double> weights, int d, int points);
+
 }  // namespace rmtsweep::theory

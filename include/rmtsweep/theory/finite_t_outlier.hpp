@@ -99,8 +99,6 @@ class FiniteTOutlier {
   double bulk_edge_right() const { return edge_; }
   /// zeta_e, where z is smallest.
   double edge_zeta() const { return edge_zeta_; }
-  /// The bulk's nonzero tau_j, each as often as its multiplicity, ascending (for finite_t_density).
-  std::vector<double> bulk_values() const;
   /// The two measures it was built from (after counting_measure's merging and the constructor's checks):
   /// spec Pi with multiplicities, and the spectral measure (tau_j, omega_j) of b = B s. What a finite-d model
   /// of the top levels takes (docs/finite_t.md, "A finite-d model of the top levels").

@@ -11,6 +11,7 @@ from .common import MAX_COLUMNS, LABEL_SIZE, OVERLAP_LABEL, SNR_LABEL, TICK_SIZE
 from .data import FINE, caption, facet_columns, facet_labels, facets, rule_of, selected, values
 
 GREY = "0.35"
+ABOVE = r"$\uparrow$"  # a threshold above the grid at that d, drawn at the grid's top (not a weighting's marker)
 
 
 def threshold_lines(ds):
@@ -25,7 +26,7 @@ def has_threshold_vs_d(ds):
 
 def threshold_vs_d(data, ax=None, **selection):
     """The measured thresholds of the figures' rule against x = d^(-1/3) with their bootstrap errors (open: no
-    error; ▲ at the grid's top: above the grid at that d), the stored fit thr∞ + a x (+ b x²) dashed and its
+    error; ↑ at the grid's top: above the grid at that d), the stored fit thr∞ + a x (+ b x²) dashed and its
     extrapolation to d → ∞ (square at x = 0) beside the theory's sample threshold (star); one colour per
     weighting, one panel per (δ, γ) with thresholds at two sizes or more. Returns the Figure."""
     ds = selected(data, selection, one_size=False)
@@ -56,11 +57,12 @@ def threshold_vs_d(data, ax=None, **selection):
             drawn[name] = a.errorbar(x[known], y[known], yerr=e[known], fmt=marker, ms=3.2, color=colour, mec="black",
                                      mew=0.4, elinewidth=0.8, capsize=1.5, zorder=3)
             if (ok & ~known).any():
-                a.plot(x[ok & ~known], y[ok & ~known], marker, mfc="none", ms=3.4, color=colour, mew=0.8)
+                drawn["no error"] = a.plot(x[ok & ~known], y[ok & ~known], marker, mfc="none", ms=3.4, color=colour,
+                                           mew=0.8, ls="none")[0]
             above = bracket == 1
             if above.any():
-                drawn["above"] = a.plot(x[above], np.full(above.sum(), top), "^", color=colour, mec="black",
-                                        mew=0.4, ms=4, ls="none", clip_on=False)[0]
+                drawn["above"] = a.plot(x[above], np.full(above.sum(), top), marker=ABOVE, color=colour, ms=7,
+                                        ls="none", clip_on=False)[0]
             fitted = draw_fit(a, ds, at, fine, colour, drawn)
             if fitted:
                 fits.append(fitted)
@@ -78,13 +80,15 @@ def threshold_vs_d(data, ax=None, **selection):
     layout.label(r"$d^{-1/3}$", f"threshold snr ({rule_of(ds)} rule)")
     handles = [(drawn[name], name) for name in weightings if name in drawn]
     handles += [(Line2D([], [], color=GREY, marker="o", ls="none", ms=3), "measured ± error"),
+                (Line2D([], [], color=GREY, marker="o", mfc="none", ls="none", ms=3.4) if "no error" in drawn
+                 else None, "measured, no error"),
                 (Line2D([], [], color=GREY, ls="--", lw=0.9) if "fit" in drawn else None,
                  r"fit thr$_\infty$ + a$\,d^{-1/3}$"),
                 (Line2D([], [], color=GREY, marker="s", ls="none", ms=3.6) if "limit" in drawn else None,
                  r"extrapolated, $d\to\infty$"),
                 (Line2D([], [], color=GREY, marker="*", ls="none", ms=6) if "theory" in drawn else None,
                  "theory (sample threshold)"),
-                (Line2D([], [], color=GREY, marker="^", ls="none", ms=4) if "above" in drawn else None,
+                (Line2D([], [], color=GREY, marker=ABOVE, ls="none", ms=7) if "above" in drawn else None,
                  "above the grid")]
     fitted = ("thr∞ = " + "; ".join(fits)) if fits and len(panels) == 1 else ""
     return layout.finish(handles, "Threshold against size", caption(ds, "delta", "gamma", extra=fitted))

@@ -298,7 +298,7 @@ class FiniteSize(Fixture):
         self.assertEqual(ax.get_xlabel(), "$d^{-1/3}$")
         # optimal: 3 sizes with errors and its extrapolation; mean: above the grid at every size
         self.assertEqual(errorbar_points(ax), len(self.SIZES) + 1)
-        self.assertEqual(marks(ax, "^"), len(self.SIZES))
+        self.assertEqual(marks(ax, r"$\uparrow$"), len(self.SIZES))
 
     def test_a_threshold_without_an_error_is_drawn_open(self):
         fig, ax = new_axes()

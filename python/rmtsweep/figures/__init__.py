@@ -79,7 +79,7 @@ def figure_names(data, point=None):
     return [name for name, _, _ in figures], index, notes
 
 
-def draw_all(data, out, dpi=110, format="png", point=None, notes=None):
+def draw_all(data, out, dpi=200, format="png", point=None, notes=None):
     """Every figure of `data` (a path, or an open_phase Dataset) into the directory `out` (created) as `format`
     (png, pdf or svg), one file <name>.<format> a figure; the paths written, in order. Overwrites figures of the
     same names (the command line refuses that without --force). Notes on figures not drawn go to `notes`."""

@@ -52,17 +52,17 @@ def threshold_vs_d(data, ax=None, **selection):
             e = values(ds.empirical_threshold_snr_err, keep=("d",), **at)
             bracket = values(ds.empirical_threshold_bracket, keep=("d",), **at)
             ok, known = np.isfinite(y), np.isfinite(y) & np.isfinite(e)
-            if ok.sum() < 1:
+            above = bracket == 1
+            if above.any():
+                drawn["above"] = a.plot(x[above], np.full(above.sum(), top), marker=ABOVE, color=colour, ms=7,
+                                        ls="none", clip_on=False)[0]
+            if not ok.any():
                 continue
             drawn[name] = a.errorbar(x[known], y[known], yerr=e[known], fmt=marker, ms=3.2, color=colour, mec="black",
                                      mew=0.4, elinewidth=0.8, capsize=1.5, zorder=3)
             if (ok & ~known).any():
                 drawn["no error"] = a.plot(x[ok & ~known], y[ok & ~known], marker, mfc="none", ms=3.4, color=colour,
                                            mew=0.8, ls="none")[0]
-            above = bracket == 1
-            if above.any():
-                drawn["above"] = a.plot(x[above], np.full(above.sum(), top), marker=ABOVE, color=colour, ms=7,
-                                        ls="none", clip_on=False)[0]
             fitted = draw_fit(a, ds, at, fine, colour, drawn)
             if fitted:
                 fits.append(fitted)
@@ -78,7 +78,8 @@ def threshold_vs_d(data, ax=None, **selection):
     if len(panels) > 1:
         title_panels(layout, [facet_labels(ds, panel) for panel in panels])
     layout.label(r"$d^{-1/3}$", f"threshold snr ({rule_of(ds)} rule)")
-    handles = [(drawn[name], name) for name in weightings if name in drawn]
+    handles = [(Line2D([], [], color=styles[name][0], marker=styles[name][1], mec="black", mew=0.4, ms=3.2,
+                       ls="none"), name) for name in weightings]
     handles += [(Line2D([], [], color=GREY, marker="o", ls="none", ms=3), "measured ± error"),
                 (Line2D([], [], color=GREY, marker="o", mfc="none", ls="none", ms=3.4) if "no error" in drawn
                  else None, "measured, no error"),

@@ -141,9 +141,11 @@ def errorbar_points(ax):
 
 
 def marks(ax, marker):
-    """The points drawn with `marker` and no line (the marks of thresholds outside the grid)."""
-    return sum(len(line.get_xdata()) for line in ax.lines if line.get_marker() == marker and line.get_linestyle()
-               in ("None", "none", ""))
+    """The points drawn with `marker` and no line, outside error-bar containers (the marks of thresholds outside
+    the grid)."""
+    bars = {id(container.lines[0]) for container in ax.containers if type(container).__name__ == "ErrorbarContainer"}
+    return sum(len(line.get_xdata()) for line in ax.lines if line.get_marker() == marker and id(line) not in bars
+               and line.get_linestyle() in ("None", "none", ""))
 
 
 def legend_texts(fig):

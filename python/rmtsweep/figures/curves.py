@@ -5,8 +5,8 @@ import numpy as np
 from matplotlib import ticker
 from matplotlib.lines import Line2D
 
-from .common import MAX_COLUMNS, OVERLAP_LABEL, SNR_LABEL, grid_step, log_axis, log_scale, marker_size, offsets, panel_axes, \
-    title_panels, weighting_styles
+from .common import MAX_COLUMNS, OVERLAP_LABEL, SNR_LABEL, grid_step, log_axis, log_scale, marker_size, offsets, \
+    panel_axes, title_panels, weighting_styles
 from .data import FINE, caption, facet_columns, facet_labels, facets, selected, values
 
 GREY = "0.35"

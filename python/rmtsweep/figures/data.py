@@ -11,7 +11,7 @@ import os
 
 import numpy as np
 
-from ..config import parse_config
+from ..config import config_text, parse_config
 from ..errors import InvalidOption
 from ..files import open_h5, open_phase
 
@@ -63,8 +63,7 @@ def completed(ds, path):
         tables = matched(open_phase(path, f"detection/{rule}"), ds)
         ds = ds.assign({name: tables[name] for name in tables.data_vars if name in ds.data_vars})
     with open_h5(path) as h5:
-        config = h5.attrs.get("config", "")
-    config = config.decode() if isinstance(config, bytes) else str(config)
+        config = config_text(h5)
     merged = xr.merge([ds, theory], join="left", combine_attrs="override")
     merged.attrs.update({SOURCE: path, CONFIG: config, RULE: rule})
     return merged
@@ -82,6 +81,10 @@ def selected(data, selection, one_size=True):
     ds = ds.expand_dims([axis for axis in AXES if axis in ds.coords and axis not in ds.dims])
     if one_size and ds.sizes.get("d", 1) > 1:
         ds = ds.isel(d=[-1])
+    for axis in ("snr", "delta", "gamma"):  # the fine theory over the range of the selection
+        fine = f"{axis}_fine"
+        if fine in ds.dims and axis in ds.dims:
+            ds = ds.sel({fine: slice(float(ds[axis].min()), float(ds[axis].max()))})
     return ds
 
 
@@ -133,14 +136,17 @@ def config_of(ds):
     return parse_config(ds.attrs.get(CONFIG, ""))
 
 
-def caption(ds, *constant, extra=""):
-    """The fixed parameters of a figure, one line: the axes in `constant` (of one value in ds), T, R, the table,
-    the trials, and `extra`."""
+def setting(ds):
+    """The model's fixed parameters of the sweep, for captions: ["T = 10", "R = prefix:3", "iid table"]."""
     config = config_of(ds)
-    parts = [value_label(dim, ds[dim].values[0]) for dim in constant if ds.sizes.get(dim, 0) == 1]
-    for key, name in (("T", "T"), ("correlation", "R"), ("table", "table")):
-        if key in config:
-            parts.append(f"{name} = {config[key]}" if key != "table" else f"{config[key]} table")
+    parts = [f"{name} = {config[key]}" for key, name in (("T", "T"), ("correlation", "R")) if key in config]
+    return parts + ([f"{config['table']} table"] if "table" in config else [])
+
+
+def caption(ds, *constant, extra=""):
+    """The fixed parameters of a figure, one line: the axes in `constant` (of one value in ds), the setting, the
+    trials, and `extra`."""
+    parts = [value_label(dim, ds[dim].values[0]) for dim in constant if ds.sizes.get(dim, 0) == 1] + setting(ds)
     if "trials_done" in ds:
         trials = int(ds["trials_done"].max())
         parts.append(f"{trials} trial{'s' if trials != 1 else ''}")
@@ -152,9 +158,9 @@ def rule_of(ds):
 
 
 def values(array, keep=(), **index):
-    """A DataArray's values at integer positions `index` ({dim: i}; dims it lacks ignored), as a float array; the axes of
-    /phase of one value but those in `keep` taken at it (a Dataset's axis selected as a scalar before it came
-    here becomes a dimension of every variable)."""
+    """A DataArray's values at integer positions `index` ({dim: i}; dims it lacks ignored) as a float array, its
+    axes of /phase of one value but those in `keep` taken at it (a Dataset's axis selected as a scalar before it
+    came here becomes a dimension of every variable)."""
     for dim in array.dims:
         if dim in AXES and dim not in index and dim not in keep and array.sizes[dim] == 1:
             index[dim] = 0

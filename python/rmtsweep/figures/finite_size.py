@@ -70,8 +70,9 @@ def threshold_vs_d(data, ax=None, **selection):
                         keep=("weighting",))
         for w, name in enumerate(weightings):
             if np.isfinite(theory[w]):
-                drawn["theory"] = a.plot([-0.035 * x.max()], [theory[w]], "*", ms=6.5, color=styles[name][0], mec="black",
-                                         mew=0.4, clip_on=False, zorder=4)[0]
+                # at d -> infinity, a little left of the extrapolations at x = 0 so that neither hides the other
+                drawn["theory"] = a.plot([-0.035 * x.max()], [theory[w]], "*", ms=6.5, color=styles[name][0],
+                                         mec="black", mew=0.4, clip_on=False, zorder=4)[0]
         a.set_xlim(-0.08 * x.max(), x.max() * 1.06)
         a.grid(alpha=0.25, lw=0.4)
         sizes_on_top(a, x, sizes)

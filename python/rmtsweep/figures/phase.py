@@ -58,7 +58,7 @@ def phase_diagram(data, ax=None, *, axis=None, **selection):
     if finite_t:
         handles.append((marks.get("finite_t"), "finite-T (own draws)"))
     return layout.finish(handles, f"Phase diagram over ({SYMBOLS[axis]}, snr)",
-                         caption(ds, "d", other, extra="lines: theory (d → ∞); points: threshold ± bootstrap error"))
+                         caption(ds, "d", other, extra="lines: theory (d → ∞); points: threshold ± its error"))
 
 
 def edges(centres):
@@ -76,11 +76,11 @@ def draw_panel(ax, ds, axis, other, w, j, marks):
     at = {"weighting": w, "d": 0, other: j}
     x, snr = np.asarray(ds[axis].values, dtype=float), np.asarray(ds.snr.values, dtype=float)
     overlap = values(ds.overlap_mean.transpose("weighting", "d", axis, other, "snr"), keep=(axis, "snr"), **at)
-    mesh = ax.pcolormesh(edges(x), np.clip(edges(snr), 0.0 if snr[0] >= 0 else -np.inf, None), overlap.T, vmin=0, vmax=1, cmap="viridis", shading="flat",
-                         rasterized=True)
-    bottom, top = edges(snr)[0], edges(snr)[-1]
+    rows = edges(snr)
     if snr[0] >= 0:  # no cell below snr = 0
-        bottom = max(bottom, 0.0)
+        rows[0] = max(rows[0], 0.0)
+    mesh = ax.pcolormesh(edges(x), rows, overlap.T, vmin=0, vmax=1, cmap="viridis", shading="flat", rasterized=True)
+    bottom, top = rows[0], rows[-1]
     fine = f"{axis}_fine"
     for name, style in (("pop", dict(color="white", ls="--", lw=1.2, path_effects=OUTLINED)),
                         ("sample", dict(color="orange", lw=1.4))):

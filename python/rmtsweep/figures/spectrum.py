@@ -1,4 +1,4 @@
-"""The spectrum figure: one point's eigenvalue histogram against κ·(MP_δ ⊠ MP_γ), the bulk edge and the outlier."""
+"""The spectrum figure: one point's eigenvalue histogram against κ·(MP_δ ⊠ MP_γ), its bulk edge and outlier."""
 import numpy as np
 
 from matplotlib.lines import Line2D
@@ -6,7 +6,7 @@ from matplotlib.lines import Line2D
 from ..errors import InvalidOption
 from ..files import open_h5, strings, sweep_of
 from .common import panel_axes
-from .data import FINE, config_of, selected, source_of
+from .data import FINE, selected, setting, source_of
 
 SPECTRUM_FIGURE = "spectrum"
 
@@ -153,12 +153,8 @@ def spectrum_figure(h5, ds, index, ax=None):
     a.set_xlim(0, upper)
     a.set_xlabel(r"eigenvalue $\lambda$ of S", fontsize=7)
     a.set_ylabel("fraction per bin", fontsize=7)
-    config = config_of(ds)
     fixed = [f"d = {size}", name, f"δ = {delta:g}", f"γ = {gamma:g}", f"snr = {snr:g}",
-             f"trial {int(p['trial'][index])}"]
-    fixed += [f"{label} = {config[key]}" for key, label in (("T", "T"), ("correlation", "R")) if key in config]
-    if "table" in config:
-        fixed.append(f"{config['table']} table")
+             f"trial {int(p['trial'][index])}"] + setting(ds)
     return layout.finish(handles, f"Spectrum of S at point {index}", ", ".join(fixed))
 
 

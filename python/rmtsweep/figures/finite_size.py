@@ -145,15 +145,15 @@ def overlap_vs_snr_by_d(data, ax=None, **selection):
     log = log_scale(snr)
     colours = matplotlib.colormaps["viridis"](np.linspace(0.0, 0.85, ds.sizes["d"]))
     shift = offsets(ds.sizes["d"], grid_step(snr), log)
-    size = marker_size(snr.size, layout.columns)
+    marker = marker_size(snr.size, layout.columns)
     drawn = {}
     for a, panel in zip(layout.axes, panels):
-        for k, size in enumerate(ds.d.values):
+        for k in range(ds.sizes["d"]):
             at = dict(panel, d=k)
             mean = values(ds.overlap_mean, keep=("snr",), **at)
             std = values(ds.overlap_std, keep=("snr",), **at)
             drawn[k] = a.errorbar(snr * shift[k] if log else snr + shift[k], mean, yerr=np.nan_to_num(std), fmt="o",
-                                  ms=size, color=colours[k], mec="black", mew=0.3, elinewidth=0.6, capsize=1.0)
+                                  ms=marker, color=colours[k], mec="black", mew=0.3, elinewidth=0.6, capsize=1.0)
         if FINE + "overlap" in ds:
             drawn["theory"] = a.plot(ds.snr_fine.values, values(ds[FINE + "overlap"], keep=("snr_fine",), **panel),
                                      "-", color="black", lw=1.0, zorder=4)[0]

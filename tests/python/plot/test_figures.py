@@ -195,6 +195,17 @@ class FigureFunctions(Fixture):
                 self.assertEqual(len(fig.axes) - (function is figures.phase_diagram)  # its colorbar
                                  - (function is figures.threshold_vs_d), 1)  # the sizes along the top
 
+    def test_every_figure_of_its_own_is_a_column_wide_with_markers_of_a_few_points(self):
+        for function in (figures.phase_diagram, figures.overlap_vs_snr, figures.top_eigenvalue_vs_snr,
+                         figures.ridge_accuracy_vs_snr, figures.threshold_vs_d, figures.overlap_vs_snr_by_d,
+                         figures.spectrum):
+            with self.subTest(function.__name__):
+                fig = function(self.phase)
+                self.assertAlmostEqual(fig.get_figwidth(), 3.4)
+                sizes = [line.get_markersize() for ax in fig.axes for line in ax.lines if line.get_marker()
+                         not in (None, "None", "none", "")]
+                self.assertTrue(sizes and max(sizes) <= 8, sizes)  # a size taken for a marker's once was d
+
     def test_a_selection_can_be_given_as_keywords_or_a_path_instead_of_a_dataset(self):
         by_keywords = figures.overlap_vs_snr(self.phase, delta=[0.5, 1.0], gamma=0.5)
         self.assertEqual(len([ax for ax in by_keywords.axes if ax.has_data()]), 2)

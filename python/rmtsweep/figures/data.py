@@ -150,7 +150,12 @@ def caption(ds, *constant, extra=""):
     if "trials_done" in ds:
         trials = int(ds["trials_done"].max())
         parts.append(f"{trials} trial{'s' if trials != 1 else ''}")
-    return ", ".join(parts) + (f"; {extra}" if extra else "")
+    return ", ".join(unbroken(part) for part in parts) + (f"; {extra}" if extra else "")
+
+
+def unbroken(text):
+    """`text` with no-break spaces: a caption wraps between its items, never inside "R = prefix:3"."""
+    return text.replace(" ", "\u00a0")
 
 
 def rule_of(ds):

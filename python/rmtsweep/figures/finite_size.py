@@ -8,7 +8,7 @@ from matplotlib.lines import Line2D
 
 from .common import MAX_COLUMNS, LABEL_SIZE, OVERLAP_LABEL, SNR_LABEL, TICK_SIZE, grid_step, log_axis, log_scale, \
     marker_size, offsets, panel_axes, title_panels, weighting_styles
-from .data import FINE, caption, facet_columns, facet_labels, facets, rule_of, selected, values
+from .data import FINE, caption, facet_columns, facet_labels, facets, rule_of, selected, unbroken, values
 
 GREY = "0.35"
 ABOVE = r"$\uparrow$"  # a threshold above the grid at that d, drawn at the grid's top (not a weighting's marker)
@@ -119,7 +119,7 @@ def draw_fit(ax, ds, at, fine, colour, drawn):
     error_text = f" ± {error:.2f}" if np.isfinite(error) else ""
     chi2 = fit.get("extrapolation_chi2_per_dof", np.nan)
     chi2_text = f" (χ²/dof {chi2:.2g})" if np.isfinite(chi2) else ""
-    return f"{name} {limit:.2f}{error_text}{chi2_text}".replace(" ", "\u00a0")  # one line of the caption
+    return unbroken(f"{name} {limit:.2f}{error_text}{chi2_text}")
 
 
 def sizes_on_top(ax, x, sizes):

@@ -7,7 +7,7 @@ from matplotlib.lines import Line2D
 from ..errors import InvalidOption
 from .common import MAX_COLUMNS, OUTLINED, SNR_LABEL, OVERLAP_LABEL, LABEL_SIZE, TICK_SIZE, panel_axes, \
     title_panels
-from .data import FINE, SYMBOLS, caption, facet_labels, rule_of, selected, values
+from .data import FINE, SYMBOLS, caption, facet_labels, rule_of, selected, unbroken, values
 
 AXIS_LABELS = {"delta": r"$\delta = d/V$", "gamma": r"$\gamma = d/N$"}
 THRESHOLD_COLOUR = "red"
@@ -58,7 +58,7 @@ def phase_diagram(data, ax=None, *, axis=None, **selection):
     if finite_t:
         handles.append((marks.get("finite_t"), "finite-T (own draws)"))
     return layout.finish(handles, f"Phase diagram over ({SYMBOLS[axis]}, snr)",
-                         caption(ds, "d", other, extra="lines: theory (d → ∞); points: threshold ± its error"))
+                         caption(ds, "d", other, extra=f"lines: theory {unbroken('(d → ∞)')}; points: threshold ± its error"))
 
 
 def edges(centres):

@@ -6,7 +6,7 @@ from matplotlib.lines import Line2D
 from ..errors import InvalidOption
 from ..files import open_h5, strings, sweep_of
 from .common import panel_axes
-from .data import FINE, selected, setting, source_of
+from .data import FINE, selected, setting, source_of, unbroken
 
 SPECTRUM_FIGURE = "spectrum"
 
@@ -155,7 +155,7 @@ def spectrum_figure(h5, ds, index, ax=None):
     a.set_ylabel("fraction per bin", fontsize=7)
     fixed = [f"d = {size}", name, f"δ = {delta:g}", f"γ = {gamma:g}", f"snr = {snr:g}",
              f"trial {int(p['trial'][index])}"] + setting(ds)
-    return layout.finish(handles, f"Spectrum of S at point {index}", ", ".join(fixed))
+    return layout.finish(handles, f"Spectrum of S at point {index}", ", ".join(unbroken(part) for part in fixed))
 
 
 def bulk_density(ds, name, delta, gamma):

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
-"""`rmtsweep plot FILE.h5 --out DIR`: the figures of an assembled sweep file (rmtsweep.cli).
+"""`rmtsweep plot FILE.h5 --output DIR`: the figures of an assembled sweep file (rmtsweep.cli).
 
-    /usr/bin/python3 python/rmtsweep_plot.py FILE.h5 --out DIR
+    /usr/bin/python3 python/rmtsweep_plot.py FILE.h5 --output DIR
 
 The figures themselves are functions of the rmtsweep package beside this script (python/rmtsweep/figures).
 """
@@ -11,7 +11,6 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # the rmtsweep package beside this script
 
 from rmtsweep.cli import main  # noqa: E402
-from rmtsweep.figures.common import fixed_parameters  # noqa: E402,F401  (tests/python/plot reach it here)
 
 if __name__ == "__main__":
     sys.exit(main())

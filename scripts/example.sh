@@ -23,6 +23,6 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
 echo "example: figures"
 # --force: a rerun redraws the figures of the (resumed, reassembled) sweep over the last run's.
-"$binary" plot "$out/example.h5" --out "$out/figures" --force
+"$binary" plot "$out/example.h5" --output "$out/figures" --force
 echo "example: done. The sweep file is $out/example.h5; the figures are in $out/figures/:"
 ls -1 "$out/figures"

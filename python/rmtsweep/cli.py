@@ -14,34 +14,38 @@ matplotlib.use("Agg")  # files only, no display: before pyplot is imported by th
 from .errors import FileProblem, InvalidFile, InvalidOption, file_problem  # noqa: E402
 from .figures import draw_all, figure_names  # noqa: E402
 from .figures.common import DPI_MAX, DPI_MIN, FORMATS  # noqa: E402
-from .files import check_file, open_h5  # noqa: E402
+from .figures.data import as_dataset  # noqa: E402
+from .files import check_file  # noqa: E402
 
 DESCRIPTION = """Figures from an assembled rmtsweep sweep file or phase file (PNG, PDF or SVG).
 
-    rmtsweep plot FILE.h5 --out DIR [--format png|pdf|svg] [--point INDEX] [--dpi N] [--force]
-    /usr/bin/python3 python/rmtsweep_plot.py FILE.h5 --out DIR
+    rmtsweep plot FILE.h5 --output DIR [--format png|pdf|svg] [--dpi N] [--point INDEX] [--force]
+    /usr/bin/python3 python/rmtsweep_plot.py FILE.h5 --output DIR
 
-Reads /phase (written by `rmtsweep assemble`), /points and /spectra, and writes (.png by default):
-  phase_delta_<weighting>      mean overlap over (delta, snr) with the theoretical population
-                               and sample thresholds and the empirical thresholds (when delta varies)
-  phase_gamma_<weighting>      the same over (gamma, snr) (when gamma varies)
-  overlap_vs_snr               overlap against snr, one colour per weighting, theory as lines
-  top_eigenvalue_vs_snr        top eigenvalue against snr, with lambda_S and the bulk edge
-  ridge_accuracy_vs_snr        downstream ridge accuracy against snr per weighting
+Reads /phase (written by `rmtsweep assemble`), /points and /spectra, and writes one file a figure, each
+drawn 3.4 in wide (one column of a two-column paper), all its panels in it (.png by default):
+  phase_delta                  mean overlap over (delta, snr), one panel per weighting on one colour
+                               scale: the theory's population and sample thresholds, the measured
+                               thresholds with their errors, marks for those above (or below) the grid
+  phase_gamma                  the same over (gamma, snr) (when gamma varies)
+  overlap_vs_snr               overlap against snr, the weightings side by side, theory as lines;
+                               one panel per (delta, gamma)
+  top_eigenvalue_vs_snr        top eigenvalue over the bulk edge against snr, with lambda_S / edge
+  ridge_accuracy_vs_snr        downstream ridge accuracy against snr per weighting, chance at 0.5
   spectrum                     eigenvalue histogram of one point against kappa (MP_delta [x] MP_gamma)
 and, when the sweep has several embedding dimensions d (finite-size scaling):
-  threshold_vs_d               empirical thresholds against d^(-1/3) with their bootstrap errors, the
+  threshold_vs_d               measured thresholds against d^(-1/3) with their bootstrap errors, the
                                fit thr_inf + a x (+ b x^2) and its extrapolation to d -> infinity
-  overlap_vs_snr_by_d          overlap against snr, one colour per d, per weighting
+  overlap_vs_snr_by_d          overlap against snr, one colour per d, the d -> infinity theory once;
+                               one panel per weighting (at the middle delta and gamma)
 and, after `rmtsweep refine` (a /refine group and /phase/refined_threshold_snr):
-  refinement                   per line, the grid's detected fraction, the points the refinement added
-                               (detected at 1, not at 0) and the fitted probit curve with its threshold
-A figure has one panel per value (per delta, per (delta, gamma), per weighting, per line), 9 a page:
-more continue on <name>_p2, <name>_p3, ... The figures that show one d show the largest (their titles
-say so). A phase file (`rmtsweep assemble FILE --output PHASE.h5`) has no points: no spectrum.
-It refuses (exit 2) to overwrite figures already in DIR unless --force is given.
-Needs Debian's python3-h5py, python3-matplotlib and python3-numpy. The same figures as functions:
-python/rmtsweep/figures (rmtsweep.figures.overlap_vs_snr(path), ...).
+  refinement                   per refined line, the grid's detected fraction, the points the
+                               refinement added (detected at 1, not at 0) and the fitted probit curve
+The figures of one d show the largest (their captions say which). A phase file (`rmtsweep assemble FILE
+--output PHASE.h5`) has no points: no spectrum. It refuses (exit 2) to overwrite figures already in DIR
+unless --force is given. Needs Debian's python3-h5py, python3-xarray, python3-h5netcdf and
+python3-matplotlib. The same figures as functions of a Dataset: python/rmtsweep/figures
+(rmtsweep.figures.overlap_vs_snr(rmtsweep.open_phase(path), delta=0.5), ...).
 """
 
 
@@ -57,15 +61,15 @@ def parse_dpi(text):
 
 
 def check_out(out):
-    """--out must be a directory, or a path whose nearest existing ancestor is one (it is created)."""
+    """--output must be a directory, or a path whose nearest existing ancestor is one (it is created)."""
     allowed = "allowed: a directory, or a path that does not exist yet (it is created)"
     if os.path.exists(out) and not os.path.isdir(out):
-        raise InvalidOption("--out", out, allowed + "; this is an existing file")
+        raise InvalidOption("--output", out, allowed + "; this is an existing file")
     ancestor = os.path.dirname(os.path.abspath(out))
     while not os.path.exists(ancestor):
         ancestor = os.path.dirname(ancestor)
     if not os.path.isdir(ancestor):
-        raise InvalidOption("--out", out, allowed + f"; {ancestor} is a file, not a directory")
+        raise InvalidOption("--output", out, allowed + f"; {ancestor} is a file, not a directory")
 
 
 def check_overwrite(out, names, force):
@@ -73,8 +77,8 @@ def check_overwrite(out, names, force):
     existing = [name for name in names if os.path.lexists(os.path.join(out, name))]
     if existing and not force:
         shown = ", ".join(existing[:3]) + (f" and {len(existing) - 3} more" if len(existing) > 3 else "")
-        raise InvalidOption("--out", out, f"a directory without the figures this draws: it already holds {shown}; "
-                                          "pass --force to overwrite them, or choose another --out")
+        raise InvalidOption("--output", out, f"a directory without the figures this draws: it already holds {shown}; "
+                                             "pass --force to overwrite them, or choose another --output")
 
 
 def check_point_syntax(point_text):
@@ -95,15 +99,16 @@ def main(argv=None):
     parser.add_argument("file", help="an assembled sweep file (rmtsweep assemble FILE.h5)")
     # The defaults are plot's own; `rmtsweep plot --help` shows them, and the option table of the C++ commands
     # repeats them (src/app/command_options.cpp), which tests/cli/style/test_option_table.cpp compares.
-    parser.add_argument("--out", default="figures", help="directory for the figures (created) (default: %(default)s)")
+    parser.add_argument("--output", "--out", dest="output", default="figures",
+                        help="directory for the figures (created); --out is the same (default: %(default)s)")
     parser.add_argument("--format", default="png",
                         help="file format of the figures: " + ", ".join(FORMATS) + " (default: %(default)s)")
     parser.add_argument("--point", default=None,
                         help="point index of the spectrum, a done point; without it one is chosen")
-    parser.add_argument("--dpi", default="110",
+    parser.add_argument("--dpi", default="200",
                         help=f"resolution of PNG files (and of PDF/SVG rasters), {DPI_MIN} to {DPI_MAX} "
                              "(default: %(default)s)")
-    parser.add_argument("--force", action="store_true", help="overwrite figures of the same names in --out")
+    parser.add_argument("--force", action="store_true", help="overwrite figures of the same names in --output")
     args = parser.parse_args(argv)
     try:
         # Everything is checked before the first file is written.
@@ -112,15 +117,15 @@ def main(argv=None):
             raise InvalidOption("--format", args.format, "allowed: " + ", ".join(FORMATS))
         check_file(args.file)
         dpi = parse_dpi(args.dpi)
-        check_out(args.out)
-        with open_h5(args.file) as h5:
-            names, index, _ = figure_names(h5, args.point)
-            check_overwrite(args.out, [f"{name}.{args.format}" for name in names], args.force)
-            notes = []
-            for path in draw_all(h5, args.out, dpi, args.format, index, notes=notes):
-                print(path)
-            for note in notes:
-                print(f"rmtsweep plot: {note}", file=sys.stderr)
+        check_out(args.output)
+        data = as_dataset(args.file)  # read once for both
+        names, index, _ = figure_names(data, args.point)
+        check_overwrite(args.output, [f"{name}.{args.format}" for name in names], args.force)
+        notes = []
+        for path in draw_all(data, args.output, dpi, args.format, index, notes=notes):
+            print(path)
+        for note in notes:
+            print(f"rmtsweep plot: {note}", file=sys.stderr)
     except InvalidOption as e:
         parser.exit(2, f"rmtsweep plot: {e}\n")
     except (FileProblem, InvalidFile) as e:

@@ -1,4 +1,4 @@
-// rmtsweep plot FILE.h5 --out DIR: runs python/rmtsweep_plot.py with Debian's /usr/bin/python3
+// rmtsweep plot FILE.h5 --output DIR: runs python/rmtsweep_plot.py with Debian's /usr/bin/python3
 // (which has h5py and matplotlib), passing every argument on.
 #include <unistd.h>
 

@@ -168,11 +168,11 @@ std::vector<OptionSpec> build_table() {
        .flag = true},
       // plot: python/rmtsweep/cli.py declares these (argparse) and owns their defaults; repeated here for the
       // comparison of every command's --help with the tables (tests/cli/style/test_option_table.cpp)
-      {.name = "out",
+      {.name = "output",
        .default_value = "figures",
-       .help = "directory for the figures (created)",
+       .help = "directory for the figures (created); --out is the same",
        .use = in_plot,
-       .value_name = "OUT"},
+       .value_name = "OUTPUT"},
       {.name = "format",
        .default_value = "png",
        .help = "file format of the figures: png, pdf, svg",
@@ -183,11 +183,11 @@ std::vector<OptionSpec> build_table() {
        .use = in_plot,
        .value_name = "POINT"},
       {.name = "dpi",
-       .default_value = "110",
+       .default_value = "200",
        .help = "resolution of PNG files (and of PDF/SVG rasters), 10 to 1200",
        .use = in_plot,
        .value_name = "DPI"},
-      {.name = "force", .help = "overwrite figures of the same names in --out", .use = in_plot, .flag = true},
+      {.name = "force", .help = "overwrite figures of the same names in --output", .use = in_plot, .flag = true},
   };
 }
 

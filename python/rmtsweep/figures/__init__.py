@@ -1,161 +1,90 @@
-"""The figures of `rmtsweep plot` as functions (matplotlib).
+"""The figures of `rmtsweep plot` as functions (matplotlib), drawn for one column of a two-column paper (3.4 in).
 
-Each takes `source`, an assembled sweep file or a phase file (`rmtsweep assemble --output`): a path or an
-open h5py.File, and returns matplotlib Figures made without pyplot (a notebook shows a returned Figure;
-Figure.savefig writes it). A figure with more panels than a page holds (9) comes as several pages: the
-functions return a list of Figures, one a page, and none of the panels is left out.
+Each is `f(data, ax=None, **selection)`: `data` is the xarray.Dataset of rmtsweep.open_phase (or any
+selection of it) or the path of an assembled sweep file or phase file; `selection` picks values along the axes
+of /phase (weighting="optimal", delta=[0.5, 1.0], d=400, snr=slice(0, 2), ...); `ax` is an Axes to draw one
+panel into (or a sequence of Axes, one a panel); without it the function makes a Figure of all the panels
+(faceted, sharing their axes) with a title, one legend below the panels and a caption line of the fixed
+parameters. Each returns the Figure (made without pyplot: a notebook shows it, Figure.savefig writes it).
 
-    import rmtsweep.figures as figures
-    pages = figures.overlap_vs_snr("out/example.h5")   # [Figure]: one panel per (delta, gamma)
-    pages[0].savefig("overlap.pdf")
-    figures.draw_all("out/example.h5", "figures", format="svg")   # what `rmtsweep plot` writes
+    import rmtsweep, rmtsweep.figures as figures
+    phase = rmtsweep.open_phase("out/example.h5")
+    figures.phase_diagram(phase.sel(delta=slice(0.2, 1.5)))            # one panel per weighting
+    figures.overlap_vs_snr(phase, delta=[0.5, 1.0]).savefig("overlap.pdf")
+    figures.draw_all("out/example.h5", "figures", format="svg")       # what `rmtsweep plot` writes
 
-Raises rmtsweep.InvalidFile for a file without /phase (run `rmtsweep assemble` first) and
-rmtsweep.InvalidOption for a figure the file cannot have (a phase diagram over an axis of one value, a
-spectrum of a point that is not done).
+The figures' theory along fine axes, the thresholds of `assemble --detection`'s rule and the config of the
+captions come from the file the Dataset was read from (xarray keeps its path). Raises rmtsweep.InvalidFile for
+a file without /phase (run `rmtsweep assemble` first) and rmtsweep.InvalidOption for what the data cannot
+draw (a phase diagram over an axis of one value, a selection of values the file does not have, an `ax` that
+does not fit the panels, a spectrum of a point that is not done).
 """
-import contextlib
 import os
-
-import h5py
 
 from ..errors import InvalidOption
 from ..files import open_h5
-from .common import (CURVE_FIGURES, FORMATS, OVERLAP_BY_D_FIGURE, SPECTRUM_FIGURE, THRESHOLD_VS_D_FIGURE, Phase,
-                     page_name, save)
-from .finite_size import finite_size_figures, overlap_vs_snr_by_d_pages, threshold_vs_d_pages
-from .phase import cell_panels, curves_vs_snr_pages, phase_axes, phase_diagram_pages, phase_diagrams, phase_figures
-from .refinement import refinement_figures, refinement_pages
-from .spectrum import spectrum_figure, spectrum_point
+from .common import FORMATS, save
+from .curves import overlap_vs_snr, ridge_accuracy_vs_snr, top_eigenvalue_vs_snr
+from .data import as_dataset, selected, source_of
+from .finite_size import has_threshold_vs_d, overlap_vs_snr_by_d, threshold_vs_d
+from .phase import phase_axes, phase_diagram
+from .refinement import REFINEMENT_FIGURE, has_refinement, refinement
+from .spectrum import SPECTRUM_FIGURE, spectrum, spectrum_point
 
 __all__ = ["phase_diagram", "overlap_vs_snr", "top_eigenvalue_vs_snr", "ridge_accuracy_vs_snr", "threshold_vs_d",
            "overlap_vs_snr_by_d", "spectrum", "refinement", "draw_all", "figure_names", "FORMATS"]
 
 
-@contextlib.contextmanager
-def opened(source):
-    """(h5py.File, Phase) of a path (opened read-only and closed after) or of an open h5py.File."""
-    if isinstance(source, h5py.File):
-        yield source, Phase(source)
-        return
-    with open_h5(source) as h5:
-        yield h5, Phase(h5)
+def middle(ds, *axes):
+    """The middle value of each axis of several values: the selection of the figures that show one."""
+    return {axis: ds[axis].values[(ds.sizes[axis] - 1) // 2] for axis in axes if ds.sizes[axis] > 1}
 
 
-def figures_only(pages):
-    return [fig for _, fig in pages]
+def plan(data, point=None, notes=None):
+    """The figures draw_all draws for `data`: (name, function, keyword arguments) in order, and the spectrum's
+    point (None: no spectrum). Notes on figures not drawn are appended to `notes`."""
+    notes = [] if notes is None else notes
+    ds = as_dataset(data)
+    whole = selected(ds, {}, one_size=False)
+    figures = [(f"phase_{axis}", phase_diagram, {"axis": axis}) for axis in phase_axes(whole)]
+    if not figures:
+        notes.append("delta and gamma each take one value: no phase diagram")
+    figures += [("overlap_vs_snr", overlap_vs_snr, {}), ("top_eigenvalue_vs_snr", top_eigenvalue_vs_snr, {}),
+                ("ridge_accuracy_vs_snr", ridge_accuracy_vs_snr, {})]
+    if whole.sizes["d"] >= 2:
+        if has_threshold_vs_d(whole):
+            figures.append(("threshold_vs_d", threshold_vs_d, {}))
+        else:
+            notes.append("no line has a measured threshold at two sizes: no threshold_vs_d")
+        figures.append(("overlap_vs_snr_by_d", overlap_vs_snr_by_d, middle(whole, "delta", "gamma")))
+    index = None
+    source = source_of(ds)
+    if source is None:
+        notes.append(f"a Dataset without its file: no {SPECTRUM_FIGURE}")
+    else:
+        with open_h5(source) as h5:
+            index = spectrum_point(h5, whole, None if point is None else str(point), notes)
+    if index is not None:
+        figures.append((SPECTRUM_FIGURE, spectrum, {"point": index}))
+    if has_refinement(whole):
+        figures.append((REFINEMENT_FIGURE, refinement, {}))
+    return ds, figures, index
 
 
-def phase_diagram(source, weighting=None, axis="delta"):
-    """The mean overlap over (axis, snr) at the largest d for one weighting (the first by default), one panel
-    per value of the other axis, with the theoretical and empirical thresholds: a list of Figures (pages)."""
-    with opened(source) as (_, phase):
-        varying = [name for name, *_ in phase_axes(phase)]
-        if axis not in varying:
-            raise InvalidOption("axis", axis, "an axis of more than one value: " + (", ".join(varying) or "none"))
-        w = 0 if weighting is None else (phase.weighting.index(weighting) if weighting in phase.weighting else None)
-        if w is None:
-            raise InvalidOption("weighting", weighting, "a weighting of the sweep: " + ", ".join(phase.weighting))
-        return figures_only(phase_diagram_pages(phase, axis, w))
+def figure_names(data, point=None):
+    """The files (without extension) draw_all writes for `data`, the spectrum's point (None: none is drawn) and
+    notes on what is not drawn. Raises InvalidOption for a `point` the file cannot draw."""
+    notes = []
+    _, figures, index = plan(data, point, notes)
+    return [name for name, _, _ in figures], index, notes
 
 
-def _curves(source, quantity, label, name, **theory):
-    with opened(source) as (_, phase):
-        return figures_only(curves_vs_snr_pages(phase, quantity, label, name, **theory))
-
-
-def overlap_vs_snr(source):
-    """Overlap |ûᵀu|² against snr at the largest d, one colour per weighting, theory as lines; one panel per
-    (delta, gamma): a list of Figures (pages)."""
-    return _curves(source, "overlap", "overlap |ûᵀu|²", CURVE_FIGURES[0], theory="overlap")
-
-
-def top_eigenvalue_vs_snr(source):
-    """The top eigenvalue of S against snr, with the predicted λ_S and the bulk edge: a list of Figures."""
-    return _curves(source, "top_eigenvalue", "top eigenvalue λ₁ of S", CURVE_FIGURES[1], theory="top_eigenvalue",
-                   edge=True)
-
-
-def ridge_accuracy_vs_snr(source):
-    """The ridge classifier's test accuracy against snr per weighting: a list of Figures (pages)."""
-    return _curves(source, "ridge_accuracy", "ridge test accuracy", CURVE_FIGURES[2])
-
-
-def threshold_vs_d(source):
-    """Empirical thresholds against d^(-1/3) with their errors and the fit's extrapolation to d -> infinity
-    (a sweep over several d): a list of Figures, empty when no line has thresholds at two sizes."""
-    with opened(source) as (_, phase):
-        return figures_only(threshold_vs_d_pages(phase)) if THRESHOLD_VS_D_FIGURE in finite_size_figures(phase) else []
-
-
-def overlap_vs_snr_by_d(source):
-    """Overlap against snr, one colour per d, per weighting (a sweep over several d): a list of Figures."""
-    with opened(source) as (_, phase):
-        return figures_only(overlap_vs_snr_by_d_pages(phase)) if phase.d.size >= 2 else []
-
-
-def spectrum(source, point=None):
-    """The eigenvalue histogram of one done point (its index in /points; by default one chosen above the
-    threshold) against the bulk law: a Figure. Needs the sweep file (a phase file has no points)."""
-    with opened(source) as (h5, phase):
-        notes = []
-        index = spectrum_point(h5, phase, None if point is None else str(point), notes)
-        if index is None:
-            raise InvalidOption("point", point, "; ".join(notes))
-        return spectrum_figure(h5, phase, index)
-
-
-def refinement(source):
-    """After `rmtsweep refine`: per line, the grid's detected fraction, the refined points and the probit fit
-    with its threshold: a list of Figures, empty without refined points."""
-    with opened(source) as (h5, phase):
-        return figures_only(refinement_pages(h5, phase)) if refinement_figures(h5, phase) else []
-
-
-def figure_names(source, point=None):
-    """The files (without extension) draw_all writes for `source`, the spectrum's point (None: none is
-    drawn) and notes on what is not drawn. Raises InvalidOption for a `point` the file cannot draw."""
-    with opened(source) as (h5, phase):
-        notes = []
-        index = spectrum_point(h5, phase, None if point is None else str(point), notes)
-        names = (phase_figures(phase) + [name for base in CURVE_FIGURES for name in curve_names(phase, base)]
-                 + finite_size_figures(phase) + ([SPECTRUM_FIGURE] if index is not None else [])
-                 + refinement_figures(h5, phase))
-        return names, index, notes
-
-
-def curve_names(phase, base):
-    count = len(cell_panels(phase))
-    return [page_name(base, page, count) for page in range(count)]
-
-
-def draw_all(source, out, dpi=110, format="png", point=None, notes=None):
-    """Every figure of `source` into the directory `out` (created) as `format` (png, pdf or svg), each page a
-    file <name>[_p<page>].<format>; the paths written, in order. Overwrites figures of the same names (the
-    command line refuses that without --force). Notes on figures not drawn are appended to `notes`."""
+def draw_all(data, out, dpi=200, format="png", point=None, notes=None):
+    """Every figure of `data` (a path, or an open_phase Dataset) into the directory `out` (created) as `format`
+    (png, pdf or svg), one file <name>.<format> a figure; the paths written, in order. Overwrites figures of the
+    same names (the command line refuses that without --force). Notes on figures not drawn go to `notes`."""
     if format not in FORMATS:
         raise InvalidOption("format", format, "allowed: " + ", ".join(FORMATS))
-    notes = [] if notes is None else notes
+    ds, figures, _ = plan(data, point, notes)
     os.makedirs(out, exist_ok=True)
-    with opened(source) as (h5, phase):
-        index = spectrum_point(h5, phase, None if point is None else str(point), notes)
-        pages = phase_diagrams(phase)
-        if not pages:
-            notes.append("delta and gamma each take one value: no phase diagram")
-        overlap, top, ridge = CURVE_FIGURES
-        pages += curves_vs_snr_pages(phase, "overlap", "overlap |ûᵀu|²", overlap, theory="overlap")
-        pages += curves_vs_snr_pages(phase, "top_eigenvalue", "top eigenvalue λ₁ of S", top, theory="top_eigenvalue",
-                                     edge=True)
-        pages += curves_vs_snr_pages(phase, "ridge_accuracy", "ridge test accuracy", ridge)
-        sizes = finite_size_figures(phase)
-        if THRESHOLD_VS_D_FIGURE in sizes:
-            pages += threshold_vs_d_pages(phase)
-        elif phase.d.size >= 2:
-            notes.append(f"no line has an empirical threshold at two sizes: no {THRESHOLD_VS_D_FIGURE}")
-        if OVERLAP_BY_D_FIGURE in sizes:
-            pages += overlap_vs_snr_by_d_pages(phase)
-        if index is not None:
-            pages.append((SPECTRUM_FIGURE, spectrum_figure(h5, phase, index)))
-        if refinement_figures(h5, phase):
-            pages += refinement_pages(h5, phase)
-        return [save(fig, out, name, dpi, format) for name, fig in pages]
+    return [save(function(ds, **arguments), out, name, dpi, format) for name, function, arguments in figures]

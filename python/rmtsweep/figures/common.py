@@ -1,117 +1,245 @@
-"""Shared parts of the figures: the options' limits and figure names, reading /phase (Phase) and the
-config for titles, panels, pages and saving.
+"""The look shared by the figures: sizes for a two-column paper, fonts, each weighting's colour and marker,
+the layout of a faceted figure (a short title, the panels, one legend outside them, a caption line) and
+saving.
 
 Figures are matplotlib.figure.Figure objects made without pyplot (no global state, nothing shown or kept
-open): a notebook displays one returned, the command line saves them (save).
+open): a notebook displays one returned, the command line saves them (save). Every size is set on the
+artists themselves, so a Figure looks the same whatever the caller's rcParams.
 """
+import math
 import os
+import re
+import textwrap
 
 import numpy as np
 
 import matplotlib
 import matplotlib.patheffects
+from matplotlib import ticker
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from ..config import config_text, parse_config
-from ..files import require_phase, strings
+from ..errors import InvalidOption
 
-# Panels per page of a figure (3 x 3); a figure with more panels continues on pages <name>_p2, _p3, ...
-PANELS_PER_PAGE = 9
-
-# Below 10 dpi text is unreadable; 1200 is past print resolution and the largest figures
-# (14 x 11 inches) already hold ~2 10^8 pixels there, and Agg refuses 2^16 pixels a side.
+# Below 10 dpi text is unreadable; 1200 is past print resolution, and Agg refuses 2^16 pixels a side.
 DPI_MIN, DPI_MAX = 10, 1200
 
 # The file formats of `rmtsweep plot --format`.
 FORMATS = ("png", "pdf", "svg")
 
-CURVE_FIGURES = ("overlap_vs_snr", "top_eigenvalue_vs_snr", "ridge_accuracy_vs_snr")
+# The width of one column of a two-column paper (inches): every figure is drawn for it.
+COLUMN_WIDTH = 3.4
 
-THRESHOLD_VS_D_FIGURE = "threshold_vs_d"
+# Font sizes (points) at COLUMN_WIDTH: a caption's 8-9 pt text beside 7 pt labels reads as one document.
+TITLE_SIZE, LABEL_SIZE, TICK_SIZE, LEGEND_SIZE, CAPTION_SIZE = 8, 7, 6.5, 6.5, 6
 
-OVERLAP_BY_D_FIGURE = "overlap_vs_snr_by_d"
+# The mean width of a character of DejaVu Sans, in units of the font size (for fitting legends and captions).
+CHARACTER_WIDTH = 0.55
 
-SPECTRUM_FIGURE = "spectrum"
-
-REFINEMENT_FIGURE = "refinement"
+# Panels a row at most: below ~0.75 in a panel's tick labels collide.
+MAX_COLUMNS = 4
 
 # A white line drawn with a thin dark outline: seen on a dark heatmap and on a legend's white box alike.
-OUTLINED = [matplotlib.patheffects.withStroke(linewidth=3.2, foreground="black")]
+OUTLINED = [matplotlib.patheffects.withStroke(linewidth=2.4, foreground="black")]
 
-def stored_config(h5):
-    """The file's config (rmtsweep.config.parse_config), {} when it has none."""
-    return parse_config(config_text(h5))
+# Each weighting keeps its colour and marker in every figure and every selection (greyscale prints tell them
+# apart by the marker); other weightings (custom:..., causal:...) take the rest in grid order.
+KNOWN_STYLES = {"mean": ("tab:blue", "o"), "harmonic": ("tab:orange", "s"), "optimal": ("tab:green", "^"),
+                "last": ("tab:red", "D")}
+OTHER_STYLES = [("tab:purple", "v"), ("tab:brown", "P"), ("tab:pink", "X"), ("tab:olive", "<"),
+                ("tab:cyan", ">"), ("tab:gray", "h")]
+
+SNR_LABEL = "snr = ‖μ‖²"
+OVERLAP_LABEL = r"overlap $|\hat u^\top u|^2$"
 
 
-def sizes_label(sizes):
-    """d for titles: "d=400" for one size, "d=500..2000" for several (a list, as the config writes it)."""
-    values = [str(v).strip() for v in sizes if str(v).strip()]
-    if not values:
-        return "d=?"
-    return f"d={values[0]}" if len(values) == 1 else f"d={values[0]}..{values[-1]}"
+def weighting_styles(names):
+    """{weighting: (colour, marker)} for the weightings `names`, in order."""
+    styles, others = {}, iter(OTHER_STYLES * (1 + len(names) // len(OTHER_STYLES)))
+    for name in names:
+        styles[name] = KNOWN_STYLES.get(name) or next(others)
+    return styles
 
-def fixed_parameters(h5, sizes=None):
-    """The sweep-wide parameters for titles: d (one value or a range), T, correlation, table.
-    `sizes` (the /phase/d axis) wins over the config's `d = 500,1000,2000` or `d = 400`."""
-    conf = stored_config(h5)
-    if sizes is None:
-        if "d" in conf:
-            sizes = [str(v) for v in conf["d"]]
-        else:
-            sizes = [str(int(h5["points/d"][0]))] if "points/d" in h5 and h5["points/d"].size else ["?"]
-    return f"{sizes_label(sizes)}, T={conf.get('T', '?')}, R={conf.get('correlation', '?')}, " \
-           f"table={conf.get('table', 'iid')}"
 
-def single_size(h5, group):
-    """The one d of a file assembled before d was an axis: /phase's attribute d, else the config's,
-    else the points'."""
-    if "d" in group.attrs:
-        return int(np.asarray(group.attrs["d"]).ravel()[0])
-    sizes = stored_config(h5).get("d", [])
-    if sizes:
-        return int(sizes[-1])
-    return int(h5["points/d"][0]) if "points/d" in h5 and h5["points/d"].size else 0
+def offsets(count, step, log=False):
+    """Sideways shifts of `count` series' error bars so that they do not hide each other: a fraction of the
+    grid's `step` (a factor for a log axis), centred on the true positions."""
+    centred = np.arange(count) - (count - 1) / 2
+    if log:
+        return 1.0 + 0.04 * centred
+    return 0.12 * step * centred
 
-def pages(items, per_page=PANELS_PER_PAGE):
-    """`items` (the panels of a figure) cut into pages of at most `per_page`, in order; none are dropped."""
-    items = list(items)
-    return [items[k:k + per_page] for k in range(0, len(items), per_page)] or [[]]
 
-def page_name(name, page, count):
-    """The file name (without extension) of page `page` (0-based) of `count`: name, name_p2, name_p3, ..."""
-    return name if page == 0 else f"{name}_p{page + 1}"
+def marker_size(points, columns):
+    """Markers of `points` along a panel of a figure of `columns` panels a row: smaller where they crowd."""
+    spacing = (COLUMN_WIDTH - 0.42) / columns * 72 / max(points, 1)
+    return float(np.clip(1.2 * spacing, 1.8, 3.2))
 
-def page_note(page, count):
-    """A title's page mark: "" for a figure of one page, else " (page 2 of 3)"."""
-    return "" if count == 1 else f" (page {page + 1} of {count})"
 
-def edges(centres):
-    """Cell edges around grid centres (for pcolormesh on a non-uniform grid)."""
-    c = np.asarray(centres, dtype=float)
-    if c.size == 1:
-        return np.array([c[0] - 0.5, c[0] + 0.5])
-    mid = (c[:-1] + c[1:]) / 2
-    return np.concatenate([[c[0] - (mid[0] - c[0])], mid, [c[-1] + (c[-1] - mid[-1])]])
+def grid_step(values):
+    values = np.unique(np.asarray(values, dtype=float))
+    return float(np.min(np.diff(values))) if values.size > 1 else 1.0
 
-def subplots(count, width=4.6, height=3.6):
-    """A Figure with `count` panels, three a row."""
-    if count == 1:
-        width, height = 6.4, 4.6
-    cols = min(count, 3)
-    rows = (count + cols - 1) // cols
-    fig = Figure(figsize=(width * cols, height * rows))
-    axes = fig.subplots(rows, cols, squeeze=False)
-    for ax in axes.flat[count:]:
-        ax.set_visible(False)
-    return fig, list(axes.flat[:count])
 
-def single(width, height):
-    """A Figure with one panel of the given size (inches)."""
-    fig = Figure(figsize=(width, height))
-    return fig, fig.subplots()
+def log_scale(snr):
+    """A log axis suits an snr axis of positive values spanning more than a decade and a half."""
+    snr = np.asarray(snr, dtype=float)
+    return snr.size > 2 and snr.min() > 0 and snr.max() / snr.min() > 30
+
+
+def log_axis(axis):
+    """A log axis labelled in plain numbers (0.1, 1, not 10⁻¹, 10⁰)."""
+    axis.set_major_formatter(ticker.FormatStrFormatter("%g"))
+    axis.set_minor_formatter(ticker.NullFormatter())
+
+
+def style_axes(ax):
+    """Tick sizes set on the axes (kept for ticks created later, whatever the rcParams then)."""
+    ax.tick_params(labelsize=TICK_SIZE, length=2.5, width=0.6, pad=1.5)
+    for spine in ax.spines.values():
+        spine.set_linewidth(0.6)
+
+
+class Panels:
+    """The axes of a figure's panels, and whether the figure is the function's own (then it gets the title,
+    the legend, the caption and one label per axis) or the caller's (ax=: the caller decorates it)."""
+
+    def __init__(self, fig, axes, owned, columns=1, area=None):
+        self.fig, self.axes, self.owned, self.columns = fig, axes, owned, columns
+        self.area = area  # (the subfigure of the panels, that of the legend, their GridSpec, panels' height)
+
+    def label(self, xlabel, ylabel):
+        """Axis labels: once for the panels of the function's own figure, on each of the caller's axes."""
+        if not self.owned:
+            for ax in self.axes:
+                ax.set_xlabel(xlabel, fontsize=LABEL_SIZE, labelpad=1.5)
+                ax.set_ylabel(ylabel, fontsize=LABEL_SIZE, labelpad=1.5)
+            return
+        panels = self.area[0]
+        panels.supxlabel(xlabel, fontsize=LABEL_SIZE)
+        panels.supylabel(ylabel, fontsize=LABEL_SIZE)
+
+    def finish(self, handles, title, caption, legend_columns=None):
+        """A figure of its own: `title` on top, the legend `handles` (pairs of handle and label) below the
+        panels in as many columns as fit the width, `caption` under it. Given axes: the legend in the first of
+        them, nothing else."""
+        handles = [(h, label) for h, label in handles if h is not None and label]
+        if not self.owned:
+            if handles:
+                legend = self.axes[0].legend(*zip(*handles), fontsize=LEGEND_SIZE, frameon=True, framealpha=0.85)
+                legend.get_frame().set_linewidth(0.5)
+            return self.fig
+        _, area, grid, height = self.area
+        self.fig.suptitle(title, fontsize=TITLE_SIZE)
+        columns = legend_columns or fitting_columns([label for _, label in handles], self.fig.get_figwidth())
+        lines = caption_lines(caption, self.fig.get_figwidth())
+        below = legend_height(len(handles), columns) + len(lines) * CAPTION_SIZE * 1.3 / 72 + 0.03
+        grid.set_height_ratios([height, below])
+        self.fig.set_figheight(height + below)
+        if handles:
+            area.legend(*zip(*handles), loc="upper center", ncols=columns, frameon=False, fontsize=LEGEND_SIZE,
+                        handlelength=1.8, columnspacing=1.2, borderaxespad=0.1, handletextpad=0.5,
+                        labelspacing=0.3)
+        if lines:
+            area.text(0.5, 0.0, "\n".join(lines), ha="center", va="bottom", fontsize=CAPTION_SIZE, color="0.25",
+                      linespacing=1.15)
+        return self.fig
+
+
+def text_length(label):
+    """Characters a label shows (a mathtext command such as \\lambda counts as one)."""
+    return len(re.sub(r"\\[A-Za-z]+", "x", label).replace("$", "").replace("_", "").replace("^", ""))
+
+
+def fitting_columns(labels, width):
+    """The most legend columns (3 at most) whose longest label fits the figure's `width` (inches)."""
+    longest = max((text_length(label) for label in labels), default=0)
+    for columns in (3, 2):
+        if (longest * CHARACTER_WIDTH * LEGEND_SIZE + 24) * columns <= width * 72 and len(labels) > columns:
+            return columns
+    return 1
+
+
+def caption_lines(caption, width):
+    """The caption wrapped to the figure's `width` (inches)."""
+    return textwrap.wrap(caption, int(width * 72 / (CHARACTER_WIDTH * CAPTION_SIZE))) if caption else []
+
+
+def legend_height(entries, columns):
+    """Inches a legend of `entries` in `columns` takes at LEGEND_SIZE."""
+    rows = math.ceil(entries / max(columns, 1)) if entries else 0
+    return 0.05 + rows * LEGEND_SIZE * 1.5 / 72
+
+
+def panel_axes(ax, count, what, aspect=0.72, sharex=True, sharey=True, columns=None, width=COLUMN_WIDTH,
+               right=0.0):
+    """The axes of `count` panels: a new Figure `width` inches wide (panels in at most MAX_COLUMNS columns,
+    sharing their axes, each `aspect` as high as wide, `right` inches on the right for a colorbar, room below
+    for the legend and caption that Panels.finish sizes), or the caller's `ax`: one Axes for one panel, or a
+    sequence of `count` Axes. `what` names the panels for the message when `ax` does not fit."""
+    if ax is not None:
+        given = [ax] if isinstance(ax, Axes) else list(np.ravel(np.asarray(ax, dtype=object)))
+        if len(given) != count or not all(isinstance(a, Axes) for a in given):
+            raise InvalidOption("ax", type(ax).__name__ if not isinstance(ax, Axes) else "one Axes",
+                                f"one Axes a panel: this selection has {count} panel(s) ({what}); select one "
+                                f"panel or pass {count} Axes")
+        for a in given:
+            style_axes(a)
+        return Panels(root_figure(given[0]), given, owned=False)
+    columns = columns or math.ceil(count / math.ceil(count / MAX_COLUMNS))  # rows as full as they can be
+    rows = math.ceil(count / columns)
+    aspect = aspect * 0.85 if count == 1 else aspect
+    panel_width = (width - 0.42 - right - 0.06 * (columns - 1)) / columns
+    height = 0.22 + rows * (panel_width * aspect + (0.16 if count > 1 else 0.04)) + 0.28
+    fig = Figure(figsize=(width, height + 0.4), layout="constrained")
+    fig.get_layout_engine().set(w_pad=0.02, h_pad=0.02, hspace=0.02, wspace=0.02)
+    top, bottom = fig.subfigures(2, 1, height_ratios=[height, 0.4])
+    grid = top.subplots(rows, columns, sharex=sharex, sharey=sharey, squeeze=False)
+    axes = list(grid.flat[:count])
+    for a in grid.flat[count:]:
+        a.remove()
+    for n, a in enumerate(axes):
+        style_axes(a)
+        if sharex:  # the panels above an empty place of the last row show their own x tick labels
+            a.tick_params(labelbottom=n + columns >= count)
+        if sharey and n % columns:
+            a.tick_params(labelleft=False)
+    return Panels(fig, axes, owned=True, columns=columns,
+                  area=(top, bottom, top._subplotspec.get_gridspec(), height))
+
+
+def root_figure(ax):
+    """The Figure an Axes is drawn in (not a SubFigure of it)."""
+    fig = ax.figure
+    while not isinstance(fig, Figure):
+        fig = fig.figure
+    return fig
+
+
+def panel_title(ax, text):
+    if text:
+        ax.set_title(text, fontsize=LABEL_SIZE, pad=2)
+
+
+def title_panels(layout, labels, grid=False):
+    """Each panel's title from `labels` (per panel: the labels of its values along the varying axes). A grid
+    (two axes vary, one column per value of the first) of the function's own figure is titled at its edges: the
+    first axis' values above the top row, the second's right of the last column."""
+    if not (grid and layout.owned):
+        for ax, label in zip(layout.axes, labels):
+            panel_title(ax, ", ".join(label))
+        return
+    for n, (ax, (column, row)) in enumerate(zip(layout.axes, labels)):
+        if n < layout.columns:
+            panel_title(ax, column)
+        if (n + 1) % layout.columns == 0:
+            ax.annotate(row, xy=(1.0, 0.5), xycoords="axes fraction", xytext=(3, 0), textcoords="offset points",
+                        rotation=270, ha="left", va="center", fontsize=LABEL_SIZE)
+
 
 # Metadata that would make two drawings of the same figure differ (creation dates): left out.
 NO_DATES = {"png": None, "pdf": {"CreationDate": None}, "svg": {"Date": None}}
+
 
 def save(fig, out, name, dpi, fmt="png"):
     """Writes `fig` as out/name.fmt; the path. The same figure gives the same bytes (no dates; SVG ids from a
@@ -120,84 +248,3 @@ def save(fig, out, name, dpi, fmt="png"):
     with matplotlib.rc_context({"svg.hashsalt": "rmtsweep"}):
         fig.savefig(path, dpi=dpi, format=fmt, metadata=NO_DATES[fmt])
     return path
-
-def colours():
-    """The default colour cycle."""
-    return matplotlib.rcParams["axes.prop_cycle"].by_key()["color"]
-
-class Phase:
-    """The /phase group of an assembled sweep file, as numpy arrays with the axes
-    weighting x d x delta x gamma x snr (cells) or weighting x d x delta x gamma (lines)."""
-
-    def __init__(self, h5):
-        require_phase(h5, h5.filename)
-        p = h5["phase"]
-        self.group = p
-        self.weighting = strings(p["weighting"])
-        # Before finite-size scaling /phase had no d axis: read such a file as one with a single d.
-        self.legacy = "d" not in p
-        self.d = np.array([single_size(h5, p)] if self.legacy else p["d"][...], dtype=np.int64)
-        self.delta = p["delta"][...]
-        self.gamma = p["gamma"][...]
-        self.snr = p["snr"][...]
-        self.fixed = fixed_parameters(h5, [str(v) for v in self.d])
-        # The same without d, for titles that name the d they show.
-        self.fixed_but_d = self.fixed.split(", ", 1)[1]
-
-    def __getitem__(self, name):
-        """A cell or line array of /phase, with a length-1 d axis inserted at axis 1 in a legacy file
-        (whose arrays starting weighting x delta x gamma are exactly its cell and line arrays)."""
-        values = self.group[name][...]
-        if self.legacy and values.ndim >= 3 and values.shape[:3] == (len(self.weighting), self.delta.size,
-                                                                     self.gamma.size):
-            values = np.expand_dims(values, 1)
-        return values
-
-    def get(self, name):
-        """An array that newer files have (e.g. empirical_threshold_snr_err), or None."""
-        return self[name] if name in self.group else None
-
-    def theory(self, name, ndim, k=-1):
-        """A /phase/theory curve at size index k (largest d by default). Curves that depend on d
-        carry it as axis 1 after weighting (axis 0 for 1-D axes): one more dimension than `ndim`."""
-        values = self.group[f"theory/{name}"][...]
-        if values.ndim == ndim + 1:
-            values = values[k] if ndim == 1 else values[:, k]
-        return values
-
-    def cell_title(self, i, j):
-        """A panel's title for delta index i and gamma index j: the axes that vary (constant_axes has
-        the others, once, for the figure's title)."""
-        return ", ".join(f"{symbol} = {axis[n]:g}" for symbol, axis, n in (("δ", self.delta, i), ("γ", self.gamma, j))
-                         if axis.size > 1)
-
-    def constant_axes(self):
-        """", δ = 0.5, γ = 0.25" for the axes of one value (what cell_title leaves out), else ""."""
-        return "".join(f", {symbol} = {axis[0]:g}" for symbol, axis in (("δ", self.delta), ("γ", self.gamma))
-                       if axis.size == 1)
-
-    def size_title(self, k=-1):
-        """Which d a figure shows, for its title."""
-        if self.d.size == 1:
-            return f"d = {self.d[k]}"
-        return f"d = {self.d[k]}" + (" (the largest)" if k in (-1, self.d.size - 1) else "")
-
-    def rule(self):
-        """The detection rule the figures draw (`rmtsweep assemble --detection RULE`; edge before it existed)."""
-        rule = self.group.attrs.get("figure_detection", b"edge")
-        return rule.decode() if isinstance(rule, bytes) else str(rule)
-
-    def empirical_threshold(self):
-        """Per (weighting, d, delta, gamma) line, the empirical threshold of the figures' rule."""
-        rule = self.rule()
-        if rule != "edge" and f"detection/{rule}" in self.group:
-            return self[f"detection/{rule}/empirical_threshold_snr"]
-        return self["empirical_threshold_snr"]
-
-    def extrapolation_source(self):
-        """Where the thresholds fitted against d^(-1/3) live: the figures' rule's group when it holds
-        an extrapolation, else /phase itself (the edge rule)."""
-        rule = self.rule()
-        if rule != "edge" and f"detection/{rule}/extrapolated_threshold_snr" in self.group:
-            return f"detection/{rule}/", rule
-        return "", "edge"

@@ -1,157 +1,180 @@
-"""The finite-size figures: thresholds against d^(-1/3) with their fit, overlaps by d. Each returns the
-pages of its figure as (file name without extension, Figure) pairs."""
-
+"""The finite-size figures of a sweep over several d: the measured thresholds against d^(-1/3) with their fit
+and its extrapolation to d → ∞, and the overlap against snr at every d beside the d → ∞ theory."""
 import numpy as np
 
 import matplotlib
+from matplotlib import ticker
+from matplotlib.lines import Line2D
 
-from .common import OVERLAP_BY_D_FIGURE, THRESHOLD_VS_D_FIGURE, colours, page_name, page_note, pages, subplots
-from .phase import log_scale
+from .common import MAX_COLUMNS, LABEL_SIZE, OVERLAP_LABEL, SNR_LABEL, TICK_SIZE, grid_step, log_axis, log_scale, \
+    marker_size, offsets, panel_axes, title_panels, weighting_styles
+from .data import FINE, caption, facet_columns, facet_labels, facets, rule_of, selected, unbroken, values
+
+GREY = "0.35"
+ABOVE = r"$\uparrow$"  # a threshold above the grid at that d, drawn at the grid's top (not a weighting's marker)
 
 
-def fitted_thresholds(phase):
-    """The thresholds fitted against d^(-1/3) (weighting x d x delta x gamma), their errors (NaN
-    where the file has none) and the name of their rule."""
-    prefix, rule = phase.extrapolation_source()
-    threshold = phase[f"{prefix}empirical_threshold_snr"]
-    error = phase.get(f"{prefix}empirical_threshold_snr_err")
-    return threshold, (np.full(threshold.shape, np.nan) if error is None else error), rule, prefix
+def threshold_lines(ds):
+    """Boolean (weighting, delta, gamma) array: the lines with a measured threshold at two sizes or more."""
+    finite = np.isfinite(ds.empirical_threshold_snr.transpose("weighting", "d", "delta", "gamma").values)
+    return finite.sum(axis=1) >= 2
 
-def finite_size_lines(phase):
-    """The (weighting, delta index, gamma index) lines with an empirical threshold at two sizes or more."""
-    if phase.d.size < 2:
-        return []
-    counts = np.isfinite(fitted_thresholds(phase)[0]).sum(axis=1)
-    return [(w, i, j) for w in range(len(phase.weighting)) for i in range(phase.delta.size)
-            for j in range(phase.gamma.size) if counts[w, i, j] >= 2]
 
-def threshold_cells(phase):
-    """The (delta index, gamma index) panels of threshold_vs_d, in pages."""
-    return pages(sorted({(i, j) for _, i, j in finite_size_lines(phase)}))
+def has_threshold_vs_d(ds):
+    return ds.sizes["d"] >= 2 and bool(threshold_lines(ds).any())
 
-def finite_size_figures(phase):
-    """The file names (without extension) of the finite-size figures this file gets (none with a single d)."""
-    names = []
-    if finite_size_lines(phase):
-        count = len(threshold_cells(phase))
-        names += [page_name(THRESHOLD_VS_D_FIGURE, page, count) for page in range(count)]
-    if phase.d.size >= 2:
-        count = len(pages(range(len(phase.weighting))))
-        names += [page_name(OVERLAP_BY_D_FIGURE, page, count) for page in range(count)]
-    return names
 
-def extrapolation(phase, prefix, w, i, j):
-    """The stored fit of one line as a dict (terms 0 when the file has none)."""
-    group = phase.group
-    if f"{prefix}extrapolated_threshold_snr" not in group:
-        return {"terms": 0, "sizes": 0}
-    value = {key: float(group[f"{prefix}{name}"][w, i, j]) if f"{prefix}{name}" in group else np.nan
-             for key, name in (("thr_inf", "extrapolated_threshold_snr"), ("err", "extrapolated_threshold_snr_err"),
-                               ("a", "extrapolation_a"), ("b", "extrapolation_b"),
-                               ("chi2_per_dof", "extrapolation_chi2_per_dof"))}
-    for key, name in (("terms", "extrapolation_terms"), ("sizes", "extrapolation_sizes")):
-        value[key] = int(group[f"{prefix}{name}"][w, i, j]) if f"{prefix}{name}" in group else 0
-    if not (np.isfinite(value["thr_inf"]) and np.isfinite(value["a"])):
-        value["terms"] = 0
-    return value
-
-def finite(values):
-    """NaN (no error) as 0 for error bars."""
-    return np.where(np.isfinite(values), values, 0.0)
-
-def threshold_vs_d_pages(phase):
-    """Empirical thresholds against x = d^(-1/3) with bootstrap errors, the stored fit
-    thr_inf + a x (+ b x^2) and its extrapolation at x = 0 against the theory's sample threshold;
-    one panel per (delta, gamma) with thresholds at two sizes (every one: 9 a page), one colour per weighting."""
-    chunks = threshold_cells(phase)
-    return [(page_name(THRESHOLD_VS_D_FIGURE, page, len(chunks)), threshold_vs_d_page(phase, cells, page, len(chunks)))
-            for page, cells in enumerate(chunks)]
-
-def threshold_vs_d_page(phase, cells, page, count):
-    threshold, error, rule, prefix = fitted_thresholds(phase)
-    theory = phase["theory_sample_threshold_snr"][:, -1]
-    lines = finite_size_lines(phase)
-    x = phase.d.astype(float) ** (-1.0 / 3.0)
+def threshold_vs_d(data, ax=None, **selection):
+    """The measured thresholds of the figures' rule against x = d^(-1/3) with their bootstrap errors (open: no
+    error; ↑ at the grid's top: above the grid at that d), the stored fit thr∞ + a x (+ b x²) dashed and its
+    extrapolation to d → ∞ (square at x = 0) beside the theory's sample threshold (star); one colour per
+    weighting, one panel per (δ, γ) with thresholds at two sizes or more. Returns the Figure."""
+    ds = selected(data, selection, one_size=False)
+    lines = threshold_lines(ds)
+    panels = [p for p in facets(ds, ("delta", "gamma"))[0]
+              if lines[:, p.get("delta", 0), p.get("gamma", 0)].any()]
+    if not panels:
+        from ..errors import InvalidOption
+        raise InvalidOption("data", "this selection", "lines with a measured threshold at two sizes d or more")
+    weightings = list(ds.weighting.values)
+    styles = weighting_styles(weightings)
+    layout = panel_axes(ax, len(panels), "delta × gamma", aspect=0.7, sharey=False)
+    sizes = np.asarray(ds.d.values, dtype=float)
+    x = sizes ** (-1.0 / 3.0)
     fine = np.linspace(0.0, x.max() * 1.04, 120)
-    palette = colours()
-    fig, axes = subplots(len(cells))
-    for ax, (i, j) in zip(axes, cells):
-        for w, name in enumerate(phase.weighting):
-            if (w, i, j) not in lines:
+    top = float(ds.snr.max())
+    fits, drawn = [], {}
+    for a, panel in zip(layout.axes, panels):
+        for w, name in enumerate(weightings):
+            colour, marker = styles[name]
+            at = dict(panel, weighting=w)
+            y = values(ds.empirical_threshold_snr, keep=("d",), **at)
+            e = values(ds.empirical_threshold_snr_err, keep=("d",), **at)
+            bracket = values(ds.empirical_threshold_bracket, keep=("d",), **at)
+            ok, known = np.isfinite(y), np.isfinite(y) & np.isfinite(e)
+            above = bracket == 1
+            if above.any():
+                drawn["above"] = a.plot(x[above], np.full(above.sum(), top), marker=ABOVE, color=colour, ms=7,
+                                        ls="none", clip_on=False)[0]
+            if not ok.any():
                 continue
-            colour = palette[w % len(palette)]
-            y, e = threshold[w, :, i, j], error[w, :, i, j]
-            ok = np.isfinite(y)
-            with_error = ok & np.isfinite(e)
-            fit = extrapolation(phase, prefix, w, i, j)
-            if fit["terms"] >= 1:
-                error_text = f"{fit['err']:.2g}" if np.isfinite(fit["err"]) else "?"
-                chi2_text = f"{fit['chi2_per_dof']:.2g}" if np.isfinite(fit["chi2_per_dof"]) else "–"
-                label = (f"{name}: thr∞ = {fit['thr_inf']:.4g} ± {error_text} ({fit['terms']}-term fit, "
-                         f"{fit['sizes']} sizes, χ²/dof = {chi2_text})")
-            else:
-                label = f"{name}: no fit ({int(ok.sum())} sizes with a threshold)"
-            ax.errorbar(x[with_error], y[with_error], yerr=e[with_error], fmt="o", ms=5, capsize=3, color=colour,
-                        label=label)
-            if (ok & ~with_error).any():
-                ax.plot(x[ok & ~with_error], y[ok & ~with_error], "o", mfc="none", ms=6, color=colour)
-            if fit["terms"] >= 1:
-                quadratic = fit["b"] if fit["terms"] == 2 and np.isfinite(fit["b"]) else 0.0
-                ax.plot(fine, fit["thr_inf"] + fit["a"] * fine + quadratic * fine ** 2, "--", color=colour, lw=1.2)
-                ax.errorbar([0.0], [fit["thr_inf"]], yerr=[finite(np.array([fit["err"]]))[0]], fmt="s", ms=7,
-                            capsize=4, color=colour, mec="black")
-            if np.isfinite(theory[w, i, j]):
-                ax.plot([0.0], [theory[w, i, j]], "*", ms=13, color=colour, mec="black", clip_on=False)
-        ax.set_xlim(-0.06 * x.max(), x.max() * 1.06)
-        ax.set_xlabel("x = d^(-1/3)")
-        ax.set_ylabel(f"empirical threshold snr ({rule} rule)")
-        ax.set_title(phase.cell_title(i, j), fontsize=10)
-        ax.grid(alpha=0.3)
-        top = ax.twiny()  # the sizes themselves along the top
-        top.set_xlim(ax.get_xlim())
-        top.set_xticks(x)
-        top.set_xticklabels([f"d={v}" for v in phase.d], fontsize=7)
-        ax.legend(fontsize=6, loc="best")
-    note = ("points: threshold ± bootstrap error (open: no error); dashed: fit;\n"
-            "square at x = 0: extrapolation; star: theory's sample threshold (at the largest d)")
-    fig.suptitle(f"Finite-size scaling of the empirical threshold{phase.constant_axes()}{page_note(page, count)}\n"
-                 f"{phase.fixed}\n({note})", fontsize=9)
-    fig.tight_layout()
-    return fig
+            drawn[name] = a.errorbar(x[known], y[known], yerr=e[known], fmt=marker, ms=3.2, color=colour, mec="black",
+                                     mew=0.4, elinewidth=0.8, capsize=1.5, zorder=3)
+            if (ok & ~known).any():
+                drawn["no error"] = a.plot(x[ok & ~known], y[ok & ~known], marker, mfc="none", ms=3.4, color=colour,
+                                           mew=0.8, ls="none")[0]
+            fitted = draw_fit(a, ds, at, fine, colour, drawn)
+            if fitted:
+                fits.append(fitted)
+        theory = values(ds.theory_sample_threshold_snr, d=-1, **{k: v for k, v in panel.items()},
+                        keep=("weighting",))
+        for w, name in enumerate(weightings):
+            if np.isfinite(theory[w]):
+                # at d -> infinity, a little left of the extrapolations at x = 0 so that neither hides the other
+                drawn["theory"] = a.plot([-0.035 * x.max()], [theory[w]], "*", ms=6.5, color=styles[name][0],
+                                         mec="black", mew=0.4, clip_on=False, zorder=4)[0]
+        a.set_xlim(-0.08 * x.max(), x.max() * 1.06)
+        a.grid(alpha=0.25, lw=0.4)
+        sizes_on_top(a, x, sizes)
+    if len(panels) > 1:
+        title_panels(layout, [facet_labels(ds, panel) for panel in panels])
+    layout.label(r"$d^{-1/3}$", f"threshold snr ({rule_of(ds)} rule)")
+    handles = [(Line2D([], [], color=styles[name][0], marker=styles[name][1], mec="black", mew=0.4, ms=3.2,
+                       ls="none"), name) for name in weightings]
+    handles += [(Line2D([], [], color=GREY, marker="o", ls="none", ms=3), "measured ± error"),
+                (Line2D([], [], color=GREY, marker="o", mfc="none", ls="none", ms=3.4) if "no error" in drawn
+                 else None, "measured, no error"),
+                (Line2D([], [], color=GREY, ls="--", lw=0.9) if "fit" in drawn else None,
+                 r"fit thr$_\infty$ + a$\,d^{-1/3}$"),
+                (Line2D([], [], color=GREY, marker="s", ls="none", ms=3.6) if "limit" in drawn else None,
+                 r"extrapolated, $d\to\infty$"),
+                (Line2D([], [], color=GREY, marker="*", ls="none", ms=6) if "theory" in drawn else None,
+                 "theory (sample threshold)"),
+                (Line2D([], [], color=GREY, marker=ABOVE, ls="none", ms=7) if "above" in drawn else None,
+                 "above the grid")]
+    fitted = ("thr∞ = " + "; ".join(fits)) if fits and len(panels) == 1 else ""
+    return layout.finish(handles, "Threshold against size", caption(ds, "delta", "gamma", extra=fitted))
 
-def overlap_vs_snr_by_d_pages(phase):
-    """Mean overlap ± std against snr, one colour per d, with the theory on the grid as lines; one
-    panel per weighting (every one: 9 a page) at the middle delta and gamma."""
-    chunks = pages(range(len(phase.weighting)))
-    return [(page_name(OVERLAP_BY_D_FIGURE, page, len(chunks)), overlap_vs_snr_by_d_page(phase, weightings, page,
-                                                                                         len(chunks)))
-            for page, weightings in enumerate(chunks)]
 
-def overlap_vs_snr_by_d_page(phase, weightings, page, count):
-    i, j = (phase.delta.size - 1) // 2, (phase.gamma.size - 1) // 2
-    mean, std, theory = phase["overlap_mean"], phase["overlap_std"], phase["theory_overlap"]
-    colours = matplotlib.colormaps["viridis"](np.linspace(0.0, 0.85, phase.d.size))
-    fig, axes = subplots(len(weightings))
-    for ax, w in zip(axes, weightings):
-        for k, size in enumerate(phase.d):
-            ax.errorbar(phase.snr, mean[w, k, i, j], yerr=finite(std[w, k, i, j]), fmt="o", ms=4, capsize=2,
-                        color=colours[k], label=f"d = {size} (measured)")
-            ax.plot(phase.snr, theory[w, k, i, j], "-", color=colours[k], lw=1.2)
-        if "extrapolated_overlap" in phase.group:  # d -> infinity at each snr (assemble, three or more sizes)
-            limit = phase.group["extrapolated_overlap"][w, i, j]
-            error = phase.group["extrapolated_overlap_err"][w, i, j]
+def draw_fit(ax, ds, at, fine, colour, drawn):
+    """The stored fit of one line (dashed) and its value at d → ∞ (square ± error); "mean 0.62 ± 0.18 (χ²/dof
+    4.7)" for the caption, or None without a fit."""
+    if "extrapolated_threshold_snr" not in ds:
+        return None
+    line = {k: v for k, v in at.items() if k != "d"}
+    fit = {name: float(values(ds[name], **line)) for name in
+           ("extrapolated_threshold_snr", "extrapolated_threshold_snr_err", "extrapolation_a", "extrapolation_b",
+            "extrapolation_chi2_per_dof", "extrapolation_terms") if name in ds}
+    limit, a = fit["extrapolated_threshold_snr"], fit.get("extrapolation_a", np.nan)
+    if not (np.isfinite(limit) and np.isfinite(a)) or fit.get("extrapolation_terms", 0) < 1:
+        return None
+    b = fit.get("extrapolation_b", np.nan)
+    b = b if fit.get("extrapolation_terms") == 2 and np.isfinite(b) else 0.0
+    drawn["fit"] = ax.plot(fine, limit + a * fine + b * fine ** 2, "--", color=colour, lw=0.9)[0]
+    error = fit.get("extrapolated_threshold_snr_err", np.nan)
+    drawn["limit"] = ax.errorbar([0.0], [limit], yerr=[error if np.isfinite(error) else 0.0], fmt="s", ms=3.6,
+                                 color=colour, mec="black", mew=0.5, capsize=2, elinewidth=0.8, clip_on=False,
+                                 zorder=4)
+    name = str(ds.weighting.values[at["weighting"]])
+    error_text = f" ± {error:.2f}" if np.isfinite(error) else ""
+    chi2 = fit.get("extrapolation_chi2_per_dof", np.nan)
+    chi2_text = f" (χ²/dof {chi2:.2g})" if np.isfinite(chi2) else ""
+    return unbroken(f"{name} {limit:.2f}{error_text}{chi2_text}")
+
+
+def sizes_on_top(ax, x, sizes):
+    """The sizes d themselves along the top of the panel."""
+    top = ax.twiny()
+    top.set_xlim(ax.get_xlim())
+    top.set_xticks(x)
+    top.set_xticklabels([f"{v:g}" for v in sizes])
+    top.tick_params(labelsize=TICK_SIZE - 0.5, length=2, pad=1)
+    top.set_xlabel("d", fontsize=LABEL_SIZE - 0.5, labelpad=1)
+
+
+def overlap_vs_snr_by_d(data, ax=None, **selection):
+    """The overlap against snr at every d of the sweep (trial mean ± 1 sd, one colour per d, shifted sideways
+    a little) beside the theory, which is the d → ∞ limit and drawn once along a fine snr axis, and the trial
+    means extrapolated to d → ∞ where assemble fitted them; one panel per weighting (and per δ, γ of the
+    selection). Returns the Figure."""
+    ds = selected(data, selection, one_size=False)
+    panels, varying = facets(ds, ("weighting", "delta", "gamma"))
+    columns = facet_columns(ds, varying, MAX_COLUMNS)
+    layout = panel_axes(ax, len(panels), " × ".join(varying) or "one", columns=columns)
+    snr = np.asarray(ds.snr.values, dtype=float)
+    log = log_scale(snr)
+    colours = matplotlib.colormaps["viridis"](np.linspace(0.0, 0.85, ds.sizes["d"]))
+    shift = offsets(ds.sizes["d"], grid_step(snr), log)
+    marker = marker_size(snr.size, layout.columns)
+    drawn = {}
+    for a, panel in zip(layout.axes, panels):
+        for k in range(ds.sizes["d"]):
+            at = dict(panel, d=k)
+            mean = values(ds.overlap_mean, keep=("snr",), **at)
+            std = values(ds.overlap_std, keep=("snr",), **at)
+            drawn[k] = a.errorbar(snr * shift[k] if log else snr + shift[k], mean, yerr=np.nan_to_num(std), fmt="o",
+                                  ms=marker, color=colours[k], mec="black", mew=0.3, elinewidth=0.6, capsize=1.0)
+        if FINE + "overlap" in ds:
+            drawn["theory"] = a.plot(ds.snr_fine.values, values(ds[FINE + "overlap"], keep=("snr_fine",), **panel),
+                                     "-", color="black", lw=1.0, zorder=4)[0]
+        threshold = values(ds.theory_sample_threshold_snr, d=-1, **panel)
+        if np.isfinite(threshold):
+            drawn["threshold"] = a.axvline(float(threshold), color="black", ls=":", lw=0.8)
+        if "extrapolated_overlap" in ds:
+            limit = values(ds.extrapolated_overlap, keep=("snr",), **panel)
+            error = values(ds.extrapolated_overlap_err, keep=("snr",), **panel)
             if np.isfinite(limit).any():
-                ax.errorbar(phase.snr, limit, yerr=finite(error), fmt="s", ms=4, capsize=2, color="black",
-                            mfc="none", label="d → ∞ (extrapolated)")
-        ax.set_xlabel("snr = ‖μ‖²")
-        ax.set_ylabel("overlap |ûᵀu|²")
-        ax.set_title(f"weighting {phase.weighting[w]}", fontsize=10)
-        ax.grid(alpha=0.3)
-        if log_scale(phase.snr):
-            ax.set_xscale("log")
-    axes[0].legend(fontsize=7)
-    fig.suptitle(f"Overlap against snr by d at δ = {phase.delta[i]:g}, γ = {phase.gamma[j]:g}"
-                 f"{page_note(page, count)}\n{phase.fixed}\n"
-                 "(points: trial mean ± 1 std; open squares: extrapolated to d → ∞; lines: theory)", fontsize=10)
-    fig.tight_layout()
-    return fig
+                drawn["limit"] = a.errorbar(snr, limit, yerr=np.nan_to_num(error), fmt="s", ms=2.0, color="0.45",
+                                            mfc="white", mew=0.5, elinewidth=0.4, capsize=0.6, zorder=2)
+        if log:
+            a.set_xscale("log")
+            log_axis(a.xaxis)
+        a.yaxis.set_major_locator(ticker.MultipleLocator(0.5 if float(ds.overlap_mean.max()) > 0.6 else 0.25))
+        a.grid(alpha=0.25, lw=0.4)
+    title_panels(layout, [facet_labels(ds, panel) for panel in panels], grid=columns is not None)
+    layout.label(SNR_LABEL, OVERLAP_LABEL)
+    handles = [(drawn[k], f"d = {size:g}") for k, size in enumerate(ds.d.values)]
+    handles += [(drawn.get("theory"), "theory (d → ∞)"), (drawn.get("threshold"), "sample threshold (theory)"),
+                (drawn.get("limit"), r"extrapolated to $d\to\infty$")]
+    return layout.finish([(h, label) for h, label in handles if h is not None], "Overlap against snr by size",
+                         caption(ds, "weighting", "delta", "gamma"))

@@ -1,170 +1,115 @@
-"""The phase diagrams and the curves along snr (one d: the largest). Each function returns the pages of
-its figure as (file name without extension, Figure) pairs."""
-import re
-
+"""The phase diagram: the mean overlap over (δ or γ, snr), one panel per weighting (and per value of the other
+axis), on one colour scale, with the theory's thresholds and the measured ones."""
 import numpy as np
 
-from .common import OUTLINED, colours, edges, page_name, page_note, pages, subplots
+from matplotlib.lines import Line2D
+
+from ..errors import InvalidOption
+from .common import MAX_COLUMNS, OUTLINED, SNR_LABEL, OVERLAP_LABEL, LABEL_SIZE, TICK_SIZE, panel_axes, \
+    title_panels
+from .data import FINE, SYMBOLS, caption, facet_labels, rule_of, selected, unbroken, values
+
+AXIS_LABELS = {"delta": r"$\delta = d/V$", "gamma": r"$\gamma = d/N$"}
+THRESHOLD_COLOUR = "red"
 
 
-def phase_axes(phase):
-    """The axes that vary, each with the other: (name, values, symbol, other values, other symbol)."""
-    return [(name, axis, symbol, other, other_symbol)
-            for name, axis, symbol, other, other_symbol in (("delta", phase.delta, "δ", phase.gamma, "γ"),
-                                                            ("gamma", phase.gamma, "γ", phase.delta, "δ"))
-            if axis.size >= 2]
+def phase_axes(ds):
+    """The axes of a phase diagram: delta and gamma where they take two values or more."""
+    return [axis for axis in ("delta", "gamma") if ds.sizes[axis] > 1]
 
 
-def phase_diagram_pages(phase, axis_name, w):
-    """Heatmap of the mean overlap over (`axis_name`, snr) at the largest d for weighting index `w`, one
-    panel per value of the other axis (every value: 9 a page), with the theoretical population and sample
-    thresholds and the empirical thresholds of the figures' rule."""
-    k = -1
-    overlap = phase["overlap_mean"][:, k]
-    empirical = phase.empirical_threshold()[:, k]
-    # The finite-T threshold of the trials' own token draws, where the sweep computed it (concentrated
-    # weightings: docs/finite_t.md); None in files assembled before it existed.
-    finite_t = phase.get("theory_finite_t_threshold_snr")
-    finite_t = finite_t[:, k] if finite_t is not None else None
-    (_, axis, symbol, other, other_symbol), = [a for a in phase_axes(phase) if a[0] == axis_name]
-    fine = phase.theory(axis_name, 1, k)
-    pop_fine = phase.theory(f"pop_threshold_snr_vs_{axis_name}", 3, k)
-    sample_fine = phase.theory(f"sample_threshold_snr_vs_{axis_name}", 3, k)
-    name = phase.weighting[w]
-    chunks = pages(range(other.size))
-    figures = []
-    for page, others in enumerate(chunks):
-        fig, axes = subplots(len(others))
-        for ax, j in zip(axes, others):
-            if axis_name == "delta":
-                grid, emp, p_fine, s_fine = overlap[w, :, j, :], empirical[w, :, j], pop_fine[w, j], sample_fine[w, j]
-            else:
-                grid, emp, p_fine, s_fine = overlap[w, j, :, :], empirical[w, j, :], pop_fine[w, j], sample_fine[w, j]
-            mesh = ax.pcolormesh(edges(axis), edges(phase.snr), grid.T, vmin=0, vmax=1, cmap="viridis",
-                                 shading="flat")
-            ax.plot(fine, p_fine, color="white", ls="--", lw=1.6, path_effects=OUTLINED,
-                    label="population threshold (theory)")
-            ax.plot(fine, s_fine, color="orange", ls="-", lw=1.8, label="sample threshold (theory)")
-            if finite_t is not None:
-                ft = finite_t[w, :, j] if axis_name == "delta" else finite_t[w, j, :]
-                if np.isfinite(ft).any():
-                    ax.plot(axis, ft, "s--", color="cyan", mec="black", ms=5, lw=1.2,
-                            label="finite-T threshold (own token draws)")
-            ok = np.isfinite(emp)
-            ax.plot(axis[ok], emp[ok], "o", color="red", mec="black", ms=6,
-                    label=f"empirical threshold ({phase.rule()} rule)")
-            ax.set_xlim(edges(axis)[0], edges(axis)[-1])
-            ax.set_ylim(edges(phase.snr)[0], edges(phase.snr)[-1])
-            ax.set_xlabel(f"{symbol} = d/{'V' if axis_name == 'delta' else 'N'}")
-            ax.set_ylabel("snr = ‖μ‖²")
-            ax.set_title(f"{other_symbol} = {other[j]:g}", fontsize=10)
-            fig.colorbar(mesh, ax=ax, label="mean overlap |ûᵀu|²")
-        axes[0].legend(loc="upper left", fontsize=7, framealpha=0.9)
-        fig.suptitle(f"Phase diagram, weighting {name}, at {phase.size_title(k)}{page_note(page, len(chunks))}\n"
-                     f"{phase.fixed_but_d}", fontsize=10)
-        fig.tight_layout()
-        figures.append((page_name(phase_figure(axis_name, name), page, len(chunks)), fig))
-    return figures
+def phase_diagram(data, ax=None, *, axis=None, **selection):
+    """The mean overlap over (`axis`, snr) at one d (the largest unless selected): one panel per weighting and
+    value of the other axis, one colour scale and colorbar for all; the theory's population (dashed) and
+    sample (solid) thresholds along a fine axis, the measured thresholds of the figures' rule with their
+    bootstrap errors, and a mark (▲) at the top for each line whose threshold lies above the grid (▼ at the
+    bottom: below it). `axis` is "delta" or "gamma" (by default the first that varies); `selection`, e.g.
+    weighting="optimal" or gamma=0.25, picks values of the axes. Returns the Figure."""
+    ds = selected(data, selection)
+    varying = phase_axes(ds)
+    axis = axis or (varying[0] if varying else "delta")
+    if axis not in varying:
+        raise InvalidOption("axis", axis, "an axis of two values or more in the selection: "
+                                          + (", ".join(varying) or "none (delta and gamma take one value each)"))
+    other = "gamma" if axis == "delta" else "delta"
+    weightings = list(ds.weighting.values)
+    panels = [(w, j) for j in range(ds.sizes[other]) for w in range(len(weightings))]
+    finite_t = "theory_finite_t_threshold_snr" in ds and bool(np.isfinite(ds.theory_finite_t_threshold_snr).any())
+    columns = len(weightings) if 1 < len(weightings) <= MAX_COLUMNS else None
+    count = min(columns or len(panels), MAX_COLUMNS)
+    layout = panel_axes(ax, len(panels), f"weighting × {other}", aspect={1: 0.75, 2: 0.95}.get(count, 1.15),
+                        columns=columns, right=0.55)
+    mesh = None
+    marks = {}
+    for a, (w, j) in zip(layout.axes, panels):
+        mesh = draw_panel(a, ds, axis, other, w, j, marks)
+    grid = ds.sizes[other] > 1
+    title_panels(layout, [[str(weightings[w])] + (facet_labels(ds, {other: j}) if grid else []) for w, j in panels],
+                 grid=grid and columns is not None)
+    layout.label(AXIS_LABELS[axis], SNR_LABEL)
+    bar = layout.axes[0].figure.colorbar(mesh, ax=layout.axes, shrink=0.9, aspect=25, pad=0.02)
+    bar.set_label("mean " + OVERLAP_LABEL, fontsize=LABEL_SIZE, labelpad=2)
+    bar.ax.tick_params(labelsize=TICK_SIZE, length=2)
+    bar.outline.set_linewidth(0.5)
+    handles = [(Line2D([], [], color="white", ls="--", lw=1.2, path_effects=OUTLINED), "population threshold"),
+               (Line2D([], [], color="orange", lw=1.4), "sample threshold"),
+               (marks.get("measured"), f"measured ({rule_of(ds)} rule)"),
+               (marks.get("above"), "above the grid"), (marks.get("below"), "below the grid")]
+    if finite_t:
+        handles.append((marks.get("finite_t"), "finite-T (own draws)"))
+    return layout.finish(handles, f"Phase diagram over ({SYMBOLS[axis]}, snr)",
+                         caption(ds, "d", other, extra=f"lines: theory {unbroken('(d → ∞)')}; points: threshold ± its error"))
 
 
-def phase_diagrams(phase):
-    """Every page of every phase diagram: per weighting, over each axis (delta, gamma) that varies."""
-    return [page for axis_name, *_ in phase_axes(phase) for w in range(len(phase.weighting))
-            for page in phase_diagram_pages(phase, axis_name, w)]
+def edges(centres):
+    """Cell edges around grid centres (for pcolormesh on a non-uniform grid)."""
+    c = np.asarray(centres, dtype=float)
+    if c.size == 1:
+        return np.array([c[0] - 0.5, c[0] + 0.5])
+    mid = (c[:-1] + c[1:]) / 2
+    return np.concatenate([[c[0] - (mid[0] - c[0])], mid, [c[-1] + (c[-1] - mid[-1])]])
 
 
-def phase_figure(axis_name, weighting):
-    return f"phase_{axis_name}_{safe(weighting)}"
+def draw_panel(ax, ds, axis, other, w, j, marks):
+    """One weighting's heatmap at the other axis' value j, its theory and measured thresholds; the artists the
+    legend shows are kept in `marks`."""
+    at = {"weighting": w, "d": 0, other: j}
+    x, snr = np.asarray(ds[axis].values, dtype=float), np.asarray(ds.snr.values, dtype=float)
+    overlap = values(ds.overlap_mean.transpose("weighting", "d", axis, other, "snr"), keep=(axis, "snr"), **at)
+    rows = edges(snr)
+    if snr[0] >= 0:  # no cell below snr = 0
+        rows[0] = max(rows[0], 0.0)
+    mesh = ax.pcolormesh(edges(x), rows, overlap.T, vmin=0, vmax=1, cmap="viridis", shading="flat", rasterized=True)
+    bottom, top = rows[0], rows[-1]
+    fine = f"{axis}_fine"
+    for name, style in (("pop", dict(color="white", ls="--", lw=1.2, path_effects=OUTLINED)),
+                        ("sample", dict(color="orange", lw=1.4))):
+        curve = f"{FINE}{name}_threshold_snr_vs_{axis}"
+        if curve in ds:
+            ax.plot(ds[fine].values, values(ds[curve], weighting=w, **{other: j}), **style)
+        else:  # a Dataset without its file: the theory at the grid's values
+            ax.plot(x, values(ds[f"theory_{name}_threshold_snr"], keep=(axis,), **at),
+                    **style)
+    line = {"weighting": w, "d": 0, other: j}
+    threshold = values(ds.empirical_threshold_snr, keep=(axis,), **line)
+    error = values(ds.empirical_threshold_snr_err, keep=(axis,), **line)
+    bracket = values(ds.empirical_threshold_bracket, keep=(axis,), **line)
+    inside = np.isfinite(threshold) & (threshold >= bottom) & (threshold <= top)
+    if inside.any():
+        marks["measured"] = ax.errorbar(x[inside], threshold[inside], yerr=error[inside], fmt="o",
+                                        color=THRESHOLD_COLOUR, mec="black", mew=0.5, ms=3.2, elinewidth=0.9,
+                                        ecolor="black", capsize=1.5, zorder=4)
+    above = (bracket == 1) | (np.isfinite(threshold) & (threshold > top))
+    below = (bracket == -1) | (np.isfinite(threshold) & (threshold < bottom))
+    for mask, marker, y, key in ((above, "^", top, "above"), (below, "v", bottom, "below")):
+        if mask.any():
+            (marks[key],) = ax.plot(x[mask], np.full(mask.sum(), y), marker, ls="none", color=THRESHOLD_COLOUR,
+                                    mec="black", mew=0.5, ms=4, clip_on=False, zorder=5)
+    if "theory_finite_t_threshold_snr" in ds:
+        finite_t = values(ds.theory_finite_t_threshold_snr, keep=(axis,), **line)
+        if np.isfinite(finite_t).any():
+            (marks["finite_t"],) = ax.plot(x, finite_t, "s--", color="cyan", mec="black", mew=0.4, ms=2.5, lw=0.9)
+    ax.set_xlim(edges(x)[0], edges(x)[-1])
+    ax.set_ylim(bottom, top)
+    return mesh
 
-
-def phase_figures(phase):
-    """The file names (without extension) phase_diagrams writes."""
-    return [page_name(phase_figure(axis_name, name), page, len(pages(range(other.size))))
-            for axis_name, _, _, other, _ in phase_axes(phase) for name in phase.weighting
-            for page in range(len(pages(range(other.size))))]
-
-
-def safe(name):
-    return re.sub(r"[^A-Za-z0-9_.-]+", "_", name)
-
-
-def cell_panels(phase):
-    """The (delta index, gamma index) pairs, one panel each, in pages of the curves against snr."""
-    return pages([(i, j) for i in range(phase.delta.size) for j in range(phase.gamma.size)])
-
-
-def visibly_different(a, b, scale):
-    """Whether two curves on the same grid differ by more than 1 % of the axis range somewhere."""
-    ok = np.isfinite(a) & np.isfinite(b)
-    return bool(ok.any() and np.max(np.abs(a[ok] - b[ok])) > 0.01 * scale)
-
-
-def curves_vs_snr_pages(phase, quantity, label, name, theory=None, edge=False):
-    """`quantity`_mean ± std against snr at the largest d, one colour per weighting, theory as lines; the
-    finite-T theory of the trials' own token draws (x--, /phase/theory_finite_t_*) where the file carries it
-    and it differs visibly from the paper's; one panel per (delta, gamma), every one of them (9 a page)."""
-    k = -1
-    mean, std = phase[f"{quantity}_mean"][:, k], phase[f"{quantity}_std"][:, k]
-    fine = phase.theory("snr", 1, k)
-    theory_fine = phase.theory(theory, 4, k) if theory else None
-    sample = phase["theory_sample_threshold_snr"][:, k]
-    edge_right = phase["theory_bulk_edge_right"][:, k] if edge else None
-    finite_t = phase.get(f"theory_finite_t_{theory}") if theory else None
-    finite_t = finite_t[:, k] if finite_t is not None else None
-    paper_cells = phase[f"theory_{theory}"][:, k] if finite_t is not None else None
-    finite_t_threshold = phase.get("theory_finite_t_threshold_snr")
-    finite_t_threshold = finite_t_threshold[:, k] if finite_t_threshold is not None else None
-    finite_t_edge = phase.get("theory_finite_t_bulk_edge_right") if edge else None
-    finite_t_edge = finite_t_edge[:, k] if finite_t_edge is not None else None
-    chunks = cell_panels(phase)
-    note = "points: trial mean ± 1 std"
-    if theory_fine is not None:
-        note += "; lines: theory; dotted: sample threshold"
-    if edge_right is not None:
-        note += "; dashed: bulk edge"
-    drew_finite_t = False
-    palette = colours()
-    figures = []
-    for page, cells in enumerate(chunks):
-        fig, axes = subplots(len(cells))
-        for ax, (i, j) in zip(axes, cells):
-            for w, weighting in enumerate(phase.weighting):
-                colour = palette[w % len(palette)]
-                ax.errorbar(phase.snr, mean[w, i, j], yerr=std[w, i, j], fmt="o", ms=4, capsize=2, color=colour,
-                            label=f"{weighting} (measured)")
-                if theory_fine is not None:
-                    ax.plot(fine, theory_fine[w, i, j], "-", color=colour, lw=1.4, label=f"{weighting} (theory)")
-                    ax.axvline(sample[w, i, j], color=colour, ls=":", lw=1)
-                if edge_right is not None:
-                    ax.axhline(edge_right[w, i, j], color=colour, ls="--", lw=0.8)
-                measured = mean[w, i, j]
-                span = np.nanmax(measured) - np.nanmin(measured) if np.isfinite(measured).any() else 1.0
-                if finite_t is not None and visibly_different(finite_t[w, i, j], paper_cells[w, i, j],
-                                                              max(span, 1e-12)):
-                    ok = np.isfinite(finite_t[w, i, j])
-                    ax.plot(phase.snr[ok], finite_t[w, i, j][ok], "x--", color=colour, lw=1.2, ms=5,
-                            label=f"{weighting} (finite-T, own draws)")
-                    if finite_t_threshold is not None and np.isfinite(finite_t_threshold[w, i, j]):
-                        ax.axvline(finite_t_threshold[w, i, j], color=colour, ls="-.", lw=1)
-                    if finite_t_edge is not None and np.isfinite(finite_t_edge[w, i, j]):
-                        ax.axhline(finite_t_edge[w, i, j], color=colour, ls="-.", lw=0.8)
-                    drew_finite_t = True
-            ax.set_xlabel("snr = ‖μ‖²")
-            ax.set_ylabel(label)
-            ax.set_title(phase.cell_title(i, j), fontsize=10)
-            ax.grid(alpha=0.3)
-            if log_scale(phase.snr):
-                ax.set_xscale("log")
-        axes[0].legend(fontsize=7, ncol=1 if len(phase.weighting) < 4 else 2)
-        page_text = note + ("; x--: finite-T (trial mean), dash-dot: its threshold" + (" and edge" if edge else "")
-                            if drew_finite_t else "")
-        fig.suptitle(f"{label} against snr at {phase.size_title(k)}{phase.constant_axes()}"
-                     f"{page_note(page, len(chunks))}\n{phase.fixed_but_d}\n({page_text})", fontsize=10)
-        fig.tight_layout()
-        figures.append((page_name(name, page, len(chunks)), fig))
-    return figures
-
-
-def log_scale(snr):
-    """A log axis suits an snr axis of positive values spanning more than a decade and a half."""
-    return snr.size > 2 and snr.min() > 0 and snr.max() / snr.min() > 30

@@ -1,95 +1,108 @@
-"""The refinement figure: the grid's and the refined points' detections with the probit fit, in pages of
-(file name without extension, Figure) pairs."""
+"""The refinement figure: per refined line, the grid's detected fraction, the points `rmtsweep refine` added and
+the probit fit with its threshold."""
+from math import erf, sqrt
 
 import numpy as np
 
-from .common import REFINEMENT_FIGURE, page_name, page_note, pages, subplots
+from matplotlib.lines import Line2D
+
+from .common import LEGEND_SIZE, SNR_LABEL, panel_axes, title_panels
+from .data import caption, selected, value_label, values
+from .spectrum import sweep_file
+from ..files import open_h5
+
+REFINEMENT_FIGURE = "refinement"
 
 
-def refined_points(h5, phase):
-    """The done refined points as (line tuple (w, n, i, j), snr, top eigenvalue) arrays, axes positions as
-    /phase orders them (numeric axes ascending); None without a /refine group."""
+def refined_points(h5, ds):
+    """The done refined points as (line labels (weighting, d, delta, gamma), snr, top eigenvalue) arrays; None
+    without a /refine group or before its first block."""
     if "refine" not in h5:
         return None
-    grid = h5["grid"]
-    position = {}
-    for axis in ("d", "delta", "gamma"):
-        values = grid[axis][...]
-        position[axis] = np.argsort(np.argsort(values, kind="stable"), kind="stable")
     columns = {name: [] for name in ("status", "weighting_index", "d_index", "delta_index", "gamma_index", "snr",
                                      "top_eigenvalue")}
     b = 0
     while f"block_{b}" in h5["refine"] and "rows" in h5["refine"][f"block_{b}"].attrs:
-        block = h5["refine"][f"block_{b}"]
         for name in columns:
-            columns[name].append(block[name][...])
+            columns[name].append(h5["refine"][f"block_{b}"][name][...])
         b += 1
     if b == 0:
         return None
     c = {name: np.concatenate(v) for name, v in columns.items()}
     done = c["status"] == 1
-    lines = np.stack([c["weighting_index"][done], position["d"][c["d_index"][done]],
-                      position["delta"][c["delta_index"][done]], position["gamma"][c["gamma_index"][done]]], axis=1)
-    return lines, c["snr"][done], c["top_eigenvalue"][done]
+    grid = h5["grid"]
+    weightings = [v.decode() if isinstance(v, bytes) else str(v) for v in grid["weighting"][...]]
+    labels = [np.asarray(weightings, dtype=object)[c["weighting_index"][done]]]
+    labels += [grid[axis][...][c[f"{axis}_index"][done]] for axis in ("d", "delta", "gamma")]
+    return labels, c["snr"][done], c["top_eigenvalue"][done]
 
-def refinement_lines(phase):
-    """The (w, n, i, j) lines of the refinement figure, in pages: every line of the grid."""
-    return pages(tuple(k) for k in np.ndindex(*phase["refined_threshold_snr"].shape))
 
-def refinement_figures(h5, phase):
-    """The file names (without extension) of the refinement figure when the file has refined points and
-    assembled refined thresholds, else []."""
-    if refined_points(h5, phase) is None or phase.get("refined_threshold_snr") is None:
+def refined_lines(ds):
+    """The (weighting, d, delta, gamma) positions of the lines with refined points in `ds`."""
+    if "refined_points" not in ds or "refined_threshold_snr" not in ds:
         return []
-    count = len(refinement_lines(phase))
-    return [page_name(REFINEMENT_FIGURE, page, count) for page in range(count)]
+    count = ds.refined_points.transpose("weighting", "d", "delta", "gamma").values
+    return [tuple(int(i) for i in line) for line in np.argwhere(count > 0)]
+
+
+def has_refinement(ds):
+    return bool(refined_lines(ds))
+
 
 def normal_cdf(x):
-    from math import erf, sqrt
     return 0.5 * (1.0 + np.vectorize(erf)(x / sqrt(2.0)))
 
-def refinement_pages(h5, phase):
-    """Per line (every one: 9 a page): the grid's detected fraction (edge rule), the refined points (detected at
-    1, not at 0, jittered), the fitted detection curve with its half crossing, and the refined threshold (median
-    of the per-trial thresholds) +- its error as a band."""
-    chunks = refinement_lines(phase)
-    rng = np.random.default_rng(0)  # one stream over the pages: page 1 jitters as a single page did
-    return [(page_name(REFINEMENT_FIGURE, page, len(chunks)), refinement_page(h5, phase, chosen, rng, page,
-                                                                              len(chunks)))
-            for page, chosen in enumerate(chunks)]
 
-def refinement_page(h5, phase, chosen, rng, page, count):
-    lines, snr, top = refined_points(h5, phase)
-    median, median_err = phase["refined_threshold_snr"], phase["refined_threshold_snr_err"]
-    fitted = phase.get("refined_fit_threshold_snr")
-    mu, mu_err = (median, median_err) if fitted is None else (fitted, phase["refined_fit_threshold_snr_err"])
-    sigma = phase["refined_width_snr"]
-    threshold = phase.group["detection/edge/threshold"][...]
-    fraction = phase["detected_fraction"]
-    fig, axes = subplots(len(chosen))
-    for ax, (w, n, i, j) in zip(axes, chosen):
-        mine = np.all(lines == np.array([w, n, i, j]), axis=1)
-        detected = top[mine] > threshold[w, n, i, j]
-        jitter = rng.uniform(-0.04, 0.04, mine.sum())
-        ax.plot(snr[mine], detected + jitter, "|", color="tab:orange", alpha=0.35, ms=6,
-                label=f"refined points ({mine.sum()})")
-        ax.plot(phase.snr, fraction[w, n, i, j], "o", color="tab:blue", ms=5, label="grid: detected fraction")
-        if np.isfinite(mu[w, n, i, j]) and np.isfinite(sigma[w, n, i, j]):
-            lo, hi = min(phase.snr.min(), snr[mine].min(initial=np.inf)), max(phase.snr.max(), snr[mine].max(initial=-np.inf))
-            x = np.linspace(lo, hi, 400)
-            ax.plot(x, normal_cdf((x - mu[w, n, i, j]) / sigma[w, n, i, j]), "-", color="k", lw=1.3,
-                    label=f"probit fit: {mu[w, n, i, j]:.3f} ± {mu_err[w, n, i, j]:.3f}")
-        if np.isfinite(median[w, n, i, j]):
-            ax.axvspan(median[w, n, i, j] - median_err[w, n, i, j], median[w, n, i, j] + median_err[w, n, i, j],
-                       color="tab:red", alpha=0.25,
-                       label=f"threshold (per-trial median): {median[w, n, i, j]:.3f} ± {median_err[w, n, i, j]:.3f}")
-        ax.set_ylim(-0.1, 1.1)
-        ax.set_xlabel("snr = ‖μ‖²")
-        ax.set_ylabel("detected")
-        ax.set_title(f"{phase.weighting[w]}, d = {phase.d[n]}, δ = {phase.delta[i]:g}, γ = {phase.gamma[j]:g}",
-                     fontsize=9)
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize=7, loc="center right")
-    fig.suptitle(f"adaptive refinement (edge rule){page_note(page, count)}\n{phase.fixed}", fontsize=10)
-    fig.tight_layout()
-    return fig
+def refinement(data, ax=None, **selection):
+    """After `rmtsweep refine`: per line with refined points (of the selection), the grid's detected fraction,
+    the refined points (detected at 1, not at 0, jittered), the probit fit P(detected) = Φ((snr − μ)/σ) and
+    the refined threshold (median of the per-trial thresholds) ± its error as a band. Needs the sweep file.
+    Returns the Figure."""
+    ds = selected(data, selection, one_size=False)
+    lines = refined_lines(ds)
+    if not lines:
+        from ..errors import InvalidOption
+        raise InvalidOption("data", "this selection", "lines with points added by `rmtsweep refine`")
+    with open_h5(sweep_file(ds, "the refinement")) as h5:
+        labels, snr, top = refined_points(h5, ds)
+    layout = panel_axes(ax, len(lines), "refined lines", aspect=0.7)
+    rng = np.random.default_rng(0)
+    threshold_level = ds["detection_threshold"].transpose("weighting", "d", "delta", "gamma", "snr")
+    fitted = "refined_fit_threshold_snr" in ds
+    for a, (w, n, i, j) in zip(layout.axes, lines):
+        at = {"weighting": w, "d": n, "delta": i, "gamma": j}
+        mine = np.ones(snr.size, dtype=bool)
+        for label, axis in zip(labels, ("weighting", "d", "delta", "gamma")):
+            value = ds[axis].values[at[axis]]
+            mine &= (label == value) if axis == "weighting" else np.isclose(label.astype(float), float(value))
+        level = float(values(threshold_level, **at)[0])
+        detected = top[mine] > level
+        a.plot(snr[mine], detected + rng.uniform(-0.04, 0.04, mine.sum()), "|", color="tab:orange", alpha=0.4,
+               ms=4)
+        a.plot(ds.snr.values, values(ds.detected_fraction, keep=("snr",), **at), "o", color="tab:blue", ms=2.6)
+        mu = float(values(ds.refined_fit_threshold_snr if fitted else ds.refined_threshold_snr, **at))
+        sigma = float(values(ds.refined_width_snr, **at)) if "refined_width_snr" in ds else np.nan
+        if np.isfinite(mu) and np.isfinite(sigma) and sigma > 0:
+            lo = min(float(ds.snr.min()), snr[mine].min(initial=np.inf))
+            hi = max(float(ds.snr.max()), snr[mine].max(initial=-np.inf))
+            x = np.linspace(lo, hi, 300)
+            a.plot(x, normal_cdf((x - mu) / sigma), "-", color="black", lw=1.0)
+        median = float(values(ds.refined_threshold_snr, **at))
+        error = float(values(ds.refined_threshold_snr_err, **at))
+        if np.isfinite(median):
+            a.axvspan(median - error, median + error, color="tab:red", alpha=0.25, lw=0)
+            a.text(0.97, 0.3, f"{median:.3f} ± {error:.3f}", transform=a.transAxes, fontsize=LEGEND_SIZE,
+                   ha="right", va="center")
+        a.set_ylim(-0.1, 1.1)
+        a.grid(alpha=0.25, lw=0.4)
+    axes = ("weighting", "d", "delta", "gamma")
+    varying = [k for k, axis in enumerate(axes) if len({line[k] for line in lines}) > 1]
+    title_panels(layout, [[value_label(axes[k], ds[axes[k]].values[line[k]]) for k in varying] for line in lines])
+    constant = ds.isel({axes[k]: [lines[0][k]] for k in range(4) if k not in varying})
+    layout.label(SNR_LABEL, "detected")
+    handles = [(Line2D([], [], color="tab:orange", marker="|", ls="none", ms=5), "refined points"),
+               (Line2D([], [], color="tab:blue", marker="o", ls="none", ms=2.6), "grid: detected fraction"),
+               (Line2D([], [], color="black", lw=1.0), "probit fit"),
+               (Line2D([], [], color="tab:red", alpha=0.25, lw=5), "refined threshold ± error")]
+    return layout.finish(handles, "Adaptive refinement of the thresholds",
+                         caption(constant, *axes, extra="edge rule; band: median of the trials' thresholds ± error"))

@@ -209,12 +209,11 @@ class Package(unittest.TestCase):
         with self.assertRaises(rmtsweep.InvalidOption):
             rmtsweep.open_phase(os.path.join(self.tmp.name, "missing.h5"))
 
-    def test_a_figure_with_more_panels_than_a_page_continues_on_a_second_page(self):
-        pages = rmtsweep.figures.overlap_vs_snr(self.path)
-        self.assertEqual(len(pages), 2)  # 10 deltas: 9 panels, then 1
-        titles = [ax.get_title() for fig in pages for ax in fig.axes if ax.get_visible() and ax.get_title()]
-        self.assertEqual(titles, [f"δ = {v:g}" for v in DELTA])
-        self.assertIn("(page 2 of 2)", pages[1].texts[0].get_text())
+    def test_a_figure_holds_every_panel_of_its_data_or_selection(self):
+        fig = rmtsweep.figures.overlap_vs_snr(self.path)  # one panel per delta, at the largest d
+        self.assertEqual([ax.get_title() for ax in fig.axes if ax.has_data()], [f"δ = {v:g}" for v in DELTA])
+        chosen = rmtsweep.figures.overlap_vs_snr(rmtsweep.open_phase(self.path).sel(delta=[0.2, 2.0], d=16))
+        self.assertEqual([ax.get_title() for ax in chosen.axes if ax.has_data()], ["δ = 0.2", "δ = 2"])
 
     def test_draw_all_writes_every_page_in_each_format(self):
         for fmt in rmtsweep.figures.FORMATS:
@@ -222,7 +221,7 @@ class Package(unittest.TestCase):
             paths = rmtsweep.figures.draw_all(self.path, out, dpi=30, format=fmt)
             names, _, _ = rmtsweep.figures.figure_names(self.path)
             self.assertEqual([os.path.basename(p) for p in paths], [f"{name}.{fmt}" for name in names])
-            self.assertIn(f"overlap_vs_snr_p2.{fmt}", os.listdir(out))
+            self.assertIn(f"overlap_vs_snr.{fmt}", os.listdir(out))
             self.assertIn(f"spectrum.{fmt}", os.listdir(out))
 
     def test_the_figures_of_a_phase_file_are_all_but_the_spectrum(self):
@@ -290,12 +289,16 @@ class FileFromBeforeDimensionScales(unittest.TestCase):
         with self.assertRaisesRegex(rmtsweep.InvalidFile, "before dimension scales.*rmtsweep assemble"):
             rmtsweep.open_phase(self.path)
 
-    def test_it_plots_as_it_is_and_opens_in_xarray_once_assembled_again(self):
-        plotted = subprocess.run([sys.executable, os.path.join(ARGS.python, "rmtsweep_plot.py"), self.path,
-                                  "--out", os.path.join(self.tmp.name, "figures"), "--dpi", "30"],
-                                 capture_output=True, text=True)
-        self.assertEqual(plotted.returncode, 0, plotted.stderr)
+    def test_it_plots_and_opens_in_xarray_once_assembled_again(self):
+        plot = [sys.executable, os.path.join(ARGS.python, "rmtsweep_plot.py"), self.path,
+                "--output", os.path.join(self.tmp.name, "figures"), "--dpi", "30"]
+        refused = subprocess.run(plot, capture_output=True, text=True)
+        self.assertEqual(refused.returncode, 1, refused.stderr)
+        self.assertIn("before dimension scales", refused.stderr)
+        self.assertIn("rmtsweep assemble", refused.stderr)
         self.assertEqual(rmtsweep_command("assemble", self.path, "--quiet").returncode, 0)
+        plotted = subprocess.run(plot, capture_output=True, text=True)
+        self.assertEqual(plotted.returncode, 0, plotted.stderr)
         phase = rmtsweep.open_phase(self.path)
         self.assertEqual(phase.overlap_mean.sel(delta=0.6000000000000001, weighting="optimal").dims,
                          ("d", "gamma", "snr"))

@@ -188,16 +188,18 @@ class Phase:
         return rule.decode() if isinstance(rule, bytes) else str(rule)
 
     def empirical_threshold(self):
-        """Per (weighting, d, delta, gamma) line, the empirical threshold of the figures' rule."""
+        """Per (weighting, d, delta, gamma) line, the empirical threshold of the figures' rule: its own group's
+        (the top level of /phase is the default rule's since issue 18, the edge rule's before; files from
+        before the groups have only the top level, the edge rule's)."""
         rule = self.rule()
-        if rule != "edge" and f"detection/{rule}" in self.group:
+        if f"detection/{rule}" in self.group:
             return self[f"detection/{rule}/empirical_threshold_snr"]
         return self["empirical_threshold_snr"]
 
     def extrapolation_source(self):
         """Where the thresholds fitted against d^(-1/3) live: the figures' rule's group when it holds
-        an extrapolation, else /phase itself (the edge rule)."""
+        an extrapolation, else /phase itself (the edge rule, in files from before the groups)."""
         rule = self.rule()
-        if rule != "edge" and f"detection/{rule}/extrapolated_threshold_snr" in self.group:
+        if f"detection/{rule}/extrapolated_threshold_snr" in self.group:
             return f"detection/{rule}/", rule
         return "", "edge"

@@ -60,12 +60,15 @@ def refinement_pages(h5, phase):
 
 def refinement_page(h5, phase, chosen, rng, page, count):
     lines, snr, top = refined_points(h5, phase)
-    median, median_err = phase["refined_threshold_snr"], phase["refined_threshold_snr_err"]
-    fitted = phase.get("refined_fit_threshold_snr")
-    mu, mu_err = (median, median_err) if fitted is None else (fitted, phase["refined_fit_threshold_snr_err"])
-    sigma = phase["refined_width_snr"]
+    # The edge rule's (what refine refines by default): its group, or the top level in files from before the
+    # groups (the top level is the default rule's since issue 18).
+    edge = "detection/edge/" if "detection/edge/refined_threshold_snr" in phase.group else ""
+    median, median_err = phase[f"{edge}refined_threshold_snr"], phase[f"{edge}refined_threshold_snr_err"]
+    fitted = phase.get(f"{edge}refined_fit_threshold_snr")
+    mu, mu_err = (median, median_err) if fitted is None else (fitted, phase[f"{edge}refined_fit_threshold_snr_err"])
+    sigma = phase[f"{edge}refined_width_snr"]
     threshold = phase.group["detection/edge/threshold"][...]
-    fraction = phase["detected_fraction"]
+    fraction = phase[f"{edge}detected_fraction"]
     fig, axes = subplots(len(chosen))
     for ax, (w, n, i, j) in zip(axes, chosen):
         mine = np.all(lines == np.array([w, n, i, j]), axis=1)

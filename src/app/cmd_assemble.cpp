@@ -197,7 +197,6 @@ void print_thresholds(const assemble::SweepData& data, const assemble::TheoryTab
           }
           std::printf("   %s\n", rates.c_str());
         }
-        if (a.d.size() < 2) continue;
         // d -> infinity: the thresholds' extrapolation, and the residuals' where the lines have finite-T thresholds.
         // Where the finite-T target moves with d the threshold has no limit to meet: the residual row comes first.
         const assemble::TargetConstancy& target = defaults.along_d.target[size_line];
@@ -224,12 +223,10 @@ void print_thresholds(const assemble::SweepData& data, const assemble::TheoryTab
             std::printf("   threshold extrapolated%s\n",
                         target.converges == assemble::target_holds ? " (the finite-T target holds still)" : "");
         };
-        if (target.converges == assemble::target_moves && any_residual) {
-          print_row(true);
-          print_row(false);
-        } else {
-          print_row(false);
-          if (any_residual) print_row(true);
+        if (a.d.size() >= 2) {  // one size: nothing to extrapolate
+          const bool residual_first = target.converges == assemble::target_moves && any_residual;
+          print_row(residual_first);
+          if (any_residual) print_row(!residual_first);
         }
         // What was chosen and why: the default rule, the rules left out, each rule's model.
         std::string note = "  default rule: ";

@@ -94,6 +94,8 @@ std::int64_t line_flags(const Axes& axes, const PhaseTable& table, const RuleTab
     const std::vector<double> values = exact_trial_thresholds(rule, line, trials);
     const auto zeros = static_cast<double>(std::count(values.begin(), values.end(), 0.0));
     if (zeros > max_zero_threshold_share * static_cast<double>(values.size())) flags |= threshold_flag::many_zero_thresholds;
+  } else if (!axes.snr.empty() && axes.snr.front() == 0.0 && rule.false_detection_rate[line] > max_zero_threshold_share) {
+    flags |= threshold_flag::many_zero_thresholds;  // without exact thresholds: the share detected at snr 0
   }
   if (consistent == rule_inconsistent) flags |= threshold_flag::inconsistent_rule;
   if (rule.rule == Rule::null && !axes.snr.empty() && axes.snr.front() == 0.0) {

@@ -19,8 +19,8 @@ namespace rmtsweep::assemble {
 /// threshold is their maximum, at level 1/(n + 1) (detection.hpp, null_quantile_threshold).
 inline constexpr std::int64_t min_null_trials = 19;
 
-/// The share of a line's trials with exact threshold 0 above which its threshold is flagged
-/// (threshold_flag::many_zero_thresholds).
+/// The share of a line's trials with exact threshold 0 (without exact thresholds: detected at snr = 0) above which
+/// its threshold is flagged (threshold_flag::many_zero_thresholds).
 inline constexpr double max_zero_threshold_share = 0.25;
 
 /// Each trial's finite-T threshold, lines x trials row-major: the first finite value among the trial's points

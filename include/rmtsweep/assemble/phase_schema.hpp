@@ -88,7 +88,8 @@ namespace threshold_flag {
 /// The line's threshold lies below the grid's first snr: the median of exact thresholds below it, or a half
 /// crossing already reached at the first cell (bracket -1).
 inline constexpr std::int64_t below_grid = 1;
-/// More than a quarter of the line's trials have the exact threshold 0: detected without signal.
+/// More than a quarter of the line's trials have the exact threshold 0 (on a line without exact thresholds: are
+/// detected at snr = 0): detected without signal.
 inline constexpr std::int64_t many_zero_thresholds = 2;
 /// The rule's detections without signal grow with d on this (weighting, delta, gamma): consistent = 0.
 inline constexpr std::int64_t inconsistent_rule = 4;
@@ -290,7 +291,7 @@ inline constexpr PhaseEntry consistency_p_value{
 inline constexpr PhaseEntry threshold_flags{
     "threshold_flags",
     "per line, bits: 1 the threshold lies below the grid's first snr; 2 more than a quarter of the trials have "
-    "exact threshold 0 (detected without signal); 4 the rule is inconsistent along d here (consistent = 0); 8 "
+    "exact threshold 0 (without exact thresholds: are detected at snr = 0), detected without signal; 4 the rule is inconsistent along d here (consistent = 0); 8 "
     "(null rule) fewer than 19 snr = 0 trials set its level, at 1/(n + 1) > 5 %",
     dims::lines, "", threshold_flag::meanings, true};
 inline constexpr PhaseEntry extrapolated_overlap{

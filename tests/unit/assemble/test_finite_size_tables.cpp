@@ -201,6 +201,18 @@ TEST(FiniteSizeTables, WithoutSnrZeroExactThresholdsOfZeroCountAndLowMediansAreF
   EXPECT_EQ(rule_of(rules, Rule::null).consistent[0], rule_consistency_unknown);
 }
 
+TEST(FiniteSizeTables, WithoutExactThresholdsALineDetectingMoreThanAQuarterAtSnrZeroIsFlagged) {
+  const Axes a = axes_with({0.0, 0.5, 1.0});
+  auto rules = rules_with(a);
+  RuleTable& edge = rule_of(rules, Rule::edge);
+  edge.false_detection_rate[a.line(0, 1, 0, 0)] = 5.0 / 16;
+  edge.false_detection_rate[a.line(0, 2, 0, 0)] = 4.0 / 16;  // a quarter exactly: not more
+  finite_size_tables(a, table_with(a, 16), std::vector<double>(a.lines() * trials, missing), no_finite_t(a), rules,
+                     trials);
+  EXPECT_NE(edge.threshold_flags[a.line(0, 1, 0, 0)] & threshold_flag::many_zero_thresholds, 0);
+  EXPECT_EQ(edge.threshold_flags[a.line(0, 2, 0, 0)] & threshold_flag::many_zero_thresholds, 0);
+}
+
 TEST(FiniteSizeTables, WithoutSnrZeroOrExactThresholdsTheShareDetectedAtTheFirstSnrCounts) {
   const Axes a = axes_with({0.6, 0.7, 0.8});
   auto rules = rules_with(a);

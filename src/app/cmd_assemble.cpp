@@ -78,12 +78,12 @@ std::string residual_text(double value, double err) {
   return threshold_text(value, err, assemble::bracket_found);
 }
 
-/// The rules in the order the table prints them: finite_t_edge and null (the rules that hold their level), then
-/// the paper's edge rule and the eigengap rule. The line's default rule is printed before all of them.
+/// The rules in the order the table prints them: finite_t_edge and null (the rules that hold their level),
+/// then the paper's edge rule and the eigengap rule. The line's default rule is printed before all of them.
 std::vector<std::size_t> print_order(const std::vector<assemble::RuleTable>& rules) {
   std::vector<std::size_t> order;
-  for (const assemble::Rule rule :
-       {assemble::Rule::finite_t_edge, assemble::Rule::null, assemble::Rule::edge, assemble::Rule::eigengap}) {
+  for (const assemble::Rule rule : {assemble::Rule::finite_t_edge, assemble::Rule::null, assemble::Rule::edge,
+                                    assemble::Rule::eigengap}) {
     for (std::size_t r = 0; r < rules.size(); ++r) {
       if (rules[r].rule == rule) order.push_back(r);
     }
@@ -91,19 +91,23 @@ std::vector<std::size_t> print_order(const std::vector<assemble::RuleTable>& rul
   return order;
 }
 
-const char* rule_label(assemble::Rule rule) { return rule == assemble::Rule::edge ? "edge (paper)" : assemble::to_string(rule); }
+const char* rule_label(assemble::Rule rule) {
+  return rule == assemble::Rule::edge ? "edge (paper)" : assemble::to_string(rule);
+}
 
-/// Warnings about what the sweep's grid cannot tell (stderr, also with --quiet): without snr = 0 no false-detection
-/// rate is known and the null rule is off; with fewer than 19 snr = 0 trials the null rule's level is above 5 %.
+/// Warnings about what the sweep's grid cannot tell (stderr, also with --quiet): without snr = 0 no
+/// false-detection rate is known and the null rule is off; with fewer than 19 snr = 0 trials the null rule's
+/// level is above 5 %.
 void warn_about_grid(const assemble::SweepData& data, const assemble::PhaseTable& table) {
   const auto& a = data.axes;
   if (a.snr.empty()) return;
   if (a.snr.front() != 0.0) {
-    std::fprintf(stderr,
-                 "rmtsweep assemble: warning: the grid has no snr = 0: false-detection rates are unknown and the null "
-                 "rule is off; each rule's consistency along d is judged by the trials with exact threshold 0 where "
-                 "every size has them, else by the share detected at the grid's first snr (%g)\n",
-                 a.snr.front());
+    std::fprintf(
+        stderr,
+        "rmtsweep assemble: warning: the grid has no snr = 0: false-detection rates are unknown and the null "
+        "rule is off; each rule's consistency along d is judged by the trials with exact threshold 0 where "
+        "every size has them, else by the share detected at the grid's first snr (%g)\n",
+        a.snr.front());
     return;
   }
   std::size_t few = 0;
@@ -116,21 +120,25 @@ void warn_about_grid(const assemble::SweepData& data, const assemble::PhaseTable
     }
   }
   if (few > 0)
-    std::fprintf(stderr,
-                 "rmtsweep assemble: warning: %zu line(s) have fewer than %lld snr = 0 trials (down to %lld): the null "
-                 "rule's level there is their maximum, %.1f %% false detections at %lld, not 5 %% (flag 8, 'n' in the "
-                 "table)\n",
-                 few, static_cast<long long>(assemble::min_null_trials), static_cast<long long>(fewest),
-                 100.0 / static_cast<double>(fewest + 1), static_cast<long long>(fewest));
+    std::fprintf(
+        stderr,
+        "rmtsweep assemble: warning: %zu line(s) have fewer than %lld snr = 0 trials (down to %lld): the "
+        "null "
+        "rule's level there is their maximum, %.1f %% false detections at %lld, not 5 %% (flag 8, 'n' in the "
+        "table)\n",
+        few, static_cast<long long>(assemble::min_null_trials), static_cast<long long>(fewest),
+        100.0 / static_cast<double>(fewest + 1), static_cast<long long>(fewest));
 }
 
 /// Prints, per (weighting, delta, gamma) and per d, the default rule's threshold and its residual against the
-/// finite-T thresholds, then each rule's threshold with its bootstrap error beside the theory's; with several sizes,
-/// the extrapolations to d -> infinity of the thresholds ("inf thr") and of the residuals ("inf res"), the one to
-/// read first where the finite-T target moves with d, and a note naming the default rule and the fits.
+/// finite-T thresholds, then each rule's threshold with its bootstrap error beside the theory's; with several
+/// sizes, the extrapolations to d -> infinity of the thresholds ("inf thr") and of the residuals ("inf res"),
+/// the one to read first where the finite-T target moves with d, and a note naming the default rule and the
+/// fits.
 void print_thresholds(const assemble::SweepData& data, const assemble::TheoryTables& theory,
                       const assemble::FiniteTTable& finite_t, const std::vector<assemble::RuleTable>& rules,
-                      const std::vector<assemble::RefinedTable>& refined, const assemble::DefaultTables& defaults) {
+                      const std::vector<assemble::RefinedTable>& refined,
+                      const assemble::DefaultTables& defaults) {
   const bool any_refined = !data.refined.empty();
   const auto& a = data.axes;
   const auto order = print_order(rules);
@@ -148,12 +156,13 @@ void print_thresholds(const assemble::SweepData& data, const assemble::TheoryTab
     }
     return std::string(text);
   };
-  std::printf("marks: \"< grid\" below the grid's first snr; 0s more than a quarter of the trials at threshold 0; "
-              "! rule inconsistent along d (its detections without signal grow with d); n null level of < %lld "
-              "trials\n",
-              static_cast<long long>(assemble::min_null_trials));
-  std::printf("%-18s %7s %7s %8s %10s %15s %24s %16s", "weighting", "delta", "gamma", "d", "snr_sample", "finite-T",
-              "default rule", "residual");
+  std::printf(
+      "marks: \"< grid\" below the grid's first snr; 0s more than a quarter of the trials at threshold 0; "
+      "! rule inconsistent along d (its detections without signal grow with d); n null level of < %lld "
+      "trials\n",
+      static_cast<long long>(assemble::min_null_trials));
+  std::printf("%-18s %7s %7s %8s %10s %15s %24s %16s", "weighting", "delta", "gamma", "d", "snr_sample",
+              "finite-T", "default rule", "residual");
   for (const std::size_t r : order) std::printf(" %24s", rule_label(rules[r].rule));
   if (any_refined) std::printf(" %18s", "refined (edge)");
   std::printf("   false detections at snr 0 (");
@@ -172,18 +181,20 @@ void print_thresholds(const assemble::SweepData& data, const assemble::TheoryTab
             return;
           }
           const std::size_t line = a.line(w, n, i, j);
-          std::printf("%-18s %7.4g %7.4g %8d %10.4g %15s %24s %16s", a.weighting[w].c_str(), a.delta[i], a.gamma[j],
-                      a.d[n], theory.sample_threshold_snr[line], finite_t_text(line).c_str(),
-                      flagged_threshold_text(top.empirical_threshold_snr[line], top.empirical_threshold_snr_err[line],
-                                             top.empirical_threshold_bracket[line], top.threshold_flags[line])
-                          .c_str(),
-                      residual_text(top.residual_snr[line], top.residual_snr_err[line]).c_str());
+          std::printf(
+              "%-18s %7.4g %7.4g %8d %10.4g %15s %24s %16s", a.weighting[w].c_str(), a.delta[i], a.gamma[j],
+              a.d[n], theory.sample_threshold_snr[line], finite_t_text(line).c_str(),
+              flagged_threshold_text(top.empirical_threshold_snr[line], top.empirical_threshold_snr_err[line],
+                                     top.empirical_threshold_bracket[line], top.threshold_flags[line])
+                  .c_str(),
+              residual_text(top.residual_snr[line], top.residual_snr_err[line]).c_str());
           std::string rates;
           for (const std::size_t r : order) {
             const auto& rule = rules[r];
             std::printf(" %24s", flagged_threshold_text(rule.empirical_threshold_snr[line],
                                                         rule.empirical_threshold_snr_err[line],
-                                                        rule.empirical_threshold_bracket[line], rule.threshold_flags[line])
+                                                        rule.empirical_threshold_bracket[line],
+                                                        rule.threshold_flags[line])
                                      .c_str());
             char rate[24];
             std::snprintf(rate, sizeof rate, "%s%.3g", rates.empty() ? "" : " / ", rule.false_detection_rate[line]);
@@ -197,31 +208,41 @@ void print_thresholds(const assemble::SweepData& data, const assemble::TheoryTab
           }
           std::printf("   %s\n", rates.c_str());
         }
-        // d -> infinity: the thresholds' extrapolation, and the residuals' where the lines have finite-T thresholds.
-        // Where the finite-T target moves with d the threshold has no limit to meet: the residual row comes first.
+        // d -> infinity: the thresholds' extrapolation, and the residuals' where the lines have finite-T
+        // thresholds. Where the finite-T target moves with d the threshold has no limit to meet: the residual
+        // row comes first.
         const assemble::TargetConstancy& target = defaults.along_d.target[size_line];
         bool any_residual = false;
-        for (const auto& rule : rules) any_residual = any_residual || rule.residual_extrapolation[size_line].terms > 0;
+        for (const auto& rule : rules)
+          any_residual = any_residual || rule.residual_extrapolation[size_line].terms > 0;
         const auto print_row = [&](bool residual) {
-          const double reference = residual ? 0.0 : theory.sample_threshold_snr[a.line(w, a.d.size() - 1, i, j)];
-          const auto& top_fit = residual ? top.residual_extrapolation[size_line] : top.extrapolation[size_line];
-          std::printf("%-18s %7.4g %7.4g %8s %10.4g %15s %24s %16s", a.weighting[w].c_str(), a.delta[i], a.gamma[j],
-                      residual ? "inf res" : "inf thr", reference, "-", extrapolation_text(top_fit).c_str(), "");
+          const double reference =
+              residual ? 0.0 : theory.sample_threshold_snr[a.line(w, a.d.size() - 1, i, j)];
+          const auto& top_fit =
+              residual ? top.residual_extrapolation[size_line] : top.extrapolation[size_line];
+          std::printf("%-18s %7.4g %7.4g %8s %10.4g %15s %24s %16s", a.weighting[w].c_str(), a.delta[i],
+                      a.gamma[j], residual ? "inf res" : "inf thr", reference, "-",
+                      extrapolation_text(top_fit).c_str(), "");
           for (const std::size_t r : order) {
-            const auto& fit = residual ? rules[r].residual_extrapolation[size_line] : rules[r].extrapolation[size_line];
+            const auto& fit =
+                residual ? rules[r].residual_extrapolation[size_line] : rules[r].extrapolation[size_line];
             std::string text = extrapolation_text(fit);
             if (fit.terms > 0 && rules[r].consistent[size_line] == assemble::rule_inconsistent) text += " !";
             std::printf(" %24s", text.c_str());
           }
           if (any_refined) std::printf(" %18s", "");
           if (residual)
-            std::printf("   residual (threshold - finite-T) extrapolated: 0 where the sizes close on their targets\n");
+            std::printf(
+                "   residual (threshold - finite-T) extrapolated: 0 where the sizes close on their "
+                "targets\n");
           else if (target.converges == assemble::target_moves)
-            std::printf("   threshold extrapolated: the finite-T target moves with d (p = %.2g), no limit to meet\n",
-                        target.p_value);
+            std::printf(
+                "   threshold extrapolated: the finite-T target moves with d (p = %.2g), no limit to meet\n",
+                target.p_value);
           else
-            std::printf("   threshold extrapolated%s\n",
-                        target.converges == assemble::target_holds ? " (the finite-T target holds still)" : "");
+            std::printf("   threshold extrapolated%s\n", target.converges == assemble::target_holds
+                                                             ? " (the finite-T target holds still)"
+                                                             : "");
         };
         if (a.d.size() >= 2) {  // one size: nothing to extrapolate
           const bool residual_first = target.converges == assemble::target_moves && any_residual;
@@ -231,13 +252,15 @@ void print_thresholds(const assemble::SweepData& data, const assemble::TheoryTab
         // What was chosen and why: the default rule, the rules left out, each rule's model.
         std::string note = "  default rule: ";
         note += chosen >= 0 ? assemble::to_string(rules[static_cast<std::size_t>(chosen)].rule) : "none";
-        if (chosen >= 0 && rules[static_cast<std::size_t>(chosen)].consistent[size_line] == assemble::rule_inconsistent)
+        if (chosen >= 0 &&
+            rules[static_cast<std::size_t>(chosen)].consistent[size_line] == assemble::rule_inconsistent)
           note += " (inconsistent too: no default extrapolation)";
         for (const std::size_t r : order) {
           const auto& rule = rules[r];
           char text[160];
           if (rule.consistent[size_line] == assemble::rule_inconsistent) {
-            std::snprintf(text, sizeof text, "; %s inconsistent (detections without signal grow with d, p = %.2g)",
+            std::snprintf(text, sizeof text,
+                          "; %s inconsistent (detections without signal grow with d, p = %.2g)",
                           assemble::to_string(rule.rule), rule.consistency_p_value[size_line]);
             note += text;
           }
@@ -248,10 +271,12 @@ void print_thresholds(const assemble::SweepData& data, const assemble::TheoryTab
           const char* model = e.terms == 2 ? "quadratic" : "line";
           char text[200];
           if (std::isnan(e.quadratic_p_value))
-            std::snprintf(text, sizeof text, "; %s: %s of %lld sizes, chi2/dof %.2g", assemble::to_string(rules[r].rule),
-                          model, static_cast<long long>(e.sizes_used), e.chi2_per_dof);
+            std::snprintf(text, sizeof text, "; %s: %s of %lld sizes, chi2/dof %.2g",
+                          assemble::to_string(rules[r].rule), model, static_cast<long long>(e.sizes_used),
+                          e.chi2_per_dof);
           else
-            std::snprintf(text, sizeof text, "; %s: %s of %lld sizes, chi2/dof %.2g (F-test of d^(-2/3): p = %.2g; %s %s)",
+            std::snprintf(text, sizeof text,
+                          "; %s: %s of %lld sizes, chi2/dof %.2g (F-test of d^(-2/3): p = %.2g; %s %s)",
                           assemble::to_string(rules[r].rule), model, static_cast<long long>(e.sizes_used),
                           e.chi2_per_dof, e.quadratic_p_value, e.terms == 2 ? "line" : "quadratic",
                           extrapolation_text(e.alternative).c_str());
@@ -470,9 +495,9 @@ int command_assemble(int argc, char** argv) {
     const double scale = finite_t.scale(line, trial);
     if (std::isfinite(scale)) finite_t_scale[line * trials + static_cast<std::size_t>(trial)] = scale;
   }
-  auto rules = assemble::detection_tables(data.axes, data.points, theory.bulk_edge_right, finite_t.references(),
-                                          margin, assemble::default_null_alpha, &finite_t_points, &data.secular,
-                                          data.config.trials, &finite_t_scale);
+  auto rules = assemble::detection_tables(
+      data.axes, data.points, theory.bulk_edge_right, finite_t.references(), margin,
+      assemble::default_null_alpha, &finite_t_points, &data.secular, data.config.trials, &finite_t_scale);
   // Refined thresholds (probit fits over grid and /refine points); the extrapolation to d -> infinity
   // takes them where a line has refined points.
   std::vector<assemble::RefinedTable> refined;
@@ -490,8 +515,8 @@ int command_assemble(int argc, char** argv) {
                                               scaled ? finite_t_refined : data.refined, rule, &exact));
     if (!data.refined.empty()) assemble::extrapolate_with_refined(data.axes, refined.back(), rule);
   }
-  // Along d: residuals against the finite-T thresholds, consistency, flags, and per (weighting, delta, gamma) the
-  // default rule, whose detected fractions and thresholds the top level carries.
+  // Along d: residuals against the finite-T thresholds, consistency, flags, and per (weighting, delta, gamma)
+  // the default rule, whose detected fractions and thresholds the top level carries.
   assemble::DefaultTables defaults;
   defaults.along_d = assemble::finite_size_tables(
       data.axes, table, assemble::finite_t_trial_thresholds(data.axes, data.points, data.config.trials),
@@ -502,7 +527,8 @@ int command_assemble(int argc, char** argv) {
   table.empirical_threshold_snr = defaults.rules.empirical_threshold_snr;
   table.empirical_threshold_bracket = defaults.rules.empirical_threshold_bracket;
   const auto write = [&](const std::string& target) {
-    assemble::write_phase(target, data, table, theory, finite_t_table, margin, rules, shown, refined, defaults);
+    assemble::write_phase(target, data, table, theory, finite_t_table, margin, rules, shown, refined,
+                          defaults);
   };
   if (in_place) {
     write_phase_where_it_fits(path, write);
@@ -521,7 +547,8 @@ int command_assemble(int argc, char** argv) {
     std::printf("; %lld refined points (%lld done, %lld failed)", static_cast<long long>(data.refined_total),
                 static_cast<long long>(data.refined_done), static_cast<long long>(data.refined_failed));
   }
-  std::printf("\ndetection: top eigenvalue > right_edge (1 + %g d^(-2/3)) (edge rules; docs/detection.md)\n", margin);
+  std::printf("\ndetection: top eigenvalue > right_edge (1 + %g d^(-2/3)) (edge rules; docs/detection.md)\n",
+              margin);
   warn_about_grid(data, table);
   if (!quiet) print_thresholds(data, theory, finite_t_table, rules, refined, defaults);
   return 0;

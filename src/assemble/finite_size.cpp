@@ -2,12 +2,11 @@
 
 #include <algorithm>
 #include <array>
+#include <boost/math/distributions/fisher_f.hpp>
 #include <cmath>
 #include <limits>
 #include <random>
 #include <stdexcept>
-
-#include <boost/math/distributions/fisher_f.hpp>
 
 namespace rmtsweep::assemble {
 
@@ -217,7 +216,8 @@ Fit fit_entries(const std::vector<Entry>& entries, int terms) {
   }
 
   // chi2 over all sizes; the scale factor's chi2 over those with leverage >= min_scale_leverage p / n.
-  const double leverage_cut = min_scale_leverage * static_cast<double>(p) / static_cast<double>(entries.size());
+  const double leverage_cut =
+      min_scale_leverage * static_cast<double>(p) / static_cast<double>(entries.size());
   double chi2 = 0.0, chi2_scale = 0.0;
   std::size_t in_scale = 0;
   for (const auto& e : entries) {
@@ -251,8 +251,8 @@ Fit fit_entries(const std::vector<Entry>& entries, int terms) {
 
 }  // namespace
 
-Fit fit_threshold(const std::vector<double>& d, const std::vector<double>& thr, const std::vector<double>& err,
-                  int terms) {
+Fit fit_threshold(const std::vector<double>& d, const std::vector<double>& thr,
+                  const std::vector<double>& err, int terms) {
   return fit_entries(usable_entries(d, thr, err), terms);
 }
 
@@ -265,8 +265,8 @@ Extrapolation extrapolate_threshold(const std::vector<double>& d, const std::vec
   if (entries.size() < min_sizes_for_extrapolation) return out;
   const Fit line = fit_entries(entries, 1);
   if (line.terms == 0) return out;  // a singular design: no fit at all
-  const Fit quadratic =
-      entries.size() >= min_sizes_for_quadratic_term ? fit_entries(entries, 2) : Fit{.sizes_used = out.sizes_used};
+  const Fit quadratic = entries.size() >= min_sizes_for_quadratic_term ? fit_entries(entries, 2)
+                                                                       : Fit{.sizes_used = out.sizes_used};
   bool add_term = false;
   if (quadratic.terms == 2) {
     // The nested-model F-test of b = 0 on one added parameter (docs/finite_size.md, "Which terms").
@@ -280,8 +280,8 @@ Extrapolation extrapolate_threshold(const std::vector<double>& d, const std::vec
       out.quadratic_p_value = 0.0;
     } else {
       out.quadratic_f = fall / (quadratic.chi2 / dof);
-      out.quadratic_p_value =
-          boost::math::cdf(boost::math::complement(boost::math::fisher_f_distribution<double>(1.0, dof), out.quadratic_f));
+      out.quadratic_p_value = boost::math::cdf(
+          boost::math::complement(boost::math::fisher_f_distribution<double>(1.0, dof), out.quadratic_f));
     }
     add_term = out.quadratic_p_value < quadratic_term_level;
   }

@@ -28,26 +28,28 @@ std::vector<double> exact_trial_thresholds(const RuleTable& rule, std::size_t li
 MedianEstimate line_residual(const RuleTable& rule, std::size_t line, std::size_t trials,
                              const std::vector<double>& finite_t_trials, const FiniteTTable& finite_t) {
   if (rule.empirical_threshold_exact[line] == 1) {
-    const auto begin = static_cast<std::ptrdiff_t>(line * trials), end = begin + static_cast<std::ptrdiff_t>(trials);
-    return paired_residual(std::vector<double>(rule.trial_threshold_snr.begin() + begin, rule.trial_threshold_snr.begin() + end),
-                           std::vector<double>(finite_t_trials.begin() + begin, finite_t_trials.begin() + end), line);
+    const auto begin = static_cast<std::ptrdiff_t>(line * trials),
+               end = begin + static_cast<std::ptrdiff_t>(trials);
+    return paired_residual(
+        std::vector<double>(rule.trial_threshold_snr.begin() + begin, rule.trial_threshold_snr.begin() + end),
+        std::vector<double>(finite_t_trials.begin() + begin, finite_t_trials.begin() + end), line);
   }
   const double threshold = rule.empirical_threshold_snr[line];
   if (!std::isfinite(threshold) || !std::isfinite(finite_t.threshold_snr[line])) return {nan, nan};
   return {threshold - finite_t.threshold_snr[line], rule.empirical_threshold_snr_err[line]};
 }
 
-/// How a size line counts a rule's detections without signal (docs/detection.md, "Consistent rules"): the snr = 0
-/// cell where the grid has one; else, where every size's thresholds are exact, the trials of threshold 0; else the
-/// grid's first snr. One way for all sizes of a size line, so that no trend comes from mixing them.
+/// How a size line counts a rule's detections without signal (docs/detection.md, "Consistent rules"): the snr
+/// = 0 cell where the grid has one; else, where every size's thresholds are exact, the trials of threshold 0;
+/// else the grid's first snr. One way for all sizes of a size line, so that no trend comes from mixing them.
 enum class NullCount { snr_zero, exact_zero, first_snr };
 
 struct Counts {
   std::vector<std::int64_t> detected, trials;
 };
 
-Counts null_counts(const Axes& axes, const PhaseTable& table, const RuleTable& rule, std::size_t w, std::size_t i,
-                   std::size_t j, std::size_t trials) {
+Counts null_counts(const Axes& axes, const PhaseTable& table, const RuleTable& rule, std::size_t w,
+                   std::size_t i, std::size_t j, std::size_t trials) {
   const std::size_t sizes = axes.d.size();
   NullCount how = NullCount::first_snr;
   if (!axes.snr.empty() && axes.snr.front() == 0.0) {
@@ -75,7 +77,8 @@ Counts null_counts(const Axes& axes, const PhaseTable& table, const RuleTable& r
     const std::size_t cell = axes.cell(w, n, i, j, 0);
     const std::int64_t done = table.trials_done[cell];
     // The null rule's rate at snr = 0 is leave-one-out (each null trial judged by the others' level).
-    const double rate = how == NullCount::snr_zero ? rule.false_detection_rate[line] : rule.detected_fraction[cell];
+    const double rate =
+        how == NullCount::snr_zero ? rule.false_detection_rate[line] : rule.detected_fraction[cell];
     if (done == 0 || std::isnan(rate)) continue;
     counts.trials[n] = done;
     counts.detected[n] = static_cast<std::int64_t>(std::llround(rate * static_cast<double>(done)));
@@ -93,8 +96,10 @@ std::int64_t line_flags(const Axes& axes, const PhaseTable& table, const RuleTab
   if (exact) {
     const std::vector<double> values = exact_trial_thresholds(rule, line, trials);
     const auto zeros = static_cast<double>(std::count(values.begin(), values.end(), 0.0));
-    if (zeros > max_zero_threshold_share * static_cast<double>(values.size())) flags |= threshold_flag::many_zero_thresholds;
-  } else if (!axes.snr.empty() && axes.snr.front() == 0.0 && rule.false_detection_rate[line] > max_zero_threshold_share) {
+    if (zeros > max_zero_threshold_share * static_cast<double>(values.size()))
+      flags |= threshold_flag::many_zero_thresholds;
+  } else if (!axes.snr.empty() && axes.snr.front() == 0.0 &&
+             rule.false_detection_rate[line] > max_zero_threshold_share) {
     flags |= threshold_flag::many_zero_thresholds;  // without exact thresholds: the share detected at snr 0
   }
   if (consistent == rule_inconsistent) flags |= threshold_flag::inconsistent_rule;
@@ -106,7 +111,8 @@ std::int64_t line_flags(const Axes& axes, const PhaseTable& table, const RuleTab
 }
 
 /// Whether every size of a size line with done trials has at least min_null_trials at snr = 0.
-bool enough_null_trials(const Axes& axes, const PhaseTable& table, std::size_t w, std::size_t i, std::size_t j) {
+bool enough_null_trials(const Axes& axes, const PhaseTable& table, std::size_t w, std::size_t i,
+                        std::size_t j) {
   if (axes.snr.empty() || axes.snr.front() != 0.0) return false;
   bool any = false;
   for (std::size_t n = 0; n < axes.d.size(); ++n) {
@@ -121,10 +127,12 @@ bool enough_null_trials(const Axes& axes, const PhaseTable& table, std::size_t w
 
 /// Copies, per line, `count` values starting at line * count from the line's default rule.
 template <class Table, class Value>
-void take_per_line(const Axes& axes, const std::vector<Table>& tables, const std::vector<std::int64_t>& default_rule,
-                   std::vector<Value> Table::*member, Table& out, Value missing) {
+void take_per_line(const Axes& axes, const std::vector<Table>& tables,
+                   const std::vector<std::int64_t>& default_rule, std::vector<Value> Table::*member,
+                   Table& out, Value missing) {
   const std::size_t lines = axes.lines();
-  const std::size_t count = tables.empty() ? 0 : (tables.front().*member).size() / std::max<std::size_t>(lines, 1);
+  const std::size_t count =
+      tables.empty() ? 0 : (tables.front().*member).size() / std::max<std::size_t>(lines, 1);
   (out.*member).assign(lines * count, missing);
   for (std::size_t line = 0; line < lines; ++line) {
     const LineIndex x = axes.unravel(line);
@@ -138,19 +146,24 @@ void take_per_line(const Axes& axes, const std::vector<Table>& tables, const std
 
 }  // namespace
 
-std::vector<double> finite_t_trial_thresholds(const Axes& axes, const std::vector<PointRecord>& points, int trials) {
+std::vector<double> finite_t_trial_thresholds(const Axes& axes, const std::vector<PointRecord>& points,
+                                              int trials) {
   const auto t_count = static_cast<std::size_t>(std::max(trials, 0));
   std::vector<double> out(axes.lines() * t_count, nan);
   for (const PointRecord& p : points) {
-    if (p.trial < 0 || static_cast<std::size_t>(p.trial) >= t_count || !std::isfinite(p.finite_t_threshold_snr)) continue;
-    double& value = out[axes.line(p.weighting, p.d, p.delta, p.gamma) * t_count + static_cast<std::size_t>(p.trial)];
+    if (p.trial < 0 || static_cast<std::size_t>(p.trial) >= t_count ||
+        !std::isfinite(p.finite_t_threshold_snr))
+      continue;
+    double& value =
+        out[axes.line(p.weighting, p.d, p.delta, p.gamma) * t_count + static_cast<std::size_t>(p.trial)];
     if (std::isnan(value)) value = p.finite_t_threshold_snr;
   }
   return out;
 }
 
-SizeLineTables finite_size_tables(const Axes& axes, const PhaseTable& table, const std::vector<double>& finite_t_trials,
-                                  const FiniteTTable& finite_t, std::vector<RuleTable>& rules, int trials) {
+SizeLineTables finite_size_tables(const Axes& axes, const PhaseTable& table,
+                                  const std::vector<double>& finite_t_trials, const FiniteTTable& finite_t,
+                                  std::vector<RuleTable>& rules, int trials) {
   const std::size_t lines = axes.lines(), size_lines = axes.size_lines();
   const auto t_count = static_cast<std::size_t>(std::max(trials, 0));
   if (finite_t_trials.size() != lines * t_count || finite_t.threshold_snr.size() != lines ||
@@ -224,7 +237,8 @@ SizeLineTables finite_size_tables(const Axes& axes, const PhaseTable& table, con
           if (r < 0) continue;
           const RuleTable& rule = rules[static_cast<std::size_t>(r)];
           bool has = false;
-          for (std::size_t n = 0; n < sizes.size(); ++n) has = has || !std::isnan(rule.threshold[axes.line(w, n, i, j)]);
+          for (std::size_t n = 0; n < sizes.size(); ++n)
+            has = has || !std::isnan(rule.threshold[axes.line(w, n, i, j)]);
           if (!has) continue;
           if (first_with_thresholds < 0) first_with_thresholds = r;
           if (rule.consistent[size_line] != rule_inconsistent) {
@@ -241,7 +255,8 @@ SizeLineTables finite_size_tables(const Axes& axes, const PhaseTable& table, con
 
 RuleTable default_rule_table(const Axes& axes, const std::vector<RuleTable>& rules,
                              const std::vector<std::int64_t>& default_rule) {
-  if (default_rule.size() != axes.size_lines()) throw std::invalid_argument("default_rule_table: one rule per size line");
+  if (default_rule.size() != axes.size_lines())
+    throw std::invalid_argument("default_rule_table: one rule per size line");
   RuleTable out;
   out.rule = rules.empty() ? Rule::edge : rules.front().rule;  // mixed: default_rule says whose
   take_per_line(axes, rules, default_rule, &RuleTable::detected_fraction, out, nan);
@@ -275,12 +290,13 @@ RuleTable default_rule_table(const Axes& axes, const std::vector<RuleTable>& rul
 
 RefinedTable default_refined_table(const Axes& axes, const std::vector<RefinedTable>& refined,
                                    const std::vector<std::int64_t>& default_rule) {
-  if (default_rule.size() != axes.size_lines()) throw std::invalid_argument("default_refined_table: one rule per size line");
+  if (default_rule.size() != axes.size_lines())
+    throw std::invalid_argument("default_refined_table: one rule per size line");
   RefinedTable out;
   out.rule = refined.empty() ? Rule::edge : refined.front().rule;
   for (auto member : {&RefinedTable::threshold, &RefinedTable::threshold_err, &RefinedTable::resolution_err,
-                      &RefinedTable::spread_err, &RefinedTable::fit_threshold, &RefinedTable::fit_threshold_err,
-                      &RefinedTable::width, &RefinedTable::width_err})
+                      &RefinedTable::spread_err, &RefinedTable::fit_threshold,
+                      &RefinedTable::fit_threshold_err, &RefinedTable::width, &RefinedTable::width_err})
     take_per_line(axes, refined, default_rule, member, out, nan);
   for (auto member : {&RefinedTable::exact, &RefinedTable::trials, &RefinedTable::refined_points})
     take_per_line(axes, refined, default_rule, member, out, std::int64_t{0});

@@ -3,11 +3,10 @@
 #include "rmtsweep/assemble/finite_size_trends.hpp"
 
 #include <algorithm>
+#include <boost/math/distributions/fisher_f.hpp>
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
-
-#include <boost/math/distributions/fisher_f.hpp>
 
 namespace rmtsweep::assemble {
 
@@ -60,9 +59,11 @@ TargetConstancy target_constancy(const std::vector<std::vector<double>>& values)
 namespace {
 
 /// The exact P(T >= observed) under the multivariate hypergeometric law of the detections given their total
-/// (`total`), T = sum_n n x_n (scores = ranks): the generating function of prod_n C(k_n, x_n) over (count, T),
-/// one size at a time, rescaled after each so that no product overflows (only ratios at count = total matter).
-double exact_trend_p_value(const std::vector<std::int64_t>& trials, std::int64_t total, std::int64_t observed) {
+/// (`total`), T = sum_n n x_n (scores = ranks): the generating function of prod_n C(k_n, x_n) over (count,
+/// T), one size at a time, rescaled after each so that no product overflows (only ratios at count = total
+/// matter).
+double exact_trend_p_value(const std::vector<std::int64_t>& trials, std::int64_t total,
+                           std::int64_t observed) {
   const auto counts = static_cast<std::size_t>(total) + 1;
   const std::size_t scores = static_cast<std::size_t>(total) * (trials.size() - 1) + 1;
   std::vector<double> weight(counts * scores, 0.0), next(counts * scores);
@@ -133,7 +134,8 @@ DetectionTrend detection_trend(const std::vector<double>& d, const std::vector<s
     return out;
   }
   double work = 0.0;
-  const double states = static_cast<double>(total + 1) * static_cast<double>(total * static_cast<std::int64_t>(x.size() - 1) + 1);
+  const double states = static_cast<double>(total + 1) *
+                        static_cast<double>(total * static_cast<std::int64_t>(x.size() - 1) + 1);
   for (const std::int64_t trials_n : k) work += states * static_cast<double>(std::min(trials_n, total) + 1);
   if (work <= max_exact_trend_work) {
     out.p_value = exact_trend_p_value(k, total, statistic);

@@ -51,7 +51,8 @@ io::Group open_or_create_group(hid_t loc, const std::string& name) {
 
 /// One field of every fit of `fits` (a member of Fit, or of Fit through a member Fit of Extrapolation).
 template <class Member>
-auto fit_field(const std::vector<Extrapolation>& fits, Member member, const Fit Extrapolation::*of = nullptr) {
+auto fit_field(const std::vector<Extrapolation>& fits, Member member,
+               const Fit Extrapolation::*of = nullptr) {
   std::vector<std::conditional_t<std::is_same_v<std::decay_t<decltype(Fit{}.*member)>, int>, std::int64_t,
                                  std::decay_t<decltype(Fit{}.*member)>>>
       values;

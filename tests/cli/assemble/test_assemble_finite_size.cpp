@@ -1,7 +1,7 @@
-// `rmtsweep assemble` along d (issue 18; docs/finite_size.md, docs/detection.md): the default rule at the top of
-// /phase, both fits beside the F-test's choice, the residuals against the trials' own finite-T thresholds, the
-// rules' consistency along d, the flags and the warnings, on small sweeps of `last` pooling (whose points carry
-// their finite-T thresholds) at five sizes d = 40 ... 640: about 15 s on 2 ranks.
+// `rmtsweep assemble` along d (issue 18; docs/finite_size.md, docs/detection.md): the default rule at the top
+// of /phase, both fits beside the F-test's choice, the residuals against the trials' own finite-T thresholds,
+// the rules' consistency along d, the flags and the warnings, on small sweeps of `last` pooling (whose points
+// carry their finite-T thresholds) at five sizes d = 40 ... 640: about 15 s on 2 ranks.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -60,14 +60,17 @@ class AssembleFiniteSize : public ::testing::Test {
 
 TEST_F(AssembleFiniteSize, TheTopLevelCarriesTheNullRuleWhereEverySizeHasNineteenNullTrials) {
   EXPECT_EQ(ints("phase/default_detection_rule"), (std::vector<std::int64_t>{2}));  // 2: null
-  for (const std::string name : {"detected_fraction", "empirical_threshold_snr", "empirical_threshold_snr_err",
-                                 "extrapolated_threshold_snr", "extrapolated_threshold_snr_err", "residual_snr",
-                                 "extrapolated_residual_snr", "extrapolated_threshold_snr_alternative"}) {
+  for (const std::string name :
+       {"detected_fraction", "empirical_threshold_snr", "empirical_threshold_snr_err",
+        "extrapolated_threshold_snr", "extrapolated_threshold_snr_err", "residual_snr",
+        "extrapolated_residual_snr", "extrapolated_threshold_snr_alternative"}) {
     const auto top = doubles("phase/" + name), own = doubles(group("null") + name);
     ASSERT_EQ(top.size(), own.size()) << name;
     for (std::size_t k = 0; k < top.size(); ++k) {
-      if (std::isnan(own[k])) EXPECT_TRUE(std::isnan(top[k])) << name << " " << k;
-      else EXPECT_EQ(top[k], own[k]) << name << " " << k;
+      if (std::isnan(own[k]))
+        EXPECT_TRUE(std::isnan(top[k])) << name << " " << k;
+      else
+        EXPECT_EQ(top[k], own[k]) << name << " " << k;
     }
   }
   EXPECT_EQ(ints("phase/threshold_flags"), ints(group("null") + "threshold_flags"));
@@ -86,8 +89,10 @@ TEST_F(AssembleFiniteSize, EveryRuleStoresTheFitTheFTestChoseAndTheOtherBesideIt
     ++compared;
     EXPECT_EQ(doubles(group(rule) + "extrapolated_threshold_snr").front(), expected.thr_inf) << rule;
     EXPECT_EQ(doubles(group(rule) + "extrapolated_threshold_snr_err").front(), expected.thr_inf_err) << rule;
-    EXPECT_EQ(ints(group(rule) + "extrapolation_terms_alternative").front(), expected.alternative.terms) << rule;
-    EXPECT_EQ(doubles(group(rule) + "extrapolated_threshold_snr_alternative").front(), expected.alternative.thr_inf)
+    EXPECT_EQ(ints(group(rule) + "extrapolation_terms_alternative").front(), expected.alternative.terms)
+        << rule;
+    EXPECT_EQ(doubles(group(rule) + "extrapolated_threshold_snr_alternative").front(),
+              expected.alternative.thr_inf)
         << rule;
     const double p = doubles(group(rule) + "extrapolation_quadratic_p_value").front();
     EXPECT_EQ(p, expected.quadratic_p_value) << rule;
@@ -112,7 +117,8 @@ TEST_F(AssembleFiniteSize, TheResidualIsTheMedianOfEachTrialsThresholdLessItsOwn
     for (std::size_t p = 0; p < trial.size(); ++p) {
       if (static_cast<std::size_t>(d_index[p]) == n) own[static_cast<std::size_t>(trial[p])] = finite_t[p];
     }
-    for (int t = 0; t < trials; ++t) measured[static_cast<std::size_t>(t)] = trial_threshold[n * trials + static_cast<std::size_t>(t)];
+    for (int t = 0; t < trials; ++t)
+      measured[static_cast<std::size_t>(t)] = trial_threshold[n * trials + static_cast<std::size_t>(t)];
     const auto expected = assemble::paired_residual(measured, own, n);
     EXPECT_TRUE(std::isfinite(expected.median)) << "d = " << sizes[n];
     EXPECT_EQ(residual[n], expected.median) << "d = " << sizes[n];
@@ -126,8 +132,8 @@ TEST_F(AssembleFiniteSize, TheResidualIsTheMedianOfEachTrialsThresholdLessItsOwn
 }
 
 TEST_F(AssembleFiniteSize, ThePapersEdgeRuleIsInconsistentForOneTokenAndItsLinesAreFlagged) {
-  // `last`'s bulk reaches above the paper's edge more often as d grows (docs/detection.md): its snr = 0 detections
-  // grow with d. The null rule's leave-one-out rate is 1/20 at every size.
+  // `last`'s bulk reaches above the paper's edge more often as d grows (docs/detection.md): its snr = 0
+  // detections grow with d. The null rule's leave-one-out rate is 1/20 at every size.
   EXPECT_EQ(ints(group("edge") + "consistent"), (std::vector<std::int64_t>{assemble::rule_inconsistent}));
   EXPECT_LT(doubles(group("edge") + "consistency_p_value").front(), assemble::detection_trend_level);
   for (const auto flags : ints(group("edge") + "threshold_flags"))
@@ -142,15 +148,17 @@ TEST_F(AssembleFiniteSize, TheTableSaysWhichRowExtrapolatesTheThresholdAndWhichT
   EXPECT_NE(output_.find("inf res"), std::string::npos) << output_;
   EXPECT_NE(output_.find("residual (threshold - finite-T) extrapolated"), std::string::npos) << output_;
   EXPECT_NE(output_.find("edge (paper)"), std::string::npos) << output_;
-  EXPECT_EQ(output_.find("warning"), std::string::npos) << output_;  // snr 0 with 20 trials: nothing to warn of
+  EXPECT_EQ(output_.find("warning"), std::string::npos)
+      << output_;  // snr 0 with 20 trials: nothing to warn of
 }
 
 // Two sizes, 4 trials, two snr values: enough to show what the grid cannot tell.
 TEST(AssembleFiniteSizeWarnings, FewNullTrialsAndNoSnrZeroAreSaid) {
   const ScratchDir scratch("rmtsweep-finite-size-warnings");
   const std::string few = (scratch / "few.h5").string(), none = (scratch / "none.h5").string();
-  const std::string common = " --d 40,80 --T 10 --correlation prefix:3 --table centered --seed 5 --trials 4 --delta 0.5 "
-                             "--gamma 0.25 --weighting last --store_spectra false";
+  const std::string common =
+      " --d 40,80 --T 10 --correlation prefix:3 --table centered --seed 5 --trials 4 --delta 0.5 "
+      "--gamma 0.25 --weighting last --store_spectra false";
   ASSERT_EQ(run_rmtsweep_mpi(2, "run --output " + few + common + " --snr 0,2").status, 0);
   ASSERT_EQ(run_rmtsweep_mpi(2, "run --output " + none + common + " --snr 0.6,2").status, 0);
 
@@ -162,7 +170,8 @@ TEST(AssembleFiniteSizeWarnings, FewNullTrialsAndNoSnrZeroAreSaid) {
     for (const auto flags : io::read_ints(io::open_dataset(file, "phase/detection/null/threshold_flags")))
       EXPECT_NE(flags & assemble::threshold_flag::few_null_trials, 0);
     // Too few for the null rule: finite_t_edge is the default.
-    EXPECT_EQ(io::read_ints(io::open_dataset(file, "phase/default_detection_rule")), (std::vector<std::int64_t>{3}));
+    EXPECT_EQ(io::read_ints(io::open_dataset(file, "phase/default_detection_rule")),
+              (std::vector<std::int64_t>{3}));
   }
 
   const auto without = run_rmtsweep("assemble --quiet " + none);

@@ -114,7 +114,8 @@ TEST(SweepRefine, OneAndTwoRanksGiveTheSameRefinedFile) {
   {
     const io::File file = io::open_file(dir / "one.h5", io::Access::read_only);
     // The edge rule's, which refine refined (the top level of /phase is the default rule's).
-    const auto threshold = io::read_doubles(io::open_dataset(file, "phase/detection/edge/refined_threshold_snr"));
+    const auto threshold =
+        io::read_doubles(io::open_dataset(file, "phase/detection/edge/refined_threshold_snr"));
     const auto points = io::read_ints(io::open_dataset(file, "phase/detection/edge/refined_points"));
     ASSERT_EQ(threshold.size(), 4u);  // 2 weightings x 2 sizes
     for (std::size_t l = 0; l < threshold.size(); ++l) {
@@ -208,8 +209,10 @@ TEST(SweepRefine, ASweepOfLinesIsRefinedByNewTrialsWhoseExactThresholdsGiveTheMe
     return io::read_doubles(io::open_dataset(file, "phase/" + name));
   };
   // The edge rule's, which refine refined (the top level of /phase is the default rule's).
-  const auto threshold = read("detection/edge/refined_threshold_snr"), err = read("detection/edge/refined_threshold_snr_err");
-  const auto exact = read("detection/edge/refined_threshold_exact"), trials = read("detection/edge/refined_trials");
+  const auto threshold = read("detection/edge/refined_threshold_snr"),
+             err = read("detection/edge/refined_threshold_snr_err");
+  const auto exact = read("detection/edge/refined_threshold_exact"),
+             trials = read("detection/edge/refined_trials");
   const auto before_err = read("detection/edge/empirical_threshold_snr_err");
   const auto level = read("detection/edge/threshold");
   const auto grid_trial_threshold = read("detection/edge/trial_threshold_snr");  // lines x 4 grid trials
@@ -300,7 +303,8 @@ TEST(SweepRefine, LinesWithoutExactThresholdsAreBisected) {
   {
     const io::File file = io::open_file(dir / "c.h5", io::Access::read_only);
     const auto exact = io::read_ints(io::open_dataset(file, "phase/detection/edge/refined_threshold_exact"));
-    const auto threshold = io::read_doubles(io::open_dataset(file, "phase/detection/edge/refined_threshold_snr"));
+    const auto threshold =
+        io::read_doubles(io::open_dataset(file, "phase/detection/edge/refined_threshold_snr"));
     EXPECT_EQ(exact, (std::vector<std::int64_t>{1, 0}));  // mean exact, causal:1 from brackets
     EXPECT_TRUE(std::isfinite(threshold[1])) << "the bisected line has a refined threshold";
   }

@@ -276,8 +276,8 @@ TEST(ExtrapolateThreshold, CoversTheTrueLimitWithinTwoErrorsInAtLeast95PercentOf
 
 TEST(ExtrapolateThreshold, CoversTheTrueLimitWithinTwoErrorsInAtLeast95PercentOfNoisyQuadraticFits) {
   // b = -10: a curvature these six sizes resolve at errors 0.02 x (the F-test adds b x^2 in every one of 4000
-  // fits, measured with a numpy prototype; coverage 97 %). At b = -2 it adds it in half of them only, and the line
-  // of the other half is biased by -b x_1 x_6 (docs/finite_size.md, "Which terms").
+  // fits, measured with a numpy prototype; coverage 97 %). At b = -2 it adds it in half of them only, and the
+  // line of the other half is biased by -b x_1 x_6 (docs/finite_size.md, "Which terms").
   const double coverage = extrapolation_coverage({250, 500, 1000, 2000, 4000, 8000}, -10.0, 200, 2);
   std::printf("measured: coverage %.3f of 200 quadratic fits\n", coverage);
   EXPECT_GE(coverage, coverage_floor(two_sigma_probability, 200)) << "coverage " << coverage;
@@ -303,7 +303,8 @@ std::vector<double> offset_thresholds(const std::vector<double>& d, double b, st
 
 const std::vector<double> five_sizes{300, 600, 1200, 2400, 4800};  // the sizes of issue 18's sweep
 
-/// 1.3 + 0.8 x at the sizes d, off by less than half their error 0.01 each (chi2/dof below 1: scale factor 1).
+/// 1.3 + 0.8 x at the sizes d, off by less than half their error 0.01 each (chi2/dof below 1: scale factor
+/// 1).
 std::vector<double> within_errors(const std::vector<double>& d) {
   const double off[] = {0.004, -0.005, 0.003, -0.002};
   std::vector<double> y;
@@ -340,8 +341,8 @@ TEST(ExtrapolateThreshold, AddsTheQuadraticTermOnACurvedTruthAtFiveSizes) {
   EXPECT_EQ(fit.terms, 2);
   EXPECT_EQ(fit.alternative.terms, 1);
   EXPECT_EQ(fit.thr_inf, fit_threshold(five_sizes, y, e, 2).thr_inf);
-  // The offsets are within one error: so is the limit (the chosen fit covers within 2 errors in 97 % of noisy draws,
-  // test_finite_size_validation).
+  // The offsets are within one error: so is the limit (the chosen fit covers within 2 errors in 97 % of noisy
+  // draws, test_finite_size_validation).
   EXPECT_NEAR(fit.thr_inf, 1.3, fit.thr_inf_err);
 }
 
@@ -377,10 +378,10 @@ TEST(FitThreshold, RefusesAModelOtherThanTheLineOrTheQuadratic) {
 // --- the PDG scale factor and an added size ---
 
 TEST(ExtrapolateThreshold, AnAddedSizeWithTooLargeAnErrorToMoveTheFitDoesNotInflateItsError) {
-  // Four sizes on a line within their errors, then a fifth whose error is 30 times theirs and whose value lies 10
-  // of its own errors off: its leverage (about 1e-3) is far below 1/9 of the mean (2/45), so it stays out of the
-  // scale factor (the PDG rule). Counted in, chi2/dof would go from about 1 to 35: an error 6 times larger from a
-  // size that barely moves the fit.
+  // Four sizes on a line within their errors, then a fifth whose error is 30 times theirs and whose value
+  // lies 10 of its own errors off: its leverage (about 1e-3) is far below 1/9 of the mean (2/45), so it stays
+  // out of the scale factor (the PDG rule). Counted in, chi2/dof would go from about 1 to 35: an error 6
+  // times larger from a size that barely moves the fit.
   const std::vector<double> d{500, 1000, 2000, 4000}, e(4, 0.01);
   const std::vector<double> y = within_errors(d);
   const auto four = extrapolate_threshold(d, y, e);

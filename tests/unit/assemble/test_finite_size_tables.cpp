@@ -122,12 +122,14 @@ TEST(FiniteSizeTables, TheResidualOfAHalfCrossingIsTheThresholdLessTheTrialMeanW
   const Axes a = axes_with({0.0, 0.5, 1.0});
   auto rules = rules_with(a);
   FiniteTTable finite_t = no_finite_t(a);
-  for (std::size_t n = 0; n < a.d.size(); ++n) finite_t.threshold_snr[a.line(0, n, 0, 0)] = 0.8 + 0.01 * static_cast<double>(n);
-  const auto along = finite_size_tables(a, table_with(a, trials), std::vector<double>(a.lines() * trials, missing),
-                                        finite_t, rules, trials);
+  for (std::size_t n = 0; n < a.d.size(); ++n)
+    finite_t.threshold_snr[a.line(0, n, 0, 0)] = 0.8 + 0.01 * static_cast<double>(n);
+  const auto along = finite_size_tables(
+      a, table_with(a, trials), std::vector<double>(a.lines() * trials, missing), finite_t, rules, trials);
   const RuleTable& eigengap = rule_of(rules, Rule::eigengap);
   for (std::size_t n = 0; n < a.d.size(); ++n) {
-    EXPECT_NEAR(eigengap.residual_snr[a.line(0, n, 0, 0)], 1.0 - (0.8 + 0.01 * static_cast<double>(n)), 1e-15);
+    EXPECT_NEAR(eigengap.residual_snr[a.line(0, n, 0, 0)], 1.0 - (0.8 + 0.01 * static_cast<double>(n)),
+                1e-15);
     EXPECT_EQ(eigengap.residual_snr_err[a.line(0, n, 0, 0)], 0.05);
   }
   // Four sizes with errors: the residual is extrapolated as a threshold is.
@@ -145,11 +147,12 @@ TEST(FiniteSizeTables, ARuleWhoseFalseDetectionsGrowWithDIsInconsistentFlaggedAn
   const double rate[] = {0.0, 2.0 / 16, 3.0 / 16, 7.0 / 16};  // at snr 0, of 16 trials per size
   for (std::size_t n = 0; n < 4; ++n) edge.false_detection_rate[a.line(0, n, 0, 0)] = rate[n];
   rule_of(rules, Rule::finite_t_edge).false_detection_rate.assign(a.lines(), 1.0 / 16);
-  const auto along = finite_size_tables(a, table_with(a, 16), std::vector<double>(a.lines() * trials, missing),
-                                        no_finite_t(a), rules, trials);
+  const auto along = finite_size_tables(
+      a, table_with(a, 16), std::vector<double>(a.lines() * trials, missing), no_finite_t(a), rules, trials);
   EXPECT_EQ(edge.consistent[0], rule_inconsistent);
   EXPECT_LT(edge.consistency_p_value[0], detection_trend_level);
-  for (std::size_t n = 0; n < 4; ++n) EXPECT_NE(edge.threshold_flags[a.line(0, n, 0, 0)] & threshold_flag::inconsistent_rule, 0);
+  for (std::size_t n = 0; n < 4; ++n)
+    EXPECT_NE(edge.threshold_flags[a.line(0, n, 0, 0)] & threshold_flag::inconsistent_rule, 0);
   EXPECT_EQ(rule_of(rules, Rule::finite_t_edge).consistent[0], rule_consistent);
   // 16 snr = 0 trials: too few for the null rule, whose lines are flagged; finite_t_edge is the default.
   EXPECT_EQ(along.default_rule[0], position_of(Rule::finite_t_edge));
@@ -159,8 +162,9 @@ TEST(FiniteSizeTables, ARuleWhoseFalseDetectionsGrowWithDIsInconsistentFlaggedAn
 TEST(FiniteSizeTables, TheNullRuleIsTheDefaultWhereEverySizeHasNineteenNullTrials) {
   const Axes a = axes_with({0.0, 0.5, 1.0});
   auto rules = rules_with(a);
-  const auto along = finite_size_tables(a, table_with(a, min_null_trials), std::vector<double>(a.lines() * trials, missing),
-                                        no_finite_t(a), rules, trials);
+  const auto along =
+      finite_size_tables(a, table_with(a, min_null_trials), std::vector<double>(a.lines() * trials, missing),
+                         no_finite_t(a), rules, trials);
   EXPECT_EQ(along.default_rule[0], position_of(Rule::null));
   EXPECT_EQ(rule_of(rules, Rule::null).threshold_flags[0] & threshold_flag::few_null_trials, 0);
 }
@@ -189,11 +193,14 @@ TEST(FiniteSizeTables, WithoutSnrZeroExactThresholdsOfZeroCountAndLowMediansAreF
   const double low[] = {0.0, 0.0, 0.0, 0.2, 0.4, 0.9, 1.0, 1.1};
   for (int t = 0; t < trials; ++t) edge.trial_threshold_snr[last * trials + t] = low[t];
   edge.empirical_threshold_snr[last] = 0.3;
-  finite_size_tables(a, table_with(a, trials), std::vector<double>(a.lines() * trials, missing), no_finite_t(a), rules,
-                     trials);
+  finite_size_tables(a, table_with(a, trials), std::vector<double>(a.lines() * trials, missing),
+                     no_finite_t(a), rules, trials);
   EXPECT_EQ(edge.threshold_flags[last] & threshold_flag::below_grid, threshold_flag::below_grid);
-  EXPECT_EQ(edge.threshold_flags[last] & threshold_flag::many_zero_thresholds, threshold_flag::many_zero_thresholds);
-  EXPECT_EQ(edge.threshold_flags[a.line(0, 0, 0, 0)] & (threshold_flag::below_grid | threshold_flag::many_zero_thresholds), 0);
+  EXPECT_EQ(edge.threshold_flags[last] & threshold_flag::many_zero_thresholds,
+            threshold_flag::many_zero_thresholds);
+  EXPECT_EQ(edge.threshold_flags[a.line(0, 0, 0, 0)] &
+                (threshold_flag::below_grid | threshold_flag::many_zero_thresholds),
+            0);
   // 0, 0, 0, 3 of 8 at threshold 0: P = C(8, 3) / C(32, 3) = 56/4960 < 5 %.
   EXPECT_EQ(edge.consistent[0], rule_inconsistent);
   EXPECT_NEAR(edge.consistency_p_value[0], 56.0 / 4960.0, 1e-12);
@@ -207,8 +214,8 @@ TEST(FiniteSizeTables, WithoutExactThresholdsALineDetectingMoreThanAQuarterAtSnr
   RuleTable& edge = rule_of(rules, Rule::edge);
   edge.false_detection_rate[a.line(0, 1, 0, 0)] = 5.0 / 16;
   edge.false_detection_rate[a.line(0, 2, 0, 0)] = 4.0 / 16;  // a quarter exactly: not more
-  finite_size_tables(a, table_with(a, 16), std::vector<double>(a.lines() * trials, missing), no_finite_t(a), rules,
-                     trials);
+  finite_size_tables(a, table_with(a, 16), std::vector<double>(a.lines() * trials, missing), no_finite_t(a),
+                     rules, trials);
   EXPECT_NE(edge.threshold_flags[a.line(0, 1, 0, 0)] & threshold_flag::many_zero_thresholds, 0);
   EXPECT_EQ(edge.threshold_flags[a.line(0, 2, 0, 0)] & threshold_flag::many_zero_thresholds, 0);
 }
@@ -219,8 +226,8 @@ TEST(FiniteSizeTables, WithoutSnrZeroOrExactThresholdsTheShareDetectedAtTheFirst
   RuleTable& edge = rule_of(rules, Rule::edge);
   const double share[] = {0.0, 0.125, 0.25, 0.5};
   for (std::size_t n = 0; n < 4; ++n) edge.detected_fraction[a.cell(0, n, 0, 0, 0)] = share[n];
-  finite_size_tables(a, table_with(a, 16), std::vector<double>(a.lines() * trials, missing), no_finite_t(a), rules,
-                     trials);
+  finite_size_tables(a, table_with(a, 16), std::vector<double>(a.lines() * trials, missing), no_finite_t(a),
+                     rules, trials);
   EXPECT_EQ(edge.consistent[0], rule_inconsistent);
   EXPECT_EQ(rule_of(rules, Rule::finite_t_edge).consistent[0], rule_consistent);
 }
@@ -231,9 +238,11 @@ TEST(FiniteSizeTables, TheTargetMovesWhereTheTrialsFiniteTThresholdsClimbWithD) 
   std::vector<double> finite_t_trials(a.lines() * trials, missing);
   for (std::size_t n = 0; n < 4; ++n) {
     for (int t = 0; t < trials; ++t)
-      finite_t_trials[a.line(0, n, 0, 0) * trials + t] = 1.7 + 0.1 * static_cast<double>(n) + 0.02 * (t % 4);  // sd 0.02, climbing 0.1
+      finite_t_trials[a.line(0, n, 0, 0) * trials + t] =
+          1.7 + 0.1 * static_cast<double>(n) + 0.02 * (t % 4);  // sd 0.02, climbing 0.1
   }
-  const auto along = finite_size_tables(a, table_with(a, trials), finite_t_trials, no_finite_t(a), rules, trials);
+  const auto along =
+      finite_size_tables(a, table_with(a, trials), finite_t_trials, no_finite_t(a), rules, trials);
   EXPECT_EQ(along.target[0].converges, target_moves);
 }
 
@@ -257,7 +266,8 @@ TEST(DefaultRuleTable, CarriesEachSizeLinesDefaultRuleAndWithholdsTheExtrapolati
   }
   const std::int64_t edge = position_of(Rule::edge), finite_t = position_of(Rule::finite_t_edge);
   rules[static_cast<std::size_t>(edge)].consistent[a.size_line(1, 0, 0)] = rule_inconsistent;
-  const std::vector<std::int64_t> chosen{finite_t, edge};  // mean: finite_t_edge; harmonic: edge, inconsistent
+  const std::vector<std::int64_t> chosen{finite_t,
+                                         edge};  // mean: finite_t_edge; harmonic: edge, inconsistent
   const RuleTable top = default_rule_table(a, rules, chosen);
   EXPECT_EQ(top.empirical_threshold_snr[a.line(0, 2, 0, 0)], static_cast<double>(finite_t));
   EXPECT_EQ(top.empirical_threshold_snr[a.line(1, 2, 0, 0)], static_cast<double>(edge));

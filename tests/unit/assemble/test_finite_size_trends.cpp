@@ -46,17 +46,18 @@ TEST(PairedResidual, IsNaNWithoutAPairAndRefusesVectorsOfDifferentLengths) {
 // --- does the finite-T target hold still? ---
 
 TEST(TargetConstancy, IsWelchsTestOfTheSizesMeansAgainstTheirWeightedMean) {
-  // Means 2 and 4, each of three values with sd 1: weights 3 and 3, the constant 3, chi2 = 3 + 3 = 6. Two sizes:
-  // lambda = 2 (1/2)^2 / 2 = 1/4, F = 6 on (1, 4) degrees of freedom (Welch's t-test squared), whose tail is
-  // I_{4/10}(2, 1/2) = (4/3 - 2 sqrt(0.6) + (2/3) 0.6^(3/2)) / (4/3) = 0.0705: not moving at 5 %, where plain
-  // chi^2 on one degree of freedom (p = erfc(sqrt(3)) = 0.014) would have said it does.
+  // Means 2 and 4, each of three values with sd 1: weights 3 and 3, the constant 3, chi2 = 3 + 3 = 6. Two
+  // sizes: lambda = 2 (1/2)^2 / 2 = 1/4, F = 6 on (1, 4) degrees of freedom (Welch's t-test squared), whose
+  // tail is I_{4/10}(2, 1/2) = (4/3 - 2 sqrt(0.6) + (2/3) 0.6^(3/2)) / (4/3) = 0.0705: not moving at 5 %,
+  // where plain chi^2 on one degree of freedom (p = erfc(sqrt(3)) = 0.014) would have said it does.
   const TargetConstancy t = target_constancy({{1.0, 2.0, 3.0}, {3.0, 4.0, 5.0}});
   EXPECT_NEAR(t.mean, 3.0, 1e-15);
   EXPECT_NEAR(t.chi2, 6.0, 1e-12);
   EXPECT_NEAR(t.f, 6.0, 1e-12);
   EXPECT_NEAR(t.dof2, 4.0, 1e-12);
   EXPECT_EQ(t.sizes, 2);
-  EXPECT_NEAR(t.p_value, (4.0 / 3.0 - 2.0 * std::sqrt(0.6) + 2.0 / 3.0 * std::pow(0.6, 1.5)) / (4.0 / 3.0), 1e-12);
+  EXPECT_NEAR(t.p_value, (4.0 / 3.0 - 2.0 * std::sqrt(0.6) + 2.0 / 3.0 * std::pow(0.6, 1.5)) / (4.0 / 3.0),
+              1e-12);
   EXPECT_EQ(t.converges, target_holds);
 }
 
@@ -76,7 +77,8 @@ TEST(TargetConstancy, HoldsForDrawsOfOneLawAndMovesForALawThatClimbsWithD) {
     }
   }
   const TargetConstancy holds = target_constancy(still), moves = target_constancy(climbing);
-  std::printf("measured: p = %.3g (one set of draws), %.3g (climbing by 0.1 a size)\n", holds.p_value, moves.p_value);
+  std::printf("measured: p = %.3g (one set of draws), %.3g (climbing by 0.1 a size)\n", holds.p_value,
+              moves.p_value);
   EXPECT_NEAR(holds.chi2, 0.0, 1e-20);
   EXPECT_EQ(holds.converges, target_holds);
   EXPECT_EQ(moves.converges, target_moves);
@@ -92,8 +94,8 @@ TEST(TargetConstancy, IsUnknownWithFewerThanTwoSizesOfTwoValuesWithASpread) {
 // --- does a rule's detection without signal grow with d? ---
 
 TEST(DetectionTrend, GivesTheExactHypergeometricTailForSmallTables) {
-  // Three sizes of 4 trials. Two detections both at the largest size: T = 2 * 2 = 4, the largest possible, with
-  // probability C(4, 2) / C(12, 2) = 6/66 given two detections in all.
+  // Three sizes of 4 trials. Two detections both at the largest size: T = 2 * 2 = 4, the largest possible,
+  // with probability C(4, 2) / C(12, 2) = 6/66 given two detections in all.
   const DetectionTrend two = detection_trend({400, 800, 1600}, {0, 0, 2}, {4, 4, 4});
   EXPECT_TRUE(two.exact);
   EXPECT_EQ(two.statistic, 4.0);
@@ -111,7 +113,8 @@ TEST(DetectionTrend, OrdersTheSizesByDAndSkipsSizesWithoutTrials) {
 }
 
 TEST(DetectionTrend, MarksTheEdgeRuleOfIssue18InconsistentAndItsMirrorImageConsistent) {
-  // Harmonic pooling, d = 300 ... 4800, 16 trials: trials detected at snr 0 (exact threshold 0) 0, 3, 4, 3, 7.
+  // Harmonic pooling, d = 300 ... 4800, 16 trials: trials detected at snr 0 (exact threshold 0) 0, 3, 4,
+  // 3, 7.
   const std::vector<double> d{300, 600, 1200, 2400, 4800};
   const std::vector<std::int64_t> trials(5, 16);
   const DetectionTrend growing = detection_trend(d, {0, 3, 4, 3, 7}, trials);
@@ -140,8 +143,9 @@ TEST(DetectionTrend, UsesTheNormalApproximationForLargeTables) {
 }
 
 TEST(DetectionTrend, AgreesWithTheNormalApproximationWhereBothApply) {
-  // 4 sizes of 200 trials, 10 % detected with a slight climb: exact and normal p-values within 0.02 (the normal
-  // approximation is good at these counts; a continuity correction of half a score step is the difference).
+  // 4 sizes of 200 trials, 10 % detected with a slight climb: exact and normal p-values within 0.02 (the
+  // normal approximation is good at these counts; a continuity correction of half a score step is the
+  // difference).
   const std::vector<std::int64_t> detected{16, 20, 22, 26}, trials(4, 200);
   const DetectionTrend exact = detection_trend({1, 2, 4, 8}, detected, trials);
   ASSERT_TRUE(exact.exact);

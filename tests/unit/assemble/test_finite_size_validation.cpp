@@ -1,5 +1,6 @@
-// The levels and powers of the tests assemble makes along d (issue 18; docs/finite_size.md and docs/detection.md
-// quote these numbers), measured on many synthetic draws: ctest label `validation` (a few seconds).
+// The levels and powers of the tests assemble makes along d (issue 18; docs/finite_size.md and
+// docs/detection.md quote these numbers), measured on many synthetic draws: ctest label `validation` (a few
+// seconds).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -58,9 +59,10 @@ FitRun fit_run(double b, int draws) {
 TEST(FTestValidation, AddsTheQuadraticTermToAStraightTruthAtItsLevelAndKeepsTheCoverage) {
   constexpr int draws = 4000;
   const FitRun run = fit_run(0.0, draws);
-  std::printf("measured: b x^2 added in %.2f %% of %d straight draws; coverage %.3f; median error %.2f of the "
-              "always-quadratic fit's\n",
-              100.0 * run.quadratic_share, draws, run.coverage, run.error_ratio);
+  std::printf(
+      "measured: b x^2 added in %.2f %% of %d straight draws; coverage %.3f; median error %.2f of the "
+      "always-quadratic fit's\n",
+      100.0 * run.quadratic_share, draws, run.coverage, run.error_ratio);
   EXPECT_GE(run.quadratic_share, low_band(quadratic_term_level, draws));
   EXPECT_LE(run.quadratic_share, high_band(quadratic_term_level, draws));
   EXPECT_GE(run.coverage, low_band(0.9544997361036416, draws));

@@ -34,13 +34,15 @@ def subset(source, work, trials, sizes, binary):
     if done.returncode != 0:
         raise RuntimeError(done.stderr)
     with h5py.File(path, "r") as f:
-        p = f["phase"]
-        names = [w.decode() if isinstance(w, bytes) else str(w) for w in p["weighting"][...]]
+        # The edge rule's, which the study measured (the top level of /phase is the default rule's since issue 18).
+        p = f["phase/detection/edge"] if "phase/detection/edge/extrapolated_threshold_snr" in f else f["phase"]
+        names = [w.decode() if isinstance(w, bytes) else str(w) for w in f["phase/weighting"][...]]
+        theory = f["phase/theory_sample_threshold_snr"]
         rows = []
         for w, name in enumerate(names):
             rows.append((name, float(p["extrapolated_threshold_snr"][w, 0, 0]),
                          float(p["extrapolated_threshold_snr_err"][w, 0, 0]), int(p["extrapolation_terms"][w, 0, 0]),
-                         float(p["extrapolation_chi2_per_dof"][w, 0, 0]), float(p["theory_sample_threshold_snr"][w, -1, 0, 0]),
+                         float(p["extrapolation_chi2_per_dof"][w, 0, 0]), float(theory[w, -1, 0, 0]),
                          [float(x) for x in p["empirical_threshold_snr"][w, :, 0, 0]],
                          [float(x) for x in p["empirical_threshold_snr_err"][w, :, 0, 0]]))
     return rows

@@ -2,6 +2,7 @@
 // file, or into a phase file of their own (the sweep file only read).
 #include <mpi.h>
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <cmath>
 #include <cstdio>
@@ -10,16 +11,19 @@
 #include <set>
 #include <string>
 #include <system_error>
+#include <vector>
 
 #include "command_options.hpp"
 #include "commands.hpp"
 #include "output_path.hpp"
 #include "point_options.hpp"
 #include "rmtsweep/assemble/detection_tables.hpp"
+#include "rmtsweep/assemble/finite_size_tables.hpp"
 #include "rmtsweep/assemble/finite_t_edges.hpp"
 #include "rmtsweep/assemble/finite_t_table.hpp"
 #include "rmtsweep/assemble/phase.hpp"
 #include "rmtsweep/assemble/phase_file.hpp"
+#include "rmtsweep/assemble/phase_schema.hpp"
 #include "rmtsweep/assemble/theory_tables.hpp"
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/io/file_error.hpp"
@@ -49,19 +53,96 @@ std::string threshold_text(double snr, double err, std::int64_t bracket) {
   return text;
 }
 
+/// A line's threshold under one rule with the marks of its flags (threshold_flag, docs/detection.md):
+/// "< grid (0.29 +- 0.32)" below the grid's first snr, then " 0s" (more than a quarter of the trials at
+/// threshold 0), " !" (the rule is inconsistent along d), " n" (the null level of fewer than 19 trials).
+std::string flagged_threshold_text(double snr, double err, std::int64_t bracket, std::int64_t flags) {
+  namespace flag = assemble::threshold_flag;
+  std::string text = threshold_text(snr, err, bracket);
+  if ((flags & flag::below_grid) != 0 && bracket == assemble::bracket_found) text = "< grid (" + text + ")";
+  if ((flags & flag::many_zero_thresholds) != 0) text += " 0s";
+  if ((flags & flag::inconsistent_rule) != 0) text += " !";
+  if ((flags & flag::few_null_trials) != 0) text += " n";
+  return text;
+}
+
 /// An extrapolation to d -> infinity ("1.234 +- 0.05"), or "-" without a fit.
-std::string extrapolation_text(const assemble::Extrapolation& e) {
+std::string extrapolation_text(const assemble::Fit& e) {
   if (e.terms == 0) return "-";
   return threshold_text(e.thr_inf, e.thr_inf_err, assemble::bracket_found);
 }
 
-/// Prints, per (weighting, delta, gamma) and per d, each rule's empirical threshold with its bootstrap
-/// error beside the theory's, and, with several sizes, each rule's extrapolation to d -> infinity.
+/// A residual with its error, or "-" where the line has none.
+std::string residual_text(double value, double err) {
+  if (std::isnan(value)) return "-";
+  return threshold_text(value, err, assemble::bracket_found);
+}
+
+/// The rules in the order the table prints them: finite_t_edge and null (the rules that hold their level),
+/// then the paper's edge rule and the eigengap rule. The line's default rule is printed before all of them.
+std::vector<std::size_t> print_order(const std::vector<assemble::RuleTable>& rules) {
+  std::vector<std::size_t> order;
+  for (const assemble::Rule rule : {assemble::Rule::finite_t_edge, assemble::Rule::null, assemble::Rule::edge,
+                                    assemble::Rule::eigengap}) {
+    for (std::size_t r = 0; r < rules.size(); ++r) {
+      if (rules[r].rule == rule) order.push_back(r);
+    }
+  }
+  return order;
+}
+
+const char* rule_label(assemble::Rule rule) {
+  return rule == assemble::Rule::edge ? "edge (paper)" : assemble::to_string(rule);
+}
+
+/// Warnings about what the sweep's grid cannot tell (stderr, also with --quiet): without snr = 0 no
+/// false-detection rate is known and the null rule is off; with fewer than 19 snr = 0 trials the null rule's
+/// level is above 5 %.
+void warn_about_grid(const assemble::SweepData& data, const assemble::PhaseTable& table) {
+  const auto& a = data.axes;
+  if (a.snr.empty()) return;
+  if (a.snr.front() != 0.0) {
+    std::fprintf(
+        stderr,
+        "rmtsweep assemble: warning: the grid has no snr = 0: false-detection rates are unknown and the null "
+        "rule is off; each rule's consistency along d is judged by the trials with exact threshold 0 where "
+        "every size has them, else by the share detected at the grid's first snr (%g)\n",
+        a.snr.front());
+    return;
+  }
+  std::size_t few = 0;
+  std::int64_t fewest = assemble::min_null_trials;
+  for (std::size_t line = 0; line < a.lines(); ++line) {
+    const std::int64_t null_trials = table.trials_done[line * a.snr.size()];
+    if (null_trials > 0 && null_trials < assemble::min_null_trials) {
+      ++few;
+      fewest = std::min(fewest, null_trials);
+    }
+  }
+  if (few > 0)
+    std::fprintf(
+        stderr,
+        "rmtsweep assemble: warning: %zu line(s) have fewer than %lld snr = 0 trials (down to %lld): the "
+        "null "
+        "rule's level there is their maximum, %.1f %% false detections at %lld, not 5 %% (flag 8, 'n' in the "
+        "table)\n",
+        few, static_cast<long long>(assemble::min_null_trials), static_cast<long long>(fewest),
+        100.0 / static_cast<double>(fewest + 1), static_cast<long long>(fewest));
+}
+
+/// Prints, per (weighting, delta, gamma) and per d, the default rule's threshold and its residual against the
+/// finite-T thresholds, then each rule's threshold with its bootstrap error beside the theory's; with several
+/// sizes, the extrapolations to d -> infinity of the thresholds ("inf thr") and of the residuals ("inf res"),
+/// the one to read first where the finite-T target moves with d, and a note naming the default rule and the
+/// fits.
 void print_thresholds(const assemble::SweepData& data, const assemble::TheoryTables& theory,
                       const assemble::FiniteTTable& finite_t, const std::vector<assemble::RuleTable>& rules,
-                      const std::vector<assemble::RefinedTable>& refined) {
+                      const std::vector<assemble::RefinedTable>& refined,
+                      const assemble::DefaultTables& defaults) {
   const bool any_refined = !data.refined.empty();
   const auto& a = data.axes;
+  const auto order = print_order(rules);
+  const assemble::RuleTable& top = defaults.rules;
   // The finite-T threshold of the line's own token draws (trial mean +- sd), the reference where few pooled
   // tokens bend the paper's law; "-" where no point carries it.
   const auto finite_t_text = [&](std::size_t line) {
@@ -75,28 +156,46 @@ void print_thresholds(const assemble::SweepData& data, const assemble::TheoryTab
     }
     return std::string(text);
   };
-  std::printf("%-18s %9s %9s %8s %11s %16s", "weighting", "delta", "gamma", "d", "snr_sample", "finite-T");
-  for (const auto& rule : rules) std::printf(" %18s", assemble::to_string(rule.rule));
+  std::printf(
+      "marks: \"< grid\" below the grid's first snr; 0s more than a quarter of the trials at threshold 0; "
+      "! rule inconsistent along d (its detections without signal grow with d); n null level of < %lld "
+      "trials\n",
+      static_cast<long long>(assemble::min_null_trials));
+  std::printf("%-18s %7s %7s %8s %10s %15s %24s %16s", "weighting", "delta", "gamma", "d", "snr_sample",
+              "finite-T", "default rule", "residual");
+  for (const std::size_t r : order) std::printf(" %24s", rule_label(rules[r].rule));
   if (any_refined) std::printf(" %18s", "refined (edge)");
   std::printf("   false detections at snr 0 (");
-  for (std::size_t r = 0; r < rules.size(); ++r) std::printf("%s%s", r ? " / " : "", assemble::to_string(rules[r].rule));
+  for (std::size_t k = 0; k < order.size(); ++k)
+    std::printf("%s%s", k ? " / " : "", assemble::to_string(rules[order[k]].rule));
   std::printf(")\n");
   std::size_t printed = 0;
   for (std::size_t w = 0; w < a.weighting.size(); ++w) {
     for (std::size_t i = 0; i < a.delta.size(); ++i) {
       for (std::size_t j = 0; j < a.gamma.size(); ++j) {
+        const std::size_t size_line = a.size_line(w, i, j);
+        const std::int64_t chosen = defaults.along_d.default_rule[size_line];
         for (std::size_t n = 0; n < a.d.size(); ++n) {
           if (++printed > 60) {
             std::printf("... (%zu lines in all: see /phase)\n", a.lines());
             return;
           }
           const std::size_t line = a.line(w, n, i, j);
-          std::printf("%-18s %9.4g %9.4g %8d %11.4g %16s", a.weighting[w].c_str(), a.delta[i], a.gamma[j],
-                      a.d[n], theory.sample_threshold_snr[line], finite_t_text(line).c_str());
+          std::printf(
+              "%-18s %7.4g %7.4g %8d %10.4g %15s %24s %16s", a.weighting[w].c_str(), a.delta[i], a.gamma[j],
+              a.d[n], theory.sample_threshold_snr[line], finite_t_text(line).c_str(),
+              flagged_threshold_text(top.empirical_threshold_snr[line], top.empirical_threshold_snr_err[line],
+                                     top.empirical_threshold_bracket[line], top.threshold_flags[line])
+                  .c_str(),
+              residual_text(top.residual_snr[line], top.residual_snr_err[line]).c_str());
           std::string rates;
-          for (const auto& rule : rules) {
-            std::printf(" %18s", threshold_text(rule.empirical_threshold_snr[line], rule.empirical_threshold_snr_err[line],
-                                                rule.empirical_threshold_bracket[line]).c_str());
+          for (const std::size_t r : order) {
+            const auto& rule = rules[r];
+            std::printf(" %24s", flagged_threshold_text(rule.empirical_threshold_snr[line],
+                                                        rule.empirical_threshold_snr_err[line],
+                                                        rule.empirical_threshold_bracket[line],
+                                                        rule.threshold_flags[line])
+                                     .c_str());
             char rate[24];
             std::snprintf(rate, sizeof rate, "%s%.3g", rates.empty() ? "" : " / ", rule.false_detection_rate[line]);
             rates += rate;
@@ -109,25 +208,81 @@ void print_thresholds(const assemble::SweepData& data, const assemble::TheoryTab
           }
           std::printf("   %s\n", rates.c_str());
         }
-        if (a.d.size() < 2) continue;
-        const std::size_t size_line = a.size_line(w, i, j);
-        // The finite-T threshold has no d -> infinity value to show: for one pooled token it grows with d.
-        std::printf("%-18s %9.4g %9.4g %8s %11.4g %16s", a.weighting[w].c_str(), a.delta[i], a.gamma[j],
-                    "inf", theory.sample_threshold_snr[a.line(w, a.d.size() - 1, i, j)], "-");
-        std::string models;
-        for (const auto& rule : rules) {
-          const assemble::Extrapolation& e = rule.extrapolation[size_line];
-          std::printf(" %18s", extrapolation_text(e).c_str());
-          char model[64];
-          if (e.terms > 0) {
-            std::snprintf(model, sizeof model, "%s%s: %d-term fit of %lld sizes, chi2/dof %.2g", models.empty() ? "" : "; ",
-                          assemble::to_string(rule.rule), e.terms, static_cast<long long>(e.sizes_used), e.chi2_per_dof);
-            models += model;
+        // d -> infinity: the thresholds' extrapolation, and the residuals' where the lines have finite-T
+        // thresholds. Where the finite-T target moves with d the threshold has no limit to meet: the residual
+        // row comes first.
+        const assemble::TargetConstancy& target = defaults.along_d.target[size_line];
+        bool any_residual = false;
+        for (const auto& rule : rules)
+          any_residual = any_residual || rule.residual_extrapolation[size_line].terms > 0;
+        const auto print_row = [&](bool residual) {
+          const double reference =
+              residual ? 0.0 : theory.sample_threshold_snr[a.line(w, a.d.size() - 1, i, j)];
+          const auto& top_fit =
+              residual ? top.residual_extrapolation[size_line] : top.extrapolation[size_line];
+          std::printf("%-18s %7.4g %7.4g %8s %10.4g %15s %24s %16s", a.weighting[w].c_str(), a.delta[i],
+                      a.gamma[j], residual ? "inf res" : "inf thr", reference, "-",
+                      extrapolation_text(top_fit).c_str(), "");
+          for (const std::size_t r : order) {
+            const auto& fit =
+                residual ? rules[r].residual_extrapolation[size_line] : rules[r].extrapolation[size_line];
+            std::string text = extrapolation_text(fit);
+            if (fit.terms > 0 && rules[r].consistent[size_line] == assemble::rule_inconsistent) text += " !";
+            std::printf(" %24s", text.c_str());
+          }
+          if (any_refined) std::printf(" %18s", "");
+          if (residual)
+            std::printf(
+                "   residual (threshold - finite-T) extrapolated: 0 where the sizes close on their "
+                "targets\n");
+          else if (target.converges == assemble::target_moves)
+            std::printf(
+                "   threshold extrapolated: the finite-T target moves with d (p = %.2g), no limit to meet\n",
+                target.p_value);
+          else
+            std::printf("   threshold extrapolated%s\n", target.converges == assemble::target_holds
+                                                             ? " (the finite-T target holds still)"
+                                                             : "");
+        };
+        if (a.d.size() >= 2) {  // one size: nothing to extrapolate
+          const bool residual_first = target.converges == assemble::target_moves && any_residual;
+          print_row(residual_first);
+          if (any_residual) print_row(!residual_first);
+        }
+        // What was chosen and why: the default rule, the rules left out, each rule's model.
+        std::string note = "  default rule: ";
+        note += chosen >= 0 ? assemble::to_string(rules[static_cast<std::size_t>(chosen)].rule) : "none";
+        if (chosen >= 0 &&
+            rules[static_cast<std::size_t>(chosen)].consistent[size_line] == assemble::rule_inconsistent)
+          note += " (inconsistent too: no default extrapolation)";
+        for (const std::size_t r : order) {
+          const auto& rule = rules[r];
+          char text[160];
+          if (rule.consistent[size_line] == assemble::rule_inconsistent) {
+            std::snprintf(text, sizeof text,
+                          "; %s inconsistent (detections without signal grow with d, p = %.2g)",
+                          assemble::to_string(rule.rule), rule.consistency_p_value[size_line]);
+            note += text;
           }
         }
-        if (any_refined) std::printf(" %18s", "");
-        std::printf("   %s\n", models.empty() ? "extrapolation: fewer than 3 sizes with a threshold and an error"
-                                               : models.c_str());
+        for (const std::size_t r : order) {
+          const auto& e = rules[r].extrapolation[size_line];
+          if (e.terms == 0) continue;
+          const char* model = e.terms == 2 ? "quadratic" : "line";
+          char text[200];
+          if (std::isnan(e.quadratic_p_value))
+            std::snprintf(text, sizeof text, "; %s: %s of %lld sizes, chi2/dof %.2g",
+                          assemble::to_string(rules[r].rule), model, static_cast<long long>(e.sizes_used),
+                          e.chi2_per_dof);
+          else
+            std::snprintf(text, sizeof text,
+                          "; %s: %s of %lld sizes, chi2/dof %.2g (F-test of d^(-2/3): p = %.2g; %s %s)",
+                          assemble::to_string(rules[r].rule), model, static_cast<long long>(e.sizes_used),
+                          e.chi2_per_dof, e.quadratic_p_value, e.terms == 2 ? "line" : "quadratic",
+                          extrapolation_text(e.alternative).c_str());
+          note += text;
+        }
+        std::printf("%s\n", note.c_str());
       }
     }
   }
@@ -340,19 +495,9 @@ int command_assemble(int argc, char** argv) {
     const double scale = finite_t.scale(line, trial);
     if (std::isfinite(scale)) finite_t_scale[line * trials + static_cast<std::size_t>(trial)] = scale;
   }
-  auto rules = assemble::detection_tables(data.axes, data.points, theory.bulk_edge_right, finite_t.references(),
-                                          margin, assemble::default_null_alpha, &finite_t_points, &data.secular,
-                                          data.config.trials, &finite_t_scale);
-  // Where the edge rule's thresholds are exact (every trial's from its line's secular form), the top level's
-  // empirical threshold, the edge rule's, is their median.
-  for (const auto& rule : rules) {
-    if (rule.rule != assemble::Rule::edge) continue;
-    for (std::size_t line = 0; line < data.axes.lines(); ++line) {
-      if (!rule.empirical_threshold_exact[line]) continue;
-      table.empirical_threshold_snr[line] = rule.empirical_threshold_snr[line];
-      table.empirical_threshold_bracket[line] = rule.empirical_threshold_bracket[line];
-    }
-  }
+  auto rules = assemble::detection_tables(
+      data.axes, data.points, theory.bulk_edge_right, finite_t.references(), margin,
+      assemble::default_null_alpha, &finite_t_points, &data.secular, data.config.trials, &finite_t_scale);
   // Refined thresholds (probit fits over grid and /refine points); the extrapolation to d -> infinity
   // takes them where a line has refined points.
   std::vector<assemble::RefinedTable> refined;
@@ -370,8 +515,20 @@ int command_assemble(int argc, char** argv) {
                                               scaled ? finite_t_refined : data.refined, rule, &exact));
     if (!data.refined.empty()) assemble::extrapolate_with_refined(data.axes, refined.back(), rule);
   }
+  // Along d: residuals against the finite-T thresholds, consistency, flags, and per (weighting, delta, gamma)
+  // the default rule, whose detected fractions and thresholds the top level carries.
+  assemble::DefaultTables defaults;
+  defaults.along_d = assemble::finite_size_tables(
+      data.axes, table, assemble::finite_t_trial_thresholds(data.axes, data.points, data.config.trials),
+      finite_t_table, rules, data.config.trials);
+  defaults.rules = assemble::default_rule_table(data.axes, rules, defaults.along_d.default_rule);
+  defaults.refined = assemble::default_refined_table(data.axes, refined, defaults.along_d.default_rule);
+  table.detected_fraction = defaults.rules.detected_fraction;
+  table.empirical_threshold_snr = defaults.rules.empirical_threshold_snr;
+  table.empirical_threshold_bracket = defaults.rules.empirical_threshold_bracket;
   const auto write = [&](const std::string& target) {
-    assemble::write_phase(target, data, table, theory, finite_t_table, margin, rules, shown, refined);
+    assemble::write_phase(target, data, table, theory, finite_t_table, margin, rules, shown, refined,
+                          defaults);
   };
   if (in_place) {
     write_phase_where_it_fits(path, write);
@@ -390,8 +547,10 @@ int command_assemble(int argc, char** argv) {
     std::printf("; %lld refined points (%lld done, %lld failed)", static_cast<long long>(data.refined_total),
                 static_cast<long long>(data.refined_done), static_cast<long long>(data.refined_failed));
   }
-  std::printf("\ndetection: top eigenvalue > right_edge (1 + %g d^(-2/3))\n", margin);
-  if (!quiet) print_thresholds(data, theory, finite_t_table, rules, refined);
+  std::printf("\ndetection: top eigenvalue > right_edge (1 + %g d^(-2/3)) (edge rules; docs/detection.md)\n",
+              margin);
+  warn_about_grid(data, table);
+  if (!quiet) print_thresholds(data, theory, finite_t_table, rules, refined, defaults);
   return 0;
 }
 

@@ -66,17 +66,45 @@ std::string dims_text(const std::vector<std::string_view>& dims) {
 
 constexpr std::string_view rule_group = "phase/detection/<rule>";
 
-/// The edge rule's threshold errors, extrapolation and refined fit: at the top of /phase and in every
-/// rule's group.
+/// A rule's threshold errors, extrapolations, residuals, consistency, flags and refined fit: in every rule's
+/// group, and at the top of /phase the default rule's.
 void add_rule_statistics(std::vector<PhaseDataset>& out, std::string_view group) {
   namespace p = assemble::phase;
-  for (const auto* e :
-       {&p::empirical_threshold_snr_err, &p::extrapolated_threshold_snr, &p::extrapolated_threshold_snr_err,
-        &p::extrapolation_a, &p::extrapolation_b, &p::extrapolation_terms, &p::extrapolation_chi2_per_dof,
-        &p::extrapolation_sizes, &p::refined_threshold_snr, &p::refined_threshold_snr_err,
-        &p::refined_threshold_exact, &p::refined_resolution_err, &p::refined_spread_err, &p::refined_trials,
-        &p::refined_fit_threshold_snr, &p::refined_fit_threshold_snr_err, &p::refined_width_snr,
-        &p::refined_width_snr_err, &p::refined_points})
+  for (const auto* e : {&p::empirical_threshold_snr_err,
+                        &p::extrapolated_threshold_snr,
+                        &p::extrapolated_threshold_snr_err,
+                        &p::extrapolation_a,
+                        &p::extrapolation_b,
+                        &p::extrapolation_terms,
+                        &p::extrapolation_chi2_per_dof,
+                        &p::extrapolation_sizes,
+                        &p::extrapolated_threshold_snr_alternative,
+                        &p::extrapolated_threshold_snr_err_alternative,
+                        &p::extrapolation_a_alternative,
+                        &p::extrapolation_b_alternative,
+                        &p::extrapolation_terms_alternative,
+                        &p::extrapolation_chi2_per_dof_alternative,
+                        &p::extrapolation_quadratic_p_value,
+                        &p::residual_snr,
+                        &p::residual_snr_err,
+                        &p::extrapolated_residual_snr,
+                        &p::extrapolated_residual_snr_err,
+                        &p::residual_extrapolation_terms,
+                        &p::residual_extrapolation_chi2_per_dof,
+                        &p::consistent,
+                        &p::consistency_p_value,
+                        &p::threshold_flags,
+                        &p::refined_threshold_snr,
+                        &p::refined_threshold_snr_err,
+                        &p::refined_threshold_exact,
+                        &p::refined_resolution_err,
+                        &p::refined_spread_err,
+                        &p::refined_trials,
+                        &p::refined_fit_threshold_snr,
+                        &p::refined_fit_threshold_snr_err,
+                        &p::refined_width_snr,
+                        &p::refined_width_snr_err,
+                        &p::refined_points})
     out.push_back({group, e});
 }
 
@@ -118,7 +146,10 @@ std::vector<PhaseDataset> make_phase_layout() {
                         &p::theory_pop_threshold_snr,
                         &p::theory_sample_threshold_snr,
                         &p::empirical_threshold_snr,
-                        &p::empirical_threshold_bracket})
+                        &p::empirical_threshold_bracket,
+                        &p::default_detection_rule,
+                        &p::target_converges,
+                        &p::target_convergence_p_value})
     out.push_back({"phase", e});
   add_rule_statistics(out, "phase");
   for (const auto* e : {&p::extrapolated_overlap, &p::extrapolated_overlap_err, &p::detection_margin_c,
@@ -290,11 +321,17 @@ a line whose threshold depends on such a cell gets bracket 2 and a NaN threshold
 stdout says `no data`), never an interpolation across the missing cell. Assembling twice leaves the
 same bytes: datasets are rewritten in place and the file holds no timestamp of the assembly.
 
-The top-level detection columns are the edge rule's (model.md 5.4; [detection.md](detection.md));
-each rule's own are under `/phase/detection/<rule>` (below). Threshold errors, the extrapolation to
-d → ∞ and the refined thresholds are explained in [finite_size.md](finite_size.md) and
-[refinement.md](refinement.md). Attributes of `/phase`: `description`, `detection_rule`,
-`figure_detection` (the rule the figures draw, `assemble --detection`), `assembled_by`.
+The top-level detection columns (`detected_fraction`, the thresholds, their extrapolations, residuals
+and flags, `refined_*`) are the default rule's, per (weighting, δ, γ) the one `default_detection_rule`
+names: `null` where every size has at least 19 snr = 0 trials, else `finite_t_edge`, else the paper's
+`edge` rule, the first of them that is not inconsistent along d ([detection.md](detection.md), "The
+default rule"). Files assembled before it (before issue 18) carry the edge rule's there and have no
+`default_detection_rule`; `detection_threshold` is the edge rule's level in both. Each rule's own
+columns are under `/phase/detection/<rule>` (below). Threshold errors, the extrapolation to d → ∞, the
+residuals against the finite-T thresholds and the refined thresholds are explained in
+[finite_size.md](finite_size.md) and [refinement.md](refinement.md). Attributes of `/phase`:
+`description`, `detection_rule`, `figure_detection` (the rule the figures draw, `assemble
+--detection`), `assembled_by`.
 
 )";
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <boost/math/distributions/fisher_f.hpp>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -133,14 +134,18 @@ MedianEstimate bootstrap_median(const std::vector<double>& values, std::uint64_t
 
 double finite_size_variable(double d) { return std::cbrt(1.0 / d); }
 
-Extrapolation extrapolate_threshold(const std::vector<double>& d, const std::vector<double>& thr,
-                                    const std::vector<double>& err) {
+namespace {
+
+struct Entry {
+  double x, y, w;
+};
+
+/// The usable entries of a fit: finite d > 0, finite threshold, finite error > 0.
+std::vector<Entry> usable_entries(const std::vector<double>& d, const std::vector<double>& thr,
+                                  const std::vector<double>& err) {
   if (d.size() != thr.size() || d.size() != err.size()) {
     throw std::invalid_argument("extrapolate_threshold: d, thresholds and errors differ in length");
   }
-  struct Entry {
-    double x, y, w;
-  };
   std::vector<Entry> entries;
   for (std::size_t i = 0; i < d.size(); ++i) {
     if (!std::isfinite(d[i]) || d[i] <= 0.0 || !std::isfinite(thr[i]) || !std::isfinite(err[i]) ||
@@ -149,12 +154,15 @@ Extrapolation extrapolate_threshold(const std::vector<double>& d, const std::vec
     }
     entries.push_back({finite_size_variable(d[i]), thr[i], 1.0 / (err[i] * err[i])});
   }
+  return entries;
+}
 
-  Extrapolation fit;
+Fit fit_entries(const std::vector<Entry>& entries, int terms) {
+  Fit fit;
   fit.sizes_used = static_cast<std::int64_t>(entries.size());
-  if (entries.size() < min_sizes_for_extrapolation) return fit;
-  const int terms = entries.size() >= min_sizes_for_quadratic_term ? 2 : 1;
   const std::size_t p = static_cast<std::size_t>(terms) + 1;
+  if (terms < 1 || terms > 2) throw std::invalid_argument("fit_threshold: terms must be 1 or 2");
+  if (entries.size() < (terms == 1 ? min_sizes_for_extrapolation : min_sizes_for_quadratic_term)) return fit;
 
   // Normal equations N beta = v with N = X^T W X, v = X^T W y, columns 1, x, x^2.
   std::array<std::array<double, 3>, 3> normal{};
@@ -207,10 +215,24 @@ Extrapolation extrapolate_threshold(const std::vector<double>& d, const std::vec
     for (std::size_t j = 0; j < p; ++j) beta[i] += inverse[i][j] * rhs[j];
   }
 
-  double chi2 = 0.0;
+  // chi2 over all sizes; the scale factor's chi2 over those with leverage >= min_scale_leverage p / n.
+  const double leverage_cut =
+      min_scale_leverage * static_cast<double>(p) / static_cast<double>(entries.size());
+  double chi2 = 0.0, chi2_scale = 0.0;
+  std::size_t in_scale = 0;
   for (const auto& e : entries) {
-    const double residual = e.y - (beta[0] + beta[1] * e.x + beta[2] * e.x * e.x);
+    const std::array<double, 3> row{1.0, e.x, e.x * e.x};
+    double leverage = 0.0;
+    for (std::size_t i = 0; i < p; ++i) {
+      for (std::size_t j = 0; j < p; ++j) leverage += row[i] * inverse[i][j] * row[j];
+    }
+    leverage *= e.w;
+    const double residual = e.y - (beta[0] + beta[1] * e.x + (p == 3 ? beta[2] * e.x * e.x : 0.0));
     chi2 += e.w * residual * residual;
+    if (leverage >= leverage_cut) {
+      chi2_scale += e.w * residual * residual;
+      ++in_scale;
+    }
   }
   fit.terms = terms;
   fit.thr_inf = beta[0];
@@ -218,10 +240,54 @@ Extrapolation extrapolate_threshold(const std::vector<double>& d, const std::vec
   fit.b = terms == 2 ? beta[2] : nan;
   fit.chi2 = chi2;
   fit.dof = static_cast<std::int64_t>(entries.size() - p);
-  fit.chi2_per_dof = fit.dof > 0 ? chi2 / static_cast<double>(fit.dof) : nan;
-  const double scale_factor = fit.dof > 0 ? std::max(1.0, std::sqrt(fit.chi2_per_dof)) : 1.0;
-  fit.thr_inf_err = std::sqrt(inverse[0][0]) * scale_factor;
+  fit.chi2_per_dof = chi2 / static_cast<double>(fit.dof);
+  // Too few sizes left above the cut to count a degree of freedom: the scale factor takes them all.
+  const double scale_chi2_per_dof =
+      in_scale > p ? chi2_scale / static_cast<double>(in_scale - p) : fit.chi2_per_dof;
+  fit.scale_factor = std::max(1.0, std::sqrt(scale_chi2_per_dof));
+  fit.thr_inf_err = std::sqrt(inverse[0][0]) * fit.scale_factor;
   return fit;
+}
+
+}  // namespace
+
+Fit fit_threshold(const std::vector<double>& d, const std::vector<double>& thr,
+                  const std::vector<double>& err, int terms) {
+  return fit_entries(usable_entries(d, thr, err), terms);
+}
+
+Extrapolation extrapolate_threshold(const std::vector<double>& d, const std::vector<double>& thr,
+                                    const std::vector<double>& err) {
+  const std::vector<Entry> entries = usable_entries(d, thr, err);
+  Extrapolation out;
+  out.sizes_used = static_cast<std::int64_t>(entries.size());
+  out.alternative.sizes_used = out.sizes_used;
+  if (entries.size() < min_sizes_for_extrapolation) return out;
+  const Fit line = fit_entries(entries, 1);
+  if (line.terms == 0) return out;  // a singular design: no fit at all
+  const Fit quadratic = entries.size() >= min_sizes_for_quadratic_term ? fit_entries(entries, 2)
+                                                                       : Fit{.sizes_used = out.sizes_used};
+  bool add_term = false;
+  if (quadratic.terms == 2) {
+    // The nested-model F-test of b = 0 on one added parameter (docs/finite_size.md, "Which terms").
+    const double fall = line.chi2 - quadratic.chi2;
+    const auto dof = static_cast<double>(quadratic.dof);
+    if (!(fall > 0.0)) {
+      out.quadratic_f = 0.0;
+      out.quadratic_p_value = 1.0;
+    } else if (!(quadratic.chi2 > 0.0)) {
+      out.quadratic_f = std::numeric_limits<double>::infinity();
+      out.quadratic_p_value = 0.0;
+    } else {
+      out.quadratic_f = fall / (quadratic.chi2 / dof);
+      out.quadratic_p_value = boost::math::cdf(
+          boost::math::complement(boost::math::fisher_f_distribution<double>(1.0, dof), out.quadratic_f));
+    }
+    add_term = out.quadratic_p_value < quadratic_term_level;
+  }
+  static_cast<Fit&>(out) = add_term ? quadratic : line;
+  out.alternative = add_term ? line : quadratic;
+  return out;
 }
 
 }  // namespace rmtsweep::assemble

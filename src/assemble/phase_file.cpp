@@ -49,23 +49,50 @@ io::Group open_or_create_group(hid_t loc, const std::string& name) {
   return io::exists(loc, name) ? io::open_group(loc, name) : io::create_group(loc, name);
 }
 
-/// Writes a rule's threshold errors and its extrapolation to d -> infinity.
+/// One field of every fit of `fits` (a member of Fit, or of Fit through a member Fit of Extrapolation).
+template <class Member>
+auto fit_field(const std::vector<Extrapolation>& fits, Member member,
+               const Fit Extrapolation::*of = nullptr) {
+  std::vector<std::conditional_t<std::is_same_v<std::decay_t<decltype(Fit{}.*member)>, int>, std::int64_t,
+                                 std::decay_t<decltype(Fit{}.*member)>>>
+      values;
+  for (const Extrapolation& e : fits) values.push_back(of == nullptr ? e.*member : (e.*of).*member);
+  return values;
+}
+
+/// Writes a rule's threshold errors, its extrapolation to d -> infinity (the chosen model and the other),
+/// its residuals against the finite-T thresholds with their extrapolation, its consistency along d and its
+/// lines' flags.
 void put_finite_size(PhaseWriter& out, const RuleTable& rule) {
   out.put(phase::empirical_threshold_snr_err, rule.empirical_threshold_snr_err);
-  const auto field = [&](auto member) {
-    std::vector<std::decay_t<decltype(rule.extrapolation.front().*member)>> values;
-    for (const Extrapolation& e : rule.extrapolation) values.push_back(e.*member);
-    return values;
-  };
-  out.put(phase::extrapolated_threshold_snr, field(&Extrapolation::thr_inf));
-  out.put(phase::extrapolated_threshold_snr_err, field(&Extrapolation::thr_inf_err));
-  out.put(phase::extrapolation_a, field(&Extrapolation::a));
-  out.put(phase::extrapolation_b, field(&Extrapolation::b));
-  std::vector<std::int64_t> terms;
-  for (const Extrapolation& e : rule.extrapolation) terms.push_back(e.terms);
-  out.put(phase::extrapolation_terms, terms);
-  out.put(phase::extrapolation_chi2_per_dof, field(&Extrapolation::chi2_per_dof));
-  out.put(phase::extrapolation_sizes, field(&Extrapolation::sizes_used));
+  const auto& fits = rule.extrapolation;
+  out.put(phase::extrapolated_threshold_snr, fit_field(fits, &Fit::thr_inf));
+  out.put(phase::extrapolated_threshold_snr_err, fit_field(fits, &Fit::thr_inf_err));
+  out.put(phase::extrapolation_a, fit_field(fits, &Fit::a));
+  out.put(phase::extrapolation_b, fit_field(fits, &Fit::b));
+  out.put(phase::extrapolation_terms, fit_field(fits, &Fit::terms));
+  out.put(phase::extrapolation_chi2_per_dof, fit_field(fits, &Fit::chi2_per_dof));
+  out.put(phase::extrapolation_sizes, fit_field(fits, &Fit::sizes_used));
+  const Fit Extrapolation::*other = &Extrapolation::alternative;
+  out.put(phase::extrapolated_threshold_snr_alternative, fit_field(fits, &Fit::thr_inf, other));
+  out.put(phase::extrapolated_threshold_snr_err_alternative, fit_field(fits, &Fit::thr_inf_err, other));
+  out.put(phase::extrapolation_a_alternative, fit_field(fits, &Fit::a, other));
+  out.put(phase::extrapolation_b_alternative, fit_field(fits, &Fit::b, other));
+  out.put(phase::extrapolation_terms_alternative, fit_field(fits, &Fit::terms, other));
+  out.put(phase::extrapolation_chi2_per_dof_alternative, fit_field(fits, &Fit::chi2_per_dof, other));
+  std::vector<double> p_value;
+  for (const Extrapolation& e : fits) p_value.push_back(e.quadratic_p_value);
+  out.put(phase::extrapolation_quadratic_p_value, p_value);
+  out.put(phase::residual_snr, rule.residual_snr);
+  out.put(phase::residual_snr_err, rule.residual_snr_err);
+  const auto& residual = rule.residual_extrapolation;
+  out.put(phase::extrapolated_residual_snr, fit_field(residual, &Fit::thr_inf));
+  out.put(phase::extrapolated_residual_snr_err, fit_field(residual, &Fit::thr_inf_err));
+  out.put(phase::residual_extrapolation_terms, fit_field(residual, &Fit::terms));
+  out.put(phase::residual_extrapolation_chi2_per_dof, fit_field(residual, &Fit::chi2_per_dof));
+  out.put(phase::consistent, rule.consistent);
+  out.put(phase::consistency_p_value, rule.consistency_p_value);
+  out.put(phase::threshold_flags, rule.threshold_flags);
 }
 
 /// Writes a rule's refined thresholds (the probit fits over grid and refined points).
@@ -201,7 +228,8 @@ void create_phase_file(const std::string& path, const SweepData& data, const std
 
 void write_phase(const std::string& path, const SweepData& data, const PhaseTable& table,
                  const TheoryTables& theory, const FiniteTTable& finite_t, double margin,
-                 const std::vector<RuleTable>& rules, Rule shown, const std::vector<RefinedTable>& refined) {
+                 const std::vector<RuleTable>& rules, Rule shown, const std::vector<RefinedTable>& refined,
+                 const DefaultTables& defaults) {
   const io::File file = io::open_file(path, io::Access::read_write);
   const io::Group phase = open_or_create_group(file, std::string(phase_group));
   const Axes& a = data.axes;
@@ -246,11 +274,20 @@ void write_phase(const std::string& path, const SweepData& data, const PhaseTabl
   out.put(phase::theory_sample_threshold_snr, theory.sample_threshold_snr);
   out.put(phase::empirical_threshold_snr, table.empirical_threshold_snr);
   out.put(phase::empirical_threshold_bracket, table.empirical_threshold_bracket);
-  for (std::size_t r = 0; r < rules.size(); ++r) {
-    if (rules[r].rule != Rule::edge) continue;  // the top level is the edge rule's
-    put_finite_size(out, rules[r]);
-    put_refined(out, refined.at(r));
+  // The top level is the default rule's (per (weighting, delta, gamma): default_detection_rule).
+  out.put(phase::default_detection_rule, defaults.along_d.default_rule);
+  {
+    std::vector<std::int64_t> converges;
+    std::vector<double> p_value;
+    for (const TargetConstancy& t : defaults.along_d.target) {
+      converges.push_back(t.converges);
+      p_value.push_back(t.p_value);
+    }
+    out.put(phase::target_converges, converges);
+    out.put(phase::target_convergence_p_value, p_value);
   }
+  put_finite_size(out, defaults.rules);
+  put_refined(out, defaults.refined);
   out.put(phase::extrapolated_overlap, table.extrapolated_overlap);
   out.put(phase::extrapolated_overlap_err, table.extrapolated_overlap_err);
 

@@ -49,6 +49,20 @@ struct RuleTable {
   /// Per line: 1 where empirical_threshold_snr (and its error) is the median of the exact per-trial
   /// thresholds (with a bootstrap error, no grid resolution in it), 0 where it is the grid's half crossing.
   std::vector<std::int64_t> empirical_threshold_exact;
+
+  // Along d (finite_size_tables.hpp fills these after the thresholds and their extrapolation):
+  /// Per line: the threshold less the trials' finite-T thresholds (the median of the paired differences where
+  /// the line's thresholds are exact, else the threshold less their trial mean) and its error; NaN where the
+  /// line's points carry no finite-T threshold.
+  std::vector<double> residual_snr, residual_snr_err;
+  /// Per size line: the residual extrapolated to d -> infinity (extrapolate_threshold).
+  std::vector<Extrapolation> residual_extrapolation;
+  /// Per size line: whether the rule's detections without signal stay put as d grows (detection_trend:
+  /// rule_consistent, rule_inconsistent, rule_consistency_unknown) and the trend test's p-value.
+  std::vector<std::int64_t> consistent;
+  std::vector<double> consistency_p_value;
+  /// Per line: the threshold_flag bits of phase_schema.hpp (what a reader should know before trusting it).
+  std::vector<std::int64_t> threshold_flags;
 };
 
 /// The secular forms of a sweep's lines by (Axes::line, trial): what exact per-trial thresholds need. A

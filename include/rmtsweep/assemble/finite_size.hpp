@@ -80,16 +80,19 @@ double finite_size_variable(double d);
 
 /// Fewer usable sizes than this: no fit.
 inline constexpr std::size_t min_sizes_for_extrapolation = 3;
-/// From this many usable sizes on, the fit adds the quadratic term b x^2 (3 parameters, at least 2
-/// degrees of freedom); below it, 3 or 4 sizes fit thr_inf + a x (at least 1 degree of freedom).
+/// From this many usable sizes on, the quadratic model thr_inf + a x + b x^2 (3 parameters, at least 2
+/// degrees of freedom) is fitted beside the line thr_inf + a x, and chosen where the F-test asks for it
+/// (quadratic_term_level); below it, 3 or 4 sizes fit the line alone.
 inline constexpr std::size_t min_sizes_for_quadratic_term = 5;
+/// The level of the nested-model F-test that adds b x^2 (docs/finite_size.md, "Which terms"): the quadratic
+/// model is chosen when P(F(1, n - 3) > F) < 0.05, F = (chi2_line - chi2_quad) / (chi2_quad / (n - 3)).
+inline constexpr double quadratic_term_level = 0.05;
 
-/// A weighted least-squares extrapolation of thresholds to d -> infinity. Every double is NaN
-/// without a fit.
-struct Extrapolation {
+/// One weighted least-squares model of thresholds against x = d^{-1/3}. Every double is NaN without a fit.
+struct Fit {
   static constexpr double nan = std::numeric_limits<double>::quiet_NaN();
   double thr_inf = nan;         ///< the threshold at x = 0
-  double thr_inf_err = nan;     ///< its error, scaled by max(1, sqrt(chi2/dof))
+  double thr_inf_err = nan;     ///< its error, times scale_factor
   double a = nan;               ///< coefficient of x
   double b = nan;               ///< coefficient of x^2; NaN for the 1-term model
   int terms = 0;                ///< 0: no fit, 1: thr_inf + a x, 2: thr_inf + a x + b x^2
@@ -97,17 +100,44 @@ struct Extrapolation {
   double chi2 = nan;            ///< sum of squared weighted residuals
   std::int64_t dof = 0;         ///< sizes_used - (terms + 1); 0 without a fit
   double chi2_per_dof = nan;    ///< chi2 / dof
+  /// The PDG scale factor applied to thr_inf_err: max(1, sqrt(chi2' / dof')) over the sizes whose leverage
+  /// reaches min_scale_leverage (all of them in every fit measured so far); 1 without degrees of freedom.
+  double scale_factor = nan;
 };
 
-/// Fits y = thr_inf + a x (+ b x^2), x = d^{-1/3}, to thresholds y_i with errors e_i at sizes d_i by
-/// weighted least squares (weights 1/e_i^2), skipping entries with non-finite d_i <= 0, y_i or e_i, or
-/// e_i <= 0. The model follows min_sizes_for_extrapolation and min_sizes_for_quadratic_term.
-/// thr_inf_err is sqrt of the (0, 0) entry of the inverse of the weighted normal matrix X^T W X,
-/// times max(1, sqrt(chi2/dof)) when dof > 0: the PDG scale factor (Particle Data Group, Review of
-/// Particle Physics, "Introduction: averages and fits"), which inflates the error when the scatter
-/// exceeds the quoted errors and never shrinks it. The normal equations are equilibrated (unit
-/// diagonal) and solved by Cholesky; a pivot below 1e-12 (a singular design, e.g. repeated sizes)
-/// gives no fit (terms = 0, every value NaN, sizes_used still counted).
+/// The extrapolation stored per (weighting, delta, gamma): the chosen model, with the other beside it.
+struct Extrapolation : Fit {
+  Fit alternative;                 ///< the model not chosen (terms 0 below min_sizes_for_quadratic_term)
+  double quadratic_f = nan;        ///< the F statistic of b x^2; NaN below min_sizes_for_quadratic_term
+  double quadratic_p_value = nan;  ///< P(F(1, n - 3) > quadratic_f): the quadratic iff < quadratic_term_level
+};
+
+/// A size enters the PDG scale factor only where its leverage h_i = w_i x_i^T (X^T W X)^{-1} x_i is at least
+/// this fraction of the mean leverage p/n. For a weighted mean (p = 1) it is the Particle Data Group's own
+/// rule, "only those measurements with error < 3 sqrt(n) times the error of the average" (h_i > 1/(9n)); here
+/// it is the same cut for p parameters. A size with too large an error to move the fit cannot inflate its
+/// error.
+inline constexpr double min_scale_leverage = 1.0 / 9.0;
+
+/// Fits y = thr_inf + a x (terms = 1) or + b x^2 (terms = 2), x = d^{-1/3}, to thresholds y_i with errors e_i
+/// at sizes d_i by weighted least squares (weights 1/e_i^2), skipping entries with non-finite d_i <= 0, y_i
+/// or e_i, or e_i <= 0. No fit (terms = 0) with fewer usable sizes than min_sizes_for_extrapolation (the
+/// line) or min_sizes_for_quadratic_term (the quadratic): at least 1 and 2 degrees of freedom. Other terms:
+/// invalid_argument. thr_inf_err is sqrt of the (0, 0) entry of the inverse of the weighted normal matrix X^T
+/// W X, times the PDG scale factor (Particle Data Group, Review of Particle Physics, "Introduction: averages
+/// and fits"; see Fit::scale_factor), which inflates the error when the scatter exceeds the quoted errors and
+/// never shrinks it. The normal equations are equilibrated (unit diagonal) and solved by Cholesky; a pivot
+/// below 1e-12 (a singular design, e.g. repeated sizes) gives no fit (terms = 0, every value NaN, sizes_used
+/// still counted).
+Fit fit_threshold(const std::vector<double>& d, const std::vector<double>& thr,
+                  const std::vector<double>& err, int terms);
+
+/// The fits of both models and the choice between them: the line thr_inf + a x, and from
+/// min_sizes_for_quadratic_term usable sizes the quadratic as well, chosen only when the nested-model F-test
+/// (quadratic_term_level) rejects b = 0. The F statistic compares the fall of chi2 on the one added parameter
+/// with the quadratic model's chi2 per degree of freedom, so it does not depend on a common scale of the
+/// errors (bootstrap errors of 16-32 trials are estimates; docs/finite_size.md). Without a line (fewer than
+/// min_sizes_for_extrapolation usable sizes, or a singular design) there is no fit at all.
 Extrapolation extrapolate_threshold(const std::vector<double>& d, const std::vector<double>& thr,
                                     const std::vector<double>& err);
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "rmtsweep/assemble/detection_tables.hpp"
+#include "rmtsweep/assemble/finite_size_tables.hpp"
 #include "rmtsweep/assemble/finite_t_table.hpp"
 #include "rmtsweep/assemble/phase.hpp"
 #include "rmtsweep/assemble/refined_fit.hpp"
@@ -46,14 +47,24 @@ SweepData read_sweep(const std::string& path);
 /// description. write_phase then writes /phase into it, laid out as in the sweep file.
 void create_phase_file(const std::string& path, const SweepData& data, const std::string& sweep_path);
 
+/// What the top level of /phase carries: per (weighting, delta, gamma) the default rule's values
+/// (finite_size_tables.hpp: default_rule_table, default_refined_table) and the finite-T target's constancy.
+struct DefaultTables {
+  SizeLineTables along_d;
+  RuleTable rules;
+  RefinedTable refined;
+};
+
 /// Writes (or rewrites) /phase of `path` from the tables; `margin` is the detection c; `finite_t` the
 /// finite-T theory's trial means (/phase/theory_finite_t_*).
 /// `rules` go to /phase/detection/<rule>; `shown` is the rule the figures draw (attribute
-/// figure_detection), the top-level detected_fraction and empirical_threshold_snr being the edge rule's.
-/// `refined` holds one table per rule of `rules` (same order): /phase/refined_* (the edge rule's) and
+/// figure_detection). The top level's detected_fraction and empirical_threshold_snr come from `table` (the
+/// caller gives it the default rule's), its threshold errors, extrapolations, residuals, flags and refined_*
+/// from `defaults`. `refined` holds one table per rule of `rules` (same order):
 /// /phase/detection/<rule>/refined_*.
 void write_phase(const std::string& path, const SweepData& data, const PhaseTable& table,
                  const TheoryTables& theory, const FiniteTTable& finite_t, double margin,
-                 const std::vector<RuleTable>& rules, Rule shown, const std::vector<RefinedTable>& refined);
+                 const std::vector<RuleTable>& rules, Rule shown, const std::vector<RefinedTable>& refined,
+                 const DefaultTables& defaults);
 
 }  // namespace rmtsweep::assemble

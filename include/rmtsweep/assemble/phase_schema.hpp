@@ -15,7 +15,9 @@
 /// one put() in phase_file.cpp.
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <initializer_list>
+#include <span>
 #include <string_view>
 
 #include "rmtsweep/store/schema.hpp"
@@ -62,14 +64,52 @@ inline constexpr Dims size_lines{&weighting, &delta, &gamma};
 inline constexpr Dims size_cells{&weighting, &delta, &gamma, &snr};
 }  // namespace dims
 
+/// One value of a flag dataset and its name, one word (CF flag_values or flag_masks with flag_meanings).
+struct FlagMeaning {
+  std::int64_t value;
+  std::string_view name;
+};
+
 /// One dataset of /phase: its name inside its group, its description attribute, its dimensions and its CF
-/// units ("1": dimensionless; "" for none: codes and texts).
+/// units ("1": dimensionless; "" for none: codes and texts). A flag dataset (integer codes) names its values
+/// in `flags`; `flag_bits` says whether they are bits of a mask (CF flag_masks) or values (CF flag_values).
 struct PhaseEntry {
   std::string_view name;
   std::string_view description;
   Dims dims;
   std::string_view units = "1";
+  std::span<const FlagMeaning> flags = {};
+  bool flag_bits = false;
 };
+
+/// The bits of detection/<rule>/threshold_flags (and of the top level's, the default rule's): what a reader
+/// should know about a line's threshold before trusting it (docs/detection.md, "Flags").
+namespace threshold_flag {
+/// The line's threshold lies below the grid's first snr: the median of exact thresholds below it, or a half
+/// crossing already reached at the first cell (bracket -1).
+inline constexpr std::int64_t below_grid = 1;
+/// More than a quarter of the line's trials have the exact threshold 0 (on a line without exact thresholds:
+/// are detected at snr = 0): detected without signal.
+inline constexpr std::int64_t many_zero_thresholds = 2;
+/// The rule's detections without signal grow with d on this (weighting, delta, gamma): consistent = 0.
+inline constexpr std::int64_t inconsistent_rule = 4;
+/// The null rule's level set by fewer than 19 snr = 0 trials: their maximum, at level 1/(n + 1) > 5 %.
+inline constexpr std::int64_t few_null_trials = 8;
+inline constexpr FlagMeaning meanings[] = {{below_grid, "below_grid"},
+                                           {many_zero_thresholds, "many_zero_thresholds"},
+                                           {inconsistent_rule, "inconsistent_rule"},
+                                           {few_null_trials, "few_null_trials"}};
+}  // namespace threshold_flag
+
+/// The values of detection/<rule>/consistent (finite_size_trends.hpp: rule_consistent, ...).
+inline constexpr FlagMeaning consistency_meanings[] = {
+    {1, "consistent"}, {0, "inconsistent"}, {-1, "unknown"}};
+/// The values of target_converges (finite_size_trends.hpp: target_holds, ...).
+inline constexpr FlagMeaning target_meanings[] = {{1, "holds"}, {0, "moves"}, {-1, "unknown"}};
+/// The values of default_detection_rule: positions in /phase/detection's list of rules
+/// (detection_tables.hpp's all_rules), -1 where no rule has a threshold.
+inline constexpr FlagMeaning rule_meanings[] = {
+    {0, "edge"}, {1, "eigengap"}, {2, "null"}, {3, "finite_t_edge"}, {-1, "none"}};
 
 /// The group /phase and its subgroup of fine theory curves.
 inline constexpr std::string_view phase_group = "phase", phase_theory_group = "theory";
@@ -106,12 +146,12 @@ inline constexpr PhaseEntry ridge_accuracy_std{"ridge_accuracy_std",
                                                "trial standard deviation of the ridge accuracy", dims::cells};
 inline constexpr PhaseEntry detected_fraction{
     "detected_fraction",
-    "fraction of done trials whose top eigenvalue exceeds detection_threshold (empirical detection)",
+    "fraction of done trials the default rule of the line (default_detection_rule) detects: "
+    "detection/<rule>/detected_fraction of that rule",
     dims::cells};
 inline constexpr PhaseEntry detection_threshold{
     "detection_threshold",
-    "right bulk edge (1 + c d^(-2/3)), c = attribute detection_margin_c: the empirical detection level",
-    dims::cells};
+    "the edge rule's level: right bulk edge (1 + c d^(-2/3)), c = attribute detection_margin_c", dims::cells};
 inline constexpr PhaseEntry theory_overlap{
     "theory_overlap", "predicted overlap (model.md 5.2); 0 when not detectable", dims::cells};
 inline constexpr PhaseEntry theory_top_eigenvalue{
@@ -152,10 +192,30 @@ inline constexpr PhaseEntry theory_sample_threshold_snr{"theory_sample_threshold
                                                         "sample threshold in snr, clipped at 0", dims::lines};
 inline constexpr PhaseEntry empirical_threshold_snr{
     "empirical_threshold_snr",
-    "the edge rule's threshold: on lines where every trial has its exact threshold (detection/edge/"
-    "empirical_threshold_exact), their median; elsewhere the snr where detected_fraction first crosses 1/2 "
-    "(linear interpolation); NaN unless bracketed",
+    "the default rule's threshold (default_detection_rule; docs/detection.md): on lines where every trial "
+    "has its "
+    "exact threshold (detection/<rule>/empirical_threshold_exact), their median; elsewhere the snr where "
+    "detected_fraction first crosses 1/2 (linear interpolation); NaN unless bracketed",
     dims::lines};
+inline constexpr PhaseEntry default_detection_rule{
+    "default_detection_rule",
+    "per (weighting, delta, gamma): the rule whose values the top level's detected_fraction, thresholds, "
+    "extrapolations, residuals and flags carry: the first of null (where every size has >= 19 snr = 0 "
+    "trials), "
+    "finite_t_edge and edge that has a threshold and is not inconsistent (docs/detection.md, \"The default "
+    "rule\"); 0 edge, 1 eigengap, 2 null, 3 finite_t_edge, -1 none",
+    dims::size_lines, "", rule_meanings};
+inline constexpr PhaseEntry target_converges{
+    "target_converges",
+    "per (weighting, delta, gamma): 1 where the trial means of the finite-T thresholds are consistent with "
+    "one "
+    "value over the sizes (Welch's test of equal means, the chi^2 against a constant corrected for estimated "
+    "variances, p >= 0.05; docs/finite_size.md), so the threshold "
+    "extrapolation has a limit to meet; 0 where they move with d (compare per d: extrapolated_residual_snr); "
+    "-1 fewer than 2 sizes with finite-T thresholds of >= 2 trials",
+    dims::size_lines, "", target_meanings};
+inline constexpr PhaseEntry target_convergence_p_value{
+    "target_convergence_p_value", "p-value of target_converges' test; NaN where it is -1", dims::size_lines};
 inline constexpr PhaseEntry empirical_threshold_snr_err{
     "empirical_threshold_snr_err",
     "bootstrap standard error of empirical_threshold_snr: trials resampled (jointly along snr for a half "
@@ -163,13 +223,91 @@ inline constexpr PhaseEntry empirical_threshold_snr_err{
     dims::lines};
 inline constexpr PhaseEntry extrapolated_threshold_snr{
     "extrapolated_threshold_snr",
-    "per (weighting, delta, gamma): thr_inf of the weighted fit thr(d) = thr_inf + a d^(-1/3) (+ b d^(-2/3) "
-    "with >= 5 sizes) to the per-d empirical thresholds; NaN with fewer than 3 sizes with an error",
+    "per (weighting, delta, gamma): thr_inf of the weighted fit thr(d) = thr_inf + a d^(-1/3) to the per-d "
+    "empirical thresholds, + b d^(-2/3) only where the F-test asks for it (>= 5 sizes, "
+    "extrapolation_quadratic_p_value < 0.05; docs/finite_size.md); NaN with fewer than 3 sizes with an error",
     dims::size_lines};
 inline constexpr PhaseEntry extrapolated_threshold_snr_err{
     "extrapolated_threshold_snr_err",
-    "standard error of extrapolated_threshold_snr, scaled by max(1, sqrt(chi2/dof)) (PDG scale factor)",
+    "standard error of extrapolated_threshold_snr, scaled by the PDG factor max(1, sqrt(chi2/dof)) over the "
+    "sizes whose leverage is >= 1/9 of the mean (docs/finite_size.md)",
     dims::size_lines};
+inline constexpr PhaseEntry extrapolated_threshold_snr_alternative{
+    "extrapolated_threshold_snr_alternative",
+    "thr_inf of the model not chosen (with b d^(-2/3) where extrapolated_threshold_snr has none, and the "
+    "reverse); NaN where it cannot be fitted (the quadratic needs >= 5 sizes)",
+    dims::size_lines};
+inline constexpr PhaseEntry extrapolated_threshold_snr_err_alternative{
+    "extrapolated_threshold_snr_err_alternative",
+    "standard error of extrapolated_threshold_snr_alternative (PDG "
+    "scale factor as extrapolated_threshold_snr_err)",
+    dims::size_lines};
+inline constexpr PhaseEntry extrapolation_a_alternative{
+    "extrapolation_a_alternative", "coefficient a of d^(-1/3) of the model not chosen", dims::size_lines};
+inline constexpr PhaseEntry extrapolation_b_alternative{
+    "extrapolation_b_alternative",
+    "coefficient b of d^(-2/3) of the model not chosen; NaN for the 1-term model", dims::size_lines};
+inline constexpr PhaseEntry extrapolation_terms_alternative{
+    "extrapolation_terms_alternative",
+    "the model not chosen: 0 none, 1 thr_inf + a d^(-1/3), 2 adding b d^(-2/3)", dims::size_lines, ""};
+inline constexpr PhaseEntry extrapolation_chi2_per_dof_alternative{
+    "extrapolation_chi2_per_dof_alternative", "chi^2 per degree of freedom of the model not chosen",
+    dims::size_lines};
+inline constexpr PhaseEntry extrapolation_quadratic_p_value{
+    "extrapolation_quadratic_p_value",
+    "p-value of the nested-model F-test of b = 0, F = (chi2_1 - chi2_2) / (chi2_2 / (n - 3)) on F(1, n - 3): "
+    "the quadratic model is chosen where it is < 0.05; NaN with fewer than 5 sizes",
+    dims::size_lines};
+inline constexpr PhaseEntry residual_snr{
+    "residual_snr",
+    "per line: the threshold less the trials' own finite-T thresholds (/points "
+    "theory_finite_t_threshold_snr): "
+    "where empirical_threshold_exact is 1, the median of the paired per-trial differences; elsewhere "
+    "empirical_threshold_snr - theory_finite_t_threshold_snr (trial mean); NaN where no trial carries one",
+    dims::lines};
+inline constexpr PhaseEntry residual_snr_err{
+    "residual_snr_err",
+    "standard error of residual_snr: the bootstrap of the median of the differences (400 replicates, as "
+    "empirical_threshold_snr_err), elsewhere empirical_threshold_snr_err",
+    dims::lines};
+inline constexpr PhaseEntry extrapolated_residual_snr{
+    "extrapolated_residual_snr",
+    "per (weighting, delta, gamma): residual_snr extrapolated to d -> infinity by the fit of "
+    "extrapolated_threshold_snr (terms chosen alike): 0 within its error where the sizes close on their "
+    "finite-T targets; the comparison to read where target_converges is 0",
+    dims::size_lines};
+inline constexpr PhaseEntry extrapolated_residual_snr_err{
+    "extrapolated_residual_snr_err", "standard error of extrapolated_residual_snr (PDG scale factor)",
+    dims::size_lines};
+inline constexpr PhaseEntry residual_extrapolation_terms{
+    "residual_extrapolation_terms",
+    "the residual fit's model: 0 no fit, 1 r_inf + a d^(-1/3), 2 adding b d^(-2/3)", dims::size_lines, ""};
+inline constexpr PhaseEntry residual_extrapolation_chi2_per_dof{
+    "residual_extrapolation_chi2_per_dof", "chi^2 per degree of freedom of the residual fit",
+    dims::size_lines};
+inline constexpr PhaseEntry consistent{
+    "consistent",
+    "per (weighting, delta, gamma): 0 where the rule's share of trials detected without signal grows with d "
+    "(one-sided Cochran-Armitage trend test at 5 % over the sizes, exact where small; at snr = 0, else from "
+    "the "
+    "exact thresholds (threshold 0), else at the grid's first snr: docs/detection.md), 1 where it does not, "
+    "-1 "
+    "fewer than 2 sizes; an inconsistent rule is not the default",
+    dims::size_lines, "", consistency_meanings};
+inline constexpr PhaseEntry consistency_p_value{
+    "consistency_p_value", "one-sided p-value of consistent's trend test; NaN where consistent is -1",
+    dims::size_lines};
+inline constexpr PhaseEntry threshold_flags{
+    "threshold_flags",
+    "per line, bits: 1 the threshold lies below the grid's first snr; 2 more than a quarter of the trials "
+    "have "
+    "exact threshold 0 (without exact thresholds: are detected at snr = 0), detected without signal; 4 the "
+    "rule is inconsistent along d here (consistent = 0); 8 "
+    "(null rule) fewer than 19 snr = 0 trials set its level, at 1/(n + 1) > 5 %",
+    dims::lines,
+    "",
+    threshold_flag::meanings,
+    true};
 inline constexpr PhaseEntry extrapolated_overlap{
     "extrapolated_overlap",
     "per (weighting, delta, gamma, snr): the trial-mean overlap extrapolated to d -> infinity by the fit of "
@@ -325,10 +463,18 @@ inline constexpr PhaseEntry empirical_threshold_bracket{
 using phase::empirical_threshold_snr_err, phase::extrapolated_threshold_snr,
     phase::extrapolated_threshold_snr_err, phase::extrapolation_a, phase::extrapolation_b,
     phase::extrapolation_terms, phase::extrapolation_chi2_per_dof, phase::extrapolation_sizes;
+using phase::extrapolated_threshold_snr_alternative, phase::extrapolated_threshold_snr_err_alternative,
+    phase::extrapolation_a_alternative, phase::extrapolation_b_alternative,
+    phase::extrapolation_terms_alternative, phase::extrapolation_chi2_per_dof_alternative,
+    phase::extrapolation_quadratic_p_value;
 using phase::refined_threshold_snr, phase::refined_threshold_snr_err, phase::refined_threshold_exact,
     phase::refined_width_snr, phase::refined_width_snr_err, phase::refined_points,
     phase::refined_resolution_err, phase::refined_spread_err, phase::refined_trials,
     phase::refined_fit_threshold_snr, phase::refined_fit_threshold_snr_err;
+using phase::residual_snr, phase::residual_snr_err, phase::extrapolated_residual_snr,
+    phase::extrapolated_residual_snr_err, phase::residual_extrapolation_terms,
+    phase::residual_extrapolation_chi2_per_dof, phase::consistent, phase::consistency_p_value,
+    phase::threshold_flags;
 inline constexpr PhaseEntry false_detection_rate{"false_detection_rate",
                                                  "fraction of the line's snr = 0 trials this rule detects "
                                                  "(null rule: each judged by the others' threshold, leave "

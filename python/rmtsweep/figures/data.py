@@ -59,7 +59,11 @@ def completed(ds, path):
     theory = theory.drop_vars([name for name in ("snr", "delta", "gamma") if name in theory.data_vars])
     theory = theory.rename({name: FINE + name for name in theory.data_vars})
     rule = str(ds.attrs.get("figure_detection", "edge"))
-    if rule != "edge":
+    # The rule's own group: the top level of /phase is the default rule's (docs/detection.md); files from before
+    # the groups have only the top level, the edge rule's.
+    with open_h5(path) as h5:
+        grouped = f"phase/detection/{rule}" in h5
+    if grouped:
         tables = matched(open_phase(path, f"detection/{rule}"), ds)
         ds = ds.assign({name: tables[name] for name in tables.data_vars if name in ds.data_vars})
     with open_h5(path) as h5:

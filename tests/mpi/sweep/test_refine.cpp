@@ -113,8 +113,10 @@ TEST(SweepRefine, OneAndTwoRanksGiveTheSameRefinedFile) {
   EXPECT_NE(assembled.output.find("refined (edge)"), std::string::npos) << assembled.output;
   {
     const io::File file = io::open_file(dir / "one.h5", io::Access::read_only);
-    const auto threshold = io::read_doubles(io::open_dataset(file, "phase/refined_threshold_snr"));
-    const auto points = io::read_ints(io::open_dataset(file, "phase/refined_points"));
+    // The edge rule's, which refine refined (the top level of /phase is the default rule's).
+    const auto threshold =
+        io::read_doubles(io::open_dataset(file, "phase/detection/edge/refined_threshold_snr"));
+    const auto points = io::read_ints(io::open_dataset(file, "phase/detection/edge/refined_points"));
     ASSERT_EQ(threshold.size(), 4u);  // 2 weightings x 2 sizes
     for (std::size_t l = 0; l < threshold.size(); ++l) {
       EXPECT_GT(points[l], 0) << "line " << l;
@@ -206,8 +208,11 @@ TEST(SweepRefine, ASweepOfLinesIsRefinedByNewTrialsWhoseExactThresholdsGiveTheMe
   const auto read = [&](const std::string& name) {
     return io::read_doubles(io::open_dataset(file, "phase/" + name));
   };
-  const auto threshold = read("refined_threshold_snr"), err = read("refined_threshold_snr_err");
-  const auto exact = read("refined_threshold_exact"), trials = read("refined_trials");
+  // The edge rule's, which refine refined (the top level of /phase is the default rule's).
+  const auto threshold = read("detection/edge/refined_threshold_snr"),
+             err = read("detection/edge/refined_threshold_snr_err");
+  const auto exact = read("detection/edge/refined_threshold_exact"),
+             trials = read("detection/edge/refined_trials");
   const auto before_err = read("detection/edge/empirical_threshold_snr_err");
   const auto level = read("detection/edge/threshold");
   const auto grid_trial_threshold = read("detection/edge/trial_threshold_snr");  // lines x 4 grid trials
@@ -297,8 +302,9 @@ TEST(SweepRefine, LinesWithoutExactThresholdsAreBisected) {
   ASSERT_EQ(assembled.exit_code, 0) << assembled.output;
   {
     const io::File file = io::open_file(dir / "c.h5", io::Access::read_only);
-    const auto exact = io::read_ints(io::open_dataset(file, "phase/refined_threshold_exact"));
-    const auto threshold = io::read_doubles(io::open_dataset(file, "phase/refined_threshold_snr"));
+    const auto exact = io::read_ints(io::open_dataset(file, "phase/detection/edge/refined_threshold_exact"));
+    const auto threshold =
+        io::read_doubles(io::open_dataset(file, "phase/detection/edge/refined_threshold_snr"));
     EXPECT_EQ(exact, (std::vector<std::int64_t>{1, 0}));  // mean exact, causal:1 from brackets
     EXPECT_TRUE(std::isfinite(threshold[1])) << "the bisected line has a refined threshold";
   }

@@ -111,4 +111,16 @@ InvalidOption command_line_error(const po::error& e, int argc, char** argv, cons
   return InvalidOption::described(name, "", dashed + ": " + e.what() + " (" + see_help + ")");
 }
 
+InvalidOption as_option(const InvalidArgument& e) {
+  if (const auto* option = dynamic_cast<const InvalidOption*>(&e)) return *option;
+  std::string allowed = e.allowed();
+  if (!e.override_switch().empty()) {
+    std::string flag = e.override_switch();  // the option's kebab-case spelling (allow_partial: --allow-partial)
+    for (char& c : flag) c = c == '_' ? '-' : c;
+    allowed += "; pass --" + flag + " to " + e.override_effect();
+  }
+  if (e.described()) return InvalidOption::described(e.name(), e.value(), allowed);
+  return InvalidOption(e.name(), e.value(), allowed);
+}
+
 }  // namespace rmtsweep::app

@@ -30,10 +30,10 @@ template <typename Lookup, typename Check>
 void as_given(Lookup&& text_of, Check&& check) {
   try {
     check();
-  } catch (const InvalidOption& e) {
+  } catch (const InvalidArgument& e) {  // the model's, the engine's (check_simulable_sizes) or the config's
     const auto& names = point_option_names();
-    if (std::find(names.begin(), names.end(), e.option()) == names.end()) throw;
-    throw InvalidOption(e.option(), text_of(e.option().c_str()), e.allowed());
+    if (std::find(names.begin(), names.end(), e.name()) == names.end()) throw;
+    throw InvalidOption(e.name(), text_of(e.name().c_str()), e.allowed());
   }
 }
 

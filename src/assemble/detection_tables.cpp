@@ -73,7 +73,7 @@ Rule parse_rule(const std::string& name) {
   for (const Rule rule : all_rules) {
     if (name == to_string(rule)) return rule;
   }
-  throw InvalidOption("detection", name,
+  throw InvalidArgument("detection", name,
                       "allowed: edge (top eigenvalue above the theory's bulk edge by c d^(-2/3)), eigengap "
                       "(Onatski's ratio above its calibrated 95 % value), null (top eigenvalue above the 95 % "
                       "quantile of the line's snr = 0 trials) or finite_t_edge (top eigenvalue above the "

@@ -311,7 +311,7 @@ RunOutcome run_batch(const PointBatch& batch, int ranks_per_point, MPI_Comm comm
       UnitOutcome result;
       // A group of one rank records any error and goes on. In a larger group only the errors every
       // rank raises together can be recorded: a NumericalFailure (a ScaLAPACK info agreed across
-      // the grid) or a refused parameter (InvalidOption). Any other error, an out-of-memory one
+      // the grid) or a refused parameter (InvalidArgument). Any other error, an out-of-memory one
       // among them, may have hit some ranks only while the others wait in a collective call, so it
       // ends the job instead of hanging it. Here, not by a throw to main: unwinding would run
       // collective destructors (the file's H5Fclose, the counter's MPI_Win_free) that the waiting
@@ -356,7 +356,7 @@ RunOutcome run_batch(const PointBatch& batch, int ranks_per_point, MPI_Comm comm
         }
       } catch (const NumericalFailure& e) {
         result.failure = point_failure_text(e, params, per_group);
-      } catch (const InvalidOption& e) {
+      } catch (const InvalidArgument& e) {
         result.failure = point_failure_text(e, params, per_group);
       } catch (const std::exception& e) {
         result.failure = local_failure(e);

@@ -54,9 +54,10 @@ class SweepFile {
   static SweepFile open_for_resume(const std::string& path, MPI_Comm comm, const config::Grid& grid, const RunInfo& run);
 
   /// The resolved config text stored at creation (the `config` root attribute), read on rank 0
-  /// of `comm` and broadcast. Throws InvalidOption(option, path, ...) on every rank when the
+  /// of `comm` and broadcast. Throws InvalidArgument(option, path, ...) on every rank when the
   /// file is not a complete sweep file of this schema whose draws this rmtsweep reproduces: `option` is
-  /// "resume" for `run --resume` (whose advice names --force), "file" for `refine`.
+  /// "resume" for `run --resume` (naming the switch `force`, which starts an rmtsweep file again), "file"
+  /// for `refine`.
   static std::string stored_config(const std::string& path, MPI_Comm comm,
                                    const std::string& option = "resume");
 

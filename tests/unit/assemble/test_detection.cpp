@@ -263,7 +263,7 @@ TEST(DetectionTables, ALineWithoutAnSnrZeroCellHasNoNullThresholdAndNoFalseDetec
 
 TEST(DetectionTables, RulesAreNamedAsTheFileNamesThem) {
   for (const auto rule : assemble::all_rules) EXPECT_EQ(assemble::parse_rule(assemble::to_string(rule)), rule);
-  EXPECT_THROW(assemble::parse_rule("onatski"), rmtsweep::InvalidOption);
+  EXPECT_THROW(assemble::parse_rule("onatski"), rmtsweep::InvalidArgument);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #pragma once
-/// How `rmtsweep run` creates a new sweep file (issue 16, "the creation window"): atomically, so that a
+/// How a new sweep file is created ("the creation window", docs/reliability.md): atomically, so that a
 /// creation killed at any moment leaves either nothing at the file's path or a complete, resumable file.
+/// Both the file and its journal are built under temporary names and renamed into place (io::StagedPath):
 ///
 /// 1. rank 0 removes what an earlier creation killed before its end left: FILE.h5.creating and
 ///    FILE.h5.journal.creating (temporary names nothing else uses; the run holds FILE.h5.lock);
@@ -24,16 +25,16 @@
 #include "rmtsweep/store/sweep_file.hpp"
 #include "rmtsweep/theory/prediction.hpp"
 
-namespace rmtsweep::app {
+namespace rmtsweep::store {
 
-/// "FILE.h5.creating": the name a new sweep file is built under.
-std::string building_name(const std::string& output);
+/// "FILE.h5.creating": where the new sweep file `output` is built (a file found there is a creation's that
+/// was killed before its end: SweepReader says so).
+std::string creating_name(const std::string& output);
 
 /// Creates the sweep file `output` by the steps above on every rank of `comm` and returns it open (its
 /// journal attached when `journal`). A failure of the collective create (a full disk) removes the partial
 /// file and ends the job; a failure of rank 0's journal or rename ends every rank alike (AgreedFailure).
-store::SweepFile create_sweep_file(const std::string& output, MPI_Comm comm, const config::Grid& grid,
-                                   const std::vector<theory::Prediction>& predictions,
-                                   const store::RunInfo& run, bool journal);
+SweepFile create_sweep_file(const std::string& output, MPI_Comm comm, const config::Grid& grid,
+                            const std::vector<theory::Prediction>& predictions, const RunInfo& run, bool journal);
 
-}  // namespace rmtsweep::app
+}  // namespace rmtsweep::store

@@ -1,9 +1,8 @@
 #pragma once
-// What `rmtsweep status` reports beyond the file's own columns (issue 15): the journal beside the file
-// compared with it, whether a run holds the file's lock now, and the latest run's rate and ETA; and the
-// whole report as one JSON object (`status --json`) for scripts.
+/// What a sweep file's state is beyond its own columns (`rmtsweep status` reports it): the journal beside the
+/// file compared with it, whether a run holds the file's lock now, the latest run's rate and ETA, the
+/// progress of each size and the failed points with their messages.
 #include <cstdint>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,7 +11,7 @@
 #include "rmtsweep/store/journal.hpp"
 #include "rmtsweep/store/sweep_reader.hpp"
 
-namespace rmtsweep::app {
+namespace rmtsweep::store {
 
 /// The point journal beside a sweep file (journal.hpp), compared with the file's statuses.
 struct JournalState {
@@ -22,8 +21,8 @@ struct JournalState {
   /// missing: what is at the directory's path ("is missing", "is a regular file, ..."); unreadable: the
   /// error; other_sweep: the journal's sweep_id.
   std::string problem;
-  std::optional<store::Journal> journal;  ///< when it was read
-  store::JournalAgreement agreement;      ///< agrees, in_flight, disagrees
+  std::optional<Journal> journal;  ///< when it was read
+  JournalAgreement agreement;      ///< agrees, in_flight, disagrees
 };
 
 /// "agrees", "in_flight" (agrees but for the last record of each writer: a run writes them now),
@@ -52,7 +51,7 @@ struct Activity {
 };
 
 /// The activity of the sweep file `reader` reads, its statuses `status`.
-Activity activity_of(const store::SweepReader& reader, const std::vector<std::int64_t>& status);
+Activity activity_of(const SweepReader& reader, const std::vector<std::int64_t>& status);
 
 /// How far one size of a sweep is: its done points of all.
 struct SizeProgress {
@@ -61,7 +60,7 @@ struct SizeProgress {
 };
 
 /// Per size of the sweep `reader` reads (its config's d, in order), the points done of `status`.
-std::vector<SizeProgress> progress_by_size(const store::SweepReader& reader, const std::vector<std::int64_t>& status);
+std::vector<SizeProgress> progress_by_size(const SweepReader& reader, const std::vector<std::int64_t>& status);
 
 /// A failed point of a sweep file: where it is and why.
 struct FailedPoint {
@@ -70,17 +69,13 @@ struct FailedPoint {
   double delta = 0, gamma = 0, snr = 0;
   std::string weighting;
   /// /points/error, or the journal's record where the run that failed the point did not close the file
-  /// (store::failure_messages); empty where neither holds one.
+  /// (failure_messages); empty where neither holds one.
   std::string message;
 };
 
 /// The failed points of `status`, in file order, with their messages (the journal's read where `journal`
 /// holds this sweep's).
-std::vector<FailedPoint> failed_points(const store::SweepReader& reader, const std::vector<std::int64_t>& status,
+std::vector<FailedPoint> failed_points(const SweepReader& reader, const std::vector<std::int64_t>& status,
                                        const JournalState& journal);
 
-/// The report of `status --json`: the file, its counts by state (and by size), its runs, the lock, the
-/// latest run's rate and ETA, the journal's state, the failed points with their messages.
-nlohmann::json status_json(const store::SweepReader& reader);
-
-}  // namespace rmtsweep::app
+}  // namespace rmtsweep::store

@@ -320,6 +320,9 @@ TEST_F(Recover, ANewSweepWithForceMovesTheOldJournalAsideAndNeverMixesItIn) {
                                            "missing: `rmtsweep recover " +
                                            path + "` rebuilds the file from it"))
       << refused.output;
+  // The library names its switch (replace); the program says it as its option.
+  EXPECT_TRUE(contains(refused.output, "; pass --force to start a new sweep instead (moving the journal aside)"))
+      << refused.output;
   EXPECT_FALSE(fs::exists(path));
 }
 

@@ -94,7 +94,7 @@ TEST_F(TruncatedFile, ResumeRefusesATruncatedFileSayingWhatToDo) {
   EXPECT_TRUE(contains(refused.output, "rmtsweep run: invalid --resume '" + path +
                                            "': cannot open the sweep file: the file is truncated ("))
       << refused.output;
-  EXPECT_TRUE(contains(refused.output, "--force starts it again")) << refused.output;
+  EXPECT_TRUE(contains(refused.output, "pass --force to start it again (overwriting it)")) << refused.output;
   EXPECT_FALSE(contains(refused.output, "H5F")) << refused.output;
   EXPECT_FALSE(contains(refused.output, "MPI_ABORT")) << refused.output;
 }

@@ -19,6 +19,7 @@
 #include "rmtsweep/store/refine_file.hpp"
 #include "rmtsweep/store/sweep_file.hpp"
 #include "rmtsweep/theory/prediction.hpp"
+#include "shared_dir.hpp"
 
 namespace rmtsweep::sweep {
 namespace {
@@ -39,27 +40,14 @@ std::vector<theory::Prediction> predictions_of(const config::Grid& grid) {
   return predictions;
 }
 
-/// Rank 0's path of a file in a fresh directory, on every rank; the directory is removed by rank 0 at the
-/// end.
+/// The file of a test, in a directory of its own on every rank.
 class SharedFile {
  public:
-  SharedFile() {
-    if (parallel::rank_of(MPI_COMM_WORLD) == 0) {
-      directory_ = std::filesystem::temp_directory_path() / ("rmtsweep_messages_" + std::to_string(getpid()));
-      std::filesystem::create_directories(directory_);
-    }
-    path_ = parallel::broadcast((directory_ / "sweep.h5").string(), MPI_COMM_WORLD);
-  }
-  ~SharedFile() {
-    MPI_Barrier(MPI_COMM_WORLD);
-    std::error_code ec;
-    if (!directory_.empty()) std::filesystem::remove_all(directory_, ec);
-  }
   const std::string& path() const noexcept { return path_; }
 
  private:
-  std::filesystem::path directory_;
-  std::string path_;
+  test::SharedDir directory_;
+  std::string path_ = directory_ / "sweep.h5";
 };
 
 store::RunInfo run_on(int ranks) {

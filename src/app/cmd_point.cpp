@@ -44,12 +44,7 @@ simulate::SimulationOptions simulation_options(const po::variables_map& values,
   options.ntest = config::parse_ntest(text("ntest"));
   options.spectrum = values.count("spectrum") > 0;
   const config::EigenSetting setting = config::parse_eigensolver(text("eigensolver"));
-  if (options.spectrum && setting == config::EigenSetting::krylov) {
-    throw InvalidOption(
-        "eigensolver", text("eigensolver"),
-        "allowed with --spectrum: auto, dense or scalapack (the Krylov engine never forms S and "
-        "gives its top k eigenvalues only, not the spectrum)");
-  }
+  config::require_spectrum_engine(setting, options.spectrum, text("eigensolver"), "--spectrum", "no --spectrum");
   options.eigensolver = config::reducer_of(setting);
   options.engine = config::engine_of(setting);
   return options;

@@ -10,7 +10,7 @@
 
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/model/parse_number.hpp"
-#include "rmtsweep/simulate/point.hpp"
+#include "rmtsweep/simulate/options.hpp"
 #include "rmtsweep/config/option_table.hpp"
 
 namespace rmtsweep::config {
@@ -91,7 +91,7 @@ void validate_points(const SweepConfig& c) {
             p.snr = snr;
             p.weighting = weighting;
             model::validate(p);
-            simulate::check_simulable_sizes(p);  // accepted, every point would fail (issue 16)
+            simulate::check_simulable_sizes(p);  // accepted, every point would fail
           }
         }
       }
@@ -415,17 +415,13 @@ SweepConfig parse_sweep_config(const std::map<std::string, std::string>& values)
   check_point_count(c, get);
   try {
     validate_points(c);
-  } catch (const InvalidOption& e) {  // the checks see numbers: say the value as given (1e-9, not 1e-09)
-    throw InvalidOption(e.option(), get(e.option(), e.value()), e.allowed());
+  } catch (const InvalidArgument& e) {  // the checks see numbers: say the value as given (1e-9, not 1e-09)
+    throw InvalidOption(e.name(), get(e.name(), e.value()), e.allowed());
   }
-  if (c.eigensolver == EigenSetting::krylov && c.any_spectra()) {
-    throw InvalidOption(
-        "eigensolver", get("eigensolver", ""),
-        "allowed with store_spectra = " + get("store_spectra", default_of("store_spectra")) +
-            " (a spectrum stored for d = " + std::to_string(c.smallest_d()) +
-            "): auto, dense or scalapack; krylov needs store_spectra = false (the Krylov engine "
-            "never forms S and gives its top k eigenvalues only)");
-  }
+  require_spectrum_engine(c.eigensolver, c.any_spectra(), get("eigensolver", ""),
+                          "store_spectra = " + get("store_spectra", default_of("store_spectra")) +
+                              " (a spectrum stored for d = " + std::to_string(c.smallest_d()) + ")",
+                          "store_spectra = false");
   // The resolved text is stored as the file's `config` attribute, and an attribute of the
   // default (earliest, any-h5py) file format holds at most 64 KiB: refuse here, before any
   // file exists, rather than abort halfway through creating it. Blame the longest line's key.

@@ -8,7 +8,7 @@
 
 #include "rmtsweep/model/params.hpp"
 #include "rmtsweep/model/parse_number.hpp"
-#include "rmtsweep/simulate/point.hpp"
+#include "rmtsweep/simulate/options.hpp"
 #include "rmtsweep/config/config.hpp"
 
 namespace rmtsweep::config {

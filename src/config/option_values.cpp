@@ -7,6 +7,7 @@
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/model/params.hpp"
 #include "rmtsweep/model/parse_number.hpp"
+#include "rmtsweep/simulate/engine.hpp"
 
 namespace rmtsweep::config {
 namespace {
@@ -115,6 +116,14 @@ simulate::Engine engine_of(EigenSetting setting) noexcept {
       return simulate::Engine::dense;
   }
   return simulate::Engine::automatic;
+}
+
+void require_spectrum_engine(EigenSetting setting, bool spectrum, const std::string& given,
+                             const std::string& asked_by, const std::string& instead) {
+  if (!spectrum || simulate::gives_spectrum(engine_of(setting))) return;
+  throw InvalidOption("eigensolver", given,
+                      "allowed with " + asked_by + ": auto, dense or scalapack; krylov needs " + instead +
+                          " (the Krylov engine never forms S and gives its top k eigenvalues only)");
 }
 
 LinesSetting parse_lines(const std::string& text) {

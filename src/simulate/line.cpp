@@ -16,6 +16,7 @@
 #include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/parallel/scalapack.hpp"
 #include "rmtsweep/parallel/tridiagonal.hpp"
+#include "rmtsweep/simulate/engine.hpp"
 
 namespace rmtsweep::simulate {
 namespace {
@@ -236,19 +237,6 @@ LineResult dense_line(const model::PointParams& params, std::span<const double> 
 
 bool line_applies(const model::PointParams& params) noexcept { return !params.weighting.data_dependent(); }
 
-bool line_takes_krylov_modelled(const model::PointParams& params, const SimulationOptions& options) {
-  if (options.engine != Engine::automatic) return options.engine == Engine::krylov;
-  if (options.spectrum) return false;
-  // Below d = 1000 a dense line takes a fraction of a second, and the Krylov basis's fixed costs per block (its
-  // threads, the small dense work) outweigh what it saves: measured at d = 200-800, dense lines 5-15 x faster.
-  if (params.d < min_krylov_line_d) return false;
-  const EngineCosts costs = engine_costs(params, options);
-  const double m = static_cast<double>(std::min<std::int64_t>(params.d, params.sequences()));
-  // The dense line adds to a point's reduction (3 m^3 in the model) the eigenvectors of its tridiagonal form (dstedc:
-  // measured 0.9 x a point's eigen stage at d = 2000); the Krylov line builds one basis, its checks about 10 % more.
-  return 1.15 * costs.krylov < costs.dense + 3.0 * m * m * m;
-}
-
 LineSignal line_signal(const SparsePooling& sequences, std::int64_t vocabulary) {
   const std::int64_t N = sequences.sequences();
   const auto uN = static_cast<std::size_t>(N), terms = static_cast<std::size_t>(sequences.terms);
@@ -343,13 +331,8 @@ LineResult simulate_line(const model::PointParams& params, std::span<const doubl
   int ranks = 1;
   RMTSWEEP_MPI_CHECK(MPI_Comm_size(comm, &ranks));
   // Decided on rank 0, as simulate_point does: the memory check reads this node's free memory.
-  const bool krylov = parallel::decided_on_root(comm, [&] {
-    return options.engine == Engine::krylov ||
-           (options.engine == Engine::automatic && !options.spectrum &&
-            (!dense_fits(params, ranks) || line_takes_krylov_modelled(params, options)));
-  });
-  if (krylov && options.spectrum)
-    throw InvalidOption("eigensolver", "krylov", "the Krylov engine gives the top k eigenvalues only, not the spectrum");
+  const DenseMemory memory = parallel::decided_on_root(comm, [&] { return dense_memory(params, ranks); });
+  const bool krylov = choose_engine(params, options, Work::line, memory) == Engine::krylov;
   std::vector<std::size_t> unconverged;
   LineResult result = krylov ? krylov_line(params, snr, options, comm, unconverged) : dense_line(params, snr, options, comm);
   // The snr values the line's basis did not converge for: each point alone (simulate_point, which falls back

@@ -98,9 +98,6 @@ struct KrylovOutcome {
 };
 KrylovOutcome krylov_point(const model::PointParams& params, const SimulationOptions& options, MPI_Comm comm);
 
-/// Whether the dense path's S (or K) and its workspace fit in this node's available memory.
-bool dense_fits(const model::PointParams& params, int ranks);
-
 /// The finite-T predictions (simulate/finite_t.hpp) of the line of `params` (its snr aside) at each of `snr`:
 /// the outlier built once on rank 0 of `comm` (through options.finite_t where set) and broadcast, so that
 /// every rank holds the same bits. The theory is beside the measurement, not part of it: where it is not

@@ -6,6 +6,7 @@
 
 #include "column_io.hpp"
 #include "rmtsweep/io/dimension_scale.hpp"
+#include "rmtsweep/simulate/engine.hpp"
 #include "rmtsweep/simulate/line.hpp"
 
 namespace rmtsweep::store {
@@ -33,7 +34,7 @@ hsize_t line_row_width(const config::SweepConfig& with_setting, std::size_t n) {
         p.weighting = w;
         p.correlation = config.correlation;
         p.table = config.table;
-        dense = dense || !simulate::line_takes_krylov_modelled(p, options);
+        dense = dense || simulate::choose_engine(p, options, simulate::Work::line) == simulate::Engine::dense;
       }
     }
   }

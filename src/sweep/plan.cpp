@@ -6,7 +6,7 @@
 #include <cstdio>
 
 #include "rmtsweep/model/weighting.hpp"
-#include "rmtsweep/simulate/line.hpp"
+#include "rmtsweep/simulate/engine.hpp"
 #include "rmtsweep/simulate/point.hpp"
 #include "rmtsweep/store/line_store.hpp"
 #include "rmtsweep/store/schema.hpp"
@@ -34,7 +34,9 @@ PointEstimate estimate_point(const model::PointParams& params, const config::Swe
                N = static_cast<double>(params.sequences());
   const double ranks = std::max(1, config.ranks_per_point);
   PointEstimate e;
-  e.krylov = simulate::takes_krylov(params, config::simulation_options(config, params.d), config.ranks_per_point);
+  e.krylov = simulate::choose_engine(params, config::simulation_options(config, params.d), simulate::Work::point,
+                                     simulate::dense_memory(params, config.ranks_per_point)) ==
+             simulate::Engine::krylov;
   const double table = 8.0 * d * V / ranks;
   if (e.krylov) {
     // The table's rows, and the pooled vectors C = E A where N <= 0.3 V (FactoredCovariance::compress).
@@ -60,8 +62,9 @@ PointEstimate estimate_line(const model::PointParams& params, std::size_t snr_co
   const double ranks = std::max(1, config.ranks_per_point);
   const simulate::SimulationOptions options = config::simulation_options(config, params.d);
   PointEstimate e;
-  e.krylov = simulate::line_takes_krylov_modelled(params, options) ||
-             (!options.spectrum && !simulate::dense_fits_on(params, config.ranks_per_point));
+  e.krylov = simulate::choose_engine(params, options, simulate::Work::line,
+                                     simulate::dense_memory(params, config.ranks_per_point)) ==
+             simulate::Engine::krylov;
   const double table = 8.0 * d * V / ranks;
   if (e.krylov) {
     // As a Krylov point, and the basis (d x the budget's vectors at most) on every rank.

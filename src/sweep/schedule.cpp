@@ -5,20 +5,17 @@
 #include <stdexcept>
 #include <utility>
 
-#include "rmtsweep/simulate/line.hpp"
-#include "rmtsweep/simulate/point.hpp"
+#include "rmtsweep/simulate/engine.hpp"
 
 namespace rmtsweep::sweep {
 
 double point_cost(const model::PointParams& params, const config::SweepConfig& config) {
-  // The cost model alone (krylov_pays also reads /proc/meminfo, once per call: twice per point of
-  // the sweep here). A point whose S cannot fit takes the Krylov engine anyway; it is ordered by its
-  // dense cost, which puts it first, where the largest points belong.
+  // The cost model alone (the memory check reads /proc/meminfo: twice per point of the sweep here). A point
+  // whose S cannot fit takes the Krylov engine anyway; it is ordered by its dense cost, which puts it
+  // first, where the largest points belong.
   const simulate::SimulationOptions options = config::simulation_options(config, params.d);
-  const bool krylov = options.engine == simulate::Engine::krylov ||
-                      (options.engine == simulate::Engine::automatic &&
-                       simulate::krylov_modelled_faster(params, options));
-  return point_cost(params, config, krylov);
+  return point_cost(params, config,
+                    simulate::choose_engine(params, options, simulate::Work::point) == simulate::Engine::krylov);
 }
 
 double point_cost(const model::PointParams& params, const config::SweepConfig& config, bool krylov) {
@@ -84,7 +81,7 @@ double line_cost(const model::PointParams& params, std::size_t snr_count, const 
   const double m = std::min(d, N);
   // The table, the pooling, four token projections and scoring every test sequence at every snr.
   const double data = V * d + N * T * d + 4.0 * V * d + test * T + static_cast<double>(snr_count) * 4.0 * test;
-  const bool krylov = simulate::line_takes_krylov_modelled(params, options);
+  const bool krylov = simulate::choose_engine(params, options, simulate::Work::line) == simulate::Engine::krylov;
   if (krylov) return data + 1.15 * simulate::engine_costs(params, options).krylov;
   const double spectrum = options.spectrum ? static_cast<double>(snr_count) * 30.0 * m * m : 0.0;
   return data + (N < d ? d * N * N : d * d * std::min(N, V)) + 11.0 * m * m * m + spectrum;

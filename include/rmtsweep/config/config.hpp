@@ -1,5 +1,5 @@
 #pragma once
-/// The typed, validated configuration of a sweep (issue 3). Built once from the text values
+/// The typed, validated configuration of a sweep. Built once from the text values
 /// of the keys (INI file and command line, see src/app/sweep_options.hpp); the rest of the
 /// program never sees strings.
 ///
@@ -28,8 +28,8 @@
 #include "rmtsweep/model/correlation.hpp"
 #include "rmtsweep/model/params.hpp"
 #include "rmtsweep/model/weighting.hpp"
-#include "rmtsweep/parallel/eigen.hpp"
-#include "rmtsweep/simulate/point.hpp"
+#include "rmtsweep/parallel/eigen_kinds.hpp"
+#include "rmtsweep/simulate/options.hpp"
 #include "rmtsweep/config/option_values.hpp"
 
 namespace rmtsweep::config {

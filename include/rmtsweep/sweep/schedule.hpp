@@ -14,9 +14,9 @@ namespace rmtsweep::sweep {
 /// A relative cost of computing one point, in flop-like units from d, V, N and T:
 /// table V d, pooling N T d (N T^2 d for causal attention), covariance N d^2, the full
 /// symmetric eigensolve ~ 4 d^3, the ridge solve ~ d^3 and the test set ntest T d.
-/// Where the point takes the Krylov engine (config.eigensolver krylov, or auto without stored
-/// spectra where simulate::krylov_modelled_faster), its covariance and eigen terms are the Krylov
-/// engine's modelled cost (simulate::engine_costs) instead.
+/// Where the engine policy's cost model gives the point the Krylov engine (simulate::choose_engine without
+/// the memory check), its covariance and eigen terms are the Krylov engine's modelled cost
+/// (simulate::engine_costs) instead.
 double point_cost(const model::PointParams& params, const config::SweepConfig& config);
 
 /// The same on the engine given (`krylov`: the Krylov engine's cost, else the dense path's).

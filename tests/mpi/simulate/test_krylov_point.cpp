@@ -129,7 +129,7 @@ TEST(KrylovPoint, SpectrumIsRefusedByTheKrylovEngine) {
   simulate::SimulationOptions options;
   options.engine = simulate::Engine::krylov;
   options.spectrum = true;
-  EXPECT_THROW(simulate::simulate_point(params, options, MPI_COMM_WORLD), rmtsweep::InvalidOption);
+  EXPECT_THROW(simulate::simulate_point(params, options, MPI_COMM_WORLD), rmtsweep::InvalidArgument);
 }
 
 // Every rank iterates on the same bits (products reduced to rank 0 and broadcast), so every rank
@@ -153,18 +153,3 @@ TEST(KrylovPoint, EveryRankHoldsTheSameResultAndOneRankAgrees) {
   EXPECT_EQ(group.ridge_accuracy, alone.ridge_accuracy);
 }
 
-// The cost model of Engine::automatic at delta 0.5, gamma 0.25: Krylov from d = 1600 (measured
-// 0.83 x the dense time there on 2 ranks x 1 thread, 0.33 x at 4000 and 0.16 x at 8000 on 1 rank x
-// 2 threads), dense at d = 1250 (1.10 x) and 1000 (1.42 x). Dense for N < d Gram points of size
-// 2000, and never Krylov when the spectrum is asked.
-TEST(KrylovPoint, AutomaticChoosesKrylovForLargePointsOnly) {
-  simulate::SimulationOptions options;
-  EXPECT_TRUE(simulate::krylov_pays(test::make_point(4000, 0.5, 0.25, 1.0, "mean", "prefix:3", "iid"), options, 1));
-  EXPECT_TRUE(simulate::krylov_pays(test::make_point(3000, 0.5, 0.25, 1.0, "mean", "prefix:3", "iid"), options, 1));
-  EXPECT_TRUE(simulate::krylov_pays(test::make_point(1600, 0.5, 0.25, 1.0, "mean", "prefix:3", "iid"), options, 1));
-  EXPECT_FALSE(simulate::krylov_pays(test::make_point(1250, 0.5, 0.25, 1.0, "mean", "prefix:3", "iid"), options, 1));
-  EXPECT_FALSE(simulate::krylov_pays(test::make_point(1000, 0.5, 0.25, 1.0, "mean", "prefix:3", "iid"), options, 1));
-  EXPECT_FALSE(simulate::krylov_pays(test::make_point(2000, 1.0, 2.0, 1.0, "mean", "prefix:3", "iid"), options, 1));
-  options.spectrum = true;
-  EXPECT_FALSE(simulate::krylov_pays(test::make_point(4000, 0.5, 0.25, 1.0, "mean", "prefix:3", "iid"), options, 1));
-}

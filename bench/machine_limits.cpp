@@ -18,7 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench_util.hpp"
-#include "lapack_api.hpp"
+#include "rmtsweep/common/lapack.hpp"
 
 namespace {
 

@@ -19,7 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench_util.hpp"
-#include "lapack_api.hpp"
+#include "rmtsweep/common/lapack.hpp"
 #include "rmtsweep/model/correlation.hpp"
 #include "rmtsweep/model/params.hpp"
 #include "rmtsweep/model/weighting.hpp"

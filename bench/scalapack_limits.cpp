@@ -17,15 +17,13 @@
 #include <nlohmann/json.hpp>
 
 #include "bench_util.hpp"
-#include "lapack_api.hpp"
+#include "rmtsweep/common/lapack.hpp"
+#include "scalapack_api.hpp"  // src/parallel's: pdsytrd_, timed bare
 #include "rmtsweep/parallel/blacs_grid.hpp"
 #include "rmtsweep/parallel/distributed_matrix.hpp"
 #include "rmtsweep/parallel/eigen.hpp"
 #include "rmtsweep/parallel/environment.hpp"
 #include "rmtsweep/parallel/scalapack.hpp"
-
-extern "C" void pdsytrd_(const char* uplo, const int* n, double* a, const int* ia, const int* ja, const int* desca,
-                         double* d, double* e, double* tau, double* work, const int* lwork, int* info, std::size_t);
 
 namespace {
 

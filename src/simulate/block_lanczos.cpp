@@ -8,28 +8,10 @@
 #include <stdexcept>
 
 #include "rmtsweep/common/error.hpp"
+#include "rmtsweep/common/lapack.hpp"
 #include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/parallel/scalapack.hpp"
 #include "table_kernels.hpp"
-
-extern "C" {
-void dgeqrf_(const int* m, const int* n, double* a, const int* lda, double* tau, double* work, const int* lwork,
-             int* info);
-void dorgqr_(const int* m, const int* n, const int* k, double* a, const int* lda, const double* tau, double* work,
-             const int* lwork, int* info);
-void dsyevr_(const char* jobz, const char* range, const char* uplo, const int* n, double* a, const int* lda,
-             const double* vl, const double* vu, const int* il, const int* iu, const double* abstol, int* m, double* w,
-             double* z, const int* ldz, int* isuppz, double* work, const int* lwork, int* iwork, const int* liwork,
-             int* info, std::size_t, std::size_t, std::size_t);
-void dsbevx_(const char* jobz, const char* range, const char* uplo, const int* n, const int* kd, double* ab,
-             const int* ldab, double* q, const int* ldq, const double* vl, const double* vu, const int* il,
-             const int* iu, const double* abstol, int* m, double* w, double* z, const int* ldz, double* work,
-             int* iwork, int* ifail, int* info, std::size_t, std::size_t, std::size_t);
-void dgbsv_(const int* n, const int* kl, const int* ku, const int* nrhs, double* ab, const int* ldab, int* ipiv,
-            double* b, const int* ldb, int* info);
-void dpbsv_(const char* uplo, const int* n, const int* kd, const int* nrhs, double* ab, const int* ldab, double* b,
-            const int* ldb, int* info, std::size_t);
-}
 
 namespace rmtsweep::simulate {
 namespace {

@@ -7,14 +7,11 @@
 
 #include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/common/error.hpp"
+#include "rmtsweep/common/lapack.hpp"
 #include "rmtsweep/parallel/distributed_matrix.hpp"
 #include "rmtsweep/parallel/blas_threads.hpp"
 #include "rmtsweep/parallel/scalapack.hpp"
 #include "table_kernels.hpp"
-
-extern "C" void dgemv_(const char* trans, const int* m, const int* n, const double* alpha, const double* a,
-                       const int* lda, const double* x, const int* incx, const double* beta, double* y,
-                       const int* incy, std::size_t trans_len);
 
 namespace rmtsweep::simulate {
 namespace {

@@ -8,11 +8,7 @@
 #include <string>
 
 #include "rmtsweep/common/error.hpp"
-
-extern "C" {
-void dlaed4_(const int* n, const int* i, const double* d, const double* z, double* delta, const double* rho,
-             double* dlam, int* info);
-}
+#include "rmtsweep/common/lapack.hpp"
 
 namespace rmtsweep::spectral {
 namespace {

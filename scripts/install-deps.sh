@@ -14,6 +14,8 @@ packages=(
   libspectra-dev libeigen3-dev
   # the rmtsweep Python package (python/rmtsweep): open_phase (xarray over h5netcdf), read_points (pandas)
   python3-xarray python3-h5netcdf python3-pandas
+  # the style test: every C++ file as .clang-format leaves it (scripts/check-format.sh; clang-format 14)
+  clang-format
 )
 if [ "${RMTSWEEP_SKIP_DEPS:-0}" = 1 ]; then
   echo "install-deps: RMTSWEEP_SKIP_DEPS=1: installing nothing (Debian 12 would need: ${packages[*]})" >&2

@@ -1,5 +1,5 @@
 // `rmtsweep merge OUT.h5 SHARD.h5...`: the shards of a sweep (`run --shard i/n`) combined into one sweep file
-// (issue 15; include/rmtsweep/store/merge.hpp). Serial, as recover: rank 0 alone works.
+// (include/rmtsweep/store/merge.hpp). Serial, as recover: rank 0 alone works.
 //
 // Exit status: 0 merged; 2 refused (a file of another sweep, overlaps, points done in no file without
 // --allow-partial, an existing output without --force); 1 the output could not be written (nothing changed).

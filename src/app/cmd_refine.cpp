@@ -1,5 +1,5 @@
 // `rmtsweep refine FILE.h5 [--tolerance 0.01] [--trials K] [--max-points M] [--detection RULE]`:
-// adaptive refinement of every line's threshold (issue 19; docs/refinement.md).
+// adaptive refinement of every line's threshold (docs/refinement.md).
 //
 // The rounds are the refine library's (include/rmtsweep/refine/refinement.hpp); this command checks the file
 // and the ranks, holds the file's lock and prints the summary. Exit status: 0 finished (tolerance reached, or

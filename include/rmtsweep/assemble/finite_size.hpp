@@ -1,5 +1,5 @@
 #pragma once
-/// Finite-size scaling of the empirical threshold (issue 8): a bootstrap error of one line's
+/// Finite-size scaling of the empirical threshold: a bootstrap error of one line's
 /// half crossing, and the extrapolation of thresholds measured at several embedding dimensions d
 /// to d -> infinity. Pure functions of numbers (no MPI, no HDF5).
 #include <cstddef>

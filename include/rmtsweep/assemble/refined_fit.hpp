@@ -1,5 +1,5 @@
 #pragma once
-/// The refined thresholds of `rmtsweep assemble` (issue 19): per rule and per (weighting, d, delta, gamma)
+/// The refined thresholds of `rmtsweep assemble`: per rule and per (weighting, d, delta, gamma)
 /// line, from the detections of every done point of the line, the grid's and the refined ones (/refine,
 /// store/refine_file.hpp) together,
 ///  - the threshold: the median of the per-trial thresholds with its error, the estimate `rmtsweep refine`

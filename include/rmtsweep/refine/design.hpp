@@ -1,5 +1,5 @@
 #pragma once
-/// The round design of `rmtsweep refine` (issue 19): from the detections measured so far on one line
+/// The round design of `rmtsweep refine`: from the detections measured so far on one line
 /// (weighting, d, delta, gamma), the points the next round adds. The line's threshold and its standard
 /// error are assemble/trial_brackets.hpp's estimate from the trials' brackets. Pure functions of numbers
 /// (no MPI, no HDF5): the same detections give the same design on every machine and for any number of

@@ -1,5 +1,5 @@
 #pragma once
-/// A refinement of one sweep file, as `rmtsweep refine` runs it (issue 19; docs/refinement.md).
+/// A refinement of one sweep file, as `rmtsweep refine` runs it (docs/refinement.md).
 ///
 /// Rounds. Rank 0 reads the grid's done points (and its lines' secular forms) once and, each round, the
 /// refined rows; it decides the round's work (design.hpp) from done results only: whole new trials, each a

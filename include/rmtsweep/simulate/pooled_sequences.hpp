@@ -17,7 +17,7 @@
 
 namespace rmtsweep::simulate {
 
-/// (addition) The training sequences as sparse V-vectors: c_n = E a_n with a_n holding sequence
+/// The training sequences as sparse V-vectors: c_n = E a_n with a_n holding sequence
 /// n's weights at its tokens (model.md section 5.5), for the matrix-free Krylov path. Every rank
 /// holds all of it (about 12 bytes per term).
 struct SparsePooling {
@@ -84,14 +84,14 @@ class PooledSequences {
   /// which scores a sequence in O(T) instead of O(T d).
   std::vector<double> token_projections(const std::vector<double>& beta) const;
 
-  /// (addition) Sequences 0 .. N-1 of `streams` as sparse vectors over the vocabulary, the same
+  /// Sequences 0 .. N-1 of `streams` as sparse vectors over the vocabulary, the same
   /// draws and weights as fill. For causal:tau each sequence's Gram <X_s, X_t> is summed over the
   /// process rows by a reduction to the column's first process and a broadcast, so that every rank
   /// holds bit-identical weights. Collective over the grid's column communicator; on a grid of one
   /// process column (P x 1) every rank holds the same result.
   SparsePooling sparse_pooling(std::int64_t N, SequenceStreams streams) const;
 
-  /// (addition) The rows of the noise table this process holds.
+  /// The rows of the noise table this process holds.
   const NoiseTable& table() const noexcept { return *table_; }
 
   /// The deterministic weights w (for causal:tau, the limit w(tau)).

@@ -1,5 +1,5 @@
 #pragma once
-/// The point journal of a sweep file (issue 20): an append-only record of every point a run
+/// The point journal of a sweep file: an append-only record of every point a run
 /// finishes, beside the file, from which `rmtsweep recover` rebuilds a file that cannot be read.
 ///
 /// Layout: FILE.h5.journal/run-<i>-rank-<r>.jrnl, one file per run i and writing world rank r
@@ -97,7 +97,7 @@ class JournalWriter {
   /// file cut back to its last whole record) and thrown as FileIoError. A file another process removed
   /// (its directory with it) or cut short meanwhile is said on `warnings` (its records are lost to
   /// `rmtsweep recover`; the sweep file still holds their points) and the records go on in a new file,
-  /// run-<i>-rank-<r>.<n>.jrnl beside it, with its own head (issue 16).
+  /// run-<i>-rank-<r>.<n>.jrnl beside it, with its own head.
   void append(const PointRecord& record);
   /// Appends a line's row the same way (before its points' records).
   void append(const LineRecord& record);

@@ -1,5 +1,5 @@
 #pragma once
-/// The refined points of a sweep file (`rmtsweep refine`, issue 19): points off the grid (an snr not on
+/// The refined points of a sweep file (`rmtsweep refine`): points off the grid (an snr not on
 /// /grid/snr, a trial index >= trials, or both) kept beside /points in the same file.
 ///
 /// Layout: /refine/block_<i> (i = 0, 1, ...), each holding every /points column of the schema table

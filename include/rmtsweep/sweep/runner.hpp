@@ -51,7 +51,7 @@ struct PointBatch {
   std::vector<model::PointParams> points;     ///< every point of every unit, in hand-out order
   /// Unit u is points[units[u], units[u + 1]); a unit of several points is a line. Empty: every point alone.
   std::vector<std::size_t> units;
-  /// Per unit: its relative cost (grid.hpp's point_cost, line_cost for a line), the key the units are ordered
+  /// Per unit: its relative cost (schedule.hpp's point_cost, line_cost for a line), the key the units are ordered
   /// by: unit_runs groups units of equal cost into tasks, and progress weighs finished points by it.
   std::vector<double> costs;
   /// The simulation options of a point of size d (config.hpp's simulation_options of the sweep's config).
@@ -84,7 +84,7 @@ RunOutcome run_batch(const PointBatch& batch, int ranks_per_point, MPI_Comm comm
 /// order; each group's leader takes the next task from the counter and broadcasts it in its
 /// group; the group computes the point with simulate::simulate_point on its communicator and
 /// the leader writes it. A point whose engine call throws is recorded as failed and the sweep
-/// goes on. After SIGTERM/SIGINT (see stop_signal.hpp) no new point is handed out. Progress
+/// goes on. After SIGTERM/SIGINT (install_stop_handlers, below) no new point is handed out. Progress
 /// lines go to `progress` on rank 0 (nullptr: silent), at most one per `progress_interval` seconds
 /// (`run --progress`) and always the last. The outcome is the same on every rank. With a `shard`
 /// (run --shard, shard.hpp) only its points are computed and counted: the others stay pending.

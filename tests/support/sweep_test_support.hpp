@@ -23,6 +23,7 @@
 #include "rmtsweep/io/hdf5.hpp"
 #include "rmtsweep/store/schema.hpp"
 #include "rmtsweep/store/sweep_reader.hpp"
+#include "temp_dir.hpp"
 
 namespace rmtsweep::test {
 
@@ -31,22 +32,6 @@ struct Finished {
   std::string output;  ///< stdout and stderr
 };
 
-/// A fresh temporary directory, removed by the destructor.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "rmtsweep_sweep_XXXXXX").string();
-    path_ = mkdtemp(pattern.data());
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  std::string operator/(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  std::filesystem::path path_;
-};
 
 /// A tmpfs of `size` mounted on a fresh directory, unmounted by the destructor; mounted() is false
 /// where this process may not mount (a CI container without CAP_SYS_ADMIN).

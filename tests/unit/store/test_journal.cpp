@@ -14,27 +14,14 @@
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/store/journal.hpp"
 #include "rmtsweep/store/recover.hpp"
+#include "temp_dir.hpp"
 
 namespace rmtsweep::sweep {
 namespace {
 
 namespace fs = std::filesystem;
 
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "rmtsweep_journal_XXXXXX").string();
-    path_ = mkdtemp(pattern.data());
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  std::string operator/(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  fs::path path_;
-};
+using test::TempDir;
 
 /// The columns a file of this rmtsweep writes: the measurement columns but status, then status.
 std::vector<store::JournalColumn> our_columns() {

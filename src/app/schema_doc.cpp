@@ -347,6 +347,38 @@ for all trials elsewhere; NaN where min(V, N) > 6400). Each group holds:
 
 )";
 
+constexpr std::string_view netcdf_cf = R"(
+## netCDF and CF
+
+The file is netCDF-4 (an HDF5 file with named dimensions: `ncdump -h FILE.h5` reads every group) and
+declares `Conventions` = "CF-1.10". Debian packages no CF checker (cfchecker, cf-checker), so the rules
+are checked by hand, in `tests/python/schema/test_netcdf_cf.py`, on every build:
+
+- the root holds `Conventions` and `history` (one line per run, "<started>: <command line>");
+- every text attribute is a variable-length UTF-8 string (but the attributes HDF5's dimension scales
+  write themselves: `CLASS`, `NAME`, `DIMENSION_LIST`, `REFERENCE_LIST`);
+- every variable of /phase and its groups, coordinates included, has a `long_name`; none has `units`,
+  all being dimensionless (CF 1.10 §3.1: units are required of dimensional quantities);
+- every flag variable has `flag_values` of the variable's own type, distinct, as many as the words of
+  `flag_meanings`, each word of letters, digits and `_.+-@` (CF §3.5), and every stored value is one of
+  its `flag_values`: /points `status`, `theory_detectable`, `solver_fell_back`, /phase
+  `theory_detectable`, `empirical_threshold_bracket`, `extrapolation_terms`, `refined_threshold_exact`,
+  and each rule's `empirical_threshold_bracket`, `empirical_threshold_exact`, `extrapolation_terms`,
+  `refined_threshold_exact`;
+- every axis is a named dimension (no phony dimension), a variable's dimensions have different names
+  (CF §2.4), and the numeric coordinate variables of /phase are strictly monotonic (§1.3);
+- the names of variables and dimensions begin with a letter and hold letters, digits and underscores, and
+  no two of a group are equal ignoring case (§2.3);
+- xarray's own `.plot()` labels a /phase variable by its `long_name` and titles a slice by its
+  coordinates, and `to_netcdf` of `rmtsweep.open_phase` reopens with `weighting` as str.
+
+Known departures: `weighting` and `count_of` are coordinate variables of strings (netCDF-4 strings, so
+that `.sel(weighting="optimal")` works), where CF §1.3 asks coordinate variables to be numeric and would
+have them as auxiliary labels (§6.1); files are named `.h5`, where CF §2.1 asks `.nc` (`assemble --output`
+takes `.nc`); NaN marks a value not defined (no `_FillValue`); /points and /grid keep `units` = "1" on their
+dimensionless datasets, as earlier files have it.
+)";
+
 constexpr std::string_view versions = R"(
 ## Older files
 
@@ -476,7 +508,7 @@ void print_schema_markdown(std::ostream& out) {
   print_phase_table(out, "phase/theory");
   out << detection_intro;
   print_phase_table(out, rule_group);
-  out << versions;
+  out << netcdf_cf << versions;
 }
 
 }  // namespace rmtsweep::app

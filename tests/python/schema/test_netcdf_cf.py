@@ -139,6 +139,17 @@ class NetcdfCf(unittest.TestCase):
         names = dict(zip(status.attrs["flag_values"], status.attrs["flag_meanings"].split()))
         self.assertEqual({names[v] for v in np.unique(status[...])}, {"done"})
 
+    def test_names_follow_cf_and_differ_beyond_case_and_a_variables_dimensions_differ(self):
+        groups = {}
+        for path, dataset in variables(self.file["/"]):
+            group, name = os.path.split(path)
+            groups.setdefault(group, []).append(name)
+            self.assertRegex(name, r"^[A-Za-z][A-Za-z0-9_]*$", path)
+            dims = [os.path.basename(scale.name) for axis in dataset.dims for scale in axis.values()]
+            self.assertEqual(len(dims), len(set(dims)), path)
+        for group, names in groups.items():
+            self.assertEqual(len({n.lower() for n in names}), len(names), group)
+
     def test_coordinates_are_named_dimensions_and_numeric_ones_are_strictly_monotonic(self):
         phase = self.file["phase"]
         for name in ("d", "delta", "gamma", "snr", "trial", "detection_margin_c"):

@@ -96,8 +96,8 @@ def read_config(source):
     """The resolved config of a sweep file or phase file (a path or an open h5py.File) as a dict of Python
     values: the root attribute config_json, in its order: d (list of int), T, correlation, table, seed, trials,
     delta, gamma, snr (lists of float), weighting (list of str), k, ridge, ntest, store_spectra (True, False or
-    "auto"), ranks_per_point, eigensolver and lines. A file written before config_json gives its text parsed
-    (parse_config: the same values, without the settings ranks_per_point, eigensolver and lines). Raises
+    "auto"), ranks_per_point and eigensolver (the run that created the file). A file written before config_json
+    gives its text parsed (parse_config: the same values, without those two settings). Raises
     InvalidFile when the file stores neither (not an rmtsweep file)."""
     def read(h5, path):
         if CONFIG_JSON in h5.attrs:

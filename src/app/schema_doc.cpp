@@ -204,7 +204,7 @@ constexpr std::string_view root_attributes = R"(
   config as text: every key, axes as explicit lists; [config.md](config.md)), `config_json` (the same
   config as one JSON object, typed: `d` a list of integers, `delta`, `gamma`, `snr` lists of numbers,
   `weighting` a list of texts, `store_spectra` true, false or "auto", then the settings of the run that
-  created the file, `ranks_per_point`, `eigensolver` and `lines`; `rmtsweep.read_config` reads it).
+  created the file, `ranks_per_point` and `eigensolver`; `rmtsweep.read_config` reads it).
 - `Conventions` = "CF-1.10" and `history`, CF's: one line per run, "<started>: <command line>"
   (assemble adds none: assembling twice leaves the same bytes).
 - `sweep_id`: a random 128-bit identity given at creation, 32 hex digits, which the point journal

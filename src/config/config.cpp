@@ -501,7 +501,6 @@ std::string resolved_config_json(const SweepConfig& c) {
                                            : nlohmann::ordered_json(false);
   out["ranks_per_point"] = c.ranks_per_point;
   out["eigensolver"] = eigensolver_setting(c.eigensolver);
-  out["lines"] = lines_setting(c.lines);
   return out.dump();
 }
 

@@ -197,7 +197,7 @@ SweepFile SweepFile::create(const std::string& path, MPI_Comm comm, const config
   io::write_attribute(sweep.file_, "config", config_text);
   {
     // The typed config, with the settings of the run that created the file (a merged or recovered file's
-    // first run).
+    // first run, which its provenance carries).
     config::SweepConfig created = c;
     created.ranks_per_point = provenance.runs.at(0).ranks_per_point;
     created.eigensolver = provenance.runs.at(0).eigensolver;

@@ -129,8 +129,9 @@ std::string resolved_config_text(const SweepConfig& config);
 
 /// The config as one JSON object, typed (root attribute `config_json` of a sweep file): the keys of
 /// resolved_config_text with the same values (the axes as lists of numbers, weighting a list of texts,
-/// store_spectra true, false or "auto"), then the settings of how it was computed, ranks_per_point,
-/// eigensolver and lines (fail_points, a test's, is the attribute fault_injection). Numbers round-trip.
+/// store_spectra true, false or "auto"), then the settings of how it was computed that a file's runs record,
+/// ranks_per_point and eigensolver (lines is recorded nowhere: `merge` and `recover` could not restore it;
+/// fail_points, a test's, is the attribute fault_injection). Numbers round-trip.
 std::string resolved_config_json(const SweepConfig& config);
 
 /// Lines of `a` and `b` that differ, as "- line" (only in a) and "+ line" (only in b); axis lines

@@ -92,7 +92,12 @@ def evaluate(options, finite_t):
     flat = {name: np.ascontiguousarray(a, dtype=np.float64).ravel() for name, a in zip(axes, arrays)}
     count = int(np.prod(shape, dtype=np.int64))
     try:
-        leaves, measures, measure_of, notes = compiled.evaluate(texts, flat, count, finite_t)
+        if count == 0:  # empty arrays: the keys of one point at the other options, no values
+            leaves, measures, measure_of, notes = compiled.evaluate(texts, {}, 1, finite_t)
+            leaves = {name: values[:0] for name, values in leaves.items()}
+            measure_of = measure_of[:0]
+        else:
+            leaves, measures, measure_of, notes = compiled.evaluate(texts, flat, count, finite_t)
     except compiled.InvalidOptionError as e:
         raise InvalidOption(*e.args) from None
     for note in notes:

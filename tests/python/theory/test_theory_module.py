@@ -70,6 +70,9 @@ class PaperTheory(unittest.TestCase):
         self.assertEqual(got["overlap"].shape, ())
         self.assertEqual(got["overlap"].view(np.int64), bits(expected["overlap"]))
         self.assertEqual(list(theory.defaults()), theory.option_names())
+        empty = theory.paper(delta=np.zeros((0, 3)), snr=[1.0, 2.0, 3.0])
+        self.assertEqual(sorted(empty), sorted(got))
+        self.assertEqual(empty["overlap"].shape, (0, 3))
 
     def test_a_bad_value_is_refused_as_the_command_refuses_it(self):
         refused = subprocess.run([ARGS.binary, "theory", "--delta", "-1"], capture_output=True, text=True)

@@ -95,11 +95,11 @@ Activity activity_of(const store::SweepReader& reader, const std::vector<std::in
   Activity a;
   a.lock_path = io::lock_path(reader.path());
   a.lock = io::probe_lock(a.lock_path, &a.lock_problem);
-  a.latest_run = reader.integer_attribute("runs").value_or(0) - 1;
+  const std::vector<store::RunInfo> runs = reader.provenance().runs;
+  a.latest_run = static_cast<std::int64_t>(runs.size()) - 1;
   if (a.latest_run < 0) return a;
-  const std::string prefix = "run_" + std::to_string(a.latest_run) + "_";
-  a.latest_started = reader.text_attribute(prefix + "started").value_or("");
-  a.latest_mpi_ranks = reader.integer_attribute(prefix + "mpi_ranks").value_or(0);
+  a.latest_started = runs.back().started;
+  a.latest_mpi_ranks = runs.back().mpi_ranks;
   if (reader.has(store::column::run)) {
     const std::vector<std::int64_t> run = reader.integers(store::column::run);
     a.finished_by_latest = 0;
@@ -172,14 +172,13 @@ nlohmann::json status_json(const store::SweepReader& reader) {
     sizes.push_back({{"d", size.d}, {"done", size.done}, {"total", size.total}});
   out["by_size"] = sizes;
   nlohmann::json runs = nlohmann::json::array();
-  const auto run_count = reader.integer_attribute("runs").value_or(0);
-  for (std::int64_t r = 0; r < run_count; ++r) {
-    const std::string prefix = "run_" + std::to_string(r) + "_";
+  const std::vector<store::RunInfo> run_list = reader.provenance().runs;
+  for (std::size_t r = 0; r < run_list.size(); ++r) {
     runs.push_back({{"index", r},
-                    {"started", reader.text_attribute(prefix + "started").value_or("")},
-                    {"mpi_ranks", reader.integer_attribute(prefix + "mpi_ranks").value_or(0)},
-                    {"ranks_per_point", reader.integer_attribute(prefix + "ranks_per_point").value_or(1)},
-                    {"command_line", reader.text_attribute(prefix + "command_line").value_or("")}});
+                    {"started", run_list[r].started},
+                    {"mpi_ranks", run_list[r].mpi_ranks},
+                    {"ranks_per_point", run_list[r].ranks_per_point},
+                    {"command_line", run_list[r].command_line}});
   }
   out["runs"] = runs;
   const Activity a = activity_of(reader, status);

@@ -1,8 +1,9 @@
-// Dimension scales and UTF-8 strings of the HDF5 RAII layer (include/rmtsweep/io/dimension_scale.hpp).
+// Dimension scales and CF attributes of the HDF5 RAII layer (include/rmtsweep/io/dimension_scale.hpp).
 #include "rmtsweep/io/dimension_scale.hpp"
 
 #include <H5DSpublic.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 
@@ -112,30 +113,45 @@ void detach_all(hid_t dataset) {
   }
 }
 
-Datatype utf8_string_type() {
-  Datatype type(check_id(H5Tcopy(H5T_C_S1), "H5Tcopy(H5T_C_S1)"));
-  check(H5Tset_size(type, H5T_VARIABLE), "H5Tset_size");
-  check(H5Tset_cset(type, H5T_CSET_UTF8), "H5Tset_cset");
-  return type;
-}
-
-void write_text_attribute(hid_t object, const std::string& name, const std::string& value) {
-  if (has_attribute(object, name))
-    check(H5Adelete(object, name.c_str()), ("H5Adelete(" + name + ")").c_str());
-  const Datatype type = utf8_string_type();
-  const Dataspace space = simple_dataspace({});
-  const Attribute attribute(check_id(H5Acreate2(object, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT),
-                                     ("H5Acreate2(" + name + ")").c_str()));
-  const char* text = value.c_str();
-  check(H5Awrite(attribute, type, &text), ("H5Awrite(" + name + ")").c_str());
-}
-
 void write_cf_attributes(hid_t object, std::string_view long_name, std::string_view units) {
   for (const auto& [name, value] : {std::pair{"long_name", long_name}, std::pair{"units", units}}) {
     if (value.empty()) continue;
     if (has_attribute(object, name) && read_string_attribute(object, name) == value) continue;
-    write_text_attribute(object, name, std::string(value));
+    write_attribute(object, name, std::string(value));
   }
+}
+
+void write_flag_attributes(hid_t object, std::span<const std::int64_t> values, std::string_view meanings,
+                           bool masks) {
+  const auto count = static_cast<hsize_t>(values.size());
+  const std::string key = masks ? "flag_masks" : "flag_values";
+  bool same = has_attribute(object, key);
+  if (same) {
+    const Attribute stored(check_id(H5Aopen(object, key.c_str(), H5P_DEFAULT), ("H5Aopen(" + key + ")").c_str()));
+    const Dataspace space(check_id(H5Aget_space(stored), "H5Aget_space"));
+    same = H5Sget_simple_extent_npoints(space) == static_cast<hssize_t>(count);
+    if (same) {
+      std::vector<std::int64_t> held(values.size());
+      check(H5Aread(stored, H5T_NATIVE_INT64, held.data()), ("H5Aread(" + key + ")").c_str());
+      same = std::equal(held.begin(), held.end(), values.begin());
+    }
+  }
+  if (!same) {
+    if (has_attribute(object, key))
+      check(H5Adelete(object, key.c_str()), ("H5Adelete(" + key + ")").c_str());
+    const Dataspace space = simple_dataspace({count});
+    const Attribute attribute(
+        check_id(H5Acreate2(object, key.c_str(), H5T_STD_I64LE, space, H5P_DEFAULT, H5P_DEFAULT),
+                 ("H5Acreate2(" + key + ")").c_str()));
+    check(H5Awrite(attribute, H5T_NATIVE_INT64, values.data()), ("H5Awrite(" + key + ")").c_str());
+  }
+  if (!has_attribute(object, "flag_meanings") || read_string_attribute(object, "flag_meanings") != meanings)
+    write_attribute(object, "flag_meanings", std::string(meanings));
+}
+
+void remove_text_attribute(hid_t object, const std::string& name, std::string_view value) {
+  if (has_attribute(object, name) && read_string_attribute(object, name) == value)
+    check(H5Adelete(object, name.c_str()), ("H5Adelete(" + name + ")").c_str());
 }
 
 }  // namespace rmtsweep::io

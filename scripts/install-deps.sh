@@ -14,6 +14,10 @@ packages=(
   libspectra-dev libeigen3-dev
   # the rmtsweep Python package (python/rmtsweep): open_phase (xarray over h5netcdf), read_points (pandas)
   python3-xarray python3-h5netcdf python3-pandas
+  # its compiled theory module (pybind11, built by CMake), its pip install into a venv (docs/python.md),
+  # the tutorial notebook's run in a Jupyter kernel, ncdump of the file (tests/python)
+  python3-dev python3-pybind11 python3-venv python3-setuptools python3-nbclient python3-nbformat
+  python3-ipykernel netcdf-bin
   # the style test: every C++ file as .clang-format leaves it (scripts/check-format.sh; clang-format 14)
   clang-format
 )

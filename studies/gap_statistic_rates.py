@@ -27,13 +27,13 @@ def main():
     assembled = {rule: rmtsweep.open_phase(path, group=f"detection/{rule}").detected_fraction
                  for rule in ("edge", "eigengap")}
     points = rmtsweep.read_points(path, top_k="list")
-    done = points[points.status == 1]
+    done = points[points.status == "done"]
     top = np.stack(done.top_eigenvalues.to_numpy())
     if top.shape[1] < 10:
         sys.exit(f"{path}: k = {top.shape[1]} eigenvalues stored per point; G_9 needs k >= 10")
     g = top[:, :-1] - top[:, 1:]
     stat = dict(G3=g[:, 0] / g[:, 1:3].mean(1), G9=g[:, 0] / g[:, 1:9].mean(1))
-    for key, rows in done.groupby(CELL, sort=False).indices.items():
+    for key, rows in done.groupby(CELL, sort=False, observed=True).indices.items():
         cell = dict(zip(CELL, key))
         out = [f"{cell['weighting']:9s} d {cell['d']} delta {cell['delta']:g} gamma {cell['gamma']:g} "
                f"snr {cell['snr']:4.2f} n {len(rows):4d}"]

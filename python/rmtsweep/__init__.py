@@ -5,12 +5,17 @@ the stored config as a dict, and the figures of `rmtsweep plot` as functions.
     phase = rmtsweep.open_phase("out/example.h5")      # after `rmtsweep assemble out/example.h5`
     points = rmtsweep.read_points("out/example.h5")    # one row per point
     config = rmtsweep.read_config("out/example.h5")    # {"d": [200], "delta": [0.2, ...], ...}
+    runs = rmtsweep.read_runs("out/example.h5")        # one row per run of the sweep
+    rmtsweep.theory.paper(delta=0.5, snr=[0.5, 1, 2])  # `rmtsweep theory --json` over arrays (compiled)
 
-From the source tree: PYTHONPATH=python; from an install prefix: PYTHONPATH=<prefix>/share/rmtsweep/python.
+Installed with `pip install ./python` (a venv made with --system-site-packages), or from the source tree with
+PYTHONPATH=python, or from an install prefix with PYTHONPATH=<prefix>/share/rmtsweep/python.
 Needs Debian's python3-h5py, python3-numpy, python3-xarray, python3-h5netcdf, python3-pandas and (figures)
 python3-matplotlib. Errors are exceptions (rmtsweep.RmtsweepError and its subclasses). See README.md beside
 this file.
 """
+__version__ = "0.1.0"  # rmtsweep's (CMakeLists.txt's project VERSION; tests/python/package compares them)
+
 try:
     import h5py  # noqa: F401
     import numpy  # noqa: F401
@@ -19,17 +24,17 @@ except ImportError as missing:  # another interpreter than Debian's (a pyenv or 
                       "has them once scripts/install-deps.sh installed python3-h5py, python3-numpy, "
                       "python3-xarray, python3-h5netcdf, python3-pandas and python3-matplotlib") from missing
 
-from .config import parse_config, read_config  # noqa: E402
+from .config import parse_config, read_config, read_runs  # noqa: E402
 from .errors import FileProblem, InvalidFile, InvalidOption, RmtsweepError  # noqa: E402
 from .files import open_phase, read_points  # noqa: E402
 
-__all__ = ["open_phase", "read_points", "read_config", "parse_config", "figures", "RmtsweepError", "InvalidOption",
-           "InvalidFile", "FileProblem"]
+__all__ = ["open_phase", "read_points", "read_config", "read_runs", "parse_config", "figures", "theory",
+           "RmtsweepError", "InvalidOption", "InvalidFile", "FileProblem"]
 
 
 def __getattr__(name):
-    # rmtsweep.figures on first use: reading files needs no matplotlib.
-    if name == "figures":
+    # rmtsweep.figures and rmtsweep.theory on first use: reading files needs no matplotlib and no compiled module.
+    if name in ("figures", "theory"):
         import importlib
-        return importlib.import_module(".figures", __name__)
+        return importlib.import_module("." + name, __name__)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

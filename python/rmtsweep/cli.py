@@ -136,3 +136,7 @@ def main(argv=None):
                                "write the figure" if written else "read the sweep file", e)
         parser.exit(1, f"rmtsweep plot: error: {problem}\n")
     return 0
+
+
+if __name__ == "__main__":  # python -m rmtsweep.cli FILE.h5 --out DIR
+    sys.exit(main())

@@ -102,21 +102,92 @@ def open_phase(path, group=None):
             ds = ds.drop_vars([name for name in axes if name in ds.variables]).assign_coords(axes)
     except OSError as e:
         raise file_problem(path, "read /phase", e) from None
-    return ds
+    return text_coordinates_as_str(ds)
 
 
-def read_points(path, top_k="split"):
-    """/points of a sweep file as a pandas.DataFrame: one row per point, indexed by the point index
-    (the row in /points), one column per /points dataset; texts (weighting, solver, error) as str. error holds
-    the message of each failed point (status 2), "" for the others; a failed point's message reaches the file
-    when its run closes it (a run killed before has it in its journal: `rmtsweep status` shows it).
+def text_coordinates_as_str(ds):
+    """`ds` with its text variables (weighting, count_of) as numpy str arrays, attributes kept. h5netcdf gives
+    them as Python objects, which xarray's .plot() refuses as an axis; and their stored encoding (fixed-length
+    bytes with _Encoding utf-8) would make to_netcdf write bytes, which reopen as bytes."""
+    texts = {name: variable for name, variable in ds.variables.items() if variable.dtype.kind in "OSU"}
+    if not texts:
+        return ds
+    converted = {}
+    for name, variable in texts.items():
+        values = np.array([v.decode() if isinstance(v, bytes) else str(v) for v in np.ravel(variable.values)],
+                          dtype=str).reshape(variable.shape)
+        converted[name] = (variable.dims, values, dict(variable.attrs))
+    return ds.assign_coords({name: spec for name, spec in converted.items() if name in ds.coords}).assign(
+        {name: spec for name, spec in converted.items() if name not in ds.coords})
 
-    top_k "split" gives the k values of top_eigenvalues and overlaps as columns top_eigenvalues_0 ...
-    top_eigenvalues_{k-1} (0: the largest), "list" as one column of lists.
+
+# read_points' columns: the point's coordinates (the grid's axes, in grid order), its state and its main
+# measurements first; every other /points column after them, in the file's (alphabetical) order.
+LEADING_COLUMNS = ("d", "delta", "gamma", "snr", "weighting", "trial", "status", "top_eigenvalue", "overlap",
+                   "ridge_accuracy")
+# The k-valued columns whose first value is a column of its own: top_eigenvalues[:, 0] is top_eigenvalue and
+# overlaps[:, 0] is overlap (the largest eigenvalue and its eigenvector's overlap).
+TOP_K_FIRST = {"top_eigenvalues": "top_eigenvalue", "overlaps": "overlap"}
+# /points/status where the file has no flag attributes (written before them): PointStatus's names.
+STATUS_NAMES = {-1: "unused", 0: "pending", 1: "done", 2: "failed"}
+
+
+def flag_names(dataset, default):
+    """{code: name} of a flag variable, from its CF flag_values and flag_meanings, or `default`."""
+    if "flag_values" not in dataset.attrs or "flag_meanings" not in dataset.attrs:
+        return default
+    meanings = dataset.attrs["flag_meanings"]
+    meanings = meanings.decode() if isinstance(meanings, bytes) else str(meanings)
+    return dict(zip((int(v) for v in np.ravel(dataset.attrs["flag_values"])), meanings.split()))
+
+
+def categorical(codes, names):
+    """pandas.Categorical of integer codes named by {code: name} (categories in code order); a code without a
+    name becomes its own text."""
+    import pandas as pd
+
+    names = dict(names)
+    for code in np.unique(codes):
+        names.setdefault(int(code), str(int(code)))
+    order = sorted(names)
+    lookup = {code: i for i, code in enumerate(order)}
+    return pd.Categorical.from_codes([lookup[int(c)] for c in codes], [names[c] for c in order])
+
+
+def point_columns(points, top_k):
+    """The output columns of read_points, in order, each as (name, dataset name, position in k or None)."""
+    names = [name for name, dataset in points.items() if dataset.attrs.get("CLASS") != b"DIMENSION_SCALE"]
+    ordered = [name for name in LEADING_COLUMNS if name in names] + \
+              [name for name in names if name not in LEADING_COLUMNS]
+    out = []
+    for name in ordered:
+        dataset = points[name]
+        if dataset.ndim == 2 and top_k == "split":
+            first = 1 if TOP_K_FIRST.get(name) in names else 0
+            out.extend((f"{name}_{j}", name, j) for j in range(first, dataset.shape[1]))
+        else:
+            out.append((name, name, None))
+    return out
+
+
+def read_points(path, top_k="split", columns=None):
+    """/points of a sweep file as a pandas.DataFrame: one row per point, indexed by the point index (`point`,
+    the row in /points). Columns: first the point's coordinates d, delta, gamma, snr, weighting, trial, then
+    status, top_eigenvalue, overlap and ridge_accuracy, then every other /points column in alphabetical order
+    (docs/schema.md says what each holds). weighting is a pandas Categorical (categories: the sweep's
+    weightings in grid order), status a Categorical of names (pending, done, failed; unused for refine's rows,
+    from the column's flag_meanings); solver and error are str, error the message of each failed point and ""
+    for the others (a failed point's message reaches the file when its run closes it; a run killed before has
+    it in its journal: `rmtsweep status` shows it).
+
+    top_k "split" gives the k values of top_eigenvalues and overlaps as columns top_eigenvalues_1 ...
+    top_eigenvalues_{k-1} (descending; the largest, j = 0, is the column top_eigenvalue, and overlaps_0 is
+    overlap); "list" one column of arrays each, all k values. `columns` reads those columns only (names as
+    above, in the order given), with the index.
 
         points = rmtsweep.read_points("out/example.h5")
-        done = points[points.status == 1]
-        done.groupby(["weighting", "snr"]).overlap.mean()
+        done = points[points.status == "done"]
+        done.groupby(["weighting", "snr"], observed=True).overlap.mean()
     """
     import pandas as pd
 
@@ -129,27 +200,42 @@ def read_points(path, top_k="split"):
             raise InvalidFile(path, f"a phase file of {source}, which holds the points: read that one" if source
                               else "the file has no /points: not an rmtsweep sweep file")
         points = h5["points"]
-        columns, rows = {}, None
+        available = point_columns(points, top_k)
+        if columns is None:
+            chosen = available
+        else:
+            by_name = {entry[0]: entry for entry in available}
+            wanted = [columns] if isinstance(columns, str) else list(columns)
+            for name in wanted:
+                if name not in by_name:
+                    raise InvalidOption("columns", name, "a column of read_points: " + ", ".join(by_name))
+            chosen = [by_name[name] for name in wanted]
+        data, rows = {}, int(points["status"].shape[0])
         try:
-            for name, dataset in points.items():
-                if dataset.attrs.get("CLASS") == b"DIMENSION_SCALE":  # the dimensions point and k
-                    continue
-                values = dataset[...]
-                rows = values.shape[0]
-                if dataset.dtype.kind in "SO":
-                    columns[name] = strings(dataset)
-                elif values.ndim == 2 and top_k == "split":
-                    for j in range(values.shape[1]):
-                        columns[f"{name}_{j}"] = values[:, j]
+            read = {}
+            for name, source, j in chosen:
+                if source not in read:
+                    read[source] = points[source][...]
+                values = read[source]
+                if source == "weighting":
+                    grid = strings(h5["grid/weighting"]) if "grid/weighting" in h5 else []
+                    texts = strings(points[source])
+                    data[name] = pd.Categorical(texts, categories=grid + sorted(set(texts) - set(grid)))
+                elif source == "status":
+                    data[name] = categorical(values, flag_names(points[source], STATUS_NAMES))
+                elif points[source].dtype.kind in "SO":
+                    data[name] = strings(points[source])
+                elif j is not None:
+                    data[name] = values[:, j]
                 elif values.ndim == 2:
-                    columns[name] = list(values)
+                    data[name] = list(values)
                 else:
-                    columns[name] = values
+                    data[name] = values
+            if "error" in data:
+                # A run killed before its close may leave on a point it computed the message of an earlier failure,
+                # which the next close empties (docs/reliability.md): failed points' messages only.
+                status = points["status"][...]
+                data["error"] = [e if s == FAILED else "" for e, s in zip(data["error"], status)]
         except OSError as e:
             raise file_problem(path, "read /points", e) from None
-    # error: a failed point's message. A run killed before its close may leave on a point it computed the message
-    # of an earlier failure, which the next close empties (docs/reliability.md): failed points' messages only.
-    if "error" in columns and "status" in columns:
-        columns["error"] = [e if s == FAILED else "" for e, s in zip(columns["error"], columns["status"])]
-    frame = pd.DataFrame(columns, index=pd.RangeIndex(rows or 0, name="point"))
-    return frame
+    return pd.DataFrame(data, index=pd.RangeIndex(rows, name="point"))

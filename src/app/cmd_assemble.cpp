@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <boost/program_options.hpp>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -34,6 +35,7 @@
 #include "rmtsweep/model/parse_number.hpp"
 #include "rmtsweep/parallel/blas_threads.hpp"
 #include "rmtsweep/sweep/plan.hpp"
+#include "threshold_table.hpp"
 
 namespace po = boost::program_options;
 
@@ -320,13 +322,30 @@ void check_writable_in_place(const std::string& path) {
   }
 }
 
-/// Refuses an --output that is the sweep file itself, an existing file without --force, or a place this
-/// process cannot write, before anything is read.
+/// The suffixes of an HDF5 file that --output takes (netCDF-4's .nc too: the phase file is one).
+constexpr const char* hdf5_suffixes[] = {".h5", ".hdf5", ".hdf", ".he5", ".nc"};
+
+/// Refuses an --output that is not named as an HDF5 file, is the sweep file itself, an existing file without
+/// --force, or a place this process cannot write, before anything is read.
 void check_output(const std::string& output, const std::string& sweep, bool force) {
   namespace fs = std::filesystem;
   std::error_code ec;
   const bool exists = fs::exists(fs::symlink_status(output, ec));
   if (output.empty()) throw InvalidOption("output", output, "a file name for the phase tables (PHASE.h5)");
+  std::string suffix = fs::path(output).extension().string(), allowed;
+  for (char& c : suffix) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  bool hdf5 = false;
+  for (const char* known : hdf5_suffixes) {
+    hdf5 = hdf5 || suffix == known;
+    allowed += std::string(allowed.empty() ? "" : ", ") + known;
+  }
+  if (!hdf5) {
+    throw InvalidOption(
+        "output", output,
+        "allowed: a file name ending in " + allowed +
+            ": --output writes the phase tables as an HDF5 file; for the threshold table as CSV "
+            "or JSON give --table FILE.csv or --table FILE.json");
+  }
   if (exists && fs::equivalent(output, sweep, ec)) {
     throw InvalidOption("output", output,
                         "a file other than the sweep file: leave --output out to write /phase into " + sweep);
@@ -346,13 +365,14 @@ void check_output(const std::string& output, const std::string& sweep, bool forc
 }  // namespace
 
 int command_assemble(int argc, char** argv) {
-  std::string path, margin_text, detection_text, output;  // as typed; parsed below
+  std::string path, margin_text, detection_text, output, table_target;  // as typed; parsed below
   bool help = false, quiet = false, force = false;
   po::options_description options;
   options.add_options()("file", po::value<std::string>(&path), "the sweep file");
   add_command_option(options, config::in_assemble, "margin", &margin_text);
   add_command_option(options, config::in_assemble, "detection", &detection_text);
   add_command_option(options, config::in_assemble, "output", &output);
+  add_command_option(options, config::in_assemble, "table", &table_target);
   add_command_option(options, config::in_assemble, "force", &force);
   add_command_option(options, config::in_assemble, "quiet", &quiet);
   options.add_options()("help,h", po::bool_switch(&help), "this help");
@@ -361,7 +381,7 @@ int command_assemble(int argc, char** argv) {
                          "Writes /phase into the sweep file, or with --output into a phase file of its own "
                          "(the sweep file only read).");
   if (!values) return 0;
-  const bool output_given = values->count("output") > 0;
+  const bool output_given = values->count("output") > 0, table_given = values->count("table") > 0;
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   const std::string margin_allowed = "allowed: a number margin >= 0";
@@ -371,6 +391,7 @@ int command_assemble(int argc, char** argv) {
   if (rank != 0) return 0;  // serial HDF5: rank 0 alone reads and writes the file
   const bool in_place = !output_given;
   if (!in_place) check_output(output, path, force);
+  if (table_given) check_table(table_target, force);
   const io::FileLock lock = lock_for_assembly(path);
 
   const assemble::SweepData data = [&] {
@@ -469,21 +490,30 @@ int command_assemble(int argc, char** argv) {
     assemble::write_phase_file(output, path, data, write);
   }
 
-  std::printf(
+  // With --table - the table is stdout's: the summary goes to stderr, and no printed table.
+  FILE* summary = table_given && table_target == "-" ? stderr : stdout;
+  std::fprintf(
+      summary,
       "%s: /phase written: %zu weighting(s) x %zu d x %zu delta x %zu gamma x %zu snr; %lld of %lld points "
       "done",
       (in_place ? path : output).c_str(), data.axes.weighting.size(), data.axes.d.size(),
       data.axes.delta.size(), data.axes.gamma.size(), data.axes.snr.size(), static_cast<long long>(data.done),
       static_cast<long long>(data.total));
-  if (data.failed > 0) std::printf(", %lld failed", static_cast<long long>(data.failed));
+  if (data.failed > 0) std::fprintf(summary, ", %lld failed", static_cast<long long>(data.failed));
   if (data.refined_total > 0) {
-    std::printf("; %lld refined points (%lld done, %lld failed)", static_cast<long long>(data.refined_total),
-                static_cast<long long>(data.refined_done), static_cast<long long>(data.refined_failed));
+    std::fprintf(summary, "; %lld refined points (%lld done, %lld failed)",
+                 static_cast<long long>(data.refined_total), static_cast<long long>(data.refined_done),
+                 static_cast<long long>(data.refined_failed));
   }
-  std::printf("\ndetection: top eigenvalue > right_edge (1 + %g d^(-2/3)) (edge rules; docs/detection.md)\n",
-              margin);
+  std::fprintf(summary, "\ndetection: top eigenvalue > right_edge (1 + %g d^(-2/3)) (edge rules; docs/detection.md)\n",
+               margin);
   warn_about_grid(data, table);
-  if (!quiet) print_thresholds(data, theory, finite_t_table, rules, refined, defaults);
+  if (table_given) {
+    std::fflush(summary);
+    write_table(table_target, threshold_table(data, theory, finite_t_table, rules, refined, defaults.along_d));
+    if (table_target != "-") std::printf("%s: threshold table written\n", table_target.c_str());
+  }
+  if (!quiet && summary == stdout) print_thresholds(data, theory, finite_t_table, rules, refined, defaults);
   return 0;
 }
 

@@ -191,14 +191,12 @@ void print_status(const std::string& path, bool verify) {
     std::printf("  %s\n", config.substr(begin, end - begin).c_str());
     begin = end == std::string::npos ? config.size() : end + 1;
   }
-  const auto runs = reader.integer_attribute("runs").value_or(0);
-  std::printf("runs: %lld\n", static_cast<long long>(runs));
-  for (std::int64_t r = 0; r < runs; ++r) {
-    const std::string prefix = "run_" + std::to_string(r) + "_";
-    std::printf("  run %lld: started %s on %lld ranks: %s\n", static_cast<long long>(r),
-                reader.text_attribute(prefix + "started").value_or("?").c_str(),
-                static_cast<long long>(reader.integer_attribute(prefix + "mpi_ranks").value_or(0)),
-                reader.text_attribute(prefix + "command_line").value_or("?").c_str());
+  const std::vector<store::RunInfo> runs = reader.provenance().runs;
+  std::printf("runs: %zu\n", runs.size());
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    std::printf("  run %zu: started %s on %d ranks: %s\n", r,
+                runs[r].started.empty() ? "?" : runs[r].started.c_str(), runs[r].mpi_ranks,
+                runs[r].command_line.empty() ? "?" : runs[r].command_line.c_str());
   }
   const std::vector<std::int64_t> status = reader.status();
   const store::StatusCounts counts = store::count_status(status);

@@ -1,24 +1,24 @@
 // `rmtsweep theory`: the theory's predictions for one point (model.md section 5), no MPI.
+#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "command_line.hpp"
 #include "command_options.hpp"
 #include "commands.hpp"
 #include "point_options.hpp"
-#include "prediction_json.hpp"
 #include "rmtsweep/common/error.hpp"
-#include "rmtsweep/common/meminfo.hpp"
 #include "rmtsweep/model/parse_number.hpp"
 #include "rmtsweep/model/scalars.hpp"
 #include "rmtsweep/simulate/finite_t.hpp"
-#include "rmtsweep/sweep/plan.hpp"
 #include "rmtsweep/theory/bulk.hpp"
 #include "rmtsweep/theory/finite_t_bulk.hpp"
-#include "rmtsweep/theory/prediction.hpp"
+#include "theory_point.hpp"
 
 namespace rmtsweep::app {
 namespace po = boost::program_options;
@@ -27,8 +27,9 @@ namespace {
 
 constexpr std::int64_t max_density_points = 1000000;
 
-void print_human(const model::PointParams& params, const theory::Prediction& p,
-                 const std::optional<theory::FiniteTPrediction>& finite_t) {
+/// The human form of theory_point_json's object `out` (what --json prints).
+void print_human(const model::PointParams& params, const nlohmann::json& out) {
+  const auto number = [&](const char* key) { return out[key].get<double>(); };
   const auto w = model::pooling_weights(params.weighting, params.correlation, params.T);
   std::printf("point       d=%d T=%d delta=%g gamma=%g snr=%g weighting=%s correlation=%s table=%s\n",
               params.d, params.T, params.delta, params.gamma, params.snr,
@@ -41,50 +42,59 @@ void print_human(const model::PointParams& params, const theory::Prediction& p,
   for (std::size_t t = 0; t < w.size() && t < shown; ++t) std::printf(" %.6g", w[t]);
   if (w.size() > shown) std::printf(" ... (%zu more)", w.size() - shown);
   std::printf("\n");
-  std::printf("pooling     alpha = w'Rw = %.6g, kappa = |w|^2 = %.6g, g = %.6g\n", p.alpha, p.kappa,
-              p.alpha / p.kappa);
-  std::printf("signal      theta = %.6g\n", p.theta);
-  std::printf("bulk        [%.6g, %.6g], mass %.6g at 0\n", p.bulk_edge_left, p.bulk_edge_right,
-              theory::bulk_atom(params.delta, params.gamma));
-  std::printf("tokens      T_eff = (sum|w|)^2/sum w^2 = %.6g\n", p.effective_tokens);
-  if (theory::limit_law_measurably_off(p.effective_tokens, params.d)) {
+  std::printf("pooling     alpha = w'Rw = %.6g, kappa = |w|^2 = %.6g, g = %.6g\n", number("alpha"),
+              number("kappa"), number("alpha") / number("kappa"));
+  std::printf("signal      theta = %.6g\n", number("theta"));
+  std::printf("bulk        [%.6g, %.6g], mass %.6g at 0\n", number("bulk_edge_left"),
+              number("bulk_edge_right"), theory::bulk_atom(params.delta, params.gamma));
+  std::printf("tokens      T_eff = (sum|w|)^2/sum w^2 = %.6g\n", number("effective_tokens"));
+  if (theory::limit_law_measurably_off(number("effective_tokens"), params.d)) {
     std::printf(
         "            T_eff < %.3g at d = %d: the limit bulk law is measurably off (its edge low by more "
         "than d^(-2/3); docs/model.md 5.5); see --bulk finite-T\n",
         theory::measurable_bias_effective_tokens(params.d), params.d);
   }
-  if (p.finite_t_bulk_edge_right) {
-    std::printf("finite-T    right edge %.6g for this trial's tokens (paper %.6g, %+.3g %%)\n",
-                *p.finite_t_bulk_edge_right, p.bulk_edge_right,
-                100.0 * (*p.finite_t_bulk_edge_right / p.bulk_edge_right - 1.0));
+  if (!out["finite_t_bulk_edge_right"].is_null()) {
+    const double edge = number("finite_t_bulk_edge_right");
+    std::printf("finite-T    right edge %.6g for this trial's tokens (paper %.6g, %+.3g %%)\n", edge,
+                number("bulk_edge_right"), 100.0 * (edge / number("bulk_edge_right") - 1.0));
   }
-  if (finite_t) {
-    if (finite_t->detectable) {
+  if (const nlohmann::json& finite_t = out["finite_t"]; !finite_t.is_null()) {
+    if (finite_t["detectable"].get<bool>()) {
       std::printf(
           "finite-T    outlier at %.6g, overlap %.6g (threshold snr %.6g) for this trial's tokens "
           "(docs/finite_t.md)\n",
-          finite_t->top_eigenvalue, finite_t->overlap, finite_t->threshold_snr);
+          finite_t["top_eigenvalue"].get<double>(), finite_t["overlap"].get<double>(),
+          finite_t["threshold_snr"].get<double>());
     } else {
       std::printf(
           "finite-T    not detectable: top eigenvalue at the finite-T edge, overlap 0 (threshold snr %.6g) "
           "for this trial's tokens (docs/finite_t.md)\n",
-          finite_t->threshold_snr);
+          finite_t["threshold_snr"].get<double>());
     }
   }
-  if (p.pop_outlier) {
-    std::printf("population  outlier at %.6g, overlap %.6g (threshold snr %.6g)\n", *p.pop_outlier,
-                p.pop_overlap, p.pop_threshold_snr);
+  if (!out["pop_outlier"].is_null()) {
+    std::printf("population  outlier at %.6g, overlap %.6g (threshold snr %.6g)\n", number("pop_outlier"),
+                number("pop_overlap"), number("pop_threshold_snr"));
   } else {
-    std::printf("population  no outlier (threshold snr %.6g)\n", p.pop_threshold_snr);
+    std::printf("population  no outlier (threshold snr %.6g)\n", number("pop_threshold_snr"));
   }
-  if (p.detectable) {
-    std::printf("sample      outlier at %.6g, overlap %.6g (threshold snr %.6g)\n", p.top_eigenvalue,
-                p.overlap, p.sample_threshold_snr);
+  if (out["detectable"].get<bool>()) {
+    std::printf("sample      outlier at %.6g, overlap %.6g (threshold snr %.6g)\n", number("top_eigenvalue"),
+                number("overlap"), number("sample_threshold_snr"));
   } else {
     std::printf(
         "sample      not detectable: top eigenvalue at the bulk edge %.6g, overlap 0 (threshold snr %.6g)\n",
-        p.top_eigenvalue, p.sample_threshold_snr);
+        number("top_eigenvalue"), number("sample_threshold_snr"));
   }
+  if (out["finite_t"].is_null() || out["finite_t"]["levels"].is_null()) return;
+  const nlohmann::json& levels = out["finite_t"]["levels"];
+  std::printf(
+      "finite-T    at d = %d, the top %d directions of Pi exact: overlap %.6g +- %.2g, top eigenvalue %.6g "
+      "(mean of %d draws; docs/finite_t.md)\n",
+      params.d, levels["k"].get<int>(), levels["overlap"].get<double>(),
+      levels["overlap_error"].get<double>(), levels["top_eigenvalue"].get<double>(),
+      levels["draws"].get<int>());
 }
 
 }  // namespace
@@ -115,61 +125,30 @@ int command_theory(int argc, char** argv) {
   }
 
   const BulkLaw law = parse_bulk_law(values["bulk"].as<std::string>());
-
-  theory::Prediction prediction = theory::predict(params);
-  theory::SpectralMeasure bulk;
-  std::optional<theory::FiniteTPrediction> finite_t;
-  nlohmann::json measure;
-  std::optional<theory::TopLevelPrediction> levels;
+  std::optional<theory::FiniteTOutlier> outlier;
   if (law == BulkLaw::finite_t) {
-    const double needed = simulate::token_gram_bytes(params), available = meminfo_bytes("MemTotal");
-    if (available > 0.0 && needed > available) {
-      throw InvalidOption(
-          "d", values["d"].as<std::string>(),
-          "allowed with --bulk finite-T: a point whose token Gram fits in memory: this one (V = " +
-              std::to_string(params.vocabulary()) + ", N = " + std::to_string(params.sequences()) +
-              ") needs about " + sweep::memory_text(needed) + " and this machine has " +
-              sweep::memory_text(available) + "; a smaller d, or --bulk paper");
-    }
+    check_finite_t_fits(params, values["d"].as<std::string>());
     // The bulk and the outlier of this trial's own token draws: asked for, so computed at any size that fits.
-    const theory::FiniteTOutlier outlier = simulate::build_finite_t_outlier(params);
-    prediction.finite_t_bulk_edge_right = outlier.bulk_edge_right();
-    finite_t = outlier.at(params.snr);
-    measure = spectral_measures_json(outlier);
-    try {  // the levels apart: where they fail, the limit's prediction is still printed
-      const double snr[] = {params.snr};
-      if (const auto model = simulate::finite_t_levels_predictions(params, outlier, snr); !model.empty())
-        levels = model.front();
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "rmtsweep theory: warning: the finite-T top levels failed (%s)\n", e.what());
-    }
-    if (density_points > 0) bulk = outlier.bulk();
+    outlier = simulate::build_finite_t_outlier(params);
   }
+  std::string levels_failure;
+  nlohmann::json out = theory_point_json(params, outlier ? &*outlier : nullptr, true, levels_failure);
+  if (!levels_failure.empty())
+    std::fprintf(stderr, "rmtsweep theory: warning: the finite-T top levels failed (%s)\n",
+                 levels_failure.c_str());
   std::vector<std::array<double, 2>> density;
   if (density_points > 0) {
-    density = law == BulkLaw::finite_t
-                  ? theory::finite_t_density_grid(bulk.nodes, bulk.weights, params.d, static_cast<int>(density_points))
-                  : theory::bulk_density_grid(params.delta, params.gamma, prediction.kappa,
-                                              static_cast<int>(density_points));
+    density = outlier ? theory::finite_t_density_grid(outlier->bulk().nodes, outlier->bulk().weights, params.d,
+                                                      static_cast<int>(density_points))
+                      : theory::bulk_density_grid(params.delta, params.gamma, out["kappa"].get<double>(),
+                                                  static_cast<int>(density_points));
   }
   if (values.count("json")) {
-    nlohmann::json out = theory_json(prediction);
-    out["finite_t"] = finite_t_json(finite_t);
-    if (finite_t) {
-      out["finite_t"]["measure"] = measure;
-      out["finite_t"]["levels"] = finite_t_levels_json(levels);
-    }
     if (density_points > 0) out["density"] = density;
     std::cout << out.dump() << "\n";
     return 0;
   }
-  print_human(params, prediction, finite_t);
-  if (levels) {
-    std::printf(
-        "finite-T    at d = %d, the top %d directions of Pi exact: overlap %.6g +- %.2g, top eigenvalue %.6g "
-        "(mean of %d draws; docs/finite_t.md)\n",
-        params.d, levels->k, levels->overlap, levels->overlap_error, levels->top_eigenvalue, levels->draws);
-  }
+  print_human(params, out);
   if (density_points > 0) {
     std::printf("density     x f(x) at %lld points (%s bulk)\n", static_cast<long long>(density_points),
                 to_string(law));

@@ -125,7 +125,17 @@ std::vector<OptionSpec> build_table() {
        .help = "write /phase into this new file instead of FILE.h5 (which is then only read); "
                "rmtsweep.open_phase and plot read it",
        .use = in_assemble},
-      {.name = "force", .help = "overwrite an existing --output file", .use = in_assemble, .flag = true},
+      {.name = "table",
+       .help =
+           "also write the threshold table (one row per line, and per d -> infinity fit; the printed table's "
+           "columns and more) as CSV or JSON, by the name's suffix; - writes CSV on stdout (the summary "
+           "then goes to stderr)",
+       .use = in_assemble,
+       .value_name = "FILE.csv|FILE.json|-"},
+      {.name = "force",
+       .help = "overwrite an existing --output or --table file",
+       .use = in_assemble,
+       .flag = true},
       {.name = "quiet",
        .help = "print no threshold table",
        .use = in_assemble,

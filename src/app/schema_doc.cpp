@@ -2,8 +2,11 @@
 // tables it introduces; the tables themselves are read from the schema tables the writers use.
 #include "schema_doc.hpp"
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "rmtsweep/assemble/detection.hpp"
 #include "rmtsweep/assemble/detection_tables.hpp"
@@ -65,12 +68,26 @@ std::string dims_text(const std::vector<std::string_view>& dims) {
   return out;
 }
 
+/// " Flags: -1 below_grid, 0 found, ..." of a flag variable (CF flag_values, flag_meanings), " Flag bits: 1
+/// below_grid, 2 ..." of a mask (CF flag_masks), else "".
+std::string flags_text(const store::Flags& flags) {
+  if (flags.empty()) return {};
+  std::istringstream words{std::string(flags.meanings)};
+  const std::string head = flags.masks ? " Flag bits:" : " Flags:";
+  std::string text = head, word;
+  for (const std::int64_t value : flags.values) {
+    words >> word;
+    text += (text.size() > head.size() ? ", " : " ") + std::to_string(value) + " `" + word + "`";
+  }
+  return text + ".";
+}
+
 void print_phase_table(std::ostream& out, assemble::PhaseGroup group) {
-  out << "| dataset | shape | description |\n|---|---|---|\n";
+  out << "| dataset | long_name | shape | description |\n|---|---|---|---|\n";
   for (const assemble::PhaseDataset& set : assemble::phase_layout()) {
     if (set.group != group) continue;
-    out << "| `" << set.entry->name << "` | " << dims_text(set.dims()) << " | "
-        << cell(set.entry->description) << " |\n";
+    out << "| `" << set.entry->name << "` | " << cell(set.entry->long_name) << " | " << dims_text(set.dims())
+        << " | " << cell(set.entry->description) << flags_text(set.entry->flags) << " |\n";
   }
 }
 
@@ -93,9 +110,12 @@ gives the phase tables over `weighting`, `d`, `delta`, `gamma` and `snr`, and th
 `grid`, `spectra/d<d>`, `phase/theory` and `phase/detection/<rule>` open alike
 ([python.md](python.md)). The shapes below are these dimensions, slowest first. A dimension is a
 dataset of its name, in the dataset's group or a group above it: a coordinate (its values) or, marked
-"no values", a dimension only. Coordinates carry `long_name` and `units`, numeric datasets `units`
-("1": dimensionless); texts are fixed-length ASCII with `_Encoding` = `utf-8`, but for
-`/points/error`, a variable-length UTF-8 string.
+"no values", a dimension only. Coordinates carry `long_name` and `units` ("1": dimensionless), /points'
+and /grid's numeric datasets `units`; every variable of /phase carries `long_name` (what xarray's `.plot()`
+labels an axis with) and no `units`, its quantities being dimensionless (CF asks units of dimensional ones).
+Flag variables carry CF's `flag_values` (or, for bits of a mask, `flag_masks`) and `flag_meanings`. Text datasets are fixed-length ASCII with
+`_Encoding` = `utf-8`, but for `/points/error`, a variable-length UTF-8 string; text attributes are
+variable-length UTF-8 strings (str in h5py and xarray).
 
 **Safe to read at any moment.** `run` creates every dataset before any point is computed
 (contiguous, early allocation, filled at allocation, no filters) and writes a point's `status` after
@@ -112,7 +132,12 @@ constexpr std::string_view root_attributes = R"(
 
 - `schema_version` (written last at creation: a file without it was interrupted while being created),
   `point_count`, `point_order` (the formula of the flattened order, below), `config` (the resolved
-  config as text: every key, axes as explicit lists; [config.md](config.md)).
+  config as text: every key, axes as explicit lists; [config.md](config.md)), `config_json` (the same
+  config as one JSON object, typed: `d` a list of integers, `delta`, `gamma`, `snr` lists of numbers,
+  `weighting` a list of texts, `store_spectra` true, false or "auto", then the settings of the run that
+  created the file, `ranks_per_point` and `eigensolver`; `rmtsweep.read_config` reads it).
+- `Conventions` = "CF-1.10" and `history`, CF's: one line per run, "<started>: <command line>"
+  (assemble adds none: assembling twice leaves the same bytes).
 - `sweep_id`: a random 128-bit identity given at creation, 32 hex digits, which the point journal
   carries (a file written before it gets one on its first resume).
 - `rmtsweep_version`; `draws_version` and `draws_library`: the map from coordinates to random draws,
@@ -121,9 +146,10 @@ constexpr std::string_view root_attributes = R"(
 - The first run: `created`, `command_line`, `mpi_ranks`, `ranks_per_point`, `eigensolver`; the
   libraries: `mpi_library_version`, `hdf5_version`, `blas_version`, `scalapack_library`.
 - Every run (0 = the one that created the file, then each `--resume` and each `rmtsweep refine`):
-  `runs`, and per run `run_<i>_started`, `run_<i>_command_line`, `run_<i>_mpi_ranks`,
-  `run_<i>_ranks_per_point`, `run_<i>_eigensolver`, and `run_<i>_shard` ("2/3") for a run of one shard
-  (`run --shard i/n`; in a merged file, the shard each of the shards' runs computed).
+  `runs`, their count, and `run_table`, a JSON array of one object per run: `run` (its number, as
+  `/points/run` names it), `started`, `command_line`, `mpi_ranks`, `ranks_per_point`, `eigensolver`
+  and `shard` ("2/3" for a run of one shard, `run --shard i/n`; in a merged file, the shard each of the
+  shards' runs computed; "" otherwise). `rmtsweep.read_runs` gives it as a pandas DataFrame.
 - Only in some files: `recovered` (a file rebuilt by `rmtsweep recover`: when, by which rmtsweep,
   from how many points, and where the file it replaced was kept); `fault_injection` (a test sweep
   with injected failures); `shard_index` and `shard_count` (the file of shard i of n, `run --shard i/n`:
@@ -190,8 +216,8 @@ refined rows; a row's parameter columns are written when the point is given the 
 and status as for `/points`. `status` is additionally −1 (`unused`) for a preallocated row not given
 to a point yet; `snr_index` is −1 (the point's snr, in `snr`, is not on the grid) and `trial` may
 exceed the grid's trials. Spectra of refined points are not stored. Each refine invocation is
-recorded as a run (`run_<i>_command_line` says `refine`), and the `run` column of its points is that
-index.
+recorded as a run (its `command_line` in `run_table` says `refine`), and the `run` column of its points
+is that index.
 
 On lines whose trials have exact thresholds refine adds whole trials, each a line over the grid's snr
 values: their points are rows of `/refine/block_<i>` (at grid snr values), and their secular forms
@@ -258,6 +284,38 @@ for all trials elsewhere; NaN where min(V, N) > 6400). Each group holds:
 
 )";
 
+constexpr std::string_view netcdf_cf = R"(
+## netCDF and CF
+
+The file is netCDF-4 (an HDF5 file with named dimensions: `ncdump -h FILE.h5` reads every group) and
+declares `Conventions` = "CF-1.10". Debian packages no CF checker (cfchecker, cf-checker), so the rules
+are checked by hand, in `tests/python/schema/test_netcdf_cf.py`, on every build:
+
+- the root holds `Conventions` and `history` (one line per run, "<started>: <command line>");
+- every text attribute is a variable-length UTF-8 string (but the attributes HDF5's dimension scales
+  write themselves: `CLASS`, `NAME`, `DIMENSION_LIST`, `REFERENCE_LIST`);
+- every variable of /phase and its groups, coordinates included, has a `long_name`; none has `units`,
+  all being dimensionless (CF 1.10 §3.1: units are required of dimensional quantities);
+- every flag variable has `flag_values` of the variable's own type, distinct, as many as the words of
+  `flag_meanings`, each word of letters, digits and `_.+-@` (CF §3.5), and every stored value is one of
+  its `flag_values`: /points `status`, `theory_detectable`, `solver_fell_back`, /phase
+  `theory_detectable`, `empirical_threshold_bracket`, `extrapolation_terms`, `refined_threshold_exact`,
+  and each rule's `empirical_threshold_bracket`, `empirical_threshold_exact`, `extrapolation_terms`,
+  `refined_threshold_exact`;
+- every axis is a named dimension (no phony dimension), a variable's dimensions have different names
+  (CF §2.4), and the numeric coordinate variables of /phase are strictly monotonic (§1.3);
+- the names of variables and dimensions begin with a letter and hold letters, digits and underscores, and
+  no two of a group are equal ignoring case (§2.3);
+- xarray's own `.plot()` labels a /phase variable by its `long_name` and titles a slice by its
+  coordinates, and `to_netcdf` of `rmtsweep.open_phase` reopens with `weighting` as str.
+
+Known departures: `weighting` and `count_of` are coordinate variables of strings (netCDF-4 strings, so
+that `.sel(weighting="optimal")` works), where CF §1.3 asks coordinate variables to be numeric and would
+have them as auxiliary labels (§6.1); files are named `.h5`, where CF §2.1 asks `.nc` (`assemble --output`
+takes `.nc`); NaN marks a value not defined (no `_FillValue`); /points and /grid keep `units` = "1" on their
+dimensionless datasets, as earlier files have it.
+)";
+
 constexpr std::string_view versions = R"(
 ## Older files
 
@@ -271,6 +329,13 @@ This rmtsweep writes `schema_version` 3. Files of versions 1 and 2 still open in
   version 3 takes 16 bytes a row and keeps a message whole. `tests/data/sweep_schema2.h5` is such a file.
 - Version 1 also had no d axis (one size, no `/grid/d` or `/points/d_index`) and its spectra as one
   dataset `/spectra/eigenvalues`, points × d; `tests/data/sweep_schema1.h5` is such a file.
+
+Files written before `run_table` (same schema_version) record each run as root attributes
+`run_<i>_started`, `run_<i>_command_line`, `run_<i>_mpi_ranks`, `run_<i>_ranks_per_point`,
+`run_<i>_eigensolver` and `run_<i>_shard`, which every command and `rmtsweep.read_runs` read alike, and a
+resume continues; they have no `Conventions`, `history` or `config_json` (`rmtsweep.read_config` parses
+their `config` text), their text attributes are fixed-length ASCII, and an assembly before these
+attributes left `units` = "1" on /phase's datasets (assembling again removes it).
 
 `rmtsweep recover` and `rmtsweep merge` write version 3 only: they refuse a journal or shards of an
 earlier version (finish those with the rmtsweep that started them).
@@ -290,8 +355,12 @@ void print_points_table(std::ostream& out) {
   out << "| column | type | shape | written | description |\n|---|---|---|---|---|\n";
   for (const store::Column* c : store::point_columns()) {
     out << "| `" << c->name << "` | " << type_text(c->type) << width_text(*c) << " | " << shape_text(c->shape)
-        << " | " << written_text(*c) << " | " << cell(c->description) << " |\n";
+        << " | " << written_text(*c) << " | " << cell(c->description) << flags_text(c->flags) << " |\n";
   }
+}
+
+nlohmann::json flag_values_json(const store::Flags& flags) {
+  return nlohmann::json(std::vector<std::int64_t>(flags.values.begin(), flags.values.end()));
 }
 
 void print_schema_json(std::ostream& out) {
@@ -306,7 +375,9 @@ void print_schema_json(std::ostream& out) {
          {"text_width", c->text_width == store::variable_length ? nlohmann::json()  // null: variable
                                                                 : nlohmann::json(c->text_width)},
          {"dimensions", names_of(store::dimensions_of(*c))},
-         {"units", c->type == store::ColumnType::text ? nlohmann::json() : nlohmann::json(c->units)}});
+         {"units", c->type == store::ColumnType::text ? nlohmann::json() : nlohmann::json(c->units)},
+         {"flag_values", flag_values_json(c->flags)},
+         {"flag_meanings", c->flags.meanings}});
   }
   // The scales of /points beside its columns: the coordinate point and the dimension k.
   nlohmann::json scales = nlohmann::json::array();
@@ -320,7 +391,13 @@ void print_schema_json(std::ostream& out) {
     phase.push_back({{"group", set.group_path()},
                      {"name", set.entry->name},
                      {"dims", dims},
+                     {"long_name", set.entry->long_name},
                      {"units", set.entry->units},
+                     {"flag_values", set.entry->flags.masks ? nlohmann::json::array()
+                                                            : flag_values_json(set.entry->flags)},
+                     {"flag_masks", set.entry->flags.masks ? flag_values_json(set.entry->flags)
+                                                           : nlohmann::json::array()},
+                     {"flag_meanings", set.entry->flags.meanings},
                      {"description", set.entry->description}});
   }
   nlohmann::json rules = nlohmann::json::array();
@@ -367,7 +444,7 @@ void print_schema_markdown(std::ostream& out) {
   print_phase_table(out, assemble::PhaseGroup::theory);
   out << detection_intro;
   print_phase_table(out, assemble::PhaseGroup::rule);
-  out << versions;
+  out << netcdf_cf << versions;
 }
 
 }  // namespace rmtsweep::app

@@ -44,14 +44,13 @@ nlohmann::json status_json(const store::SweepReader& reader) {
     sizes.push_back({{"d", size.d}, {"done", size.done}, {"total", size.total}});
   out["by_size"] = sizes;
   nlohmann::json runs = nlohmann::json::array();
-  const auto run_count = reader.integer_attribute("runs").value_or(0);
-  for (std::int64_t r = 0; r < run_count; ++r) {
-    const std::string prefix = "run_" + std::to_string(r) + "_";
+  const std::vector<store::RunInfo> run_list = reader.provenance().runs;
+  for (std::size_t r = 0; r < run_list.size(); ++r) {
     runs.push_back({{"index", r},
-                    {"started", reader.text_attribute(prefix + "started").value_or("")},
-                    {"mpi_ranks", reader.integer_attribute(prefix + "mpi_ranks").value_or(0)},
-                    {"ranks_per_point", reader.integer_attribute(prefix + "ranks_per_point").value_or(1)},
-                    {"command_line", reader.text_attribute(prefix + "command_line").value_or("")}});
+                    {"started", run_list[r].started},
+                    {"mpi_ranks", run_list[r].mpi_ranks},
+                    {"ranks_per_point", run_list[r].ranks_per_point},
+                    {"command_line", run_list[r].command_line}});
   }
   out["runs"] = runs;
   const store::Activity a = store::activity_of(reader, status);

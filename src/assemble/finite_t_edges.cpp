@@ -14,6 +14,7 @@
 #include "rmtsweep/parallel/blas_threads.hpp"
 #include "rmtsweep/simulate/finite_t.hpp"
 #include "rmtsweep/theory/finite_t_bulk.hpp"
+#include "rmtsweep/theory/gram_quadrature.hpp"
 
 namespace rmtsweep::assemble {
 FiniteTEdges::FiniteTEdges(const model::PointParams& base, std::vector<model::Weighting> weightings,
@@ -46,17 +47,17 @@ std::int64_t FiniteTEdges::gram_size(std::size_t line) const {
 
 double FiniteTEdges::edge_seconds(std::size_t line) const {
   const auto n = static_cast<double>(gram_size(line));
-  if (n > static_cast<double>(max_finite_t_gram)) return 0.0;
   const model::PointParams p = point(line, 0);
   const auto w = model::pooling_weights(p.weighting, p.correlation, p.T);
   if (theory::single_token_weights(w)) return 1e-3;
-  return 1.5 * std::pow(n / 3200.0, 3);
+  // The dense spectrum up to theory::dense_bulk_limit (0.47 s at 2000), the quadrature above it (about a
+  // second at 3200 and 8000 alike, more with more pooled tokens; docs/performance.md).
+  if (n <= static_cast<double>(theory::dense_bulk_limit)) return 0.47 * std::pow(n / 2000.0, 3);
+  return 0.6 + 2.5e-5 * n;
 }
 
 double FiniteTEdges::compute_one(std::size_t line, int trial) const {
-  if (gram_size(line) > max_finite_t_gram) return std::numeric_limits<double>::quiet_NaN();
-  const model::PointParams p = point(line, trial);
-  return theory::finite_t_edge(simulate::token_gram_spectrum(p), p.d);
+  return simulate::build_finite_t(point(line, trial)).outlier->bulk_edge_right();
 }
 
 double FiniteTEdges::edge(std::size_t line, int trial) const {
@@ -77,8 +78,7 @@ void FiniteTEdges::compute(std::span<const std::pair<std::size_t, int>> keys, in
   for (const auto& key : unique) {
     if (at_hand(key.first, key.second)) continue;
     todo.push_back(key);
-    if (gram_size(key.first) <= max_finite_t_gram)
-      largest_bytes = std::max(largest_bytes, simulate::token_gram_bytes(point(key.first, key.second)));
+    largest_bytes = std::max(largest_bytes, simulate::token_gram_bytes(point(key.first, key.second)));
   }
   if (todo.empty()) return;
   const double available = meminfo_bytes("MemAvailable");

@@ -80,6 +80,8 @@ SweepData read_sweep(const std::string& path) {
   data.config = reader.config();
   data.config_text = reader.config_text();
   data.sweep_id = reader.text_attribute("sweep_id").value_or("");
+  data.config_json = reader.text_attribute(std::string(store::config_json_attribute)).value_or("");
+  data.history = reader.text_attribute("history").value_or("");
   const auto& c = data.config;
   for (const auto& w : c.weighting) data.axes.weighting.push_back(model::to_string(w));
   const auto [delta, delta_position] = ascending(c.delta);
@@ -177,7 +179,11 @@ SweepData read_sweep(const std::string& path) {
 
 void create_phase_file(const std::string& path, const SweepData& data, const std::string& sweep_path) {
   const io::File file = io::create_file(path);
+  io::write_attribute(file, "Conventions", std::string(store::cf_conventions));
   io::write_attribute(file, "config", data.config_text);
+  if (!data.config_json.empty())
+    io::write_attribute(file, std::string(store::config_json_attribute), data.config_json);
+  if (!data.history.empty()) io::write_attribute(file, "history", data.history);
   if (!data.sweep_id.empty()) io::write_attribute(file, "sweep_id", data.sweep_id);
   io::write_attribute(file, std::string(store::phase_file_source),
                       std::filesystem::absolute(sweep_path).string());

@@ -99,7 +99,7 @@ void PhaseWriter::put_dimension(const PhaseEntry& entry, hsize_t size) {
   }
   const io::Dataset set = io::create_dimension_only(group_, name, size);
   set_attribute(set, "description", std::string(entry.description));
-  io::write_cf_attributes(set, entry.dims[0].long_name, entry.dims[0].units);
+  write_cf(entry, set);
   scales_.add(entry.dims[0], path_ + "/" + name, size);
 }
 
@@ -132,16 +132,21 @@ io::Dataset PhaseWriter::reuse_or_create(const PhaseEntry& entry, const std::vec
   return create();
 }
 
+void PhaseWriter::write_cf(const PhaseEntry& entry, hid_t set) {
+  io::write_cf_attributes(set, entry.long_name, entry.units);
+  if (entry.units.empty()) io::remove_text_attribute(set, "units", "1");  // written by an assemble before
+  if (!entry.flags.empty()) io::write_flag_attributes(set, entry.flags.values, entry.flags.meanings, entry.flags.masks);
+}
+
 void PhaseWriter::finish(const PhaseEntry& entry, const io::Dataset& set, Kind kind) {
   set_attribute(set, "description", std::string(entry.description));
   if (kind == Kind::text) set_attribute(set, "_Encoding", "utf-8");  // a file assembled before had none
+  write_cf(entry, set);
   if (is_coordinate(entry)) {
     io::make_coordinate(set);
-    io::write_cf_attributes(set, entry.dims[0].long_name, kind == Kind::text ? "" : entry.dims[0].units);
     scales_.add(entry.dims[0], path_ + "/" + std::string(entry.name), io::shape(set).front());
     return;
   }
-  if (kind != Kind::text) io::write_cf_attributes(set, {}, entry.units);
   for (std::size_t axis = 0; axis < entry.dims.rank(); ++axis) {
     const io::Dataset scale = io::open_dataset(group_, scales_.visible_from(entry.dims[axis], path_).path);
     io::attach_scale(set, scale, static_cast<unsigned>(axis));

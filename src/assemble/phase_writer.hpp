@@ -1,9 +1,10 @@
 #pragma once
 // Writing the datasets of /phase by their schema entries (phase_schema.hpp): each dataset gets the sizes
 // of its dimensions and their scales attached (netCDF-4, io/dimension_scale.hpp), its description and
-// units. Deterministic: a dataset that exists with the same shape, type and dimensions is overwritten in
-// place, and attributes that hold their value already are left alone, so assembling twice leaves the same
-// bytes. Private to src/assemble (phase_file.cpp).
+// CF attributes (long_name, units where it has some, flag_values and flag_meanings). Deterministic: a dataset
+// that exists with the same shape, type and dimensions is overwritten in place, and attributes that hold
+// their value already are left alone, so assembling twice leaves the same bytes. Private to src/assemble
+// (phase_file.cpp).
 #include <hdf5.h>
 
 #include <cstdint>
@@ -69,6 +70,8 @@ class PhaseWriter {
   /// The description, units (numeric), scales: the dataset becomes its dimension's scale (a coordinate)
   /// or gets the scales of its dimensions attached.
   void finish(const PhaseEntry& entry, const io::Dataset& set, Kind kind);
+  /// The CF attributes of `entry`: long_name, units where it has some, its flags.
+  static void write_cf(const PhaseEntry& entry, hid_t set);
   void unlink(const std::string& name);
 
   hid_t group_;

@@ -4,14 +4,15 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <sstream>
 
 #include "rmtsweep/common/error.hpp"
+#include "rmtsweep/config/option_table.hpp"
 #include "rmtsweep/model/parse_number.hpp"
 #include "rmtsweep/simulate/options.hpp"
-#include "rmtsweep/config/option_table.hpp"
 
 namespace rmtsweep::config {
 namespace {
@@ -471,6 +472,32 @@ std::string resolved_config_text(const SweepConfig& c) {
       << "ntest = " << c.ntest << "\n"
       << "store_spectra = " << (every_size ? "true" : c.any_spectra() ? "auto" : "false") << "\n";
   return out.str();
+}
+
+std::string resolved_config_json(const SweepConfig& c) {
+  nlohmann::ordered_json out;
+  std::vector<std::string> weightings;
+  for (const auto& w : c.weighting) weightings.push_back(model::to_string(w));
+  const bool every_size = std::all_of(c.d.begin(), c.d.end(), [&](int d) { return c.spectra_stored(d); });
+  out["d"] = c.d;
+  out["T"] = c.T;
+  out["correlation"] = model::to_string(c.correlation);
+  out["table"] = model::to_string(c.table);
+  out["seed"] = c.seed;
+  out["trials"] = c.trials;
+  out["delta"] = c.delta;
+  out["gamma"] = c.gamma;
+  out["snr"] = c.snr;
+  out["weighting"] = weightings;
+  out["k"] = c.k;
+  out["ridge"] = c.ridge;
+  out["ntest"] = c.ntest;
+  out["store_spectra"] = every_size        ? nlohmann::ordered_json(true)
+                         : c.any_spectra() ? nlohmann::ordered_json("auto")
+                                           : nlohmann::ordered_json(false);
+  out["ranks_per_point"] = c.ranks_per_point;
+  out["eigensolver"] = eigensolver_setting(c.eigensolver);
+  return out.dump();
 }
 
 namespace {

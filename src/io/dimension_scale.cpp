@@ -1,8 +1,9 @@
-// Dimension scales and UTF-8 strings of the HDF5 RAII layer (include/rmtsweep/io/dimension_scale.hpp).
+// Dimension scales and CF attributes of the HDF5 RAII layer (include/rmtsweep/io/dimension_scale.hpp).
 #include "rmtsweep/io/dimension_scale.hpp"
 
 #include <H5DSpublic.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 
@@ -83,8 +84,40 @@ Dataset create_dimension_only(hid_t loc, const std::string& name, hsize_t size) 
 
 bool is_scale(hid_t dataset) { return check_tri(H5DSis_scale(dataset), "H5DSis_scale"); }
 
+namespace {
+
+/// H5DSiterate_scales visitor: stops at the scale whose object address is the one looked for.
+struct ScaleMatch {
+  unsigned long fileno;
+  haddr_t addr;
+  bool found = false;
+};
+herr_t match_scale(hid_t, unsigned, hid_t scale, void* client) {
+  auto* match = static_cast<ScaleMatch*>(client);
+  H5O_info_t info;
+  if (H5Oget_info2(scale, &info, H5O_INFO_BASIC) < 0) return -1;
+  match->found = info.fileno == match->fileno && info.addr == match->addr;
+  return match->found ? 1 : 0;
+}
+
+/// Whether `scale` is attached to axis `axis` of `dataset`, from the dataset's own DIMENSION_LIST (the scales of
+/// that axis: one or two). H5DSis_attached answers the same from the scale's REFERENCE_LIST, dereferencing every
+/// dataset attached to it: with the hundreds of /phase's datasets on its few scales, most of assemble's time.
+bool attached(hid_t dataset, hid_t scale, unsigned axis) {
+  const int count = H5DSget_num_scales(dataset, axis);
+  if (count < 0) check(count, "H5DSget_num_scales");
+  if (count == 0) return false;
+  H5O_info_t info;
+  check(H5Oget_info2(scale, &info, H5O_INFO_BASIC), "H5Oget_info2");
+  ScaleMatch match{info.fileno, info.addr};
+  check(H5DSiterate_scales(dataset, axis, nullptr, match_scale, &match), "H5DSiterate_scales");
+  return match.found;
+}
+
+}  // namespace
+
 void attach_scale(hid_t dataset, hid_t scale, unsigned axis) {
-  if (check_tri(H5DSis_attached(dataset, scale, axis), "H5DSis_attached")) return;
+  if (attached(dataset, scale, axis)) return;
   check(H5DSattach_scale(dataset, scale, axis), "H5DSattach_scale");
 }
 
@@ -112,30 +145,45 @@ void detach_all(hid_t dataset) {
   }
 }
 
-Datatype utf8_string_type() {
-  Datatype type(check_id(H5Tcopy(H5T_C_S1), "H5Tcopy(H5T_C_S1)"));
-  check(H5Tset_size(type, H5T_VARIABLE), "H5Tset_size");
-  check(H5Tset_cset(type, H5T_CSET_UTF8), "H5Tset_cset");
-  return type;
-}
-
-void write_text_attribute(hid_t object, const std::string& name, const std::string& value) {
-  if (has_attribute(object, name))
-    check(H5Adelete(object, name.c_str()), ("H5Adelete(" + name + ")").c_str());
-  const Datatype type = utf8_string_type();
-  const Dataspace space = simple_dataspace({});
-  const Attribute attribute(check_id(H5Acreate2(object, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT),
-                                     ("H5Acreate2(" + name + ")").c_str()));
-  const char* text = value.c_str();
-  check(H5Awrite(attribute, type, &text), ("H5Awrite(" + name + ")").c_str());
-}
-
 void write_cf_attributes(hid_t object, std::string_view long_name, std::string_view units) {
   for (const auto& [name, value] : {std::pair{"long_name", long_name}, std::pair{"units", units}}) {
     if (value.empty()) continue;
     if (has_attribute(object, name) && read_string_attribute(object, name) == value) continue;
-    write_text_attribute(object, name, std::string(value));
+    write_attribute(object, name, std::string(value));
   }
+}
+
+void write_flag_attributes(hid_t object, std::span<const std::int64_t> values, std::string_view meanings,
+                           bool masks) {
+  const auto count = static_cast<hsize_t>(values.size());
+  const std::string key = masks ? "flag_masks" : "flag_values";
+  bool same = has_attribute(object, key);
+  if (same) {
+    const Attribute stored(check_id(H5Aopen(object, key.c_str(), H5P_DEFAULT), ("H5Aopen(" + key + ")").c_str()));
+    const Dataspace space(check_id(H5Aget_space(stored), "H5Aget_space"));
+    same = H5Sget_simple_extent_npoints(space) == static_cast<hssize_t>(count);
+    if (same) {
+      std::vector<std::int64_t> held(values.size());
+      check(H5Aread(stored, H5T_NATIVE_INT64, held.data()), ("H5Aread(" + key + ")").c_str());
+      same = std::equal(held.begin(), held.end(), values.begin());
+    }
+  }
+  if (!same) {
+    if (has_attribute(object, key))
+      check(H5Adelete(object, key.c_str()), ("H5Adelete(" + key + ")").c_str());
+    const Dataspace space = simple_dataspace({count});
+    const Attribute attribute(
+        check_id(H5Acreate2(object, key.c_str(), H5T_STD_I64LE, space, H5P_DEFAULT, H5P_DEFAULT),
+                 ("H5Acreate2(" + key + ")").c_str()));
+    check(H5Awrite(attribute, H5T_NATIVE_INT64, values.data()), ("H5Awrite(" + key + ")").c_str());
+  }
+  if (!has_attribute(object, "flag_meanings") || read_string_attribute(object, "flag_meanings") != meanings)
+    write_attribute(object, "flag_meanings", std::string(meanings));
+}
+
+void remove_text_attribute(hid_t object, const std::string& name, std::string_view value) {
+  if (has_attribute(object, name) && read_string_attribute(object, name) == value)
+    check(H5Adelete(object, name.c_str()), ("H5Adelete(" + name + ")").c_str());
 }
 
 }  // namespace rmtsweep::io

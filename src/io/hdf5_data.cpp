@@ -112,22 +112,17 @@ Dataset create_string_dataset(hid_t loc, const std::string& name, hsize_t count,
   return set;
 }
 
-namespace {
-
-/// A variable-length UTF-8 string type.
-Datatype variable_string_type() {
+Datatype utf8_string_type() {
   Datatype type(check_id(H5Tcopy(H5T_C_S1), "H5Tcopy(H5T_C_S1)"));
   check(H5Tset_size(type, H5T_VARIABLE), "H5Tset_size(H5T_VARIABLE)");
   check(H5Tset_cset(type, H5T_CSET_UTF8), "H5Tset_cset");
   return type;
 }
 
-}  // namespace
-
 Dataset create_variable_string_dataset(hid_t loc, const std::string& name, hsize_t count,
                                        const DatasetOptions& options) {
   // No fill value of its own: HDF5's default for variable-length data, a null string, read as "".
-  return create_dataset(loc, name, variable_string_type(), {count}, options, nullptr);
+  return create_dataset(loc, name, utf8_string_type(), {count}, options, nullptr);
 }
 
 bool is_variable_string(hid_t dataset) {
@@ -188,7 +183,7 @@ void write_strings_at(hid_t dataset, const std::vector<hsize_t>& rows,
   std::vector<const char*> pointers(values.size());
   for (std::size_t j = 0; j < values.size(); ++j)
     pointers[j] = values[j].empty() ? nullptr : values[j].c_str();
-  check(H5Dwrite(dataset, variable_string_type(), mem_space, file_space, H5P_DEFAULT, pointers.data()),
+  check(H5Dwrite(dataset, utf8_string_type(), mem_space, file_space, H5P_DEFAULT, pointers.data()),
         "H5Dwrite");
 }
 
@@ -259,9 +254,9 @@ herr_t collect_attribute(hid_t, const char* name, const H5A_info_t*, void* clien
 }  // namespace
 
 void write_attribute(hid_t object, const std::string& name, const std::string& value) {
-  const Datatype type = fixed_string_type(value.size());
-  const std::vector<char> buffer = pack({value}, std::max<std::size_t>(1, value.size()));
-  write_scalar_attribute(object, name, type, type, buffer.data());
+  const Datatype type = utf8_string_type();
+  const char* text = value.c_str();
+  write_scalar_attribute(object, name, type, type, &text);
 }
 
 void write_attribute(hid_t object, const std::string& name, double value) {

@@ -2,6 +2,7 @@
 #include "rmtsweep/store/provenance.hpp"
 
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <random>
 
 #include "rmtsweep/io/hdf5.hpp"
@@ -29,6 +30,66 @@ config::EigenSetting setting_or_automatic(const std::string& text) {
 }
 
 constexpr const char* fault_injection_text = "fail_points was set: some failures are deliberate";
+
+/// A file written before the run table: one attribute per run and field (run_<i>_started, ...).
+bool has_run_attributes(hid_t file) {
+  return io::has_attribute(file, "run_0_started") && !io::has_attribute(file, run_table_attribute);
+}
+
+nlohmann::json run_json(std::size_t index, const RunInfo& run) {
+  return {{"run", index},
+          {"started", run.started},
+          {"command_line", run.command_line},
+          {"mpi_ranks", run.mpi_ranks},
+          {"ranks_per_point", run.ranks_per_point},
+          {"eigensolver", config::eigensolver_setting(run.eigensolver)},
+          {"shard", run.shard.whole() ? std::string() : run.shard.text()}};
+}
+
+/// Every run from the run table, or from the run_<i>_* attributes of a file written before it.
+std::vector<RunInfo> read_runs(hid_t file) {
+  std::vector<RunInfo> runs;
+  if (io::has_attribute(file, run_table_attribute)) {
+    const nlohmann::json table = nlohmann::json::parse(io::read_string_attribute(file, run_table_attribute));
+    for (const nlohmann::json& row : table) {
+      RunInfo run;
+      run.started = row.value("started", "");
+      run.command_line = row.value("command_line", "");
+      run.mpi_ranks = row.value("mpi_ranks", 0);
+      run.ranks_per_point = row.value("ranks_per_point", 1);
+      run.eigensolver = setting_or_automatic(row.value("eigensolver", ""));
+      run.shard = config::shard_or_whole(row.value("shard", ""));
+      runs.push_back(std::move(run));
+    }
+    return runs;
+  }
+  const std::int64_t count = integer_or(file, "runs", 0);
+  for (std::int64_t r = 0; r < count; ++r) {
+    const std::string prefix = "run_" + std::to_string(r) + "_";
+    RunInfo run;
+    run.started = text_or_empty(file, prefix + "started");
+    run.command_line = text_or_empty(file, prefix + "command_line");
+    run.mpi_ranks = static_cast<int>(integer_or(file, prefix + "mpi_ranks", 0));
+    run.ranks_per_point = static_cast<int>(integer_or(file, prefix + "ranks_per_point", 1));
+    run.eigensolver = setting_or_automatic(text_or_empty(file, prefix + "eigensolver"));
+    run.shard = config::shard_or_whole(text_or_empty(file, prefix + "shard"));
+    runs.push_back(std::move(run));
+  }
+  return runs;
+}
+
+/// The run table, its count `runs` and the CF `history` (one line per run: when, and the command line).
+void write_runs(hid_t file, const std::vector<RunInfo>& runs) {
+  nlohmann::json table = nlohmann::json::array();
+  std::string history;
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    table.push_back(run_json(r, runs[r]));
+    history += (r ? "\n" : "") + runs[r].started + ": " + runs[r].command_line;
+  }
+  io::write_attribute(file, run_table_attribute, table.dump());
+  io::write_attribute(file, "runs", static_cast<std::int64_t>(runs.size()));
+  io::write_attribute(file, "history", history);
+}
 
 }  // namespace
 
@@ -64,6 +125,14 @@ Provenance new_provenance(const RunInfo& run, bool fault_injection, MPI_Comm com
 namespace detail {
 
 void write_run_attributes(hid_t file, std::size_t index, const RunInfo& run) {
+  if (!has_run_attributes(file)) {
+    std::vector<RunInfo> runs = read_runs(file);
+    runs.resize(index);
+    runs.push_back(run);
+    write_runs(file, runs);
+    return;
+  }
+  // A file written before the run table continues in its own layout.
   const std::string prefix = "run_" + std::to_string(index) + "_";
   io::write_attribute(file, prefix + "started", run.started);
   io::write_attribute(file, prefix + "command_line", run.command_line);
@@ -94,7 +163,7 @@ void write_provenance(hid_t file, const Provenance& p) {
     io::write_attribute(file, "shard_index", static_cast<std::int64_t>(p.shard.index));
     io::write_attribute(file, "shard_count", static_cast<std::int64_t>(p.shard.count));
   }
-  for (std::size_t r = 0; r < p.runs.size(); ++r) write_run_attributes(file, r, p.runs[r]);
+  write_runs(file, p.runs);
 }
 
 Provenance read_provenance(hid_t file) {
@@ -108,18 +177,7 @@ Provenance read_provenance(hid_t file) {
   p.fault_injection = io::has_attribute(file, "fault_injection");
   p.shard = config::shard_or_whole(std::to_string(integer_or(file, "shard_index", 0)) + "/" +
                            std::to_string(integer_or(file, "shard_count", 0)));
-  const std::int64_t runs = integer_or(file, "runs", 0);
-  for (std::int64_t r = 0; r < runs; ++r) {
-    const std::string prefix = "run_" + std::to_string(r) + "_";
-    RunInfo run;
-    run.started = text_or_empty(file, prefix + "started");
-    run.command_line = text_or_empty(file, prefix + "command_line");
-    run.mpi_ranks = static_cast<int>(integer_or(file, prefix + "mpi_ranks", 0));
-    run.ranks_per_point = static_cast<int>(integer_or(file, prefix + "ranks_per_point", 1));
-    run.eigensolver = setting_or_automatic(text_or_empty(file, prefix + "eigensolver"));
-    run.shard = config::shard_or_whole(text_or_empty(file, prefix + "shard"));
-    p.runs.push_back(std::move(run));
-  }
+  p.runs = read_runs(file);
   return p;
 }
 

@@ -42,6 +42,9 @@ Cell finite_t_levels(O o, double theory::TopLevelPrediction::*field) {
   return o.result && o.result->finite_t_levels ? Cell((*o.result->finite_t_levels).*field) : Cell(nan);
 }
 
+/// solver_fell_back: whether the Krylov engine's point was recomputed with S formed.
+constexpr Flags fell_back_flags{flag_values::no_yes, "krylov_converged recomputed_with_s_formed"};
+
 constexpr Column table[] = {
     // parameters of the point (model.md section 1), written at creation
     {"delta", real, scalar, parameter, "delta = d/V of the point (model.md section 1)",
@@ -108,7 +111,8 @@ constexpr Column table[] = {
      [](F f) -> Cell { return f.prediction.overlap; }},
     {"theory_detectable", integer, scalar, parameter,
      "1 when F(s) > 0: the sample outlier exists (model.md 5.2), else 0",
-     [](F f) -> Cell { return std::int64_t{f.prediction.detectable ? 1 : 0}; }},
+     [](F f) -> Cell { return std::int64_t{f.prediction.detectable ? 1 : 0}; }, nullptr, 0, 0, "1",
+     detectable_flags},
     {"effective_tokens", real, scalar, parameter,
      "T_eff = (sum |w_t|)^2 / sum w_t^2: tokens pooled in effect; the bulk law is a limit of many (model.md "
      "5.5)",
@@ -134,9 +138,10 @@ constexpr Column table[] = {
      }},
     {"theory_finite_t_top_eigenvalue", real, scalar, measurement,
      "finite-T prediction from the point's own token draws (docs/finite_t.md): the outlier where detectable, "
-     "else the finite-T right edge; NaN where not computed (simulate::finite_t_computed: several "
-     "pooled tokens where the paper's law holds, or min(V, N) > 6400) and in files written before it "
-     "existed",
+     "else the finite-T right edge; computed for every weighting and size (above min(V, N) = 2000 from the "
+     "quadrature of docs/finite_t.md section 7, within 1e-4 of the exact spectrum's); NaN where it failed and "
+     "in files written before it existed (before 2026-12-06 also for several pooled tokens where the paper's "
+     "law held or min(V, N) > 6400)",
      nullptr, [](O o) { return finite_t(o, &theory::FiniteTPrediction::top_eigenvalue); }},
     {"theory_finite_t_overlap", real, scalar, measurement,
      "finite-T prediction of |u_hat^T u|^2 from the point's own token draws; 0 when not detectable, "
@@ -185,7 +190,8 @@ constexpr Column table[] = {
      }},
     {"solver_fell_back", integer, scalar, measurement,
      "1 when the Krylov engine did not converge within its budget and the point was recomputed with S formed",
-     nullptr, [](O o) -> Cell { return std::int64_t{o.result && o.result->fell_back ? 1 : 0}; }},
+     nullptr, [](O o) -> Cell { return std::int64_t{o.result && o.result->fell_back ? 1 : 0}; }, 0, 0, "1",
+     fell_back_flags},
     {"seconds", real, scalar, measurement, "wall-clock seconds the point took on its group [s]", nullptr,
      [](O o) -> Cell { return o.seconds; }, 0, 0, "s"},
     {"run", integer, scalar, measurement,
@@ -193,7 +199,7 @@ constexpr Column table[] = {
      [](O o) -> Cell { return o.run; }, -1},
     {"status", integer, scalar, measurement, "0 pending, 1 done, 2 failed; written after the point's data",
      nullptr, [](O o) -> Cell { return static_cast<std::int64_t>(o.status); },
-     static_cast<std::int64_t>(PointStatus::pending)},
+     static_cast<std::int64_t>(PointStatus::pending), 0, "1", status_flags},
     {"top_eigenvalues", real, top_k, measurement,
      "the k largest eigenvalues of S per point, descending (points x k)", nullptr,
      [](O o) { return k_values(o, o.result ? &o.result->top_eigenvalues : nullptr); }},

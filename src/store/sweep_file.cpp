@@ -193,7 +193,17 @@ SweepFile SweepFile::create(const std::string& path, MPI_Comm comm, const config
 
   if (stores_lines(c)) create_line_datasets(sweep.file_, grid, writer);
 
+  io::write_attribute(sweep.file_, "Conventions", std::string(cf_conventions));
   io::write_attribute(sweep.file_, "config", config_text);
+  {
+    // The typed config, with the settings of the run that created the file (a merged or recovered file's
+    // first run, which its provenance carries).
+    config::SweepConfig created = c;
+    created.ranks_per_point = provenance.runs.at(0).ranks_per_point;
+    created.eigensolver = provenance.runs.at(0).eigensolver;
+    io::write_attribute(sweep.file_, std::string(config_json_attribute),
+                        config::resolved_config_json(created));
+  }
   io::write_attribute(sweep.file_, "point_count", static_cast<std::int64_t>(points));
   io::write_attribute(sweep.file_, "point_order",
                       "index = ((((d_index * n_delta + delta_index) * n_gamma + gamma_index) * n_snr + snr_index) * "

@@ -184,6 +184,8 @@ std::vector<std::int64_t> SweepReader::d_indices() const {
   return std::vector<std::int64_t>(static_cast<std::size_t>(points()), 0);
 }
 
+Provenance SweepReader::provenance() const { return detail::read_provenance(file_); }
+
 std::optional<std::string> SweepReader::text_attribute(const std::string& name) const {
   if (!io::has_attribute(file_, name)) return std::nullopt;
   return io::read_string_attribute(file_, name);

@@ -78,11 +78,11 @@ Activity activity_of(const SweepReader& reader, const std::vector<std::int64_t>&
   Activity a;
   a.lock_path = io::lock_path(reader.path());
   a.lock = io::probe_lock(a.lock_path, &a.lock_problem);
-  a.latest_run = reader.integer_attribute("runs").value_or(0) - 1;
+  const std::vector<RunInfo> runs = reader.provenance().runs;
+  a.latest_run = static_cast<std::int64_t>(runs.size()) - 1;
   if (a.latest_run < 0) return a;
-  const std::string prefix = "run_" + std::to_string(a.latest_run) + "_";
-  a.latest_started = reader.text_attribute(prefix + "started").value_or("");
-  a.latest_mpi_ranks = reader.integer_attribute(prefix + "mpi_ranks").value_or(0);
+  a.latest_started = runs.back().started;
+  a.latest_mpi_ranks = runs.back().mpi_ranks;
   if (reader.has(column::run)) {
     const std::vector<std::int64_t> run = reader.integers(column::run);
     a.finished_by_latest = 0;

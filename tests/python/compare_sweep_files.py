@@ -7,12 +7,14 @@ Compares every group and dataset (names, shapes, dtypes, values bit for bit with
 `description` and every other attribute) and the root attributes, except those that record when
 and with what a file was written (times, command lines, library versions, the creation's random
 sweep_id, a recovery's or a merge's note, the run that last wrote the failures' messages; /points/seconds
-is compared by shape only). Prints each difference and exits 1 when there is one, 0 when the files hold
+is compared by shape only; the run table compared run by run as the attributes run_<i>_<field> of files
+written before it). Prints each difference and exits 1 when there is one, 0 when the files hold
 the same content. For the refactors that must leave files unchanged (the schema table, typed
 collectives): run a sweep with the old and the new binary and compare; for `rmtsweep recover`: a rebuilt file against the run's own. --ignore-dataset
 compares a dataset by shape and dtype only (e.g. points/run of a file finished by a resume).
 """
 import argparse
+import json
 import sys
 
 import h5py
@@ -20,10 +22,26 @@ import numpy as np
 
 # Datasets that hold wall-clock times (compared by shape and dtype only).
 TIME_DATASETS = {"points/seconds"}
-# Root attributes that record the run, not the content.
+# Root attributes that record the run, not the content (history: one line per run, when and how).
 RUN_ATTRIBUTES = {"created", "command_line", "rmtsweep_version", "mpi_library_version", "hdf5_version",
                   "blas_version", "scalapack_library", "assembled_by", "sweep_id", "recovered", "merged",
-                  "messages_run"}
+                  "messages_run", "history"}
+# The runs' table (JSON): compared run by run and field by field, as the attributes run_<i>_<field> that files
+# written before it hold, so that --ignore-attr run_1_mpi_ranks works on either layout.
+RUN_TABLE = "run_table"
+
+
+def root_attributes(h5):
+    """The root attributes of `h5`, its run table spread into run_<i>_<field> (an empty shard left out, as a
+    file of the attributes has none)."""
+    attrs = {name: h5.attrs[name] for name in h5.attrs if name != RUN_TABLE}
+    if RUN_TABLE in h5.attrs:
+        table = h5.attrs[RUN_TABLE]
+        for row in json.loads(table.decode() if isinstance(table, bytes) else table):
+            for field, value in row.items():
+                if field != "run" and not (field == "shard" and value == ""):
+                    attrs[f"run_{row['run']}_{field}"] = value
+    return attrs
 
 
 def is_run_attribute(name, ignored):
@@ -50,21 +68,22 @@ def dereferenced(h5, value):
 
 
 def compare_attributes(path, a, b, ignored, out):
-    names = set(a.attrs) | set(b.attrs)
-    for name in sorted(names):
+    attrs_a = root_attributes(a) if path == "/" else dict(a.attrs)
+    attrs_b = root_attributes(b) if path == "/" else dict(b.attrs)
+    for name in sorted(set(attrs_a) | set(attrs_b)):
         if path == "/" and is_run_attribute(name, ignored):
             continue
-        if name not in a.attrs or name not in b.attrs:
-            out.append(f"{path}: attribute {name} only in {'the first' if name in a.attrs else 'the second'}")
+        if name not in attrs_a or name not in attrs_b:
+            out.append(f"{path}: attribute {name} only in {'the first' if name in attrs_a else 'the second'}")
             continue
         if name in ("DIMENSION_LIST", "REFERENCE_LIST"):
-            if dereferenced(a.file, a.attrs[name]) != dereferenced(b.file, b.attrs[name]):
-                out.append(f"{path}: attribute {name}: {dereferenced(a.file, a.attrs[name])} != "
-                           f"{dereferenced(b.file, b.attrs[name])}")
+            if dereferenced(a.file, attrs_a[name]) != dereferenced(b.file, attrs_b[name]):
+                out.append(f"{path}: attribute {name}: {dereferenced(a.file, attrs_a[name])} != "
+                           f"{dereferenced(b.file, attrs_b[name])}")
             continue
-        x, y = np.asarray(a.attrs[name]), np.asarray(b.attrs[name])
+        x, y = np.asarray(attrs_a[name]), np.asarray(attrs_b[name])
         if not same_values(x, y):
-            out.append(f"{path}: attribute {name}: {a.attrs[name]!r} != {b.attrs[name]!r}")
+            out.append(f"{path}: attribute {name}: {attrs_a[name]!r} != {attrs_b[name]!r}")
 
 
 def compare(a, b, ignored, ignored_datasets=frozenset()):

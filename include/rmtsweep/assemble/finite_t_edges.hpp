@@ -16,14 +16,10 @@
 
 namespace rmtsweep::assemble {
 
-/// Lines whose min(V, N) exceeds theory::max_finite_t_gram get NaN (unless their points carry the edge):
-/// the edge costs a values-only eigenvalue problem of that size (milliseconds for single-token pooling), once
-/// per line, or per trial where it moves.
-using theory::max_finite_t_gram;
-
 /// The finite-T right edges of a sweep's trials: each trial's own (its token draws'), taken from its points
-/// where the sweep stored it (/points theory_finite_t_bulk_edge_right) and otherwise computed when first
-/// asked for and kept.
+/// where the sweep stored it (/points theory_finite_t_bulk_edge_right: every point of a sweep written since the
+/// finite-T theory is computed for every line) and otherwise, in files written before, computed when first
+/// asked for (simulate::build_finite_t) and kept.
 ///
 /// Why each trial its own, on every line: the edge of one draw does not stand for the others, even where
 /// many tokens are pooled. Measured on 512 null trials (d = 400, delta 0.5, gamma 0.25, prefix:3, seed 0;
@@ -32,9 +28,7 @@ using theory::max_finite_t_gram;
 /// 0's edge the rule gave 4.9 / 13.1 / 14.8 % false detections for harmonic / optimal / `last` (iid), by
 /// each trial's own 7.0 / 10.0 / 2.9 %, by the paper's edge 9.6 / 13.1 / 33.8 %. Trial 0's harmonic edge
 /// happened to lie 0.6 % above the trials' mean here; with another seed it lies below and the rule detected
-/// more than the paper's edge (the 9.4 % of the issue). An edge costs a values-only eigenvalue problem of
-/// size min(V, N) where several tokens carry weight (theory::max_finite_t_gram bounds it), about a
-/// millisecond for one token.
+/// more than the paper's edge (docs/finite_t.md §6).
 ///
 /// The line's reference edge is its trial 0's: the finite-T rule's threshold (detection tables) is taken
 /// from it and each trial's eigenvalues are scaled by reference/own (as_judged). The cache is filled by
@@ -47,17 +41,15 @@ class FiniteTEdges {
   FiniteTEdges(const model::PointParams& base, std::vector<model::Weighting> weightings, Axes axes,
                const std::vector<PointRecord>* stored = nullptr);
 
-  /// Trial 0's edge of the line: the finite-T rule's threshold is taken from it. NaN where it is neither
-  /// stored nor computed (min(V, N) > max_finite_t_gram).
+  /// Trial 0's edge of the line: the finite-T rule's threshold is taken from it.
   double reference(std::size_t line) const;
   /// reference() of every line, row-major as Axes::line.
   std::vector<double> references() const;
-  /// min(V, N) of the line: the size of each of its edges' eigenvalue problems.
+  /// min(V, N) of the line: the size of the token Gram each of its edges comes from.
   std::int64_t gram_size(std::size_t line) const;
-  /// About how long one edge of the line takes on one core of this project's machine: 1.5 s at
-  /// gram_size 3200, as its cube (measured 0.47 s at 2000, 3.05 s at 4000, 9.9 s at 6000), where several
-  /// tokens carry weight (a dense values-only eigenvalue problem); about a millisecond where one does
-  /// (`last`: diagonal plus low rank, theory::token_gram_spectrum); 0 where no edge is computed.
+  /// About how long one edge of the line takes to compute on one core of this project's machine, where it is not
+  /// stored: the dense spectrum up to theory::dense_bulk_limit (0.47 s at 2000, as its cube), the quadrature of
+  /// theory/gram_quadrature.hpp above it (about a second); about a millisecond for one pooled token.
   double edge_seconds(std::size_t line) const;
   /// Whether the trial's edge came with its points (no eigenvalue problem here).
   bool stored(std::size_t line, int trial) const { return stored_.count({line, trial}) > 0; }

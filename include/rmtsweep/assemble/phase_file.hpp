@@ -25,6 +25,8 @@ struct SweepData {
   config::SweepConfig config;         ///< parsed from the root attribute `config`
   std::string config_text;           ///< that attribute as stored
   std::string sweep_id;              ///< the root attribute sweep_id ("" in files from before it)
+  /// The root attributes config_json and history ("" in files from before them), which a phase file copies.
+  std::string config_json, history;
   Axes axes;                         ///< numeric axes ascending; weighting in grid order
   std::vector<PointRecord> points;   ///< done points, in the file's point order
   std::int64_t total = 0, done = 0, failed = 0, pending = 0;
@@ -42,9 +44,10 @@ struct SweepData {
 /// when it is not a complete rmtsweep sweep file.
 SweepData read_sweep(const std::string& path);
 
-/// Creates the phase file `path` of `assemble --output` (truncating it): the sweep's root attributes
-/// config and sweep_id, sweep_file (store::phase_file_source: the absolute path of `sweep_path`) and a
-/// description. write_phase then writes /phase into it, laid out as in the sweep file.
+/// Creates the phase file `path` of `assemble --output` (truncating it): Conventions, the sweep's root
+/// attributes config, config_json, history and sweep_id, sweep_file (store::phase_file_source: the absolute
+/// path of `sweep_path`) and a description. write_phase then writes /phase into it, laid out as in the sweep
+/// file.
 void create_phase_file(const std::string& path, const SweepData& data, const std::string& sweep_path);
 
 /// What the top level of /phase carries: per (weighting, delta, gamma) the default rule's values

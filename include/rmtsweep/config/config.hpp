@@ -127,6 +127,13 @@ inline constexpr std::size_t max_resolved_config_bytes = 64000;
 /// the same points exactly when their texts are equal (what --resume compares).
 std::string resolved_config_text(const SweepConfig& config);
 
+/// The config as one JSON object, typed (root attribute `config_json` of a sweep file): the keys of
+/// resolved_config_text with the same values (the axes as lists of numbers, weighting a list of texts,
+/// store_spectra true, false or "auto"), then the settings of how it was computed that a file's runs record,
+/// ranks_per_point and eigensolver (lines is recorded nowhere: `merge` and `recover` could not restore it;
+/// fail_points, a test's, is the attribute fault_injection). Numbers round-trip.
+std::string resolved_config_json(const SweepConfig& config);
+
 /// Lines of `a` and `b` that differ, as "- line" (only in a) and "+ line" (only in b); axis lines
 /// that same_sweep takes as equal are not listed.
 std::vector<std::string> config_differences(const std::string& a, const std::string& b);

@@ -17,6 +17,8 @@
 /// with the same arguments), as attribute writes are.
 #include <hdf5.h>
 
+#include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,15 +51,18 @@ std::vector<std::string> attached_dimensions(hid_t dataset);
 /// reference (DIMENSION_LIST / REFERENCE_LIST) that readers fail on.
 void detach_all(hid_t dataset);
 
-/// Writes a scalar attribute holding `value` as a variable-length UTF-8 string (netCDF-4's and
-/// h5netcdf's string attributes, read back by xarray as str). Serial or collective as write_attribute.
-void write_text_attribute(hid_t object, const std::string& name, const std::string& value);
-
-/// Writes the CF attributes `long_name` and `units` (each only when not empty) as UTF-8 text,
+/// Writes the CF attributes `long_name` and `units` (each only when not empty; write_attribute's UTF-8 text),
 /// leaving an attribute that holds the value already untouched (a second write keeps the bytes).
 void write_cf_attributes(hid_t object, std::string_view long_name, std::string_view units);
 
-/// The variable-length UTF-8 string type (of write_text_attribute's attributes).
-Datatype utf8_string_type();
+/// Writes CF's flag attributes of a variable of codes: flag_values (int64, as the variable's values) and
+/// flag_meanings (one word per value, blank-separated), leaving attributes that hold them already untouched.
+/// With `masks` the values are bits of a mask, written as CF's flag_masks instead of flag_values.
+void write_flag_attributes(hid_t object, std::span<const std::int64_t> values, std::string_view meanings,
+                           bool masks = false);
+
+/// Removes attribute `name` of `object` where it holds `value` (text): a file written before keeps no stale
+/// attribute (units "1" of /phase's dimensionless variables, which CF asks of dimensional ones only).
+void remove_text_attribute(hid_t object, const std::string& name, std::string_view value);
 
 }  // namespace rmtsweep::io

@@ -10,11 +10,12 @@
 /// - Helpers read and write whole 1-D/2-D datasets of double, int64 and strings, row blocks of
 ///   them (what a sweep group writes for one point), and scalar attributes.
 ///
-/// Strings are written fixed-length, with the attribute _Encoding = "utf-8" that tells xarray to decode
-/// them to str, or variable-length UTF-8 (create_variable_string_dataset), which parallel HDF5 1.10
+/// String datasets are written fixed-length, with the attribute _Encoding = "utf-8" that tells xarray to
+/// decode them to str, or variable-length UTF-8 (create_variable_string_dataset), which parallel HDF5 1.10
 /// creates but cannot write: such a dataset is written by one process with the file opened serially
-/// (write_strings_at). The readers accept fixed- and variable-length strings and strip trailing
-/// NULs/spaces. Dimension scales and UTF-8 text: dimension_scale.hpp.
+/// (write_strings_at). String attributes are variable-length UTF-8 (netCDF-4's string attributes: str in
+/// h5py and xarray; files written before hold fixed-length ASCII ones). The readers accept fixed- and
+/// variable-length strings and strip trailing NULs/spaces. Dimension scales: dimension_scale.hpp.
 #include <hdf5.h>
 #include <mpi.h>
 
@@ -128,6 +129,8 @@ std::string path_of(hid_t object);
 
 /// A fixed-length, NUL-padded ASCII string type of `length` bytes (at least 1).
 Datatype fixed_string_type(std::size_t length);
+/// The variable-length UTF-8 string type (netCDF-4's NC_STRING).
+Datatype utf8_string_type();
 
 /// A simple dataspace with the given dimensions (empty dims: a scalar dataspace).
 Dataspace simple_dataspace(const std::vector<hsize_t>& dims);
@@ -198,8 +201,8 @@ std::vector<double> read_double_rows(hid_t dataset, hsize_t first, hsize_t count
 
 // ---- attributes ---------------------------------------------------------------------------
 
-/// Creates or replaces a scalar attribute on an object (file, group or dataset). In parallel
-/// HDF5 this is collective and every rank must pass the same value.
+/// Creates or replaces a scalar attribute on an object (file, group or dataset); a text as a variable-length
+/// UTF-8 string. In parallel HDF5 this is collective and every rank must pass the same value.
 void write_attribute(hid_t object, const std::string& name, const std::string& value);
 void write_attribute(hid_t object, const std::string& name, double value);
 void write_attribute(hid_t object, const std::string& name, std::int64_t value);

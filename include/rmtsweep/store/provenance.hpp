@@ -1,6 +1,10 @@
 #pragma once
 /// What a sweep file's root attributes record of how it was made, beside its config: its identity
-/// (`sweep_id`), the versions that created it, and every run since (`runs`, `run_<i>_*`). One owner:
+/// (`sweep_id`), the versions that created it, and every run since: `run_table`, a JSON array of one object
+/// per run ({"run", "started", "command_line", "mpi_ranks", "ranks_per_point", "eigensolver", "shard"}), with
+/// their count `runs` and the CF attribute `history` (a line per run: "<started>: <command line>"). Files
+/// written before the table hold attributes run_<i>_started, ... instead, which read alike and which a resume
+/// continues (a file keeps its layout). One owner:
 /// SweepFile writes and reads these attributes through this struct only, the point journal
 /// (journal.hpp) carries it in its head, and `rmtsweep recover` writes it back into the rebuilt file.
 #include <hdf5.h>
@@ -60,10 +64,13 @@ std::string new_sweep_id();
 /// broadcast on `comm`, a new sweep_id decided on rank 0); collective.
 Provenance new_provenance(const RunInfo& run, bool fault_injection, MPI_Comm comm);
 
+/// The root attribute holding the run table (JSON).
+inline constexpr const char* run_table_attribute = "run_table";
+
 namespace detail {
 /// Writes every attribute of `p` on the root of `file` (collective in parallel HDF5).
 void write_provenance(hid_t file, const Provenance& p);
-/// Writes run `index`'s attributes and `runs` = index + 1.
+/// Records run `index` (the run table's row, or a file's run_<i>_* of before it) and `runs` = index + 1.
 void write_run_attributes(hid_t file, std::size_t index, const RunInfo& run);
 /// Reads them back (a missing attribute reads as empty, 0 or the default).
 Provenance read_provenance(hid_t file);

@@ -51,6 +51,24 @@ enum class PointStatus : std::int64_t { unused = -1, pending = 0, done = 1, fail
 /// "unused", "pending", "done", "failed".
 const char* to_string(PointStatus status) noexcept;
 
+/// The codes of a flag variable, as CF's flag_values and flag_meanings (io::write_flag_attributes): its
+/// stored values, ascending, and one word per value, blank-separated; with `masks`, bits of a mask (CF's
+/// flag_masks): a value holds the sum of the bits that apply.
+struct Flags {
+  std::span<const std::int64_t> values;
+  std::string_view meanings;
+  bool masks = false;
+  constexpr bool empty() const noexcept { return values.empty(); }
+};
+namespace flag_values {
+inline constexpr std::int64_t status[] = {-1, 0, 1, 2};  ///< PointStatus
+inline constexpr std::int64_t no_yes[] = {0, 1};
+}  // namespace flag_values
+/// /points/status (and each /refine block's): PointStatus, named by to_string(PointStatus).
+inline constexpr Flags status_flags{flag_values::status, "unused pending done failed"};
+/// theory_detectable of /points and /phase: F(s) > 0 (model.md 5.2).
+inline constexpr Flags detectable_flags{flag_values::no_yes, "not_detectable detectable"};
+
 enum class ColumnType { real, integer, text };
 enum class ColumnShape {
   scalar,  ///< one value per point
@@ -92,6 +110,7 @@ struct Column {
   /// variable-length string (written serially, failure_messages.hpp).
   std::size_t text_width = 0;
   std::string_view units = "1";  ///< CF units of a numeric column ("1": dimensionless); texts have none
+  Flags flags{};                 ///< the codes of a flag column (CF flag_values, flag_meanings), else empty
 };
 
 /// A named dimension of the file's datasets (an HDF5 dimension scale, io/dimension_scale.hpp): the
@@ -177,6 +196,14 @@ inline constexpr std::string_view points_group = "points", grid_group = "grid", 
 /// The root attribute that marks a phase file (`rmtsweep assemble FILE --output PHASE.h5`: /phase alone,
 /// with the sweep's config): the absolute path of the sweep file it was assembled from.
 inline constexpr std::string_view phase_file_source = "sweep_file";
+
+/// The root attribute `Conventions` of the files rmtsweep writes: their /phase follows CF (docs/schema.md
+/// lists the rules), the rest is netCDF-4 (named dimensions) with CF's attributes where they apply.
+inline constexpr std::string_view cf_conventions = "CF-1.10";
+
+/// The root attribute holding the config as typed JSON (config::resolved_config_json), beside `config`, its
+/// text.
+inline constexpr std::string_view config_json_attribute = "config_json";
 
 /// "points/<name>": a column's path from the file's root.
 std::string path_of(const Column& column);

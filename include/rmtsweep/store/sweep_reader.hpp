@@ -13,8 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "rmtsweep/io/hdf5.hpp"
 #include "rmtsweep/config/config.hpp"
+#include "rmtsweep/io/hdf5.hpp"
+#include "rmtsweep/store/provenance.hpp"
 #include "rmtsweep/store/schema.hpp"
 
 namespace rmtsweep::store {
@@ -68,6 +69,10 @@ class SweepReader {
   std::vector<std::int64_t> d_indices() const;
   /// /points/status as stored (values outside PointStatus are kept, for count_status to report).
   std::vector<std::int64_t> status() const { return integers(column::status); }
+
+  /// How the file was made: identity, versions and every run (the run table, or the run_<i>_* attributes
+  /// of a file written before it).
+  Provenance provenance() const;
 
   /// Root attributes by name: a text, an integer, or nullopt when absent.
   std::optional<std::string> text_attribute(const std::string& name) const;

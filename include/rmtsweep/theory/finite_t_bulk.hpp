@@ -60,13 +60,6 @@ bool limit_law_measurably_off(double effective_tokens, int d);
 std::vector<double> token_gram_spectrum(std::span<const double> w, std::span<const std::int64_t> tokens,
                                         std::int64_t vocabulary, bool remove_table_directions = true);
 
-/// The largest min(V, N) whose spectrum rmtsweep computes without being asked (assemble's finite-T edges,
-/// the finite-T outlier of a sweep's points, simulate/finite_t.hpp) where several tokens carry weight: a
-/// values-only eigenvalue problem of that size, Gram included, takes about 1.5 s at 3200 and 12 s at 6400 on
-/// one core of this project's machine (LAPACK's dsyevd_2stage from 2500; dsyevd took 1.4 times as long at
-/// 3000, twice from 4000). Single-token pooling has no such bound (milliseconds at any size).
-inline constexpr std::int64_t max_finite_t_gram = 6400;
-
 /// Whether exactly one of the weights w is nonzero: where token_gram_spectrum takes its
 /// single-token path (milliseconds instead of a dense eigenvalue problem).
 bool single_token_weights(std::span<const double> w);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the build tree into a temporary prefix, then configures, builds and runs a downstream
 # project that finds it with find_package(rmtsweep): the export works, headers and dependencies included;
-# and `import rmtsweep` works with PYTHONPATH=<prefix>/share/rmtsweep/python.
+# and `import rmtsweep` works with PYTHONPATH=<prefix>/share/rmtsweep/python, its theory module too where the build
+# made one.
 set -euo pipefail
 build_dir=$1 source_dir=$2
 work=$(mktemp -d)
@@ -19,3 +20,9 @@ test -f "$python_dir/rmtsweep/__init__.py"
 test -z "$(find "$work/prefix" -name __pycache__)"
 (cd "$work" && PYTHONDONTWRITEBYTECODE=1 PYTHONPATH="$python_dir" /usr/bin/python3 -c \
   'import rmtsweep, rmtsweep.figures, sys; sys.exit(0 if rmtsweep.__file__.startswith(sys.argv[1]) else 1)' "$python_dir")
+# The compiled theory module, installed beside the package where the build made one (pybind11 found).
+if compgen -G "$source_dir/python/rmtsweep/_theory*.so" > /dev/null; then
+  compgen -G "$python_dir/rmtsweep/_theory*.so" > /dev/null
+  (cd "$work" && PYTHONDONTWRITEBYTECODE=1 PYTHONPATH="$python_dir" /usr/bin/python3 -c \
+    'from rmtsweep import theory; import sys; sys.exit(0 if theory.module().__file__.startswith(sys.argv[1]) and abs(theory.paper(weighting="mean")["overlap"] - 0.424875) < 5e-7 else 1)' "$python_dir")
+fi

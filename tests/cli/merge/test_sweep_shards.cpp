@@ -83,7 +83,7 @@ TEST_F(Shards, EachShardHoldsItsOwnLinesDoneAndTheOthersPending) {
     const store::SweepReader shard(shard_path(i));
     EXPECT_EQ(shard.integer_attribute("shard_index").value_or(0), i);
     EXPECT_EQ(shard.integer_attribute("shard_count").value_or(0), 3);
-    EXPECT_EQ(shard.text_attribute("run_0_shard").value_or(""), std::to_string(i) + "/3");
+    EXPECT_EQ(shard.provenance().runs.at(0).shard.text(), std::to_string(i) + "/3");
     const std::vector<std::int64_t> status = shard.status();
     ASSERT_EQ(static_cast<std::int64_t>(status.size()), grid.size());
     for (std::int64_t p = 0; p < grid.size(); ++p) {
@@ -111,8 +111,7 @@ TEST_F(Shards, ThreeShardsMergedEqualTheWholeSweepAndAssembleToTheSamePhase) {
     EXPECT_EQ(reader.integer_attribute("runs").value_or(0), 3);
     EXPECT_FALSE(reader.integer_attribute("shard_count").has_value()) << "a merged file is a whole sweep";
     for (int r = 0; r < 3; ++r)
-      EXPECT_EQ(reader.text_attribute("run_" + std::to_string(r) + "_shard").value_or(""),
-                std::to_string(r + 1) + "/3");
+      EXPECT_EQ(reader.provenance().runs.at(static_cast<std::size_t>(r)).shard.text(), std::to_string(r + 1) + "/3");
     EXPECT_TRUE(contains(reader.text_attribute("merged").value_or(""), shard_path(2) + " (shard 2/3)"));
   }
 

@@ -75,13 +75,17 @@ class SchemaPage(unittest.TestCase):
                 self.assertEqual(held[name], shape, name)
             self.assertEqual(sorted(phase["detection"].keys()), sorted(self.schema["detection_rules"]))
 
-    def test_every_listed_dataset_has_the_description_the_page_gives(self):
+    def test_every_listed_dataset_has_the_description_long_name_units_and_flags_the_page_gives(self):
         with h5py.File(self.path, "r") as f:
             for entry in self.schema["phase"]:
                 group = entry["group"].replace("<rule>", self.schema["detection_rules"][0])
-                stored = f[group + "/" + entry["name"]].attrs["description"]
-                stored = stored.decode() if isinstance(stored, bytes) else stored
-                self.assertEqual(stored, entry["description"], entry["name"])
+                attrs = f[group + "/" + entry["name"]].attrs
+                self.assertEqual(attrs["description"], entry["description"], entry["name"])
+                self.assertEqual(attrs["long_name"], entry["long_name"], entry["name"])
+                self.assertEqual(attrs.get("units", ""), entry["units"], entry["name"])
+                self.assertEqual(list(attrs.get("flag_values", [])), entry["flag_values"], entry["name"])
+                self.assertEqual(list(attrs.get("flag_masks", [])), entry["flag_masks"], entry["name"])
+                self.assertEqual(attrs.get("flag_meanings", ""), entry["flag_meanings"], entry["name"])
 
 
 if __name__ == "__main__":

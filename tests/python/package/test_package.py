@@ -108,7 +108,7 @@ class DimensionScales(unittest.TestCase):
                 cell = phase.overlap_mean.sel(delta=0.6, weighting="mean", snr=1.2, gamma=0.5, d=24)
                 self.assertTrue(np.isfinite(cell.item()))
                 self.assertEqual(phase.delta.attrs["long_name"], "delta = d/V")
-                self.assertEqual(phase.delta.attrs["units"], "1")
+                self.assertNotIn("units", phase.delta.attrs)  # dimensionless: CF asks units of dimensional ones
                 self.assertEqual(phase.points.sel(count_of="done").item(), POINTS)
 
     def test_the_files_of_one_and_two_ranks_and_the_resumed_one_carry_the_same_dimensions(self):
@@ -181,13 +181,25 @@ class Package(unittest.TestCase):
         self.assertEqual(len(points), POINTS)
         self.assertEqual(points.index.name, "point")
         self.assertEqual(points.weighting.iloc[0], "mean")
+        self.assertEqual(list(points.weighting.cat.categories), WEIGHTINGS)
+        self.assertEqual(list(points.columns[:10]), ["d", "delta", "gamma", "snr", "weighting", "trial", "status",
+                                                     "top_eigenvalue", "overlap", "ridge_accuracy"])
+        # top_eigenvalues[:, 0] is top_eigenvalue, overlaps[:, 0] overlap: not repeated.
         self.assertEqual([c for c in points.columns if c.startswith("top_eigenvalues_")],
-                         [f"top_eigenvalues_{j}" for j in range(K)])
-        self.assertTrue((points.top_eigenvalues_0 >= points.top_eigenvalues_1).all())
+                         [f"top_eigenvalues_{j}" for j in range(1, K)])
+        self.assertNotIn("overlaps_0", points.columns)
+        self.assertTrue((points.top_eigenvalue >= points.top_eigenvalues_1).all())
         self.assertGreater((points.snr == 0.6).sum(), 0)  # the value typed, not 0.6000000000000001
-        self.assertEqual(set(points.status), {1})
+        self.assertEqual(list(points.status.cat.categories), ["unused", "pending", "done", "failed"])
+        self.assertEqual(set(points.status), {"done"})
         lists = rmtsweep.read_points(self.path, top_k="list")
         self.assertEqual(len(lists.top_eigenvalues.iloc[0]), K)
+        self.assertEqual(lists.top_eigenvalues.iloc[0][0], lists.top_eigenvalue.iloc[0])
+        some = rmtsweep.read_points(self.path, columns=["overlap", "snr", "top_eigenvalues_2", "weighting"])
+        self.assertEqual(list(some.columns), ["overlap", "snr", "top_eigenvalues_2", "weighting"])
+        np.testing.assert_array_equal(some.top_eigenvalues_2, points.top_eigenvalues_2)
+        with self.assertRaisesRegex(rmtsweep.InvalidOption, "invalid columns 'top_eigenvalues_0'"):
+            rmtsweep.read_points(self.path, columns=["top_eigenvalues_0"])
         with self.assertRaises(rmtsweep.InvalidOption):
             rmtsweep.read_points(self.path, top_k="columns")
 
@@ -251,11 +263,11 @@ class FailureMessages(unittest.TestCase):
 
     def test_read_points_gives_each_failed_points_whole_message_and_empty_texts_elsewhere(self):
         points = rmtsweep.read_points(self.path)
-        failed = points[points.status == 2]
+        failed = points[points.status == "failed"]
         self.assertIn(3, failed.index)
         self.assertTrue(failed.error.str.startswith(self.FAULT).all())
         self.assertTrue(failed.error.str.endswith("as real ones (out of memory, a refused value) are").all())
-        self.assertTrue((points[points.status != 2].error == "").all())
+        self.assertTrue((points[points.status != "failed"].error == "").all())
 
     def test_xarray_and_h5py_read_the_messages_as_str(self):
         with xr.open_dataset(self.path, group="points", engine="h5netcdf") as points:
@@ -266,7 +278,7 @@ class FailureMessages(unittest.TestCase):
 
     def test_a_file_of_schema_version_2_reads_its_fixed_width_messages(self):
         points = rmtsweep.read_points(os.path.join(ARGS.source, "tests", "data", "sweep_schema2.h5"))
-        self.assertEqual(list(points.index[points.status == 2]), [1, 3])
+        self.assertEqual(list(points.index[points.status == "failed"]), [1, 3])
         self.assertTrue(points.error[1].startswith(self.FAULT))
         self.assertEqual(points.error[0], "")
 

@@ -14,6 +14,7 @@
 #include "rmtsweep/parallel/blas_threads.hpp"
 #include "rmtsweep/simulate/finite_t.hpp"
 #include "rmtsweep/theory/finite_t_bulk.hpp"
+#include "rmtsweep/theory/gram_quadrature.hpp"
 
 using namespace rmtsweep;
 
@@ -46,8 +47,7 @@ struct SmallSweep {
     p.gamma = 0.25;
     p.snr = 0.0;
     p.trial = trial;
-    const parallel::SingleThreadedBlas single;  // as assemble computes each edge
-    return theory::finite_t_edge(simulate::token_gram_spectrum(p), p.d);
+    return simulate::build_finite_t(p).outlier->bulk_edge_right();
   }
 };
 
@@ -110,11 +110,13 @@ TEST(FiniteTEdges, EdgesComputedSideBySideOnThreadsEqualThoseComputedOneAtATime)
   expect_side_by_side_equals_one_at_a_time(s, keys, {1, 2, 3});
 }
 
-TEST(FiniteTEdges, EdgesOfTheTwoStageSizeComputedSideBySideEqualThoseComputedOneAtATime) {
-  // d = 1250: min(V, N) = 2500, where the spectrum takes dsyevd_2stage; two of them at once.
+TEST(FiniteTEdges, EdgesOfTheQuadratureSizeComputedSideBySideEqualThoseComputedOneAtATime) {
+  // d = 1250: min(V, N) = 2500, where the bulk is the quadrature of theory/gram_quadrature.hpp (its probes are
+  // the trial's own, so the same bits on any thread); two of them at once.
   const SmallSweep s(1250);
   const std::size_t mean = s.axes.line(1, 0, 0, 0);
-  ASSERT_GE(assemble::FiniteTEdges(s.base, s.weightings, s.axes).gram_size(mean), model::two_stage_from);
+  ASSERT_GT(static_cast<std::size_t>(assemble::FiniteTEdges(s.base, s.weightings, s.axes).gram_size(mean)),
+            theory::dense_bulk_limit);
   expect_side_by_side_equals_one_at_a_time(s, {{mean, 0}, {mean, 1}}, {2});
 }
 

@@ -200,13 +200,16 @@ void print_thresholds(const assemble::SweepData& data, const assemble::TheoryTab
                                                         rule.threshold_flags[line])
                                      .c_str());
             char rate[24];
-            std::snprintf(rate, sizeof rate, "%s%.3g", rates.empty() ? "" : " / ", rule.false_detection_rate[line]);
+            std::snprintf(rate, sizeof rate, "%s%.3g", rates.empty() ? "" : " / ",
+                          rule.false_detection_rate[line]);
             rates += rate;
           }
           if (any_refined) {
             const assemble::RefinedTable& r = refined.front();  // all_rules starts with the edge rule
             std::printf(" %18s", r.refined_points[line] > 0 && std::isfinite(r.threshold[line])
-                                     ? threshold_text(r.threshold[line], r.threshold_err[line], assemble::bracket_found).c_str()
+                                     ? threshold_text(r.threshold[line], r.threshold_err[line],
+                                                      assemble::bracket_found)
+                                           .c_str()
                                      : "-");
           }
           std::printf("   %s\n", rates.c_str());
@@ -299,10 +302,13 @@ io::FileLock lock_for_assembly(const std::string& path) {
   if (!std::filesystem::is_regular_file(path, ec)) return {};  // read_sweep says what is wrong with it
   io::FileLock lock = io::FileLock::try_exclusive(io::lock_path(path));
   if (lock.outcome() == io::FileLock::Outcome::held_elsewhere) {
-    throw InvalidOption("file", path,
-                        "a sweep file no other process is writing: a running `rmtsweep run` (or assemble) holds "
-                        "its lock (" + io::lock_path(path) + "); assemble it when that ends (`rmtsweep status` "
-                        "reads it meanwhile)");
+    throw InvalidOption(
+        "file", path,
+        "a sweep file no other process is writing: a running `rmtsweep run` (or assemble) holds "
+        "its lock (" +
+            io::lock_path(path) +
+            "); assemble it when that ends (`rmtsweep status` "
+            "reads it meanwhile)");
   }
   return lock;  // locked, or unsupported here (then nothing is locked, as before locks existed)
 }
@@ -505,12 +511,14 @@ int command_assemble(int argc, char** argv) {
                  static_cast<long long>(data.refined_total), static_cast<long long>(data.refined_done),
                  static_cast<long long>(data.refined_failed));
   }
-  std::fprintf(summary, "\ndetection: top eigenvalue > right_edge (1 + %g d^(-2/3)) (edge rules; docs/detection.md)\n",
+  std::fprintf(summary,
+               "\ndetection: top eigenvalue > right_edge (1 + %g d^(-2/3)) (edge rules; docs/detection.md)\n",
                margin);
   warn_about_grid(data, table);
   if (table_given) {
     std::fflush(summary);
-    write_table(table_target, threshold_table(data, theory, finite_t_table, rules, refined, defaults.along_d));
+    write_table(table_target,
+                threshold_table(data, theory, finite_t_table, rules, refined, defaults.along_d));
     if (table_target != "-") std::printf("%s: threshold table written\n", table_target.c_str());
   }
   if (!quiet && summary == stdout) print_thresholds(data, theory, finite_t_table, rules, refined, defaults);

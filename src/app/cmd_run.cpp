@@ -17,6 +17,10 @@
 #include "feasibility.hpp"
 #include "output_path.hpp"
 #include "rmtsweep/common/error.hpp"
+#include "rmtsweep/config/config.hpp"
+#include "rmtsweep/config/grid.hpp"
+#include "rmtsweep/config/predictions.hpp"
+#include "rmtsweep/config/shard.hpp"
 #include "rmtsweep/io/file_error.hpp"
 #include "rmtsweep/io/file_lock.hpp"
 #include "rmtsweep/io/hdf5.hpp"
@@ -26,17 +30,13 @@
 #include "rmtsweep/parallel/blas_threads.hpp"
 #include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/parallel/communicator.hpp"
-#include "rmtsweep/config/config.hpp"
-#include "rmtsweep/config/grid.hpp"
-#include "rmtsweep/sweep/plan.hpp"
-#include "rmtsweep/config/predictions.hpp"
-#include "rmtsweep/sweep/runner.hpp"
-#include "rmtsweep/config/shard.hpp"
 #include "rmtsweep/store/journal.hpp"
 #include "rmtsweep/store/run_journal.hpp"
 #include "rmtsweep/store/sweep_creation.hpp"
 #include "rmtsweep/store/sweep_file.hpp"
 #include "rmtsweep/store/sweep_reader.hpp"
+#include "rmtsweep/sweep/plan.hpp"
+#include "rmtsweep/sweep/runner.hpp"
 #include "run_plan.hpp"
 #include "sweep_options.hpp"
 
@@ -91,8 +91,10 @@ io::FileLock lock_for_writing(const std::string& path, MPI_Comm comm) {
   if (outcome == io::FileLock::Outcome::held_elsewhere) {
     throw InvalidOption("output", path,
                         "a file no other process is writing: a running `rmtsweep run` or `rmtsweep assemble` "
-                        "holds its lock (" + io::lock_path(path) + "); wait for it to end (`rmtsweep status` "
-                        "reads the file meanwhile)");
+                        "holds its lock (" +
+                            io::lock_path(path) +
+                            "); wait for it to end (`rmtsweep status` "
+                            "reads the file meanwhile)");
   }
   return lock;
 }
@@ -106,8 +108,9 @@ void print_summary(const sweep::RunOutcome& outcome, const std::string& output) 
                static_cast<long long>(outcome.total), output.c_str(), outcome.wall_seconds,
                outcome.load_imbalance);
   if (outcome.krylov > 0) {
-    std::fprintf(stderr, "rmtsweep run: S never formed (Krylov engine) in %lld of the %lld points done in this run\n",
-                 static_cast<long long>(outcome.krylov), static_cast<long long>(outcome.computed - outcome.failed));
+    std::fprintf(
+        stderr, "rmtsweep run: S never formed (Krylov engine) in %lld of the %lld points done in this run\n",
+        static_cast<long long>(outcome.krylov), static_cast<long long>(outcome.computed - outcome.failed));
   }
   if (outcome.elpa > 0) {
     std::fprintf(stderr, "rmtsweep run: S reduced by ELPA in %lld of the %lld points done in this run\n",
@@ -188,8 +191,8 @@ void print_rebuild(const std::string& output, const store::ResumeRebuild& rebuil
                "rmtsweep run: %s %s: rebuilt from its journal (%lld records, as `rmtsweep recover` does): "
                "%lld of %lld points done, %lld failed; resuming the rest\n",
                output.c_str(), rebuilt.missing ? "is missing" : "could not be read as a sweep file",
-               static_cast<long long>(o.records), static_cast<long long>(o.done), static_cast<long long>(o.points),
-               static_cast<long long>(o.failed));
+               static_cast<long long>(o.records), static_cast<long long>(o.done),
+               static_cast<long long>(o.points), static_cast<long long>(o.failed));
   if (!o.damaged.empty())
     std::fprintf(stderr, "rmtsweep run: the file that was there is kept as %s\n", o.damaged.c_str());
   for (const std::string& note : o.notes) std::fprintf(stderr, "rmtsweep run: note: %s\n", note.c_str());
@@ -199,13 +202,15 @@ void print_rebuild(const std::string& output, const store::ResumeRebuild& rebuil
 void print_repair(const std::string& output, const std::vector<store::DamagedPoint>& damaged,
                   const store::Repair& repair) {
   store::Verification said;
-  for (const store::DamagedPoint& point : damaged) said.damaged.push_back({point.index, point.columns, std::nullopt});
-  std::fprintf(stderr,
-               "rmtsweep run: %s: %zu points held values other than those written (damaged bytes: %s): %lld restored "
-               "from the journal, %lld to compute again, their damaged creation-time values rewritten from the "
-               "config\n",
-               output.c_str(), damaged.size(), store::describe_damage(said).c_str(),
-               static_cast<long long>(repair.restored), static_cast<long long>(repair.again));
+  for (const store::DamagedPoint& point : damaged)
+    said.damaged.push_back({point.index, point.columns, std::nullopt});
+  std::fprintf(
+      stderr,
+      "rmtsweep run: %s: %zu points held values other than those written (damaged bytes: %s): %lld restored "
+      "from the journal, %lld to compute again, their damaged creation-time values rewritten from the "
+      "config\n",
+      output.c_str(), damaged.size(), store::describe_damage(said).c_str(),
+      static_cast<long long>(repair.restored), static_cast<long long>(repair.again));
 }
 
 /// The journal files of earlier runs that another process removed or cut while this run ran.
@@ -246,13 +251,14 @@ int command_run(int argc, char** argv) {
         "an integer >= 1 that divides the number of MPI ranks (" + std::to_string(size) + ")");
   }
   parallel::configure_blas_threads(MPI_COMM_WORLD);  // cores / ranks per node, unless set
-  if (check_plan(args, grid, size)) return 0;  // --plan: printed, nothing written
+  if (check_plan(args, grid, size)) return 0;        // --plan: printed, nothing written
   if (args.output.empty()) throw InvalidOption("output", "", "required: the HDF5 file of the sweep");
   if (args.resume && args.force)
     throw InvalidOption("force", "with --resume", "either --resume or --force, not both");
   const bool journal = store::journal_enabled(MPI_COMM_WORLD);
   if (args.resume && journal) {
-    if (const auto rebuilt = store::recover_before_resume(args.output, MPI_COMM_WORLD)) print_rebuild(args.output, *rebuilt);
+    if (const auto rebuilt = store::recover_before_resume(args.output, MPI_COMM_WORLD))
+      print_rebuild(args.output, *rebuilt);
   }
   const OutputPath output = inspect_output(args.output, MPI_COMM_WORLD);
   if (output == OutputPath::no_directory) {
@@ -270,8 +276,8 @@ int command_run(int argc, char** argv) {
   }
   // Rank 0 tries the path as this run will write it (a dangling link, a directory it cannot write in,
   // a file it cannot open), before any collective create or open; every rank refuses alike.
-  // A new file is built beside it under a temporary name and renamed (store/sweep_creation.hpp): its directory
-  // must take new files even under --force.
+  // A new file is built beside it under a temporary name and renamed (store/sweep_creation.hpp): its
+  // directory must take new files even under --force.
   const std::string unwritable = parallel::decided_on_root(MPI_COMM_WORLD, [&] {
     const std::string building = store::creating_name(args.output);
     const std::string problem = output_write_problem(args.output, exists, building);
@@ -284,7 +290,8 @@ int command_run(int argc, char** argv) {
   const parallel::Communicator io_comm = parallel::Communicator::duplicate(MPI_COMM_WORLD);
   const std::string resolved = config::resolved_config_text(config);
   if (exists && args.resume) {
-    const bool is_hdf5 = parallel::decided_on_root(MPI_COMM_WORLD, [&] { return io::is_hdf5_file(args.output); });
+    const bool is_hdf5 =
+        parallel::decided_on_root(MPI_COMM_WORLD, [&] { return io::is_hdf5_file(args.output); });
     if (!is_hdf5) throw InvalidOption("resume", args.output, "an existing rmtsweep HDF5 sweep file");
     const std::string stored = store::SweepFile::stored_config(args.output, io_comm);
     if (!config::same_sweep(stored, resolved)) {
@@ -310,9 +317,11 @@ int command_run(int argc, char** argv) {
   // The theory of every point, of the grid the points are computed with (a resumed file's own axis values).
   const std::vector<theory::Prediction> predictions = config::grid_predictions(grid);
   if (journal) {
-    const std::string moved_to = store::prepare_journal(args.output, exists && args.resume, args.force, MPI_COMM_WORLD);
+    const std::string moved_to =
+        store::prepare_journal(args.output, exists && args.resume, args.force, MPI_COMM_WORLD);
     if (!moved_to.empty())
-      std::fprintf(stderr, "rmtsweep run: note: the old journal %s was moved to %s (remove it when not needed)\n",
+      std::fprintf(stderr,
+                   "rmtsweep run: note: the old journal %s was moved to %s (remove it when not needed)\n",
                    store::journal_directory(args.output).c_str(), moved_to.c_str());
   }
   const store::JournalSnapshot journal_before =
@@ -330,9 +339,11 @@ int command_run(int argc, char** argv) {
   const bool resuming = exists && args.resume;  // with --force an existing file is recreated
   // Flipped bytes (a disk, a copy) are found before the file is opened and restored once it is.
   const std::vector<store::DamagedPoint> damaged =
-      resuming ? store::find_damage(args.output, journal, MPI_COMM_WORLD) : std::vector<store::DamagedPoint>{};
-  store::SweepFile file = resuming ? open_for_resume(args.output, io_comm, grid, run)
-                                   : store::create_sweep_file(args.output, io_comm, grid, predictions, run, journal);
+      resuming ? store::find_damage(args.output, journal, MPI_COMM_WORLD)
+               : std::vector<store::DamagedPoint>{};
+  store::SweepFile file =
+      resuming ? open_for_resume(args.output, io_comm, grid, run)
+               : store::create_sweep_file(args.output, io_comm, grid, predictions, run, journal);
   if (journal && resuming) store::attach_journal(file, args.output, grid.size(), MPI_COMM_WORLD);
   if (resuming) {
     const store::Repair repair = store::repair_damage(file, grid, predictions, damaged, MPI_COMM_WORLD);
@@ -365,8 +376,8 @@ int command_run(int argc, char** argv) {
                    coretype.c_str());
     }
   }
-  const sweep::RunOutcome outcome = sweep::run_sweep(grid, file, MPI_COMM_WORLD, args.quiet ? nullptr : stderr,
-                                                     args.progress_seconds, shard);
+  const sweep::RunOutcome outcome = sweep::run_sweep(
+      grid, file, MPI_COMM_WORLD, args.quiet ? nullptr : stderr, args.progress_seconds, shard);
   if (outcome.write_failed) {
     // A group leader's write of a point failed (a full disk): every rank ends alike, the file resumable
     // (its points written before are kept; the point whose record did not fit is pending).

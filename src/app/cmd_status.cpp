@@ -130,7 +130,8 @@ void print_activity(const store::Activity& a) {
   std::printf("\n");
 }
 
-/// What `status` says of damage: every point compared with its journal record and the config (store/verify.hpp).
+/// What `status` says of damage: every point compared with its journal record and the config
+/// (store/verify.hpp).
 void print_verification(const store::SweepReader& reader) {
   const std::string directory = store::journal_directory(reader.path());
   std::optional<store::Journal> journal;
@@ -279,8 +280,8 @@ void print_status(const std::string& path, bool verify) {
   for (const store::FailedPoint& f : failed) {
     std::printf("  %zu (d=%lld delta=%s gamma=%s snr=%s weighting=%s trial=%lld): %s\n", f.point,
                 static_cast<long long>(f.d), model::format_double(f.delta).c_str(),
-                model::format_double(f.gamma).c_str(), model::format_double(f.snr).c_str(), f.weighting.c_str(),
-                static_cast<long long>(f.trial),
+                model::format_double(f.gamma).c_str(), model::format_double(f.snr).c_str(),
+                f.weighting.c_str(), static_cast<long long>(f.trial),
                 f.message.empty() ? "(no message: the run that failed it did not close the file, and its "
                                     "journal holds none)"
                                   : f.message.c_str());

@@ -23,7 +23,8 @@ InvalidOption command_line_error(const boost::program_options::error& e, int arg
 
 /// The InvalidOption for a bare word on a command line that takes none there:
 /// "unexpected argument 'word': <takes>", e.g. takes = "rmtsweep run takes options only (...)".
-InvalidOption unexpected_argument(const std::string& option, const std::string& word, const std::string& takes);
+InvalidOption unexpected_argument(const std::string& option, const std::string& word,
+                                  const std::string& takes);
 
 /// The library's refusal `e` said as the option it came from: its name is the option's (the option table
 /// names a value as the library does); a switch that would accept the value is named as an option: "exists;

@@ -11,10 +11,10 @@
 #include "command_options.hpp"
 #include "option_errors.hpp"
 #include "rmtsweep/common/error.hpp"
-#include "rmtsweep/model/parse_number.hpp"
-#include "rmtsweep/simulate/point.hpp"
 #include "rmtsweep/config/option_table.hpp"
 #include "rmtsweep/config/option_values.hpp"
+#include "rmtsweep/model/parse_number.hpp"
+#include "rmtsweep/simulate/point.hpp"
 
 namespace rmtsweep::app {
 namespace po = boost::program_options;
@@ -135,11 +135,11 @@ po::variables_map parse_command_line(int argc, char** argv, const po::options_de
     throw command_line_error(e, argc, argv, all, see_help);
   }
   if (values.count("<positional>")) {
-    throw unexpected_argument("<positional>", values["<positional>"].as<std::vector<std::string>>().front(),
-                              positional_option.empty()
-                                  ? "rmtsweep " + command + " takes only --name value options; " + see_help
-                                  : "rmtsweep " + command + " takes one " + positional_option + " argument; " +
-                                        see_help);
+    throw unexpected_argument(
+        "<positional>", values["<positional>"].as<std::vector<std::string>>().front(),
+        positional_option.empty()
+            ? "rmtsweep " + command + " takes only --name value options; " + see_help
+            : "rmtsweep " + command + " takes one " + positional_option + " argument; " + see_help);
   }
   return values;
 }

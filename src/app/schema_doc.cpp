@@ -350,7 +350,6 @@ that). Their linear ranges may hold binary rounding (`0.6000000000000001` for 0.
 
 }  // namespace
 
-
 void print_points_table(std::ostream& out) {
   out << "| column | type | shape | written | description |\n|---|---|---|---|---|\n";
   for (const store::Column* c : store::point_columns()) {
@@ -393,10 +392,10 @@ void print_schema_json(std::ostream& out) {
                      {"dims", dims},
                      {"long_name", set.entry->long_name},
                      {"units", set.entry->units},
-                     {"flag_values", set.entry->flags.masks ? nlohmann::json::array()
-                                                            : flag_values_json(set.entry->flags)},
-                     {"flag_masks", set.entry->flags.masks ? flag_values_json(set.entry->flags)
-                                                           : nlohmann::json::array()},
+                     {"flag_values",
+                      set.entry->flags.masks ? nlohmann::json::array() : flag_values_json(set.entry->flags)},
+                     {"flag_masks",
+                      set.entry->flags.masks ? flag_values_json(set.entry->flags) : nlohmann::json::array()},
                      {"flag_meanings", set.entry->flags.meanings},
                      {"description", set.entry->description}});
   }

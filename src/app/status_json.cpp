@@ -71,7 +71,8 @@ nlohmann::json status_json(const store::SweepReader& reader) {
         {"eta", a.eta_seconds ? nlohmann::json(duration_text(*a.eta_seconds)) : nlohmann::json(nullptr)}};
   }
   out["latest_run"] = latest;
-  const store::JournalState j = store::journal_state(reader.path(), reader.text_attribute("sweep_id").value_or(""), status);
+  const store::JournalState j =
+      store::journal_state(reader.path(), reader.text_attribute("sweep_id").value_or(""), status);
   nlohmann::json journal = {{"state", store::to_string(j.kind)}, {"directory", j.directory}};
   if (!j.problem.empty()) journal["problem"] = j.problem;
   if (j.journal) {

@@ -15,9 +15,9 @@
 #include "rmtsweep/assemble/phase_layout.hpp"
 #include "rmtsweep/assemble/phase_schema.hpp"
 #include "rmtsweep/common/error.hpp"
+#include "rmtsweep/config/grid.hpp"
 #include "rmtsweep/io/hdf5.hpp"
 #include "rmtsweep/model/weighting.hpp"
-#include "rmtsweep/config/grid.hpp"
 #include "rmtsweep/store/line_store.hpp"
 #include "rmtsweep/store/refine_file.hpp"
 #include "rmtsweep/store/refined_line_store.hpp"
@@ -137,8 +137,8 @@ SweepData read_sweep(const std::string& path) {
     for (auto& [line, stored] : store::read_lines(reader.file(), c)) {
       if (!stored.converged) continue;
       const config::GridCoordinates at = grid.coordinates(grid.line_points(line).front());
-      const std::size_t phase_line =
-          data.axes.line(at.weighting, d_position.at(at.d), delta_position.at(at.delta), gamma_position.at(at.gamma));
+      const std::size_t phase_line = data.axes.line(at.weighting, d_position.at(at.d),
+                                                    delta_position.at(at.delta), gamma_position.at(at.gamma));
       data.secular.emplace(std::make_pair(phase_line, at.trial), std::move(stored.secular));
     }
   }
@@ -170,9 +170,10 @@ SweepData read_sweep(const std::string& path) {
                                             d_position.at(static_cast<std::size_t>(rows.d_index[r])),
                                             delta_position.at(static_cast<std::size_t>(rows.delta_index[r])),
                                             gamma_position.at(static_cast<std::size_t>(rows.gamma_index[r])));
-    data.refined.push_back({line, rows.snr[r], static_cast<int>(rows.trial[r]),
-                            std::vector<double>(rows.top_eigenvalues.begin() + static_cast<std::ptrdiff_t>(r * rk),
-                                                rows.top_eigenvalues.begin() + static_cast<std::ptrdiff_t>((r + 1) * rk))});
+    data.refined.push_back(
+        {line, rows.snr[r], static_cast<int>(rows.trial[r]),
+         std::vector<double>(rows.top_eigenvalues.begin() + static_cast<std::ptrdiff_t>(r * rk),
+                             rows.top_eigenvalues.begin() + static_cast<std::ptrdiff_t>((r + 1) * rk))});
   }
   return data;
 }

@@ -11,7 +11,8 @@ using S = const PhaseSources&;
 
 /// One field of every fit of `fits` (a member of Fit, or of Fit through a member Fit of Extrapolation).
 template <class Member>
-auto fit_field(const std::vector<Extrapolation>& fits, Member member, const Fit Extrapolation::*of = nullptr) {
+auto fit_field(const std::vector<Extrapolation>& fits, Member member,
+               const Fit Extrapolation::*of = nullptr) {
   std::vector<std::conditional_t<std::is_same_v<std::decay_t<decltype(Fit{}.*member)>, int>, std::int64_t,
                                  std::decay_t<decltype(Fit{}.*member)>>>
       values;
@@ -27,9 +28,12 @@ constexpr const Fit Extrapolation::*other = &Extrapolation::alternative;
 /// and at the top of /phase the default rule's.
 void add_rule_statistics(std::vector<PhaseDataset>& out, PhaseGroup group) {
   namespace p = phase;
-  const auto add = [&](const PhaseEntry& entry, Values (*values)(S)) { out.push_back({group, &entry, values}); };
+  const auto add = [&](const PhaseEntry& entry, Values (*values)(S)) {
+    out.push_back({group, &entry, values});
+  };
   add(p::empirical_threshold_snr_err, [](S s) -> Values { return s.rule.empirical_threshold_snr_err; });
-  add(p::extrapolated_threshold_snr, [](S s) -> Values { return fit_field(s.rule.extrapolation, &Fit::thr_inf); });
+  add(p::extrapolated_threshold_snr,
+      [](S s) -> Values { return fit_field(s.rule.extrapolation, &Fit::thr_inf); });
   add(p::extrapolated_threshold_snr_err,
       [](S s) -> Values { return fit_field(s.rule.extrapolation, &Fit::thr_inf_err); });
   add(p::extrapolation_a, [](S s) -> Values { return fit_field(s.rule.extrapolation, &Fit::a); });
@@ -37,13 +41,16 @@ void add_rule_statistics(std::vector<PhaseDataset>& out, PhaseGroup group) {
   add(p::extrapolation_terms, [](S s) -> Values { return fit_field(s.rule.extrapolation, &Fit::terms); });
   add(p::extrapolation_chi2_per_dof,
       [](S s) -> Values { return fit_field(s.rule.extrapolation, &Fit::chi2_per_dof); });
-  add(p::extrapolation_sizes, [](S s) -> Values { return fit_field(s.rule.extrapolation, &Fit::sizes_used); });
+  add(p::extrapolation_sizes,
+      [](S s) -> Values { return fit_field(s.rule.extrapolation, &Fit::sizes_used); });
   add(p::extrapolated_threshold_snr_alternative,
       [](S s) -> Values { return fit_field(s.rule.extrapolation, &Fit::thr_inf, other); });
   add(p::extrapolated_threshold_snr_err_alternative,
       [](S s) -> Values { return fit_field(s.rule.extrapolation, &Fit::thr_inf_err, other); });
-  add(p::extrapolation_a_alternative, [](S s) -> Values { return fit_field(s.rule.extrapolation, &Fit::a, other); });
-  add(p::extrapolation_b_alternative, [](S s) -> Values { return fit_field(s.rule.extrapolation, &Fit::b, other); });
+  add(p::extrapolation_a_alternative,
+      [](S s) -> Values { return fit_field(s.rule.extrapolation, &Fit::a, other); });
+  add(p::extrapolation_b_alternative,
+      [](S s) -> Values { return fit_field(s.rule.extrapolation, &Fit::b, other); });
   add(p::extrapolation_terms_alternative,
       [](S s) -> Values { return fit_field(s.rule.extrapolation, &Fit::terms, other); });
   add(p::extrapolation_chi2_per_dof_alternative,
@@ -89,7 +96,8 @@ std::vector<PhaseDataset> make_phase_layout() {
   };
   // The coordinates first: every other dataset takes its shape from them and has them attached.
   top(p::weighting, [](S s) -> Values { return s.data.axes.weighting; });
-  top(p::d, [](S s) -> Values { return std::vector<std::int64_t>(s.data.axes.d.begin(), s.data.axes.d.end()); });
+  top(p::d,
+      [](S s) -> Values { return std::vector<std::int64_t>(s.data.axes.d.begin(), s.data.axes.d.end()); });
   top(p::delta, [](S s) -> Values { return s.data.axes.delta; });
   top(p::gamma, [](S s) -> Values { return s.data.axes.gamma; });
   top(p::snr, [](S s) -> Values { return s.data.axes.snr; });
@@ -145,7 +153,9 @@ std::vector<PhaseDataset> make_phase_layout() {
   // attribute would change the object header's bytes even when the value returns.
   top(p::detection_margin_c, [](S s) -> Values { return std::vector<double>{s.margin}; });
   top(p::count_of, [](S) -> Values { return std::vector<std::string>{"total", "done", "failed"}; });
-  top(p::points, [](S s) -> Values { return std::vector<std::int64_t>{s.data.total, s.data.done, s.data.failed}; });
+  top(p::points, [](S s) -> Values {
+    return std::vector<std::int64_t>{s.data.total, s.data.done, s.data.failed};
+  });
 
   const auto curve = [&](const PhaseEntry& entry, Values (*values)(S)) {
     out.push_back({PhaseGroup::theory, &entry, values});
@@ -153,11 +163,12 @@ std::vector<PhaseDataset> make_phase_layout() {
   curve(t::snr_fine, [](S s) -> Values { return s.theory.snr_fine; });
   curve(t::delta_fine, [](S s) -> Values { return s.theory.delta_fine; });
   curve(t::gamma_fine, [](S s) -> Values { return s.theory.gamma_fine; });
-  curve(t::density_index, [](S s) -> Values {  // a dimension without values: the points of each line's density
-    const Axes& a = s.data.axes;
-    const std::size_t lines = a.weighting.size() * a.delta.size() * a.gamma.size();
-    return static_cast<std::uint64_t>(lines == 0 ? 0 : s.theory.density.size() / lines);
-  });
+  curve(t::density_index,
+        [](S s) -> Values {  // a dimension without values: the points of each line's density
+          const Axes& a = s.data.axes;
+          const std::size_t lines = a.weighting.size() * a.delta.size() * a.gamma.size();
+          return static_cast<std::uint64_t>(lines == 0 ? 0 : s.theory.density.size() / lines);
+        });
   curve(t::snr, [](S s) -> Values { return s.theory.snr_fine; });
   curve(t::overlap, [](S s) -> Values { return s.theory.overlap_fine; });
   curve(t::top_eigenvalue, [](S s) -> Values { return s.theory.top_eigenvalue_fine; });

@@ -12,34 +12,39 @@
 namespace rmtsweep::assemble {
 
 void write_phase_in_place(const std::string& path, const std::function<void(const std::string&)>& write) {
-  const std::string untouched = "nothing was written into the sweep file; once there is room, run assemble again";
+  const std::string untouched =
+      "nothing was written into the sweep file; once there is room, run assemble again";
   io::StagedPath scratch = io::StagedPath::fixed(path, "phase.tmp");
   try {
     io::File created = io::create_file(scratch.path());
     created.reset();
     write(scratch.path());
-  } catch (const Hdf5Error& e) {  // told before the scratch file is removed (file_error looks at the free space)
+  } catch (
+      const Hdf5Error& e) {  // told before the scratch file is removed (file_error looks at the free space)
     throw io::file_error(path, "write /phase", e, untouched);
   }
   std::error_code ec;
   const auto needed = static_cast<double>(std::filesystem::file_size(scratch.path(), ec));
   (void)scratch.discard();
-  const std::filesystem::space_info space = std::filesystem::space(std::filesystem::absolute(path).parent_path(), ec);
+  const std::filesystem::space_info space =
+      std::filesystem::space(std::filesystem::absolute(path).parent_path(), ec);
   const double margin = 64.0 * 1024.0;
   if (!ec && static_cast<double>(space.available) < needed + margin) {
     throw FileIoError(path, "write /phase into the sweep file",
-                      "too little free space to write it safely: /phase takes about " + sweep::memory_text(needed) +
-                          " and its file system has " + sweep::memory_text(static_cast<double>(space.available)) +
+                      "too little free space to write it safely: /phase takes about " +
+                          sweep::memory_text(needed) + " and its file system has " +
+                          sweep::memory_text(static_cast<double>(space.available)) +
                           " free (a write cut short inside the sweep file could leave it unwritable, so " +
                           sweep::memory_text(needed + margin) + " are asked for)",
-                      "free space there (df -h " + std::filesystem::absolute(path).parent_path().string() + "); " +
-                          untouched);
+                      "free space there (df -h " + std::filesystem::absolute(path).parent_path().string() +
+                          "); " + untouched);
   }
   try {
     write(path);
   } catch (const Hdf5Error& e) {
-    throw io::file_error(path, "write /phase into the sweep file", e,
-                         "then run assemble again (`rmtsweep status` says whether the points are still readable)");
+    throw io::file_error(
+        path, "write /phase into the sweep file", e,
+        "then run assemble again (`rmtsweep status` says whether the points are still readable)");
   }
 }
 

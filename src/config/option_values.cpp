@@ -130,9 +130,10 @@ LinesSetting parse_lines(const std::string& text) {
   for (const LinesSetting s : {LinesSetting::automatic, LinesSetting::off}) {
     if (text == lines_setting(s)) return s;
   }
-  throw InvalidOption("lines", text,
-                      "allowed: auto (the snr values of a line from one factorization, where the weights do not "
-                      "depend on the data) or off (each point alone)");
+  throw InvalidOption(
+      "lines", text,
+      "allowed: auto (the snr values of a line from one factorization, where the weights do not "
+      "depend on the data) or off (each point alone)");
 }
 
 const char* lines_setting(LinesSetting setting) noexcept {

@@ -1,4 +1,5 @@
-// A file or directory built under a temporary name and renamed into place (include/rmtsweep/io/staged_path.hpp).
+// A file or directory built under a temporary name and renamed into place
+// (include/rmtsweep/io/staged_path.hpp).
 #include "rmtsweep/io/staged_path.hpp"
 
 #include <filesystem>

@@ -40,7 +40,6 @@ void pdormtr_(const char* side, const char* uplo, const char* trans, const int* 
               const int* ia, const int* ja, const int* desca, double* tau, double* c, const int* ic,
               const int* jc, const int* descc, double* work, const int* lwork, int* info, std::size_t,
               std::size_t, std::size_t);
-
 }
 
 namespace rmtsweep::parallel {

@@ -116,6 +116,7 @@ struct KrylovSolution {
   double ridge_residual = 0.0;  ///< ||(S + lambda I) beta - rhs|| / ||rhs||, measured after the solve
 };
 
-KrylovSolution block_lanczos(const FactoredCovariance& s, const std::vector<double>& rhs, const KrylovTargets& targets);
+KrylovSolution block_lanczos(const FactoredCovariance& s, const std::vector<double>& rhs,
+                             const KrylovTargets& targets);
 
 }  // namespace rmtsweep::simulate

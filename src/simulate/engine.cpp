@@ -31,10 +31,12 @@ EngineCosts engine_costs(const model::PointParams& params, const SimulationOptio
   // the measured times put it, d near 1400 at delta 0.5, gamma 0.25 (docs/performance.md, "Top eigenpairs
   // without forming S"); beyond it Krylov wins by more than the model says, which changes no choice. The
   // ranks divide both alike.
-  const double d = params.d, N = static_cast<double>(params.sequences()), V = static_cast<double>(params.vocabulary());
+  const double d = params.d, N = static_cast<double>(params.sequences()),
+               V = static_cast<double>(params.vocabulary());
   const double m = std::min(d, N);
   const double dense = (N < d ? d * N * N : d * d * std::min(N, V)) + 3.0 * m * m * m;
-  const double blocks = 45.0 * std::pow(d / 2000.0, 0.25) * std::max(1.0, std::min(options.k, params.d) / 4.0);
+  const double blocks =
+      45.0 * std::pow(d / 2000.0, 0.25) * std::max(1.0, std::min(options.k, params.d) / 4.0);
   const double columns = N <= compress_fraction * V ? N : V;  // FactoredCovariance::compress
   return {dense, 85.0 * blocks * d * columns};
 }
@@ -52,9 +54,10 @@ Engine choose_engine(const model::PointParams& params, const SimulationOptions& 
                      DenseMemory memory) {
   if (options.engine != Engine::automatic) {
     if (options.spectrum && !gives_spectrum(options.engine)) {
-      throw InvalidArgument("engine", to_string(options.engine),
-                            "allowed with a spectrum: automatic or dense (the Krylov engine never forms S and "
-                            "gives its top k eigenvalues only, not the spectrum)");
+      throw InvalidArgument(
+          "engine", to_string(options.engine),
+          "allowed with a spectrum: automatic or dense (the Krylov engine never forms S and "
+          "gives its top k eigenvalues only, not the spectrum)");
     }
     return options.engine;
   }

@@ -7,14 +7,14 @@
 #include <string>
 
 #include "block_lanczos.hpp"
-#include "krylov_settings.hpp"
 #include "krylov_operator.hpp"
-#include "rmtsweep/parallel/collectives.hpp"
+#include "krylov_settings.hpp"
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/model/correlation.hpp"
 #include "rmtsweep/model/scalars.hpp"
 #include "rmtsweep/parallel/blacs_grid.hpp"
 #include "rmtsweep/parallel/blas_threads.hpp"
+#include "rmtsweep/parallel/collectives.hpp"
 #include "stages.hpp"
 
 namespace rmtsweep::simulate {
@@ -23,7 +23,8 @@ long long krylov_budget(const SimulationOptions& options) noexcept {
   return options.krylov_budget > 0 ? options.krylov_budget : default_budget(std::min(options.k, 4096));
 }
 
-KrylovOutcome krylov_point(const model::PointParams& params, const SimulationOptions& options, MPI_Comm comm) {
+KrylovOutcome krylov_point(const model::PointParams& params, const SimulationOptions& options,
+                           MPI_Comm comm) {
   const double start = MPI_Wtime();
   int ranks = 1;
   RMTSWEEP_MPI_CHECK(MPI_Comm_size(comm, &ranks));

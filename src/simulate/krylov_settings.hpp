@@ -31,7 +31,8 @@ inline constexpr int default_block = 8;
 /// N <= 0.3 V: C (8 d N bytes) then adds at most 0.3 of the table's memory (target: 1.3 x the table).
 inline constexpr double compress_fraction = 0.3;
 
-/// The most products of S (each vector of a block counted) before giving up, where options.krylov_budget is 0.
+/// The most products of S (each vector of a block counted) before giving up, where options.krylov_budget is
+/// 0.
 inline long long default_budget(int k) { return 2000 + 100LL * k; }
 
 }  // namespace rmtsweep::simulate

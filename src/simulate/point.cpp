@@ -52,10 +52,10 @@ void check_simulable_sizes(const model::PointParams& params) {
   }
   if (params.vocabulary() > int_max) {
     throw InvalidArgument("delta", model::format_double(params.delta),
-                        "allowed for a simulation: delta such that V = 2 round(d/(2 delta)) is below 2^31 "
-                        "(ScaLAPACK's indices are 32-bit); delta = " +
-                            model::format_double(params.delta) + " gives V = " +
-                            model::format_double(static_cast<double>(params.vocabulary())) + d);
+                          "allowed for a simulation: delta such that V = 2 round(d/(2 delta)) is below 2^31 "
+                          "(ScaLAPACK's indices are 32-bit); delta = " +
+                              model::format_double(params.delta) + " gives V = " +
+                              model::format_double(static_cast<double>(params.vocabulary())) + d);
   }
 }
 
@@ -99,7 +99,7 @@ PointResult dense_point(const model::PointParams& params, const SimulationOption
   for (int j = 0; j < k; ++j)
     result.top_eigenvalues.push_back(values[values.size() - 1 - static_cast<std::size_t>(j)]);
   result.path = measured.path;
-  result.eigensolver = measured.elpa                         ? parallel::Reducer::elpa
+  result.eigensolver = measured.elpa                     ? parallel::Reducer::elpa
                        : grid->rows() * grid->cols() > 1 ? parallel::Reducer::scalapack
                                                          : parallel::Reducer::lapack;
   result.overlaps = measured.overlaps;
@@ -198,9 +198,9 @@ PointResult simulate_measurements(const model::PointParams& params, const Simula
   if (memory == DenseMemory::too_small) {
     // Every rank of the group counted the same products (their iterates are bit-identical).
     throw NumericalFailure("simulate_point: the Krylov engine did not converge within " +
-                             std::to_string(outcome.result.products) +
-                             " products of S (residual " + std::to_string(outcome.result.residual) +
-                             ") and the dense path does not fit in memory; raise krylov_budget");
+                           std::to_string(outcome.result.products) + " products of S (residual " +
+                           std::to_string(outcome.result.residual) +
+                           ") and the dense path does not fit in memory; raise krylov_budget");
   }
   PointResult result = dense_point(params, options, comm);
   result.fell_back = true;

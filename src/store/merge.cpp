@@ -8,6 +8,8 @@
 #include <set>
 
 #include "rmtsweep/common/error.hpp"
+#include "rmtsweep/config/predictions.hpp"
+#include "rmtsweep/config/shard.hpp"
 #include "rmtsweep/io/file_error.hpp"
 #include "rmtsweep/io/file_lock.hpp"
 #include "rmtsweep/io/move_aside.hpp"
@@ -17,8 +19,6 @@
 #include "rmtsweep/store/failure_messages.hpp"
 #include "rmtsweep/store/journal.hpp"
 #include "rmtsweep/store/line_store.hpp"
-#include "rmtsweep/config/predictions.hpp"
-#include "rmtsweep/config/shard.hpp"
 #include "rmtsweep/store/sweep_file.hpp"
 #include "rmtsweep/store/sweep_reader.hpp"
 #include "rmtsweep/store/verify.hpp"
@@ -91,7 +91,8 @@ void check_same_sweep(const Input& first, const Input& other) {
   const std::string& b = other.reader->config_text();
   if (!config::same_sweep(a, b)) {
     throw InvalidFile(other.path, "holds another sweep than " + first.path + " (their configs differ, - " +
-                                      first.path + ", + this one: " + joined(config::config_differences(a, b), "; ") +
+                                      first.path +
+                                      ", + this one: " + joined(config::config_differences(a, b), "; ") +
                                       "): merge the shards of one sweep only");
   }
   if (first.provenance.rmtsweep_version != other.provenance.rmtsweep_version) {
@@ -134,11 +135,11 @@ std::vector<int> owners(const std::vector<Input>& inputs, std::int64_t points) {
     }
     if (overlap > 0) {
       throw InvalidArgument::described("shards", inputs[k].path,
-                                     std::to_string(overlap) + " points are done (or failed) both in " +
-                                         shard_name(inputs[static_cast<std::size_t>(other)]) + " and in " +
-                                         shard_name(inputs[k]) + " (the first: point " +
-                                         std::to_string(first) +
-                                         "); each point must come from one file: give each shard once");
+                                       std::to_string(overlap) + " points are done (or failed) both in " +
+                                           shard_name(inputs[static_cast<std::size_t>(other)]) + " and in " +
+                                           shard_name(inputs[k]) + " (the first: point " +
+                                           std::to_string(first) +
+                                           "); each point must come from one file: give each shard once");
     }
   }
   return owner;
@@ -196,12 +197,14 @@ void check_output(const MergeOptions& options) {
   if (exists && !fs::is_regular_file(out, ec))
     throw InvalidArgument("output", options.output,
                           "a regular file (this path is " + io::kind_at(options.output) + ")");
-  if (exists && !options.force) throw InvalidArgument("output", options.output, "exists", "force", "replace it");
+  if (exists && !options.force)
+    throw InvalidArgument("output", options.output, "exists", "force", "replace it");
   const std::string journal = journal_directory(options.output);
   if (fs::exists(fs::symlink_status(journal, ec)) && !options.force) {
-    throw InvalidArgument("output", options.output,
-                          "a path without a journal beside it: " + journal + " exists (another sweep's); move it aside",
-                          "force", "move it aside");
+    throw InvalidArgument(
+        "output", options.output,
+        "a path without a journal beside it: " + journal + " exists (another sweep's); move it aside",
+        "force", "move it aside");
   }
 }
 
@@ -256,7 +259,8 @@ MergeOutcome merge_sweeps(const MergeOptions& options) {
     inputs.push_back(std::move(input));
   }
   const std::string& config_text = inputs.front().reader->config_text();
-  const config::Grid grid(config::with_stored_axes(config::parse_sweep_config(config_lines(config_text)), config_text));
+  const config::Grid grid(
+      config::with_stored_axes(config::parse_sweep_config(config_lines(config_text)), config_text));
   for (const Input& input : inputs) {
     if (static_cast<std::int64_t>(input.status.size()) != grid.size()) {
       throw InvalidFile(input.path, "holds " + std::to_string(input.status.size()) + " points, its config " +
@@ -271,7 +275,8 @@ MergeOutcome merge_sweeps(const MergeOptions& options) {
     throw InvalidArgument::described(
         "shards", options.inputs.front(),
         gap_message(inputs, grid, outcome.pending) + ". Give every shard, finished", "allow_partial",
-        "write the points there are (the others pending: `rmtsweep run --resume` on the merged file computes them)");
+        "write the points there are (the others pending: `rmtsweep run --resume` on the merged file computes "
+        "them)");
   if (outcome.pending > 0)
     outcome.notes.push_back(gap_message(inputs, grid, outcome.pending) + ": pending here");
   io::FileLock lock = io::FileLock::try_exclusive(io::lock_path(options.output));

@@ -84,11 +84,12 @@ JournalProblem journal_problem(const std::string& output, bool resuming, bool re
     }
   }
   if (s.last_run >= runs) {
-    return refused("its journal " + directory + " holds run " + std::to_string(s.last_run) +
-                   ", which the file does not record (" + std::to_string(runs) +
-                   " runs): a file restored from an older copy? `rmtsweep recover " + output +
-                   "` rebuilds it from the journal with those points; or move the journal aside to resume the "
-                   "file as it is");
+    return refused(
+        "its journal " + directory + " holds run " + std::to_string(s.last_run) +
+        ", which the file does not record (" + std::to_string(runs) +
+        " runs): a file restored from an older copy? `rmtsweep recover " + output +
+        "` rebuilds it from the journal with those points; or move the journal aside to resume the "
+        "file as it is");
   }
   return {};
 }
@@ -145,7 +146,8 @@ std::string prepare_journal(const std::string& output, bool resuming, bool repla
   });
   if (problem.empty()) return moved_to;
   if (parallel::broadcast(needs_replace, comm))
-    throw InvalidArgument("output", output, problem, "force", "start a new sweep instead (moving the journal aside)");
+    throw InvalidArgument("output", output, problem, "force",
+                          "start a new sweep instead (moving the journal aside)");
   throw InvalidArgument(resuming ? "resume" : "output", output, problem);
 }
 
@@ -179,14 +181,14 @@ std::vector<DamagedPoint> find_damage(const std::string& output, bool journal, M
     std::optional<Journal> records;
     std::error_code ec;
     if (journal && std::filesystem::is_directory(journal_directory(output), ec))
-      records =
-          read_journal(journal_directory(output));  // of this sweep: prepare_journal checked
+      records = read_journal(journal_directory(output));  // of this sweep: prepare_journal checked
     damaged = verify_sweep(reader, records ? &*records : nullptr).damaged;
   });
   return damaged;
 }
 
-Repair repair_damage(SweepFile& file, const config::Grid& grid, const std::vector<theory::Prediction>& predictions,
+Repair repair_damage(SweepFile& file, const config::Grid& grid,
+                     const std::vector<theory::Prediction>& predictions,
                      const std::vector<DamagedPoint>& damaged, MPI_Comm comm) {
   Repair repair;
   parallel::agreed(comm, [&] {
@@ -224,8 +226,8 @@ void attach_journal(SweepFile& file, const std::string& output, std::int64_t poi
   head.columns = journal_columns(file.written_columns());
   // Rank 0's file in `directory` (the journal being built, with `building`); the others' in the journal's
   // own directory, which exists when they create their files there with their first points.
-  auto writer = std::make_unique<JournalWriter>(
-      rank == 0 ? directory : journal_directory(output), std::move(head));
+  auto writer =
+      std::make_unique<JournalWriter>(rank == 0 ? directory : journal_directory(output), std::move(head));
   // The directory exists before a leader creates its file in it; a failure on rank 0 ends every rank.
   parallel::agreed(comm, [&] {
     if (rank != 0) return;

@@ -31,10 +31,13 @@ SweepFile create_or_remove(io::StagedPath& staged, MPI_Comm comm, const config::
 
 }  // namespace
 
-std::string creating_name(const std::string& output) { return io::StagedPath::fixed_name(output, "creating"); }
+std::string creating_name(const std::string& output) {
+  return io::StagedPath::fixed_name(output, "creating");
+}
 
 SweepFile create_sweep_file(const std::string& output, MPI_Comm comm, const config::Grid& grid,
-                            const std::vector<theory::Prediction>& predictions, const RunInfo& run, bool journal) {
+                            const std::vector<theory::Prediction>& predictions, const RunInfo& run,
+                            bool journal) {
   const bool root = parallel::rank_of(comm) == 0;
   io::StagedPath staged = io::StagedPath::fixed(output, "creating");
   io::StagedPath staged_log = io::StagedPath::fixed(journal_directory(output), "creating");

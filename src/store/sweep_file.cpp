@@ -70,7 +70,8 @@ void attach(hid_t set, const std::vector<const Dimension*>& dims,
 }
 
 /// Writes /grid/* (values: rank 0 only, independent), each dataset the coordinate of its own axis.
-void write_grid(hid_t file, const config::Grid& grid, const std::vector<std::string>& weightings, bool writer) {
+void write_grid(hid_t file, const config::Grid& grid, const std::vector<std::string>& weightings,
+                bool writer) {
   const config::SweepConfig& c = grid.config();
   const io::Group group = io::create_group(file, std::string(grid_group));
   const std::vector<std::int64_t> sizes(c.d.begin(), c.d.end());
@@ -205,9 +206,10 @@ SweepFile SweepFile::create(const std::string& path, MPI_Comm comm, const config
                         config::resolved_config_json(created));
   }
   io::write_attribute(sweep.file_, "point_count", static_cast<std::int64_t>(points));
-  io::write_attribute(sweep.file_, "point_order",
-                      "index = ((((d_index * n_delta + delta_index) * n_gamma + gamma_index) * n_snr + snr_index) * "
-                      "n_weighting + weighting_index) * trials + trial");
+  io::write_attribute(
+      sweep.file_, "point_order",
+      "index = ((((d_index * n_delta + delta_index) * n_gamma + gamma_index) * n_snr + snr_index) * "
+      "n_weighting + weighting_index) * trials + trial");
   detail::write_provenance(sweep.file_, provenance);
   sweep.run_index_ = static_cast<int>(provenance.runs.size()) - 1;
   io::flush(sweep.file_);
@@ -254,8 +256,8 @@ ResumeProblem resume_problem(const std::string& path, std::string& config) {
     }
     if (draws.library != random::draws_library()) {
       return {"its Gaussian draws came from " + (draws.library.empty() ? "(unrecorded)" : draws.library) +
-                  " and this rmtsweep's from " + random::draws_library() + " (they may differ for the same seed)" +
-                  mixing,
+                  " and this rmtsweep's from " + random::draws_library() +
+                  " (they may differ for the same seed)" + mixing,
               true};
     }
     config = reader.config_text();
@@ -268,7 +270,8 @@ ResumeProblem resume_problem(const std::string& path, std::string& config) {
     return {what.substr(std::min(what.size(), path.size() + 2)) + recover_hint(path), true};
   } catch (const Hdf5Error& e) {
     const std::string what = e.what();
-    return {"cannot be read as a sweep file (" + what.substr(0, what.find('\n')) + ")" + recover_hint(path), true};
+    return {"cannot be read as a sweep file (" + what.substr(0, what.find('\n')) + ")" + recover_hint(path),
+            true};
   }
 }
 
@@ -414,7 +417,8 @@ void SweepFile::write_line(std::int64_t line, const spectral::RankOneLine& secul
   lines_.write(line, secular, converged);
 }
 
-void SweepFile::write_parameters(std::int64_t index, const config::Grid& grid, const theory::Prediction& prediction,
+void SweepFile::write_parameters(std::int64_t index, const config::Grid& grid,
+                                 const theory::Prediction& prediction,
                                  const std::vector<std::string>& names) {
   const model::PointParams params = grid.params(index);
   const config::GridCoordinates at = grid.coordinates(index);

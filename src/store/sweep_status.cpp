@@ -102,7 +102,8 @@ Activity activity_of(const SweepReader& reader, const std::vector<std::int64_t>&
   return a;
 }
 
-std::vector<SizeProgress> progress_by_size(const SweepReader& reader, const std::vector<std::int64_t>& status) {
+std::vector<SizeProgress> progress_by_size(const SweepReader& reader,
+                                           const std::vector<std::int64_t>& status) {
   const config::SweepConfig config = reader.config();
   const std::vector<std::int64_t> size_of = reader.d_indices();
   std::vector<SizeProgress> sizes;

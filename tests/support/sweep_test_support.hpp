@@ -32,7 +32,6 @@ struct Finished {
   std::string output;  ///< stdout and stderr
 };
 
-
 /// A tmpfs of `size` mounted on a fresh directory, unmounted by the destructor; mounted() is false
 /// where this process may not mount (a CI container without CAP_SYS_ADMIN).
 class SmallDisk {
@@ -130,7 +129,9 @@ inline pid_t start(const std::vector<std::string>& command, const std::string& l
 }
 
 /// Whether `part` occurs in `text`.
-inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+inline bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 /// The non-empty lines of `text`.
 inline std::vector<std::string> lines_of(const std::string& text) {
@@ -212,7 +213,8 @@ inline std::vector<std::pair<std::string, std::vector<double>>> stored_values(co
   for (const std::string& name : io::list_children(io::open_group(file, "points"))) {
     const store::Column* column = store::find_column(name);
     if (column != nullptr && column->type == store::ColumnType::text) continue;
-    if (name == "seconds" || name == "run" || name == "operator_products" || name == "solver_residual") continue;
+    if (name == "seconds" || name == "run" || name == "operator_products" || name == "solver_residual")
+      continue;
     values.emplace_back("points/" + name, io::read_doubles(io::open_dataset(file, "points/" + name)));
   }
   // The refined points' blocks (rmtsweep refine), column by column as /points.
@@ -221,7 +223,8 @@ inline std::vector<std::pair<std::string, std::vector<double>>> stored_values(co
     for (const std::string& name : io::list_children(io::open_group(file, block))) {
       const store::Column* column = store::find_column(name);
       if (column != nullptr && column->type == store::ColumnType::text) continue;
-      if (name == "seconds" || name == "run" || name == "operator_products" || name == "solver_residual") continue;
+      if (name == "seconds" || name == "run" || name == "operator_products" || name == "solver_residual")
+        continue;
       values.emplace_back(block + "/" + name, io::read_doubles(io::open_dataset(file, block + "/" + name)));
     }
   }

@@ -47,17 +47,19 @@ class InvalidArgument : public Error {
  public:
   InvalidArgument(const std::string& name, const std::string& value, const std::string& allowed,
                   const std::string& override_switch = {}, const std::string& override_effect = {})
-      : InvalidArgument(Worded{}, "invalid " + name + " '" + printable(value) + "': " + printable(allowed, 4000) +
-                                      (override_switch.empty()
-                                           ? std::string()
-                                           : " (" + override_switch + " would " + override_effect + ")"),
-                        name, value, allowed, override_switch, override_effect) {}
+      : InvalidArgument(
+            Worded{},
+            "invalid " + name + " '" + printable(value) + "': " + printable(allowed, 4000) +
+                (override_switch.empty() ? std::string()
+                                         : " (" + override_switch + " would " + override_effect + ")"),
+            name, value, allowed, override_switch, override_effect) {}
   /// A value refused with a message of its own (e.g. shards that overlap): `message` is allowed() and, with
   /// the override, what(); described() is true.
   static InvalidArgument described(std::string name, std::string value, const std::string& message,
                                    std::string override_switch = {}, std::string override_effect = {}) {
     const std::string whole =
-        message + (override_switch.empty() ? std::string() : " (" + override_switch + " would " + override_effect + ")");
+        message + (override_switch.empty() ? std::string()
+                                           : " (" + override_switch + " would " + override_effect + ")");
     return InvalidArgument(Worded{}, printable(whole, 4000), std::move(name), std::move(value), message,
                            std::move(override_switch), std::move(override_effect), true);
   }
@@ -71,8 +73,9 @@ class InvalidArgument : public Error {
  protected:
   struct Worded {};
   /// `message` is the whole what().
-  InvalidArgument(Worded, const std::string& message, std::string name, std::string value, std::string allowed,
-                  std::string override_switch = {}, std::string override_effect = {}, bool described = false)
+  InvalidArgument(Worded, const std::string& message, std::string name, std::string value,
+                  std::string allowed, std::string override_switch = {}, std::string override_effect = {},
+                  bool described = false)
       : Error(message),
         name_(std::move(name)),
         value_(std::move(value)),
@@ -91,7 +94,8 @@ class InvalidArgument : public Error {
 class InvalidOption : public InvalidArgument {
  public:
   InvalidOption(const std::string& option, const std::string& value, const std::string& allowed)
-      : InvalidArgument(Worded{}, "invalid --" + option + " '" + printable(value) + "': " + printable(allowed, 4000),
+      : InvalidArgument(Worded{},
+                        "invalid --" + option + " '" + printable(value) + "': " + printable(allowed, 4000),
                         option, value, allowed) {}
   /// An option refused as a whole rather than for its value (an unknown option, one given twice,
   /// one missing its value): `message` is the whole text, e.g. "unknown option '--foo'; allowed: ...";
@@ -104,8 +108,8 @@ class InvalidOption : public InvalidArgument {
  private:
   struct Described {};
   InvalidOption(Described, std::string option, std::string value, const std::string& message)
-      : InvalidArgument(Worded{}, printable(message, 4000), std::move(option), std::move(value), message, {}, {},
-                        true) {}
+      : InvalidArgument(Worded{}, printable(message, 4000), std::move(option), std::move(value), message, {},
+                        {}, true) {}
 };
 
 /// A file that is not what a command needs: "<path>: <problem>" (exit status 2).

@@ -16,7 +16,8 @@ enum class Reducer {
   lapack,            ///< LAPACK's dsytrd on one process
   scalapack,         ///< ScaLAPACK's pdsytrd on a grid of several processes
   elpa,              ///< ELPA's two-stage solver
-  spectra_lanczos,   ///< Spectra's implicitly restarted Lanczos on the factored S (files written before block Lanczos)
+  spectra_lanczos,   ///< Spectra's implicitly restarted Lanczos on the factored S (files written before block
+                     ///< Lanczos)
   spectra_davidson,  ///< Spectra's block Davidson on the factored S (files written before block Lanczos)
   block_lanczos,     ///< block Lanczos on the factored S, the ridge in the same basis (no S formed)
   /// A whole line of snr values from one factorization of its snr-free part (simulate/line.hpp):
@@ -33,7 +34,8 @@ constexpr bool is_krylov(Reducer reducer) noexcept {
 
 /// Whether the eigenpairs came from a line of snr values factored once (simulate/line.hpp).
 constexpr bool is_line(Reducer reducer) noexcept {
-  return reducer == Reducer::lapack_line || reducer == Reducer::scalapack_line || reducer == Reducer::lanczos_line;
+  return reducer == Reducer::lapack_line || reducer == Reducer::scalapack_line ||
+         reducer == Reducer::lanczos_line;
 }
 
 /// "lapack", "scalapack", "elpa", "block-lanczos", "lapack-line", "scalapack-line", "lanczos-line" (older

@@ -25,9 +25,9 @@ inline constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 
 /// What the design may do.
 struct DesignOptions {
-  double tolerance = 0.01;  ///< target standard error of the threshold [snr]
-  int max_trials = 64;      ///< trials per line at most (grid trials included)
-  double start_snr = 1.0;   ///< where to look without any data (the theory's sample threshold)
+  double tolerance = 0.01;   ///< target standard error of the threshold [snr]
+  int max_trials = 64;       ///< trials per line at most (grid trials included)
+  double start_snr = 1.0;    ///< where to look without any data (the theory's sample threshold)
   double first_step = 0.25;  ///< the first step that closes an open bracket (then doubled)
 };
 

@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
+#include "rmtsweep/config/grid.hpp"
 #include "rmtsweep/refine/lines.hpp"
 #include "rmtsweep/refine/replay.hpp"
-#include "rmtsweep/config/grid.hpp"
 #include "rmtsweep/store/provenance.hpp"
 
 namespace rmtsweep::refine {

@@ -42,9 +42,9 @@ enum class DenseMemory { unknown, fits, too_small };
 /// - dense where a spectrum is asked;
 /// - Krylov where the dense engine does not fit (`memory` too_small);
 /// - else by the cost model (engine_costs): a point takes Krylov where its modelled cost is below the dense
-///   one's; a line where d >= min_krylov_line_d and one Krylov basis (about 1.15 x a Krylov point: its checks)
-///   is below the dense line (the covariance and about twice a point's reduction: the dense line adds the
-///   eigenvectors of its tridiagonal form, dstedc, measured 0.9 x a point's eigen stage at d = 2000).
+///   one's; a line where d >= min_krylov_line_d and one Krylov basis (about 1.15 x a Krylov point: its
+///   checks) is below the dense line (the covariance and about twice a point's reduction: the dense line adds
+///   the eigenvectors of its tridiagonal form, dstedc, measured 0.9 x a point's eigen stage at d = 2000).
 /// With `memory` unknown the cost model alone decides: for ordering and laying out a sweep, where it is
 /// evaluated for every point.
 Engine choose_engine(const model::PointParams& params, const SimulationOptions& options, Work work,

@@ -31,10 +31,10 @@ const char* to_string(Engine engine) noexcept;
 
 /// What to measure beside the point's parameters.
 struct SimulationOptions {
-  int k = 4;               ///< top eigenvalues / eigenvectors measured
-  double ridge = 0.1;      ///< ridge lambda in units of kappa (model.md section 6)
-  long long ntest = 0;     ///< test sequences for the ridge classifier; 0 means N
-  bool spectrum = false;   ///< return all d eigenvalues of S
+  int k = 4;                                        ///< top eigenvalues / eigenvectors measured
+  double ridge = 0.1;                               ///< ridge lambda in units of kappa (model.md section 6)
+  long long ntest = 0;                              ///< test sequences for the ridge classifier; 0 means N
+  bool spectrum = false;                            ///< return all d eigenvalues of S
   CovariancePath path = CovariancePath::automatic;  ///< which decomposition
   /// Which library reduces S (or the Gram matrix) on a group of several ranks:
   /// automatic takes ELPA where parallel::elpa_applies. Forcing one is for tests and benchmarks.

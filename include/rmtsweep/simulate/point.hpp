@@ -28,20 +28,20 @@ struct StageSeconds {
 
 /// The measurements of one point.
 struct PointResult {
-  std::vector<double> top_eigenvalues;       ///< the k largest eigenvalues of S, descending
-  std::vector<double> overlaps;              ///< |u_j^T u|^2 of the matching eigenvectors
-  double overlap = 0.0;                      ///< overlaps[0]
-  double ridge_accuracy = 0.0;               ///< fraction of test sequences classified right
-  std::optional<double> weights_deviation;   ///< causal:tau only: mean_n ||w_n - w(tau)||_1
+  std::vector<double> top_eigenvalues;      ///< the k largest eigenvalues of S, descending
+  std::vector<double> overlaps;             ///< |u_j^T u|^2 of the matching eigenvectors
+  double overlap = 0.0;                     ///< overlaps[0]
+  double ridge_accuracy = 0.0;              ///< fraction of test sequences classified right
+  std::optional<double> weights_deviation;  ///< causal:tau only: mean_n ||w_n - w(tau)||_1
   StageSeconds seconds;
-  CovariancePath path = CovariancePath::automatic;  ///< how S was formed: panels, tokens or gram
+  CovariancePath path = CovariancePath::automatic;            ///< how S was formed: panels, tokens or gram
   parallel::Reducer eigensolver = parallel::Reducer::lapack;  ///< what reduced S (or K)
   /// Whether the Krylov engine computed the point (S never formed).
   bool krylov() const noexcept { return parallel::is_krylov(eigensolver); }
-  std::vector<double> eigenvalues;           ///< all d eigenvalues ascending, with options.spectrum
-  long long products = 0;                    ///< Krylov: products of S, each block vector counted
-  double residual = 0.0;                     ///< Krylov: max_j ||S x_j - l_j x_j|| / |l_j|, top k
-  bool fell_back = false;                    ///< Krylov did not converge; recomputed densely
+  std::vector<double> eigenvalues;  ///< all d eigenvalues ascending, with options.spectrum
+  long long products = 0;           ///< Krylov: products of S, each block vector counted
+  double residual = 0.0;            ///< Krylov: max_j ||S x_j - l_j x_j|| / |l_j|, top k
+  bool fell_back = false;           ///< Krylov did not converge; recomputed densely
   /// The finite-T theory of the point's own token draws at its snr (simulate/finite_t.hpp; docs/finite_t.md),
   /// absent where simulate::finite_t_computed says it is not computed, or where it failed (rank 0 then warns
   /// on stderr; the measurements stand).

@@ -37,9 +37,10 @@ struct MergeOutcome {
   std::vector<std::string> notes;  ///< lines for the user: the shards missing, a journal moved aside
 };
 
-/// Writes options.output (serial: one process, its own MPI_COMM_SELF file). Throws InvalidArgument (exit 2) for
-/// refused arguments (an output that exists: `force` would replace it; overlaps; gaps: `allow_partial`), InvalidFile (exit 2) for a file that is not a
-/// shard of the same sweep, FileIoError when the output cannot be written (then nothing at OUT.h5 changed).
+/// Writes options.output (serial: one process, its own MPI_COMM_SELF file). Throws InvalidArgument (exit 2)
+/// for refused arguments (an output that exists: `force` would replace it; overlaps; gaps: `allow_partial`),
+/// InvalidFile (exit 2) for a file that is not a shard of the same sweep, FileIoError when the output cannot
+/// be written (then nothing at OUT.h5 changed).
 MergeOutcome merge_sweeps(const MergeOptions& options);
 
 }  // namespace rmtsweep::store

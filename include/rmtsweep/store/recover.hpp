@@ -8,9 +8,10 @@
 /// journal holds is written from its latest record (done or failed as recorded, status last); the
 /// others stay pending. So it equals the file an uninterrupted run would have written for those points,
 /// and `run --resume` computes the rest. The rebuilt file is written as FILE.h5.recovering and renamed
-/// to FILE.h5 only when complete (io::StagedPath), after FILE.h5 (if any) was renamed to FILE.h5.damaged-<UTC>: a
-/// recover that fails (a full disk) leaves both as they were, and nothing is ever deleted but its own
-/// partial FILE.h5.recovering. /refine blocks (`rmtsweep refine`) are not journaled: refine again.
+/// to FILE.h5 only when complete (io::StagedPath), after FILE.h5 (if any) was renamed to
+/// FILE.h5.damaged-<UTC>: a recover that fails (a full disk) leaves both as they were, and nothing is ever
+/// deleted but its own partial FILE.h5.recovering. /refine blocks (`rmtsweep refine`) are not journaled:
+/// refine again.
 #include <cstdint>
 #include <string>
 #include <vector>

@@ -40,8 +40,9 @@ std::optional<ResumeRebuild> recover_before_resume(const std::string& output, MP
 /// returns or throws alike. A new sweep (`resuming` false): an existing journal is moved aside, to
 /// FILE.h5.journal.replaced-<UTC>, when `replace` or when it holds no point (the name it went to is
 /// returned on rank 0); without `replace` a journal holding points is refused (InvalidArgument "output",
-/// naming the switch `force`): `rmtsweep recover` rebuilds its file from it. A resume refuses (InvalidArgument
-/// "resume") a journal of another sweep (its sweep_id) or one holding runs the file does not record.
+/// naming the switch `force`): `rmtsweep recover` rebuilds its file from it. A resume refuses
+/// (InvalidArgument "resume") a journal of another sweep (its sweep_id) or one holding runs the file does not
+/// record.
 std::string prepare_journal(const std::string& output, bool resuming, bool replace, MPI_Comm comm);
 
 /// The journal files of earlier runs as a run begins (rank 0): name and size, so that the run can tell at
@@ -76,7 +77,8 @@ struct Repair {
 /// again from it, the creation-time cells from the grid and `predictions`, and a point no record vouches for
 /// is made pending, so that this run computes it again. Collective: a failed write ends every rank alike
 /// (AgreedFailure).
-Repair repair_damage(SweepFile& file, const config::Grid& grid, const std::vector<theory::Prediction>& predictions,
+Repair repair_damage(SweepFile& file, const config::Grid& grid,
+                     const std::vector<theory::Prediction>& predictions,
                      const std::vector<DamagedPoint>& damaged, MPI_Comm comm);
 
 /// Creates FILE.h5.journal (rank 0) and attaches to `file` this rank's journal writer (collective:

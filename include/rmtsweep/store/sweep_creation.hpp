@@ -35,6 +35,7 @@ std::string creating_name(const std::string& output);
 /// journal attached when `journal`). A failure of the collective create (a full disk) removes the partial
 /// file and ends the job; a failure of rank 0's journal or rename ends every rank alike (AgreedFailure).
 SweepFile create_sweep_file(const std::string& output, MPI_Comm comm, const config::Grid& grid,
-                            const std::vector<theory::Prediction>& predictions, const RunInfo& run, bool journal);
+                            const std::vector<theory::Prediction>& predictions, const RunInfo& run,
+                            bool journal);
 
 }  // namespace rmtsweep::store

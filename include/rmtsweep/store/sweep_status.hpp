@@ -60,7 +60,8 @@ struct SizeProgress {
 };
 
 /// Per size of the sweep `reader` reads (its config's d, in order), the points done of `status`.
-std::vector<SizeProgress> progress_by_size(const SweepReader& reader, const std::vector<std::int64_t>& status);
+std::vector<SizeProgress> progress_by_size(const SweepReader& reader,
+                                           const std::vector<std::int64_t>& status);
 
 /// A failed point of a sweep file: where it is and why.
 struct FailedPoint {

@@ -111,7 +111,8 @@ TEST_F(Shards, ThreeShardsMergedEqualTheWholeSweepAndAssembleToTheSamePhase) {
     EXPECT_EQ(reader.integer_attribute("runs").value_or(0), 3);
     EXPECT_FALSE(reader.integer_attribute("shard_count").has_value()) << "a merged file is a whole sweep";
     for (int r = 0; r < 3; ++r)
-      EXPECT_EQ(reader.provenance().runs.at(static_cast<std::size_t>(r)).shard.text(), std::to_string(r + 1) + "/3");
+      EXPECT_EQ(reader.provenance().runs.at(static_cast<std::size_t>(r)).shard.text(),
+                std::to_string(r + 1) + "/3");
     EXPECT_TRUE(contains(reader.text_attribute("merged").value_or(""), shard_path(2) + " (shard 2/3)"));
   }
 

@@ -20,9 +20,9 @@ namespace fs = std::filesystem;
 std::vector<std::string> small_sweep(const std::string& output, std::vector<std::string> extra = {},
                                      const std::string& seed = "7") {
   std::vector<std::string> args{
-      "run",       "--output",        output,  "--d",           "60",  "--seed", seed,    "--trials",
-      "4",         "--delta",         "0.5,1", "--gamma",       "0.5", "--snr",  "0:3:2", "--weighting",
-      "mean,last", "--store_spectra", "true",  "--fail_points", "3", "--lines", "off"};
+      "run",       "--output",        output,  "--d",           "60",  "--seed",  seed,    "--trials",
+      "4",         "--delta",         "0.5,1", "--gamma",       "0.5", "--snr",   "0:3:2", "--weighting",
+      "mean,last", "--store_spectra", "true",  "--fail_points", "3",   "--lines", "off"};
   args.insert(args.end(), extra.begin(), extra.end());
   return args;
 }
@@ -268,9 +268,11 @@ TEST_F(Recover, ResumeOfATruncatedFileRebuildsItFromItsJournalAndFinishesIt) {
       << status.output;
   const Finished resumed = run(mpi_command(2, small_sweep(path, {"--resume"})), path + ".log");
   EXPECT_EQ(resumed.exit_code, 3) << resumed.output;  // point 3 fails again, as injected
-  EXPECT_TRUE(contains(resumed.output, path + " could not be read as a sweep file: rebuilt from its journal ("))
+  EXPECT_TRUE(
+      contains(resumed.output, path + " could not be read as a sweep file: rebuilt from its journal ("))
       << resumed.output;
-  EXPECT_TRUE(contains(resumed.output, "31 of 32 points done, 1 failed; resuming the rest")) << resumed.output;
+  EXPECT_TRUE(contains(resumed.output, "31 of 32 points done, 1 failed; resuming the rest"))
+      << resumed.output;
   EXPECT_TRUE(contains(resumed.output, "1 of 1 points computed in this run (1 failed)")) << resumed.output;
   EXPECT_EQ(damaged_beside(path).size(), 1u) << "the cut file is kept";
   const Finished same = compare(finished_, path, resumed_differences);
@@ -321,7 +323,8 @@ TEST_F(Recover, ANewSweepWithForceMovesTheOldJournalAsideAndNeverMixesItIn) {
                                            path + "` rebuilds the file from it"))
       << refused.output;
   // The library names its switch (replace); the program says it as its option.
-  EXPECT_TRUE(contains(refused.output, "; pass --force to start a new sweep instead (moving the journal aside)"))
+  EXPECT_TRUE(
+      contains(refused.output, "; pass --force to start a new sweep instead (moving the journal aside)"))
       << refused.output;
   EXPECT_FALSE(fs::exists(path));
 }

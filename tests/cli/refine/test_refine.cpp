@@ -11,8 +11,8 @@
 #include "rmtsweep/model/params.hpp"
 #include "rmtsweep/model/weighting.hpp"
 #include "rmtsweep/refine/design.hpp"
-#include "rmtsweep/spectral/rank_one.hpp"
 #include "rmtsweep/simulate/finite_t.hpp"
+#include "rmtsweep/spectral/rank_one.hpp"
 #include "rmtsweep/store/refine_file.hpp"
 #include "rmtsweep/store/refined_line_store.hpp"
 #include "rmtsweep/theory/finite_t_bulk.hpp"
@@ -22,10 +22,24 @@ namespace rmtsweep::test {
 namespace {
 
 /// 2 sizes x 2 weightings x 5 snr x 4 trials = 80 grid points at d <= 80 (about 5 ms each), in 16 lines.
-const std::vector<std::string> sweep_keys{"--d",     "60,80",        "--delta", "0.5",  "--gamma", "0.5",
-                                          "--snr",   "0:2.4:5",      "--trials", "4",   "--seed",  "5",
-                                          "--table", "centered",     "--weighting", "mean,optimal",
-                                          "--store_spectra", "false"};
+const std::vector<std::string> sweep_keys{"--d",
+                                          "60,80",
+                                          "--delta",
+                                          "0.5",
+                                          "--gamma",
+                                          "0.5",
+                                          "--snr",
+                                          "0:2.4:5",
+                                          "--trials",
+                                          "4",
+                                          "--seed",
+                                          "5",
+                                          "--table",
+                                          "centered",
+                                          "--weighting",
+                                          "mean,optimal",
+                                          "--store_spectra",
+                                          "false"};
 /// The grid's snr values as `point --snr` takes them (the same parser: the same doubles).
 const std::string grid_snr = "0:2.4:5";
 constexpr std::size_t grid_snr_count = 5;
@@ -104,7 +118,8 @@ TEST(SweepRefine, OneAndTwoRanksGiveTheSameRefinedFile) {
   ASSERT_EQ(one.exit_code, 0) << one.output;
   const Finished two = run(mpi_command(2, refine_args(dir / "two.h5")), dir / "two.log");
   ASSERT_EQ(two.exit_code, 0) << two.output;
-  EXPECT_GT(refined_counts(dir / "one.h5").second, 40) << "the refinement added too few points to prove anything";
+  EXPECT_GT(refined_counts(dir / "one.h5").second, 40)
+      << "the refinement added too few points to prove anything";
   expect_same_values(dir / "one.h5", dir / "two.h5");
 
   // assemble fits the refined lines and plot draws them.
@@ -123,7 +138,8 @@ TEST(SweepRefine, OneAndTwoRanksGiveTheSameRefinedFile) {
       EXPECT_TRUE(std::isfinite(threshold[l])) << "line " << l;
     }
   }
-  const Finished plotted = run({RMTSWEEP_BINARY, "plot", dir / "one.h5", "--out", dir / "figures"}, dir / "plot.log");
+  const Finished plotted =
+      run({RMTSWEEP_BINARY, "plot", dir / "one.h5", "--out", dir / "figures"}, dir / "plot.log");
   ASSERT_EQ(plotted.exit_code, 0) << plotted.output;
   EXPECT_EQ(read_text(dir / "figures/refinement.png").substr(0, 4), "\x89PNG");
 
@@ -379,9 +395,11 @@ TEST(SweepRefine, AFileWhoseStoredConfigWasEditedByHandIsRefusedWithTheDifferenc
   }
   const Finished refused = run(mpi_command(2, refine_args(dir / "e.h5")), dir / "e.log");
   EXPECT_EQ(refused.exit_code, 2) << refused.output;
-  EXPECT_NE(refused.output.find("/points/T of point 0 holds 10, the stored config gives 12"), std::string::npos)
+  EXPECT_NE(refused.output.find("/points/T of point 0 holds 10, the stored config gives 12"),
+            std::string::npos)
       << refused.output;
-  EXPECT_FALSE(io::exists(io::open_file(dir / "e.h5", io::Access::read_only), "refine")) << "nothing is written";
+  EXPECT_FALSE(io::exists(io::open_file(dir / "e.h5", io::Access::read_only), "refine"))
+      << "nothing is written";
 }
 
 // Single-token pooling (`last`, T_eff = 1): the finite-T rule judges each trial by the edge of its own
@@ -390,9 +408,10 @@ TEST(SweepRefine, AFileWhoseStoredConfigWasEditedByHandIsRefusedWithTheDifferenc
 // here differ from judging every trial by trial 0's edge.
 TEST(SweepRefine, TheFiniteTRuleJudgesEachTrialOfSingleTokenPoolingByItsOwnEdge) {
   const TempDir dir;
-  const std::vector<std::string> keys{"--d", "120", "--delta", "0.5", "--gamma", "0.5", "--snr", "0:3:6",
-                                      "--trials", "8", "--seed", "5", "--table", "centered", "--weighting",
-                                      "last", "--store_spectra", "false"};
+  const std::vector<std::string> keys{
+      "--d",     "120",      "--delta",     "0.5",  "--gamma",         "0.5",
+      "--snr",   "0:3:6",    "--trials",    "8",    "--seed",          "5",
+      "--table", "centered", "--weighting", "last", "--store_spectra", "false"};
   std::vector<std::string> grid{"run", "--output", dir / "one.h5"};
   grid.insert(grid.end(), keys.begin(), keys.end());
   const Finished made = run(mpi_command(2, grid), dir / "grid.log");
@@ -402,17 +421,21 @@ TEST(SweepRefine, TheFiniteTRuleJudgesEachTrialOfSingleTokenPoolingByItsOwnEdge)
   for (const char* name : {"one.h5", "two.h5"}) {
     auto args = refine_args(dir / name, "0.1");
     args.insert(args.end(), rule.begin(), rule.end());
-    const Finished refined = run(mpi_command(name[0] == 'o' ? 1 : 2, args), dir / (std::string(name) + ".log"));
+    const Finished refined =
+        run(mpi_command(name[0] == 'o' ? 1 : 2, args), dir / (std::string(name) + ".log"));
     ASSERT_EQ(refined.exit_code, 0) << refined.output;
-    EXPECT_NE(refined.output.find("finite_t_edge judges each trial of 1 line(s)"), std::string::npos) << refined.output;
+    EXPECT_NE(refined.output.find("finite_t_edge judges each trial of 1 line(s)"), std::string::npos)
+        << refined.output;
   }
   EXPECT_GT(refined_counts(dir / "one.h5").second, 0);
   expect_same_values(dir / "one.h5", dir / "two.h5");
 
-  const Finished assembled = run(mpi_command(1, {"assemble", "--quiet", dir / "one.h5"}), dir / "assemble.log");
+  const Finished assembled =
+      run(mpi_command(1, {"assemble", "--quiet", dir / "one.h5"}), dir / "assemble.log");
   ASSERT_EQ(assembled.exit_code, 0) << assembled.output;
   const io::File file = io::open_file(dir / "one.h5", io::Access::read_only);
-  const auto fraction = io::read_doubles(io::open_dataset(file, "phase/detection/finite_t_edge/detected_fraction"));
+  const auto fraction =
+      io::read_doubles(io::open_dataset(file, "phase/detection/finite_t_edge/detected_fraction"));
   const auto snr_axis = io::read_doubles(io::open_dataset(file, "phase/snr"));
   ASSERT_EQ(fraction.size(), 6u);
 
@@ -436,13 +459,15 @@ TEST(SweepRefine, TheFiniteTRuleJudgesEachTrialOfSingleTokenPoolingByItsOwnEdge)
   const auto trial = reader.integers(store::column::trial);
   std::vector<double> by_own(6, 0.0), by_trial_0(6, 0.0);
   for (std::size_t i = 0; i < top.size(); ++i) {
-    const auto s = static_cast<std::size_t>(std::find(snr_axis.begin(), snr_axis.end(), snr[i]) - snr_axis.begin());
+    const auto s =
+        static_cast<std::size_t>(std::find(snr_axis.begin(), snr_axis.end(), snr[i]) - snr_axis.begin());
     ASSERT_LT(s, 6u);
     by_own[s] += top[i] > own[static_cast<std::size_t>(trial[i])] * margin ? 1.0 / 8 : 0.0;
     by_trial_0[s] += top[i] > own[0] * margin ? 1.0 / 8 : 0.0;
   }
   for (std::size_t s = 0; s < 6; ++s) EXPECT_DOUBLE_EQ(fraction[s], by_own[s]) << "snr " << snr_axis[s];
-  EXPECT_NE(by_own, by_trial_0) << "every trial is judged alike by its own edge and by trial 0's: the test proves nothing";
+  EXPECT_NE(by_own, by_trial_0)
+      << "every trial is judged alike by its own edge and by trial 0's: the test proves nothing";
 }
 
 }  // namespace rmtsweep::test

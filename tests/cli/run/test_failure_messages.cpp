@@ -165,7 +165,8 @@ TEST(FailureMessages, AnEarlierFailuresMessageOnAPointAKilledRunComputedIsNotSho
 TEST(FailureMessages, ALaterCloseWritesAKilledRunsMessagesFromItsJournalBeforeMovingPastIt) {
   const TempDir dir;
   const std::string path = dir / "t.h5";
-  std::vector<std::string> serial = long_sweep(path, {"--fail-points", "0"});  // one process: SIGTERM reaches it
+  std::vector<std::string> serial =
+      long_sweep(path, {"--fail-points", "0"});  // one process: SIGTERM reaches it
   serial.insert(serial.begin(), RMTSWEEP_BINARY);
   const pid_t first = start(serial, dir / "r0.log");
   ASSERT_TRUE(wait_until(path, first, [](const std::vector<std::int64_t>& s) {
@@ -175,12 +176,14 @@ TEST(FailureMessages, ALaterCloseWritesAKilledRunsMessagesFromItsJournalBeforeMo
   ASSERT_EQ(wait_for(first, dir / "r0.log").exit_code, 128 + SIGTERM) << read_text(dir / "r0.log");
   ASSERT_TRUE(errors_of(path).at(0).starts_with(fault_start)) << "run 0's close did not write the message";
 
-  const pid_t second = start(mpi_command(2, long_sweep(path, {"--resume", "--fail-points", "40"})), dir / "r1.log");
+  const pid_t second =
+      start(mpi_command(2, long_sweep(path, {"--resume", "--fail-points", "40"})), dir / "r1.log");
   ASSERT_TRUE(wait_until(path, second, [](const std::vector<std::int64_t>& s) {
     return s.at(0) == 1 && s.at(40) == 2;
   })) << read_text(dir / "r1.log");
   kill_all(second, dir / "r1.log");
-  ASSERT_LT(count_of(read_status(path), 1), 79) << "run 1 finished before it was killed: the test proved nothing";
+  ASSERT_LT(count_of(read_status(path), 1), 79)
+      << "run 1 finished before it was killed: the test proved nothing";
   ASSERT_EQ(errors_of(path).at(40), "") << "a message the file cannot hold before run 1's close";
 
   // A copy without its journal, for the second half.
@@ -198,10 +201,12 @@ TEST(FailureMessages, ALaterCloseWritesAKilledRunsMessagesFromItsJournalBeforeMo
   };
   ASSERT_EQ(refine(path, dir / "refine.log").exit_code, 0) << read_text(dir / "refine.log");
   EXPECT_EQ(errors_of(path).at(0), "") << "the stale message stays";
-  EXPECT_TRUE(errors_of(path).at(40).starts_with(fault_start)) << "run 1's message lost: " << errors_of(path).at(40);
+  EXPECT_TRUE(errors_of(path).at(40).starts_with(fault_start))
+      << "run 1's message lost: " << errors_of(path).at(40);
   EXPECT_EQ(store::SweepReader(path).integer_attribute("messages_run"), 2);
   const Finished status = run_serial({"status", path}, dir / "status.log");
-  EXPECT_TRUE(contains(status.output, "  40 (d=300 ") && contains(status.output, fault_start)) << status.output;
+  EXPECT_TRUE(contains(status.output, "  40 (d=300 ") && contains(status.output, fault_start))
+      << status.output;
   EXPECT_TRUE(contains(status.output, "verify: no damage found")) << status.output;
 
   ASSERT_EQ(refine(copy, dir / "refine-copy.log").exit_code, 0) << read_text(dir / "refine-copy.log");

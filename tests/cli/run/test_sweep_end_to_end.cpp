@@ -63,7 +63,8 @@ TEST(SweepEndToEnd, ASweepOverSeveralSizesGivesTheSameFileOnOneTwoAndThreeRanks)
     if (ranks > 1) expect_same_values(dir / "d1.h5", dir / (name + ".h5"));
   }
   const Finished status = run({RMTSWEEP_BINARY, "status", dir / "d1.h5"}, dir / "status.log");
-  EXPECT_NE(status.output.find("by size: d=60 16/16 done; d=24 16/16 done; d=40 16/16 done"), std::string::npos)
+  EXPECT_NE(status.output.find("by size: d=60 16/16 done; d=24 16/16 done; d=40 16/16 done"),
+            std::string::npos)
       << status.output;
   const io::File file = io::open_file(dir / "d1.h5", io::Access::read_only);
   EXPECT_EQ(io::read_ints(io::open_dataset(file, "grid/d")), (std::vector<std::int64_t>{60, 24, 40}));
@@ -86,22 +87,24 @@ TEST(SweepEndToEnd, ASweepOverSeveralSizesGivesTheSameFileOnOneTwoAndThreeRanks)
 TEST(SweepEndToEnd, GroupsOfTwoRanksGiveTheSameFileWithElpaAndWithScalapack) {
   const TempDir dir;
   const std::string config = write_small_config(dir);
-  const Finished one = run(mpi_command(1, {"run", "--config", config, "--d", "130", "--output", dir / "one.h5",
-                                           "--lines", "off"}),
-                           dir / "one.log");
+  const Finished one = run(
+      mpi_command(1, {"run", "--config", config, "--d", "130", "--output", dir / "one.h5", "--lines", "off"}),
+      dir / "one.log");
   ASSERT_EQ(one.exit_code, 0) << one.output;
   EXPECT_EQ(one.output.find("S reduced by ELPA"), std::string::npos) << "one rank uses LAPACK";
   for (const std::string solver : {"auto", "scalapack"}) {
     const std::string name = "pair-" + solver;
-    const Finished pair = run(mpi_command(2, {"run", "--config", config, "--d", "130", "--ranks_per_point", "2",
-                                              "--eigensolver", solver, "--output", dir / (name + ".h5"), "--lines", "off"}),
-                              dir / (name + ".log"));
+    const Finished pair =
+        run(mpi_command(2, {"run", "--config", config, "--d", "130", "--ranks_per_point", "2",
+                            "--eigensolver", solver, "--output", dir / (name + ".h5"), "--lines", "off"}),
+            dir / (name + ".log"));
     ASSERT_EQ(pair.exit_code, 0) << pair.output;
     EXPECT_NE(pair.output.find("16/16 done"), std::string::npos) << pair.output;
     // What actually reduced S, counted from the engine's own results.
     const bool elpa = pair.output.find("S reduced by ELPA in 16 of the 16 points done") != std::string::npos;
     EXPECT_EQ(elpa, solver == "auto") << pair.output;
-    EXPECT_EQ(pair.output.find("S reduced by ELPA") == std::string::npos, solver == "scalapack") << pair.output;
+    EXPECT_EQ(pair.output.find("S reduced by ELPA") == std::string::npos, solver == "scalapack")
+        << pair.output;
     expect_same_values(dir / "one.h5", dir / (name + ".h5"));
   }
 }
@@ -117,9 +120,10 @@ TEST(SweepEndToEnd, AKrylovSweepGivesTheSameFileOnOneThreeRanksAndGroupsOfTwo) {
   args.insert(args.end(), krylov.begin(), krylov.end());
   const Finished one = run(mpi_command(1, args), dir / "k1.log");
   ASSERT_EQ(one.exit_code, 0) << one.output;
-  EXPECT_NE(one.output.find("S never formed (Krylov engine) in 16 of the 16 points"), std::string::npos) << one.output;
-  for (const auto& [ranks, extra] : std::vector<std::pair<int, std::vector<std::string>>>{
-           {3, {}}, {2, {"--ranks_per_point", "2"}}}) {
+  EXPECT_NE(one.output.find("S never formed (Krylov engine) in 16 of the 16 points"), std::string::npos)
+      << one.output;
+  for (const auto& [ranks, extra] :
+       std::vector<std::pair<int, std::vector<std::string>>>{{3, {}}, {2, {"--ranks_per_point", "2"}}}) {
     const std::string name = std::string("k").append(std::to_string(ranks)).append(extra.empty() ? "" : "g2");
     std::vector<std::string> many_args{"run", "--config", config, "--output", dir / (name + ".h5")};
     many_args.insert(many_args.end(), krylov.begin(), krylov.end());
@@ -156,7 +160,8 @@ TEST(SweepEndToEnd, TheStaticScheduleFallbackGivesTheSameFileAsTheDynamicOne) {
 /// The small sweep run to the end on 2 ranks into dir/a.h5; returns its config's path.
 std::string finished_small_sweep(const TempDir& dir) {
   const std::string config = write_small_config(dir);
-  EXPECT_EQ(run(mpi_command(2, {"run", "--config", config, "--output", dir / "a.h5"}), dir / "a.log").exit_code, 0);
+  EXPECT_EQ(
+      run(mpi_command(2, {"run", "--config", config, "--output", dir / "a.h5"}), dir / "a.log").exit_code, 0);
   return config;
 }
 
@@ -274,9 +279,9 @@ TEST(SweepEndToEnd, ResumingAFileDrawnWithAnotherBoostRandomIsRefused) {
 TEST(SweepEndToEnd, AFailingPointIsRecordedWithItsMessageWhileTheOthersFinish) {
   const TempDir dir;
   const std::string config = write_small_config(dir);
-  const Finished failed =
-      run(mpi_command(2, {"run", "--config", config, "--output", dir / "f.h5", "--fail_points", "4,10", "--lines", "off"}),
-          dir / "f.log");
+  const Finished failed = run(mpi_command(2, {"run", "--config", config, "--output", dir / "f.h5",
+                                              "--fail_points", "4,10", "--lines", "off"}),
+                              dir / "f.log");
   EXPECT_EQ(failed.exit_code, 3) << failed.output;
   std::vector<std::int64_t> expected(16, 1);
   expected[4] = expected[10] = 2;
@@ -300,9 +305,10 @@ TEST(SweepEndToEnd, AFailingPointIsRecordedWithItsMessageWhileTheOthersFinish) {
 TEST(SweepEndToEnd, AFaultOnOneRankOfAGroupEndsTheJobInsteadOfHangingAndTheFileResumes) {
   const TempDir dir;
   const std::string config = write_small_config(dir);
-  const Finished failed = run(mpi_command(2, {"run", "--config", config, "--output", dir / "g.h5",
-                                              "--ranks_per_point", "2", "--fail_points", "4", "--lines", "off"}),
-                              dir / "g.log");
+  const Finished failed =
+      run(mpi_command(2, {"run", "--config", config, "--output", dir / "g.h5", "--ranks_per_point", "2",
+                          "--fail_points", "4", "--lines", "off"}),
+          dir / "g.log");
   EXPECT_NE(failed.exit_code, 0) << failed.output;
   EXPECT_NE(failed.output.find("rank 1: point 4 failed on this rank (fault injected"), std::string::npos)
       << failed.output;

@@ -249,11 +249,12 @@ TEST(RecordedFailures, AResumedFileOfTheFirstSchemaKeepsItsWidthAndCutsALongMess
   const TempDir dir;
   const std::string file = dir / "first.h5";
   std::filesystem::copy_file(std::string(RMTSWEEP_SOURCE_DIR) + "/tests/data/sweep_schema1.h5", file);
-  const Finished resumed = run(
-      mpi_command(2, {"run",   "--d",           "16",          "--delta",   "0.5",      "--gamma", "0.5",
-                      "--snr", "0,2",           "--weighting", "mean,last", "--trials", "2",       "--seed",
-                      "3",     "--fail_points", "1",           "--resume",  "--output", file, "--lines", "off"}),
-      dir / "r.log");
+  const Finished resumed =
+      run(mpi_command(
+              2, {"run", "--d",         "16",        "--delta",  "0.5",     "--gamma", "0.5", "--snr",
+                  "0,2", "--weighting", "mean,last", "--trials", "2",       "--seed",  "3",   "--fail_points",
+                  "1",   "--resume",    "--output",  file,       "--lines", "off"}),
+          dir / "r.log");
   EXPECT_EQ(resumed.exit_code, 3) << resumed.output;
   const io::File h5 = io::open_file(file, io::Access::read_only);
   const io::Dataset error = io::open_dataset(h5, "points/error");

@@ -7,13 +7,28 @@
 namespace rmtsweep::test {
 namespace {
 
-/// 2 x 2 x 6 x 2 x 3 = 144 points at d = 80 in 24 lines of 6 snr values, with their spectra: mean and a peaked
-/// custom pooling, N above and below V (gamma 0.25 and 2: the Gram form).
+/// 2 x 2 x 6 x 2 x 3 = 144 points at d = 80 in 24 lines of 6 snr values, with their spectra: mean and a
+/// peaked custom pooling, N above and below V (gamma 0.25 and 2: the Gram form).
 std::vector<std::string> sweep_args(const std::string& output, std::vector<std::string> extra = {}) {
-  std::vector<std::string> args{"run",     "--output", output,         "--d",     "80",  "--seed",
-                                "5",       "--trials", "3",            "--delta", "0.5,1", "--gamma",
-                                "0.25,2",  "--snr",    "0:2.5:6",      "--weighting",
-                                "mean,custom:4,1,1,0,0,0,0,0,0,0", "--store_spectra", "true"};
+  std::vector<std::string> args{"run",
+                                "--output",
+                                output,
+                                "--d",
+                                "80",
+                                "--seed",
+                                "5",
+                                "--trials",
+                                "3",
+                                "--delta",
+                                "0.5,1",
+                                "--gamma",
+                                "0.25,2",
+                                "--snr",
+                                "0:2.5:6",
+                                "--weighting",
+                                "mean,custom:4,1,1,0,0,0,0,0,0,0",
+                                "--store_spectra",
+                                "true"};
   args.insert(args.end(), extra.begin(), extra.end());
   return args;
 }
@@ -49,7 +64,8 @@ TEST(SweepLines, ASweepOfLinesHoldsThePointsEachComputedAloneWouldGive) {
   const TempDir dir;
   const Finished lines = run(mpi_command(2, sweep_args(dir / "lines.h5")), dir / "lines.log");
   ASSERT_EQ(lines.exit_code, 0) << lines.output;
-  const Finished alone = run(mpi_command(2, sweep_args(dir / "alone.h5", {"--lines", "off"})), dir / "alone.log");
+  const Finished alone =
+      run(mpi_command(2, sweep_args(dir / "alone.h5", {"--lines", "off"})), dir / "alone.log");
   ASSERT_EQ(alone.exit_code, 0) << alone.output;
   expect_same_points(dir / "alone.h5", dir / "lines.h5");
   const io::File file = io::open_file(dir / "lines.h5", io::Access::read_only);
@@ -71,8 +87,8 @@ TEST(SweepLines, ASweepOfLinesGivesTheSameFileOnOneRankAsOnTwo) {
   ASSERT_EQ(two.exit_code, 0) << two.output;
   const Finished one = run(mpi_command(1, sweep_args(dir / "one.h5")), dir / "one.log");
   ASSERT_EQ(one.exit_code, 0) << one.output;
-  const Finished same =
-      compare_sweep_files(dir / "two.h5", dir / "one.h5", {"--ignore-attr", "mpi_ranks", "--ignore-attr", "run_0_mpi_ranks"});
+  const Finished same = compare_sweep_files(
+      dir / "two.h5", dir / "one.h5", {"--ignore-attr", "mpi_ranks", "--ignore-attr", "run_0_mpi_ranks"});
   EXPECT_EQ(same.exit_code, 0) << same.output;
 }
 
@@ -88,7 +104,8 @@ TEST(SweepLines, AFailingLineRecordsEachOfItsPointsAsFailedWhileTheOthersFinish)
   for (std::size_t i = 0; i < status.size(); ++i) EXPECT_EQ(status[i], i % 6 == 0 && i < 36 ? 2 : 1) << i;
   const io::File h5 = io::open_file(file, io::Access::read_only);
   const auto errors = io::read_strings(io::open_dataset(h5, "points/error"));
-  EXPECT_TRUE(errors[30].starts_with("fault injected by the test-only fail_points key, instead of computing the line"))
+  EXPECT_TRUE(errors[30].starts_with(
+      "fault injected by the test-only fail_points key, instead of computing the line"))
       << errors[30];
   EXPECT_EQ(io::read_ints(io::open_dataset(h5, "lines/d80/count"))[0], 0);
   const Finished resumed = run(mpi_command(2, sweep_args(file, {"--resume"})), dir / "r.log");
@@ -103,16 +120,17 @@ TEST(SweepLines, AFileWithoutLinesResumesAndAssembles) {
   const TempDir dir;
   const std::string file = dir / "first.h5";
   std::filesystem::copy_file(std::string(RMTSWEEP_SOURCE_DIR) + "/tests/data/sweep_schema1.h5", file);
-  const Finished resumed = run(mpi_command(2, {"run", "--d", "16", "--delta", "0.5", "--gamma", "0.5", "--snr", "0,2",
-                                               "--weighting", "mean,last", "--trials", "2", "--seed", "3",
-                                               "--resume", "--output", file}),
-                               dir / "r.log");
+  const Finished resumed = run(
+      mpi_command(2, {"run", "--d", "16", "--delta", "0.5", "--gamma", "0.5", "--snr", "0,2", "--weighting",
+                      "mean,last", "--trials", "2", "--seed", "3", "--resume", "--output", file}),
+      dir / "r.log");
   ASSERT_EQ(resumed.exit_code, 0) << resumed.output;
   const Finished assembled = run({RMTSWEEP_BINARY, "assemble", file}, dir / "a.log");
   ASSERT_EQ(assembled.exit_code, 0) << assembled.output;
   const io::File h5 = io::open_file(file, io::Access::read_only);
   EXPECT_FALSE(io::exists(h5, "lines"));
-  for (const std::int64_t exact : io::read_ints(io::open_dataset(h5, "phase/detection/edge/empirical_threshold_exact")))
+  for (const std::int64_t exact :
+       io::read_ints(io::open_dataset(h5, "phase/detection/edge/empirical_threshold_exact")))
     EXPECT_EQ(exact, 0);
 }
 

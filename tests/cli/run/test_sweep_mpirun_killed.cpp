@@ -10,9 +10,10 @@ namespace {
 /// 160 points at d = 600, each computed alone (several seconds on 2 idle cores; at d = 250, or as 32 lines
 /// of 5 snr, an idle machine finished them before the signal): still running when the test signals it.
 std::vector<std::string> sweep_args(const std::string& output, bool resume = false) {
-  std::vector<std::string> args{"run",          "--output", output,     "--d",    "600",   "--delta",
-                                "0.25,0.5",     "--gamma",  "0.25,0.5", "--snr",  "0:4:5", "--weighting",
-                                "mean,optimal", "--trials", "4",        "--seed", "3",      "--lines", "off"};
+  std::vector<std::string> args{"run",     "--output",    output,         "--d",      "600",
+                                "--delta", "0.25,0.5",    "--gamma",      "0.25,0.5", "--snr",
+                                "0:4:5",   "--weighting", "mean,optimal", "--trials", "4",
+                                "--seed",  "3",           "--lines",      "off"};
   if (resume) args.push_back("--resume");
   return args;
 }

@@ -21,7 +21,8 @@ std::vector<std::string> small_run(const std::string& output) {
 /// Exit 2 with rmtsweep's one line about --output, and no HDF5 error stack or MPI_Abort.
 void expect_refused(const Finished& done, const std::string& path, const std::string& why) {
   EXPECT_EQ(done.exit_code, 2) << done.output;
-  EXPECT_NE(done.output.find("rmtsweep run: invalid --output '" + path + "'"), std::string::npos) << done.output;
+  EXPECT_NE(done.output.find("rmtsweep run: invalid --output '" + path + "'"), std::string::npos)
+      << done.output;
   EXPECT_NE(done.output.find(why), std::string::npos) << done.output;
   EXPECT_EQ(done.output.find("HDF5"), std::string::npos) << done.output;
   EXPECT_EQ(done.output.find("MPI_ABORT"), std::string::npos) << done.output;
@@ -34,7 +35,8 @@ TEST(SweepOutputChecks, AnOutputInADirectoryWhereNoFileCanBeCreatedIsRefusedWith
                  "/proc/rmtsweep_sweep.h5", "the directory /proc is not writable");
   if (geteuid() != 0) {
     std::filesystem::create_directory(dir / "ro");
-    std::filesystem::permissions(dir / "ro", std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
+    std::filesystem::permissions(dir / "ro",
+                                 std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
     expect_refused(run(mpi_command(2, small_run(dir / "ro/x.h5")), dir / "ro.log"), dir / "ro/x.h5",
                    "is not writable (creating the file failed: Permission denied)");
     std::filesystem::permissions(dir / "ro", std::filesystem::perms::owner_all);
@@ -67,16 +69,18 @@ TEST(SweepOutputChecks, AFileWrittenWhileLogRangesMissedDecadesResumesWithItsLog
   const TempDir dir;
   const std::string file = dir / "old.h5";
   // exp/log gave log:1:100:3 as 1,10.000000000000002,100; the middle point is left failed.
-  const Finished old = run(mpi_command(1, {"run", "--d", "20", "--snr", "1,10.000000000000002,100", "--fail_points",
-                                           "1", "--output", file, "--lines", "off"}),
+  const Finished old = run(mpi_command(1, {"run", "--d", "20", "--snr", "1,10.000000000000002,100",
+                                           "--fail_points", "1", "--output", file, "--lines", "off"}),
                            dir / "old.log");
   ASSERT_EQ(old.exit_code, 3) << old.output;
   const Finished resumed =
-      run(mpi_command(1, {"run", "--d", "20", "--snr", "log:1:100:3", "--resume", "--output", file}), dir / "r.log");
+      run(mpi_command(1, {"run", "--d", "20", "--snr", "log:1:100:3", "--resume", "--output", file}),
+          dir / "r.log");
   EXPECT_EQ(resumed.exit_code, 0) << resumed.output;
   EXPECT_EQ(read_status(file), (std::vector<std::int64_t>{status_done, status_done, status_done}));
   const io::File h5 = io::open_file(file, io::Access::read_only);
-  EXPECT_EQ(io::read_doubles(io::open_dataset(h5, "grid/snr")), (std::vector<double>{1, 10.000000000000002, 100}));
+  EXPECT_EQ(io::read_doubles(io::open_dataset(h5, "grid/snr")),
+            (std::vector<double>{1, 10.000000000000002, 100}));
 }
 
 // A file of the first schema (tests/data/sweep_schema1.h5: before the solver columns existed, point
@@ -85,10 +89,10 @@ TEST(SweepOutputChecks, AFileOfTheFirstSchemaResumesAndKeepsItsColumns) {
   const TempDir dir;
   const std::string file = dir / "first.h5";
   std::filesystem::copy_file(std::string(RMTSWEEP_SOURCE_DIR) + "/tests/data/sweep_schema1.h5", file);
-  const Finished resumed = run(mpi_command(2, {"run", "--d", "16", "--delta", "0.5", "--gamma", "0.5", "--snr", "0,2",
-                                               "--weighting", "mean,last", "--trials", "2", "--seed", "3",
-                                               "--resume", "--output", file}),
-                               dir / "r.log");
+  const Finished resumed = run(
+      mpi_command(2, {"run", "--d", "16", "--delta", "0.5", "--gamma", "0.5", "--snr", "0,2", "--weighting",
+                      "mean,last", "--trials", "2", "--seed", "3", "--resume", "--output", file}),
+      dir / "r.log");
   EXPECT_EQ(resumed.exit_code, 0) << resumed.output;
   EXPECT_NE(resumed.output.find("1 of 1 points computed in this run"), std::string::npos) << resumed.output;
   EXPECT_EQ(read_status(file), std::vector<std::int64_t>(8, status_done));
@@ -122,7 +126,8 @@ TEST(SweepOutputChecks, AnImpossibleDimensionIsRefusedWithTheMemoryItNeedsBefore
     if (plan) args.push_back("--plan");
     const Finished refused = run(mpi_command(2, args), dir / "huge.log");
     EXPECT_EQ(refused.exit_code, 2) << refused.output;
-    EXPECT_NE(refused.output.find("invalid --d '1000000': the largest point"), std::string::npos) << refused.output;
+    EXPECT_NE(refused.output.find("invalid --d '1000000': the largest point"), std::string::npos)
+        << refused.output;
     EXPECT_NE(refused.output.find("TiB per rank"), std::string::npos) << refused.output;
     EXPECT_NE(refused.output.find("--force-memory"), std::string::npos) << refused.output;
     EXPECT_FALSE(std::filesystem::exists(dir / "huge.h5"));

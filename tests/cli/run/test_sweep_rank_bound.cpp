@@ -34,8 +34,8 @@ double largest_difference(const std::string& a, const std::string& b) {
     EXPECT_EQ(x[s].first, y[s].first);
     EXPECT_EQ(x[s].second.size(), y[s].second.size()) << x[s].first;
     const std::string& name = x[s].first;
-    const bool coordinates = name.rfind("lines/", 0) == 0 &&
-                             (name.ends_with("/signal") || name.ends_with("/offset"));
+    const bool coordinates =
+        name.rfind("lines/", 0) == 0 && (name.ends_with("/signal") || name.ends_with("/offset"));
     if (coordinates) continue;
     const bool discrete = name == "points/status" || name == "points/ridge_accuracy";
     for (std::size_t i = 0; i < x[s].second.size() && i < y[s].second.size(); ++i) {
@@ -90,7 +90,8 @@ TEST(RankBound, OneThreadPerRankIsBitForBitOnAnyRanksAndOtherwiseWithinTheStated
     ASSERT_EQ(done.exit_code, 0) << name << ": " << done.output;
   }
   for (const char* name : {"one", "three", "threads", "group"}) {
-    const Finished assembled = run(mpi_command(1, {"assemble", dir / (std::string(name) + ".h5")}), dir / "assemble.log");
+    const Finished assembled =
+        run(mpi_command(1, {"assemble", dir / (std::string(name) + ".h5")}), dir / "assemble.log");
     ASSERT_EQ(assembled.exit_code, 0) << name << ": " << assembled.output;
   }
   const Finished same = compare(dir / "one.h5", dir / "three.h5");
@@ -107,9 +108,10 @@ TEST(RankBound, OneThreadPerRankIsBitForBitOnAnyRanksAndOtherwiseWithinTheStated
   EXPECT_LE(group, bound);
   EXPECT_LE(threads_thresholds, bound);
   EXPECT_LE(group_thresholds, bound);
-  std::printf("largest relative difference: 2 BLAS threads %.3g (exact thresholds %.3g), ranks_per_point = 2 %.3g "
-              "(%.3g)\n",
-              threads, threads_thresholds, group, group_thresholds);
+  std::printf(
+      "largest relative difference: 2 BLAS threads %.3g (exact thresholds %.3g), ranks_per_point = 2 %.3g "
+      "(%.3g)\n",
+      threads, threads_thresholds, group, group_thresholds);
 }
 
 }  // namespace

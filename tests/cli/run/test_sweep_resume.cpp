@@ -11,8 +11,9 @@ namespace {
 
 /// 80 points at d = 600 in 16 lines of 5 snr: about 0.6 s on two ranks of this machine (at d = 250 it was
 /// 0.15 s, which a faster machine could finish between two polls), long enough to be killed midway.
-const std::vector<std::string> sweep_keys{"--delta",      "0.25,0.5", "--gamma", "0.25,0.5", "--snr", "0:4:5",
-                                          "--weighting", "mean,optimal", "--trials", "2", "--seed", "3"};
+const std::vector<std::string> sweep_keys{"--delta",  "0.25,0.5", "--gamma",     "0.25,0.5",
+                                          "--snr",    "0:4:5",    "--weighting", "mean,optimal",
+                                          "--trials", "2",        "--seed",      "3"};
 
 std::vector<std::string> with_keys(std::vector<std::string> args, const std::string& d = "600") {
   args.insert(args.end(), sweep_keys.begin(), sweep_keys.end());
@@ -45,7 +46,7 @@ std::vector<std::int64_t> wait_until_done(const std::string& path, pid_t pid, st
 /// computed twice, and the file equals an uninterrupted run's (with `extra` keys on every run; the d
 /// axis is 600 unless `d` gives it).
 void expect_kill_nine_and_resume_to_equal_a_clean_run(const std::vector<std::string>& extra,
-                                                       const std::string& d = "600") {
+                                                      const std::string& d = "600") {
   const auto with_keys = [&](std::vector<std::string> args) {
     args = rmtsweep::test::with_keys(std::move(args), d);
     args.insert(args.end(), extra.begin(), extra.end());
@@ -146,8 +147,8 @@ int world_rank_of(pid_t pid) {
 // on the signal before each point, so the sweep ends early with a resumable file and 143.
 TEST(SweepResume, SigtermToTheSecondRankOfAGroupStopsTheSweepToo) {
   const TempDir dir;
-  const pid_t mpirun =
-      start(mpi_command(2, with_keys({"run", "--output", dir / "g.h5", "--ranks_per_point", "2"})), dir / "g.log");
+  const pid_t mpirun = start(
+      mpi_command(2, with_keys({"run", "--output", dir / "g.h5", "--ranks_per_point", "2"})), dir / "g.log");
   ASSERT_FALSE(wait_until_done(dir / "g.h5", mpirun, 4).empty()) << read_text(dir / "g.log");
   pid_t second = -1;
   for (const pid_t rank : children_of(mpirun)) {

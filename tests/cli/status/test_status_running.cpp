@@ -58,7 +58,8 @@ TEST(StatusJson, AFinishedSweepParsesWithItsCountsRunsJournalAndFailedPoint) {
   EXPECT_EQ(failed["weighting"], reader.texts(store::column::weighting).at(3));
   EXPECT_EQ(failed["trial"], reader.integers(store::column::trial).at(3));
   ASSERT_TRUE(failed["message"].is_string()) << failed.dump();
-  EXPECT_TRUE(failed["message"].get<std::string>().starts_with("fault injected by the test-only fail_points key"))
+  EXPECT_TRUE(
+      failed["message"].get<std::string>().starts_with("fault injected by the test-only fail_points key"))
       << failed.dump();
 }
 
@@ -88,7 +89,8 @@ TEST(StatusWhileRunning, SaysARunHoldsTheFileWithItsRateAndSuggestsNoRecover) {
     } catch (const std::exception&) {  // still being created
     }
   }
-  // The rate is points over whole seconds since run_0_started (1 s resolution): at least one must have passed.
+  // The rate is points over whole seconds since run_0_started (1 s resolution): at least one must have
+  // passed.
   std::this_thread::sleep_for(std::chrono::milliseconds(1100));
   const nlohmann::json s = status_json(output, dir / "status.json.log");
   const Finished human = run_serial({"status", output, "--no-verify"}, dir / "status.log");

@@ -35,9 +35,9 @@ struct Case {
 /// eigenvalues then differ from the dense ones by about 1e-18 kappa^2 / gap plus rounding, so
 /// 1e-9 relative holds with a wide margin; the vectors by at most 1e-9 kappa / gap (gaps of at
 /// least 1e-3 lambda among the top k here, and kappa below lambda), so overlaps to 2e-6 |x^T u| at
-/// worst by that bound (measured: 7e-13 at d = 4000). beta from the ridge's residual of 1e-9 is accurate to about 3e-8 relative and scores
-/// the test sequences alike unless one lies within that of the boundary; beta comes from the same
-/// basis as the eigenpairs, its residual measured below 1e-8.
+/// worst by that bound (measured: 7e-13 at d = 4000). beta from the ridge's residual of 1e-9 is accurate to
+/// about 3e-8 relative and scores the test sequences alike unless one lies within that of the boundary; beta
+/// comes from the same basis as the eigenpairs, its residual measured below 1e-8.
 void expect_krylov_equal_to_dense(const Case& c, int d = 300) {
   const auto params = test::make_point(d, c.delta, c.gamma, c.snr, c.weighting, "prefix:3", c.table);
   const auto dense = run(params, simulate::Engine::dense);
@@ -62,7 +62,9 @@ void expect_krylov_equal_to_dense(const Case& c, int d = 300) {
 }  // namespace
 
 // N = 4d > V = 2d with an outlier (snr = 4), the parameters of the benchmark.
-TEST(KrylovPoint, MeanPoolingMatchesTheDensePath) { expect_krylov_equal_to_dense({"mean", "iid", 0.5, 0.25, 4.0}); }
+TEST(KrylovPoint, MeanPoolingMatchesTheDensePath) {
+  expect_krylov_equal_to_dense({"mean", "iid", 0.5, 0.25, 4.0});
+}
 
 TEST(KrylovPoint, LastTokenPoolingMatchesTheDensePath) {
   expect_krylov_equal_to_dense({"last", "iid", 0.5, 0.25, 4.0});
@@ -152,4 +154,3 @@ TEST(KrylovPoint, EveryRankHoldsTheSameResultAndOneRankAgrees) {
   }
   EXPECT_EQ(group.ridge_accuracy, alone.ridge_accuracy);
 }
-

@@ -10,12 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "rmtsweep/config/config.hpp"
+#include "rmtsweep/config/grid.hpp"
 #include "rmtsweep/io/hdf5.hpp"
 #include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/parallel/communicator.hpp"
-#include "rmtsweep/config/config.hpp"
 #include "rmtsweep/store/failure_messages.hpp"
-#include "rmtsweep/config/grid.hpp"
 #include "rmtsweep/store/refine_file.hpp"
 #include "rmtsweep/store/sweep_file.hpp"
 #include "rmtsweep/theory/prediction.hpp"
@@ -27,11 +27,11 @@ namespace {
 /// 8 points at d = 16 (4 snr x 2 trials).
 config::Grid small_grid() {
   return config::Grid(config::parse_sweep_config({{"d", "16"},
-                                  {"delta", "0.5"},
-                                  {"gamma", "0.5"},
-                                  {"snr", "0:1.5:4"},
-                                  {"weighting", "mean"},
-                                  {"trials", "2"}}));
+                                                  {"delta", "0.5"},
+                                                  {"gamma", "0.5"},
+                                                  {"snr", "0:1.5:4"},
+                                                  {"weighting", "mean"},
+                                                  {"trials", "2"}}));
 }
 
 std::vector<theory::Prediction> predictions_of(const config::Grid& grid) {
@@ -79,7 +79,8 @@ TEST(DeferredMessages, EachRanksFailuresReachThePointsAndARefineBlockWholeWhenTh
   const SharedFile shared;
   const config::Grid grid = small_grid();
   {
-    store::SweepFile file = store::SweepFile::create(shared.path(), comm, grid, predictions_of(grid), run_on(size));
+    store::SweepFile file =
+        store::SweepFile::create(shared.path(), comm, grid, predictions_of(grid), run_on(size));
     store::RefineFile refined(file.handle(), grid.config(), file.k(), file.run_index(), file.messages());
     refined.add_block(4);
     // Rank r fails point 2 r + 1 and refined row r (independent writes, as the groups' leaders do).
@@ -110,7 +111,8 @@ TEST(DeferredMessages, ACloseEmptiesTheMessageOfAPointNoLongerFailedAndOneThatCh
   const SharedFile shared;
   const config::Grid grid = small_grid();
   {
-    store::SweepFile file = store::SweepFile::create(shared.path(), comm, grid, predictions_of(grid), run_on(size));
+    store::SweepFile file =
+        store::SweepFile::create(shared.path(), comm, grid, predictions_of(grid), run_on(size));
     if (comm.rank() == size - 1) file.write_failed(3, message_of(size - 1, "a point"), 0.5);
     file.close();
   }
@@ -118,7 +120,8 @@ TEST(DeferredMessages, ACloseEmptiesTheMessageOfAPointNoLongerFailedAndOneThatCh
     EXPECT_EQ(errors_at(shared.path(), "points")[3], message_of(size - 1, "a point"));
   }
   {
-    store::SweepFile file = store::SweepFile::open_for_resume(shared.path(), comm, grid, run_on(size));  // run 1
+    store::SweepFile file =
+        store::SweepFile::open_for_resume(shared.path(), comm, grid, run_on(size));  // run 1
     if (comm.rank() == 0) file.mark_pending(3);  // no longer failed, as a repaired point is
     file.close();
   }
@@ -127,7 +130,8 @@ TEST(DeferredMessages, ACloseEmptiesTheMessageOfAPointNoLongerFailedAndOneThatCh
     EXPECT_EQ(messages_run(shared.path()), 1);
   }
   {
-    store::SweepFile file = store::SweepFile::open_for_resume(shared.path(), comm, grid, run_on(size));  // run 2
+    store::SweepFile file =
+        store::SweepFile::open_for_resume(shared.path(), comm, grid, run_on(size));  // run 2
     file.close();
   }
   if (comm.rank() == 0) {

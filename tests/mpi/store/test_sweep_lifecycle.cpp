@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "rejection.hpp"
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/config/grid.hpp"
 #include "rmtsweep/config/predictions.hpp"
@@ -24,7 +25,6 @@
 #include "rmtsweep/store/sweep_reader.hpp"
 #include "rmtsweep/store/sweep_status.hpp"
 #include "rmtsweep/store/verify.hpp"
-#include "rejection.hpp"
 #include "shared_dir.hpp"
 
 namespace rmtsweep::store {
@@ -67,14 +67,17 @@ bool root() { return parallel::rank_of(MPI_COMM_WORLD) == 0; }
 void make_sweep(const std::string& path, const std::vector<std::int64_t>& done, bool journal = true) {
   const parallel::Communicator comm = parallel::Communicator::duplicate(MPI_COMM_WORLD);
   const config::Grid grid = small_grid();
-  SweepFile file = create_sweep_file(path, comm, grid, config::grid_predictions(grid), run_on(comm.size()), journal);
+  SweepFile file =
+      create_sweep_file(path, comm, grid, config::grid_predictions(grid), run_on(comm.size()), journal);
   if (comm.rank() == 0) {
     for (const std::int64_t i : done) file.write_done(i, result_of(2.0 + static_cast<double>(i)), 0.1);
   }
   file.close();
 }
 
-std::string sweep_id_of(const std::string& path) { return SweepReader(path).text_attribute("sweep_id").value_or(""); }
+std::string sweep_id_of(const std::string& path) {
+  return SweepReader(path).text_attribute("sweep_id").value_or("");
+}
 
 void write_text(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
 
@@ -135,7 +138,8 @@ TEST(PrepareJournal, ANewSweepOverAJournalHoldingPointsIsRefusedUnlessItReplaces
   } catch (const InvalidArgument& e) {
     EXPECT_EQ(e.name(), "output");
     EXPECT_EQ(e.override_switch(), "force");
-    EXPECT_NE(std::string(e.what()).find("holds 2 points of a sweep whose file is missing"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("holds 2 points of a sweep whose file is missing"),
+              std::string::npos)
         << e.what();
   }
   const std::string moved_to = prepare_journal(path, false, true, MPI_COMM_WORLD);
@@ -174,7 +178,8 @@ TEST(JournalState, AFileWithoutAJournalOrWithPointsTheJournalLacksIsSaidSo) {
   make_sweep(none, {0}, false);
   make_sweep(ahead, {0});
   if (!root()) return;
-  EXPECT_EQ(journal_state(none, sweep_id_of(none), SweepReader(none).status()).kind, JournalState::Kind::missing);
+  EXPECT_EQ(journal_state(none, sweep_id_of(none), SweepReader(none).status()).kind,
+            JournalState::Kind::missing);
   std::vector<std::int64_t> status = SweepReader(ahead).status();
   status[5] = static_cast<std::int64_t>(PointStatus::done);  // a point the journal does not hold
   const JournalState state = journal_state(ahead, sweep_id_of(ahead), status);
@@ -259,7 +264,8 @@ TEST(FailedPoints, AreListedWithTheirMessagesOnceTheRunClosedTheFile) {
   const parallel::Communicator comm = parallel::Communicator::duplicate(MPI_COMM_WORLD);
   const config::Grid grid = small_grid();
   {
-    SweepFile file = create_sweep_file(path, comm, grid, config::grid_predictions(grid), run_on(comm.size()), true);
+    SweepFile file =
+        create_sweep_file(path, comm, grid, config::grid_predictions(grid), run_on(comm.size()), true);
     if (comm.rank() == comm.size() - 1) file.write_failed(6, "pdsyevr failed with info = 3", 0.1);
     file.close();
   }
@@ -317,15 +323,19 @@ TEST(Merge, TwoFilesOfDisjointPointsMakeOneAndWhatIsRefusedNamesTheArgumentAndIt
   const InvalidArgument partial = test::rejection<InvalidArgument>([&] { (void)merge(gaps, {a}); });
   EXPECT_EQ(partial.name(), "shards");
   EXPECT_EQ(partial.override_switch(), "allow_partial");
-  EXPECT_NE(partial.allowed().find("4 of the 8 points are done in none of the files given"), std::string::npos)
+  EXPECT_NE(partial.allowed().find("4 of the 8 points are done in none of the files given"),
+            std::string::npos)
       << partial.what();
   EXPECT_FALSE(fs::exists(gaps));
   EXPECT_EQ(merge(gaps, {a}, false, true).pending, 4) << "allow_partial writes the points there are";
 
-  const InvalidArgument overlap = test::rejection<InvalidArgument>([&] { (void)merge(dir / "overlap.h5", {a, c}); });
+  const InvalidArgument overlap = test::rejection<InvalidArgument>([&] {
+    (void)merge(dir / "overlap.h5", {a, c});
+  });
   EXPECT_EQ(overlap.name(), "shards");
   EXPECT_TRUE(overlap.described());
-  EXPECT_NE(overlap.allowed().find("1 points are done (or failed) both in"), std::string::npos) << overlap.what();
+  EXPECT_NE(overlap.allowed().find("1 points are done (or failed) both in"), std::string::npos)
+      << overlap.what();
 }
 
 }  // namespace

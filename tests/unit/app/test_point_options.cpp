@@ -123,21 +123,34 @@ std::string message_of(const std::function<void()>& call) {
 }  // namespace
 
 TEST(PointOptions, AStrayWordIsCalledAnUnexpectedArgument) {
-  EXPECT_EQ(message_of([] { parse({"--d", "3", "extra"}); }).rfind("unexpected argument 'extra': rmtsweep ", 0), 0u)
-      << message_of([] { parse({"--d", "3", "extra"}); });
+  EXPECT_EQ(message_of([] {
+              parse({"--d", "3", "extra"});
+            }).rfind("unexpected argument 'extra': rmtsweep ", 0),
+            0u)
+      << message_of([] {
+           parse({"--d", "3", "extra"});
+         });
 }
 
 TEST(PointOptions, AnUnknownOptionIsCalledUnknownAndTheAllowedOnesAreListed) {
-  EXPECT_EQ(message_of([] { parse({"--foo", "1"}); }).rfind("unknown option '--foo'; allowed: --d, --T, --delta", 0), 0u)
-      << message_of([] { parse({"--foo", "1"}); });
+  EXPECT_EQ(message_of([] {
+              parse({"--foo", "1"});
+            }).rfind("unknown option '--foo'; allowed: --d, --T, --delta", 0),
+            0u)
+      << message_of([] {
+           parse({"--foo", "1"});
+         });
   EXPECT_EQ(message_of([] { parse({"--foo=1"}); }).rfind("unknown option '--foo=1'", 0), 0u);
 }
 
 TEST(PointOptions, ARepeatedOptionIsCalledRepeatedWithTheValuesAsTyped) {
-  EXPECT_EQ(message_of([] { parse({"--snr", "1e0", "--snr=2"}); }),
+  EXPECT_EQ(message_of([] {
+              parse({"--snr", "1e0", "--snr=2"});
+            }),
             "--snr given twice ('1e0' and '2'): give it once (see rmtsweep test --help)");
-  EXPECT_EQ(message_of([] { parse({"--d", "3", "--d", "4", "--d", "5"}); }).rfind(
-                "--d given 3 times ('3', '4' and '5')", 0),
+  EXPECT_EQ(message_of([] {
+              parse({"--d", "3", "--d", "4", "--d", "5"});
+            }).rfind("--d given 3 times ('3', '4' and '5')", 0),
             0u);
 }
 

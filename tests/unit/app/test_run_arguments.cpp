@@ -39,13 +39,15 @@ InvalidOption run_rejection(std::vector<std::string> words) {
   words.insert(words.begin(), "run");
   std::vector<char*> argv;
   for (auto& w : words) argv.push_back(w.data());
-  return rejection([&] { (void)rmtsweep::app::parse_run_arguments(static_cast<int>(argv.size()), argv.data()); });
+  return rejection(
+      [&] { (void)rmtsweep::app::parse_run_arguments(static_cast<int>(argv.size()), argv.data()); });
 }
 
 TEST(RunArguments, AnUnknownOptionIsCalledUnknownNotInvalid) {
   const InvalidOption e = run_rejection({"--foo", "1", "--output", "x.h5"});
   EXPECT_EQ(e.option(), "foo");
-  EXPECT_EQ(std::string(e.what()).rfind("unknown option '--foo'; allowed: --config, --output, --resume", 0), 0u)
+  EXPECT_EQ(std::string(e.what()).rfind("unknown option '--foo'; allowed: --config, --output, --resume", 0),
+            0u)
       << e.what();
   EXPECT_EQ(std::string(e.what()).find("invalid"), std::string::npos) << e.what();
 }
@@ -54,7 +56,8 @@ TEST(RunArguments, AnOptionGivenTwiceIsCalledSoWithBothValuesAsTyped) {
   const InvalidOption e = run_rejection({"--snr", "0:1:3", "--output", "x.h5", "--snr", "log:1:10:2"});
   EXPECT_EQ(e.option(), "snr");
   EXPECT_EQ(e.value(), "log:1:10:2");
-  EXPECT_EQ(std::string(e.what()), "--snr given twice ('0:1:3' and 'log:1:10:2'): give it once (see rmtsweep run --help)");
+  EXPECT_EQ(std::string(e.what()),
+            "--snr given twice ('0:1:3' and 'log:1:10:2'): give it once (see rmtsweep run --help)");
   EXPECT_EQ(std::string(run_rejection({"--force", "--force"}).what()),
             "--force given twice: give it once (see rmtsweep run --help)");
 }

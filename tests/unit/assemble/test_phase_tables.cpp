@@ -102,9 +102,10 @@ TEST(Tabulate, CountsDetectionsAgainstEachCellsThresholdAndFindsTheCrossing) {
   const Axes axes = one_line_of_three_snr();
   const std::vector<double> detection{1.0, 1.0, 1.0};
   // snr 0: no trial above 1; snr 1: one of two; snr 2: both.
-  const std::vector<PointRecord> points{{0, 0, 0, 0, 0.9, 0.0, 0.5, {0.9}}, {0, 0, 0, 0, 0.95, 0.1, 0.5, {0.95}},
-                                        {0, 0, 0, 1, 1.2, 0.4, 0.6, {1.2}}, {0, 0, 0, 1, 0.99, 0.2, 0.6, {0.99}},
-                                        {0, 0, 0, 2, 1.5, 0.8, 0.7, {1.5}}, {0, 0, 0, 2, 1.6, 0.6, 0.9, {1.6}}};
+  const std::vector<PointRecord> points{
+      {0, 0, 0, 0, 0.9, 0.0, 0.5, {0.9}}, {0, 0, 0, 0, 0.95, 0.1, 0.5, {0.95}},
+      {0, 0, 0, 1, 1.2, 0.4, 0.6, {1.2}}, {0, 0, 0, 1, 0.99, 0.2, 0.6, {0.99}},
+      {0, 0, 0, 2, 1.5, 0.8, 0.7, {1.5}}, {0, 0, 0, 2, 1.6, 0.6, 0.9, {1.6}}};
   const PhaseTable t = tabulate(axes, points, detection);
   EXPECT_EQ(t.detected_fraction, (std::vector<double>{0.0, 0.5, 1.0}));
   EXPECT_DOUBLE_EQ(t.overlap_mean[2], 0.7);

@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
+#include "rejection.hpp"
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/config/config.hpp"
-#include "rejection.hpp"
 
 namespace config = rmtsweep::config;
 using rmtsweep::InvalidOption;
@@ -72,7 +72,8 @@ TEST(SweepAxis, ALogRangeIsGeometricWithExactEnds) {
 TEST(SweepAxis, ALogRangePutsExactDecadesExactly) {
   EXPECT_EQ(config::parse_axis("log:1:100:3", "snr"), (std::vector<double>{1, 10, 100}));
   EXPECT_EQ(config::parse_axis("log:100:1:3", "snr"), (std::vector<double>{100, 10, 1}));
-  EXPECT_EQ(config::parse_axis("log:1e-3:1e3:7", "snr"), (std::vector<double>{1e-3, 1e-2, 1e-1, 1, 1e1, 1e2, 1e3}));
+  EXPECT_EQ(config::parse_axis("log:1e-3:1e3:7", "snr"),
+            (std::vector<double>{1e-3, 1e-2, 1e-1, 1, 1e1, 1e2, 1e3}));
   const std::vector<double> decades = config::parse_axis("log:1:1e12:13", "snr");
   for (int k = 0; k <= 12; ++k) EXPECT_EQ(decades[k], std::stod("1e" + std::to_string(k))) << k;
   const std::vector<double> thirds = config::parse_axis("log:0.1:100:10", "snr");  // 3 points per decade
@@ -110,7 +111,7 @@ TEST(SweepConfig, DefaultsDescribeOnePoint) {
   const config::SweepConfig c = config::parse_sweep_config({});
   EXPECT_EQ(c.point_count(), 1);
   EXPECT_EQ(c.d, std::vector<int>{400});  // the one default of option_table, rmtsweep point's too
-  EXPECT_TRUE(c.spectra_stored(400));      // auto: d <= 4096
+  EXPECT_TRUE(c.spectra_stored(400));     // auto: d <= 4096
   EXPECT_FALSE(config::parse_sweep_config({{"d", "5000"}, {"k", "4"}}).any_spectra());
 }
 
@@ -118,7 +119,8 @@ TEST(SweepConfig, DIsAnAxisOfDistinctIntegersInConfigOrder) {
   EXPECT_EQ(config::parse_sweep_config({{"d", "500,1000,2000"}}).d, (std::vector<int>{500, 1000, 2000}));
   EXPECT_EQ(config::parse_sweep_config({{"d", "2000,500"}}).d, (std::vector<int>{2000, 500}));
   // A log range is rounded to integers: 250 * 2^i.
-  EXPECT_EQ(config::parse_sweep_config({{"d", "log:250:4000:5"}}).d, (std::vector<int>{250, 500, 1000, 2000, 4000}));
+  EXPECT_EQ(config::parse_sweep_config({{"d", "log:250:4000:5"}}).d,
+            (std::vector<int>{250, 500, 1000, 2000, 4000}));
   EXPECT_EQ(config::parse_sweep_config({{"d", "100:300:3"}}).d, (std::vector<int>{100, 200, 300}));
 }
 
@@ -146,10 +148,12 @@ TEST(SweepConfig, AutoSpectraAreStoredForTheSizesUpTo4096Only) {
   EXPECT_FALSE(c.spectra_stored(8000));
   EXPECT_NE(config::resolved_config_text(c).find("store_spectra = auto\n"), std::string::npos);
   // A one-size config resolves auto to true or false, as the files written before d was an axis did.
-  EXPECT_NE(config::resolved_config_text(config::parse_sweep_config({{"d", "1000"}})).find("store_spectra = true\n"),
+  EXPECT_NE(config::resolved_config_text(config::parse_sweep_config({{"d", "1000"}}))
+                .find("store_spectra = true\n"),
             std::string::npos);
   EXPECT_FALSE(config::parse_sweep_config({{"d", "1000,8000"}, {"store_spectra", "false"}}).any_spectra());
-  EXPECT_TRUE(config::parse_sweep_config({{"d", "1000,8000"}, {"store_spectra", "true"}}).spectra_stored(8000));
+  EXPECT_TRUE(
+      config::parse_sweep_config({{"d", "1000,8000"}, {"store_spectra", "true"}}).spectra_stored(8000));
 }
 
 TEST(SweepConfig, TheResolvedTextOfADAxisParsesBackToTheSameSweep) {
@@ -259,10 +263,10 @@ TEST(SweepConfig, AGridOfMoreThanTwoBillionPointsIsRejectedBeforeItsPointsAreVal
   // 1000^3 x 1000 trials = 1e12 points; validating every combination would take hours.
   const InvalidOption e = rejection([] {
     config::parse_sweep_config({{"d", "10"},
-                               {"delta", "1:2:1000"},
-                               {"gamma", "1:2:1000"},
-                               {"snr", "0:999:1000"},
-                               {"trials", "1000000"}});
+                                {"delta", "1:2:1000"},
+                                {"gamma", "1:2:1000"},
+                                {"snr", "0:999:1000"},
+                                {"trials", "1000000"}});
   });
   EXPECT_EQ(e.option(), "trials");
   EXPECT_EQ(e.value(), "1000000");
@@ -271,16 +275,17 @@ TEST(SweepConfig, AGridOfMoreThanTwoBillionPointsIsRejectedBeforeItsPointsAreVal
 TEST(SweepConfig, TheResolvedTextIsAConfigThatResolvesToItself) {
   const config::SweepConfig c =
       config::parse_sweep_config({{"d", "80"},
-                                 {"snr", "0:1:3"},
-                                 {"weighting", "mean,custom:1,1,1,0,0,0,0,0,0,0,causal:0.5"},
-                                 {"trials", "2"},
-                                 {"ranks_per_point", "2"},
-                                 {"eigensolver", "scalapack"}});
+                                  {"snr", "0:1:3"},
+                                  {"weighting", "mean,custom:1,1,1,0,0,0,0,0,0,0,causal:0.5"},
+                                  {"trials", "2"},
+                                  {"ranks_per_point", "2"},
+                                  {"eigensolver", "scalapack"}});
   EXPECT_EQ(c.eigensolver, config::EigenSetting::scalapack);
   const std::string text = config::resolved_config_text(c);
   EXPECT_NE(text.find("snr = 0,0.5,1\n"), std::string::npos) << text;
   for (const char* setting : {"ranks_per_point", "eigensolver"})
-    EXPECT_EQ(text.find(setting), std::string::npos) << setting << ": execution settings are not compared on resume";
+    EXPECT_EQ(text.find(setting), std::string::npos)
+        << setting << ": execution settings are not compared on resume";
   std::map<std::string, std::string> values;
   std::istringstream lines(text);
   for (std::string line; std::getline(lines, line);) {
@@ -297,7 +302,8 @@ TEST(SweepConfig, DifferencesListOnlyTheChangedLines) {
 
 TEST(SweepConfig, AFileWrittenWhileLogRangesMissedDecadesIsTheSameSweepAndResumesWithItsOwnValues) {
   // exp/log gave log:1:100:3 as 1,10.000000000000002,100: such a file's stored config.
-  const std::string stored = config::resolved_config_text(config::parse_sweep_config({{"snr", "1,10.000000000000002,100"}}));
+  const std::string stored =
+      config::resolved_config_text(config::parse_sweep_config({{"snr", "1,10.000000000000002,100"}}));
   const config::SweepConfig given = config::parse_sweep_config({{"snr", "log:1:100:3"}});
   const std::string resolved = config::resolved_config_text(given);
   ASSERT_NE(stored, resolved);
@@ -325,7 +331,8 @@ TEST(SweepConfig, AxisValuesThatReallyDifferAreNotTheSameSweep) {
     EXPECT_FALSE(config::same_sweep(stored, given)) << other;
     EXPECT_FALSE(config::config_differences(stored, given).empty()) << other;
   }
-  const std::string other_d = config::resolved_config_text(config::parse_sweep_config({{"snr", "1,10,100"}, {"d", "201"}}));
+  const std::string other_d =
+      config::resolved_config_text(config::parse_sweep_config({{"snr", "1,10,100"}, {"d", "201"}}));
   EXPECT_FALSE(config::same_sweep(stored, other_d));
 }
 

@@ -1,10 +1,9 @@
 // The advisory lock a sweep file is written under (io::FileLock on FILE.h5.lock): one holder at a
 // time, released with its descriptor, and blind to the locks HDF5 readers take on the file itself.
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <sys/file.h>
 #include <unistd.h>
-
-#include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>

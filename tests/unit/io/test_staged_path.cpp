@@ -111,7 +111,8 @@ TEST(StagedPath, AFailedRenameLeavesTheBuiltFileWhereItIsAndSaysSo) {
       staged.put_in_place("put the merged sweep file in its place");
       FAIL() << "a file replaced a directory that is not empty";
     } catch (const rmtsweep::FileIoError& e) {
-      EXPECT_NE(std::string(e.what()).find("cannot put the merged sweep file in its place"), std::string::npos)
+      EXPECT_NE(std::string(e.what()).find("cannot put the merged sweep file in its place"),
+                std::string::npos)
           << e.what();
     }
   }
@@ -150,7 +151,8 @@ TEST(StagedPath, RemoveLeftoverRefusesADirectoryHoldingWhatRmtsweepDidNotWrite) 
       journal.remove_leftover(".jrnl");
       FAIL() << "a stranger's file was deleted";
     } catch (const rmtsweep::InvalidFile& e) {
-      EXPECT_NE(std::string(e.what()).find("holds notes.txt, which no rmtsweep wrote there"), std::string::npos)
+      EXPECT_NE(std::string(e.what()).find("holds notes.txt, which no rmtsweep wrote there"),
+                std::string::npos)
           << e.what();
     }
   }  // nor by the destructor: what was there is not the StagedPath's to remove

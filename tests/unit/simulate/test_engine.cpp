@@ -18,7 +18,8 @@ rmtsweep::model::PointParams point_of(int d, double delta = 0.5, double gamma = 
   return test::make_point(d, delta, gamma, 1.0, "mean", "prefix:3", "iid");
 }
 
-Engine point_engine(int d, const simulate::SimulationOptions& options = {}, double delta = 0.5, double gamma = 0.25) {
+Engine point_engine(int d, const simulate::SimulationOptions& options = {}, double delta = 0.5,
+                    double gamma = 0.25) {
   return simulate::choose_engine(point_of(d, delta, gamma), options, Work::point, DenseMemory::fits);
 }
 
@@ -38,7 +39,8 @@ TEST(EnginePolicy, AStoredSpectrumKeepsAutomaticDense) {
   simulate::SimulationOptions options;
   options.spectrum = true;
   EXPECT_EQ(point_engine(4000, options), Engine::dense);
-  EXPECT_EQ(simulate::choose_engine(point_of(4000), options, Work::point, DenseMemory::too_small), Engine::dense);
+  EXPECT_EQ(simulate::choose_engine(point_of(4000), options, Work::point, DenseMemory::too_small),
+            Engine::dense);
 }
 
 TEST(EnginePolicy, APointWhoseDenseEngineDoesNotFitTakesKrylovWhateverTheCostModelSays) {
@@ -55,19 +57,21 @@ TEST(EnginePolicy, AForcedEngineIsTaken) {
   simulate::SimulationOptions options;
   options.engine = Engine::dense;
   EXPECT_EQ(point_engine(8000, options), Engine::dense);
-  EXPECT_EQ(simulate::choose_engine(point_of(8000), options, Work::line, DenseMemory::too_small), Engine::dense);
+  EXPECT_EQ(simulate::choose_engine(point_of(8000), options, Work::line, DenseMemory::too_small),
+            Engine::dense);
   options.engine = Engine::krylov;
   EXPECT_EQ(point_engine(200, options), Engine::krylov);
   EXPECT_EQ(simulate::choose_engine(point_of(200), options, Work::line), Engine::krylov);
 }
 
-// One Krylov basis serves every snr of a line, so a line takes it where a point would not (at d = 1000); below
-// min_krylov_line_d the basis's fixed costs outweigh what it saves.
+// One Krylov basis serves every snr of a line, so a line takes it where a point would not (at d = 1000);
+// below min_krylov_line_d the basis's fixed costs outweigh what it saves.
 TEST(EnginePolicy, ALineTakesKrylovFromASmallerSizeThanAPointButNeverBelowTheLinesFloor) {
   EXPECT_EQ(simulate::choose_engine(point_of(1000), {}, Work::line, DenseMemory::fits), Engine::krylov);
   EXPECT_EQ(simulate::choose_engine(point_of(1000), {}, Work::point, DenseMemory::fits), Engine::dense);
-  EXPECT_EQ(simulate::choose_engine(point_of(simulate::min_krylov_line_d - 1), {}, Work::line, DenseMemory::fits),
-            Engine::dense);
+  EXPECT_EQ(
+      simulate::choose_engine(point_of(simulate::min_krylov_line_d - 1), {}, Work::line, DenseMemory::fits),
+      Engine::dense);
 }
 
 TEST(EnginePolicy, TheKrylovEngineAskedForASpectrumIsRefusedNamingTheEngine) {

@@ -35,7 +35,7 @@ std::vector<store::JournalColumn> our_columns() {
 }
 
 store::JournalHead head_of(std::int64_t run, int rank,
-                    const std::string& sweep_id = "0123456789abcdef0123456789abcdef") {
+                           const std::string& sweep_id = "0123456789abcdef0123456789abcdef") {
   store::JournalHead h;
   h.file_name = "sweep.h5";
   h.schema_version = store::schema_version;
@@ -271,8 +271,8 @@ TEST(Journal, RecoverRefusesAJournalWhoseRecordsHoldOtherColumnsNamingThem) {
   const std::string journal = dir / "sweep.h5.journal";
   fs::create_directories(journal);
   store::JournalHead head = head_of(0, 0);
-  head.columns.insert(head.columns.begin(),
-                      {"a_column_of_another_version", store::ColumnType::real, store::ColumnShape::scalar, 0});
+  head.columns.insert(head.columns.begin(), {"a_column_of_another_version", store::ColumnType::real,
+                                             store::ColumnShape::scalar, 0});
   head.provenance.rmtsweep_version = "9.9.9";
   store::JournalWriter writer(journal, head);
   writer.open();
@@ -311,7 +311,8 @@ TEST(Journal, RecoverRefusesAJournalOfAnotherSchemaVersionNamingTheRmtsweepThatW
                         std::to_string(store::schema_version - 1)),
               std::string::npos)
         << what;
-    EXPECT_NE(what.find("recover " + (dir / "sweep.h5") + " with the rmtsweep that wrote the journal (rmtsweep "
+    EXPECT_NE(what.find("recover " + (dir / "sweep.h5") +
+                        " with the rmtsweep that wrote the journal (rmtsweep "
                         "0.0.9), whose file this rmtsweep then reads and resumes"),
               std::string::npos)
         << what;

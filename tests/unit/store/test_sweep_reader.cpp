@@ -119,8 +119,12 @@ std::string invalid_file_message(const std::string& path) {
 }
 
 TEST(SweepReader, AnotherProgramsHdf5FileIsNotCalledAnInterruptedSweep) {
-  const auto path = std::filesystem::temp_directory_path() / ("rmtsweep_other_" + std::to_string(::getpid()) + ".h5");
-  { const auto file = rmtsweep::io::create_file(path); (void)rmtsweep::io::create_group(file, "data"); }
+  const auto path =
+      std::filesystem::temp_directory_path() / ("rmtsweep_other_" + std::to_string(::getpid()) + ".h5");
+  {
+    const auto file = rmtsweep::io::create_file(path);
+    (void)rmtsweep::io::create_group(file, "data");
+  }
   const std::string message = invalid_file_message(path);
   EXPECT_NE(message.find("another program's file"), std::string::npos) << message;
   EXPECT_EQ(message.find("interrupted"), std::string::npos) << message;
@@ -149,7 +153,8 @@ TEST(SweepReader, AnotherProgramsFileWithPointsAndGridIsNotCalledAnInterruptedSw
 // What an rmtsweep that created files in place left when killed: /grid/delta, created first with its
 // description, and no schema_version (written last).
 TEST(SweepReader, ASweepWithoutItsSchemaVersionIsOneWhoseCreationWasInterrupted) {
-  const auto path = std::filesystem::temp_directory_path() / ("rmtsweep_cut_" + std::to_string(::getpid()) + ".h5");
+  const auto path =
+      std::filesystem::temp_directory_path() / ("rmtsweep_cut_" + std::to_string(::getpid()) + ".h5");
   {
     const auto file = rmtsweep::io::create_file(path);
     (void)rmtsweep::io::create_group(file, "grid");

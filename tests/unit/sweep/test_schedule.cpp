@@ -16,11 +16,11 @@ namespace {
 
 config::Grid small_grid() {
   return config::Grid(config::parse_sweep_config({{"d", "100"},
-                                                {"delta", "0.5,1,2"},
-                                                {"gamma", "0.25,1"},
-                                                {"snr", "0,1"},
-                                                {"weighting", "mean,optimal"},
-                                                {"trials", "3"}}));
+                                                  {"delta", "0.5,1,2"},
+                                                  {"gamma", "0.25,1"},
+                                                  {"snr", "0,1"},
+                                                  {"weighting", "mean,optimal"},
+                                                  {"trials", "3"}}));
 }
 
 /// Every point of the grid, 0 .. size - 1.
@@ -33,12 +33,14 @@ std::vector<std::int64_t> every_point(const config::Grid& grid) {
 TEST(SweepSchedule, MoreSequencesCostMoreAndOrderingPutsThemFirst) {
   const config::Grid grid = small_grid();
   // gamma = 0.25 means N = 4d sequences, gamma = 1 means N = d: the former is costlier.
-  EXPECT_GT(sweep::point_cost(grid.params(0), grid.config()), sweep::point_cost(grid.params(12), grid.config()));
+  EXPECT_GT(sweep::point_cost(grid.params(0), grid.config()),
+            sweep::point_cost(grid.params(12), grid.config()));
   const std::vector<std::int64_t> todo = every_point(grid);
   const std::vector<std::int64_t> order = sweep::order_by_cost(grid, todo);
   ASSERT_EQ(order.size(), todo.size());
   for (std::size_t i = 1; i < order.size(); ++i) {
-    EXPECT_GE(sweep::point_cost(grid.params(order[i - 1]), grid.config()), sweep::point_cost(grid.params(order[i]), grid.config()));
+    EXPECT_GE(sweep::point_cost(grid.params(order[i - 1]), grid.config()),
+              sweep::point_cost(grid.params(order[i]), grid.config()));
   }
   EXPECT_EQ(grid.coordinates(order.front()).gamma, 0u);
   std::vector<std::int64_t> sorted = order;
@@ -62,7 +64,7 @@ TEST(SweepSchedule, PointsSharingANoiseTableAreHandedOutTogether) {
     const auto a = grid.coordinates(order[i - 1]);
     if (a.delta != b.delta || a.trial != b.trial || a.gamma != b.gamma || a.weighting != b.weighting) ++runs;
   }
-  EXPECT_EQ(keys.size(), 3u * 3u * 2u * 2u);  // delta x trial x gamma x weighting: four costs per table
+  EXPECT_EQ(keys.size(), 3u * 3u * 2u * 2u);       // delta x trial x gamma x weighting: four costs per table
   EXPECT_EQ(runs, static_cast<int>(keys.size()));  // one run each
 }
 
@@ -113,7 +115,8 @@ TEST(SweepSchedule, APointsCostFollowsTheEngineThatComputesIt) {
   const config::Grid dense(config::parse_sweep_config({{"d", "4000"}, {"eigensolver", "dense"}}));
   const config::Grid krylov(
       config::parse_sweep_config({{"d", "4000"}, {"eigensolver", "krylov"}, {"store_spectra", "false"}}));
-  EXPECT_LT(sweep::point_cost(krylov.params(0), krylov.config()), sweep::point_cost(dense.params(0), dense.config()));
+  EXPECT_LT(sweep::point_cost(krylov.params(0), krylov.config()),
+            sweep::point_cost(dense.params(0), dense.config()));
 }
 
 }  // namespace
@@ -121,8 +124,11 @@ TEST(SweepSchedule, APointsCostFollowsTheEngineThatComputesIt) {
 namespace {
 
 config::Grid sizes_grid() {
-  return config::Grid(config::parse_sweep_config(
-      {{"d", "100,400,200"}, {"delta", "0.5,1"}, {"snr", "0,1"}, {"weighting", "mean,optimal"}, {"trials", "2"}}));
+  return config::Grid(config::parse_sweep_config({{"d", "100,400,200"},
+                                                  {"delta", "0.5,1"},
+                                                  {"snr", "0,1"},
+                                                  {"weighting", "mean,optimal"},
+                                                  {"trials", "2"}}));
 }
 
 TEST(SweepSchedule, TheLargestSizeIsComputedFirstAndTheSmallestLast) {

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "rmtsweep/config/config.hpp"
 #include "rmtsweep/config/grid.hpp"
+#include "rmtsweep/config/predictions.hpp"
 #include "rmtsweep/io/hdf5.hpp"
 #include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/parallel/communicator.hpp"
@@ -20,25 +20,12 @@
 #include "rmtsweep/store/sweep_file.hpp"
 #include "rmtsweep/theory/prediction.hpp"
 #include "shared_dir.hpp"
+#include "small_grid.hpp"
 
 namespace rmtsweep::sweep {
 namespace {
 
-/// 8 points at d = 16 (4 snr x 2 trials).
-config::Grid small_grid() {
-  return config::Grid(config::parse_sweep_config({{"d", "16"},
-                                                  {"delta", "0.5"},
-                                                  {"gamma", "0.5"},
-                                                  {"snr", "0:1.5:4"},
-                                                  {"weighting", "mean"},
-                                                  {"trials", "2"}}));
-}
-
-std::vector<theory::Prediction> predictions_of(const config::Grid& grid) {
-  std::vector<theory::Prediction> predictions;
-  for (std::int64_t i = 0; i < grid.size(); ++i) predictions.push_back(theory::predict(grid.params(i)));
-  return predictions;
-}
+using test::small_grid;
 
 /// The file of a test, in a directory of its own on every rank.
 class SharedFile {
@@ -80,7 +67,7 @@ TEST(DeferredMessages, EachRanksFailuresReachThePointsAndARefineBlockWholeWhenTh
   const config::Grid grid = small_grid();
   {
     store::SweepFile file =
-        store::SweepFile::create(shared.path(), comm, grid, predictions_of(grid), run_on(size));
+        store::SweepFile::create(shared.path(), comm, grid, config::grid_predictions(grid), run_on(size));
     store::RefineFile refined(file.handle(), grid.config(), file.k(), file.run_index(), file.messages());
     refined.add_block(4);
     // Rank r fails point 2 r + 1 and refined row r (independent writes, as the groups' leaders do).
@@ -112,7 +99,7 @@ TEST(DeferredMessages, ACloseEmptiesTheMessageOfAPointNoLongerFailedAndOneThatCh
   const config::Grid grid = small_grid();
   {
     store::SweepFile file =
-        store::SweepFile::create(shared.path(), comm, grid, predictions_of(grid), run_on(size));
+        store::SweepFile::create(shared.path(), comm, grid, config::grid_predictions(grid), run_on(size));
     if (comm.rank() == size - 1) file.write_failed(3, message_of(size - 1, "a point"), 0.5);
     file.close();
   }

@@ -26,22 +26,15 @@
 #include "rmtsweep/store/sweep_status.hpp"
 #include "rmtsweep/store/verify.hpp"
 #include "shared_dir.hpp"
+#include "small_grid.hpp"
 
 namespace rmtsweep::store {
 namespace {
 
 namespace fs = std::filesystem;
 
-/// 8 points at d = 16 (4 snr x 2 trials), no spectra.
-config::Grid small_grid() {
-  return config::Grid(config::parse_sweep_config({{"d", "16"},
-                                                  {"delta", "0.5"},
-                                                  {"gamma", "0.5"},
-                                                  {"snr", "0:1.5:4"},
-                                                  {"weighting", "mean"},
-                                                  {"trials", "2"},
-                                                  {"store_spectra", "false"}}));
-}
+/// The 8-point sweep of the library's file tests, without spectra.
+config::Grid small_grid() { return test::small_grid({{"store_spectra", "false"}}); }
 
 RunInfo run_on(int ranks) {
   RunInfo run;

@@ -5,18 +5,14 @@
 #include <vector>
 
 #include "rmtsweep/config/grid.hpp"
+#include "small_grid.hpp"
 
 namespace config = rmtsweep::config;
 
 namespace {
 
 TEST(SweepGrid, PointsAreFlattenedWithTrialFastestAndDeltaSlowest) {
-  const config::Grid grid(config::parse_sweep_config({{"d", "100"},
-                                                      {"delta", "0.5,1,2"},
-                                                      {"gamma", "0.25,1"},
-                                                      {"snr", "0,1"},
-                                                      {"weighting", "mean,optimal"},
-                                                      {"trials", "3"}}));
+  const config::Grid grid = rmtsweep::test::ordering_grid();
   ASSERT_EQ(grid.size(), 3 * 2 * 2 * 2 * 3);
   const config::GridCoordinates at = grid.coordinates(1);
   EXPECT_EQ(at.trial, 1);
@@ -29,12 +25,7 @@ TEST(SweepGrid, PointsAreFlattenedWithTrialFastestAndDeltaSlowest) {
 }
 
 TEST(SweepGrid, ParamsCarryTheAxisValuesAndTheSharedKeys) {
-  const config::Grid grid(config::parse_sweep_config({{"d", "100"},
-                                                      {"delta", "0.5,1,2"},
-                                                      {"gamma", "0.25,1"},
-                                                      {"snr", "0,1"},
-                                                      {"weighting", "mean,optimal"},
-                                                      {"trials", "3"}}));
+  const config::Grid grid = rmtsweep::test::ordering_grid();
   const auto p = grid.params(24 + 12 + 6 + 3 + 2);
   EXPECT_EQ(p.delta, 1.0);
   EXPECT_EQ(p.gamma, 1.0);
@@ -45,11 +36,7 @@ TEST(SweepGrid, ParamsCarryTheAxisValuesAndTheSharedKeys) {
 }
 
 TEST(SweepGrid, DIsTheSlowestAxisSoEachSizesPointsAreContiguous) {
-  const config::Grid grid(config::parse_sweep_config({{"d", "100,400,200"},
-                                                      {"delta", "0.5,1"},
-                                                      {"snr", "0,1"},
-                                                      {"weighting", "mean,optimal"},
-                                                      {"trials", "2"}}));
+  const config::Grid grid = rmtsweep::test::sizes_grid();
   ASSERT_EQ(grid.size(), 3 * 2 * 2 * 2 * 2);
   const std::int64_t per_d = grid.config().points_per_d();
   ASSERT_EQ(per_d, 16);

@@ -8,20 +8,14 @@
 
 #include "rmtsweep/config/grid.hpp"
 #include "rmtsweep/sweep/schedule.hpp"
+#include "small_grid.hpp"
 
 namespace sweep = rmtsweep::sweep;
 namespace config = rmtsweep::config;
 
 namespace {
 
-config::Grid small_grid() {
-  return config::Grid(config::parse_sweep_config({{"d", "100"},
-                                                  {"delta", "0.5,1,2"},
-                                                  {"gamma", "0.25,1"},
-                                                  {"snr", "0,1"},
-                                                  {"weighting", "mean,optimal"},
-                                                  {"trials", "3"}}));
-}
+using rmtsweep::test::ordering_grid;
 
 /// Every point of the grid, 0 .. size - 1.
 std::vector<std::int64_t> every_point(const config::Grid& grid) {
@@ -31,7 +25,7 @@ std::vector<std::int64_t> every_point(const config::Grid& grid) {
 }
 
 TEST(SweepSchedule, MoreSequencesCostMoreAndOrderingPutsThemFirst) {
-  const config::Grid grid = small_grid();
+  const config::Grid grid = ordering_grid();
   // gamma = 0.25 means N = 4d sequences, gamma = 1 means N = d: the former is costlier.
   EXPECT_GT(sweep::point_cost(grid.params(0), grid.config()),
             sweep::point_cost(grid.params(12), grid.config()));
@@ -53,7 +47,7 @@ TEST(SweepSchedule, MoreSequencesCostMoreAndOrderingPutsThemFirst) {
 // gamma sets the cost, and so does the weighting (the finite-T theory's share counts the pooling's
 // nonzero weights, which mean and optimal pooling differ in here), so a run is 2 points (2 snr).
 TEST(SweepSchedule, PointsSharingANoiseTableAreHandedOutTogether) {
-  const config::Grid grid = small_grid();
+  const config::Grid grid = ordering_grid();
   const std::vector<std::int64_t> order = sweep::order_by_cost(grid, every_point(grid));
   std::set<std::tuple<std::size_t, int, double>> keys;
   int runs = 1;
@@ -73,7 +67,7 @@ TEST(SweepSchedule, PointsSharingANoiseTableAreHandedOutTogether) {
 // max(1, points left / (4 groups)), which shrinks towards the end; and a run is only cut by the
 // cap or by a change of table or cost.
 TEST(SweepSchedule, TasksAreRunsOfOneNoiseTableAndCostThatShrinkTowardsTheEnd) {
-  const config::Grid grid = small_grid();
+  const config::Grid grid = ordering_grid();
   const std::vector<std::int64_t> order = sweep::order_by_cost(grid, every_point(grid));
   const auto n = static_cast<std::int64_t>(order.size());
   const auto table_and_cost = [&](std::int64_t position) {
@@ -123,13 +117,7 @@ TEST(SweepSchedule, APointsCostFollowsTheEngineThatComputesIt) {
 
 namespace {
 
-config::Grid sizes_grid() {
-  return config::Grid(config::parse_sweep_config({{"d", "100,400,200"},
-                                                  {"delta", "0.5,1"},
-                                                  {"snr", "0,1"},
-                                                  {"weighting", "mean,optimal"},
-                                                  {"trials", "2"}}));
-}
+using rmtsweep::test::sizes_grid;
 
 TEST(SweepSchedule, TheLargestSizeIsComputedFirstAndTheSmallestLast) {
   const config::Grid grid = sizes_grid();

@@ -16,6 +16,7 @@
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/io/file_error.hpp"
 #include "rmtsweep/io/move_aside.hpp"
+#include "rmtsweep/io/staged_path.hpp"
 #include "rmtsweep/model/parse_number.hpp"
 
 namespace rmtsweep::app {
@@ -237,7 +238,7 @@ void check_table(const std::string& table, bool force) {
 }
 
 /// Writes the threshold table to `target` in the form its name says: stdout for -, else a file written whole
-/// (a scratch file beside it, renamed over it).
+/// (io::StagedPath: a scratch file beside it, renamed over it).
 void write_table(const std::string& target, const ThresholdTable& table) {
   const auto write = [&](std::ostream& out) {
     if (table_format(target) == TableFormat::json) {
@@ -251,17 +252,15 @@ void write_table(const std::string& target, const ThresholdTable& table) {
     std::cout.flush();
     return;
   }
-  const std::string scratch = io::aside_name(target, "partial");
-  std::ofstream out(scratch, std::ios::binary | std::ios::trunc);
+  io::StagedPath scratch = io::StagedPath::fresh(target, "partial");
+  std::ofstream out(scratch.path(), std::ios::binary | std::ios::trunc);
   write(out);
   out.close();
-  if (!out) {
-    const std::string cause = std::strerror(errno);
-    std::error_code ec;
-    std::filesystem::remove(scratch, ec);
-    throw FileIoError(target, "write the threshold table", cause, "nothing was written at " + target);
+  if (!out) {  // the scratch file goes with `scratch`
+    throw FileIoError(target, "write the threshold table", std::strerror(errno),
+                      "nothing was written at " + target);
   }
-  io::rename_path(scratch, target, "write the threshold table");
+  scratch.put_in_place("write the threshold table");
 }
 
 }  // namespace rmtsweep::app

@@ -3,8 +3,9 @@
 /// rename(2) once complete: whoever looks at the path sees nothing (or the old file) or the whole new one,
 /// never a part, whatever kills the builder and when. The protocol of every file rmtsweep writes whole: a
 /// new sweep file (FILE.h5.creating) and its journal (FILE.h5.journal.creating), a recovered one
-/// (FILE.h5.recovering), a merged one (OUT.h5.merging), a phase file (PHASE.h5.partial-<UTC>) and the
-/// measuring copy of /phase (FILE.h5.phase.tmp, discarded instead of put in place).
+/// (FILE.h5.recovering), a merged one (OUT.h5.merging), a phase file (PHASE.h5.partial-<UTC>), a threshold
+/// table (TABLE.csv.partial-<UTC>) and the measuring copy of /phase (FILE.h5.phase.tmp, discarded instead of
+/// put in place).
 ///
 /// A fixed temporary name (`StagedPath::fixed`) lets the next build find what a killed one left
 /// (remove_leftover); a fresh one (`StagedPath::fresh`) never meets another's. Until put_in_place or

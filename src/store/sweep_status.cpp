@@ -78,6 +78,10 @@ Activity activity_of(const SweepReader& reader, const std::vector<std::int64_t>&
   Activity a;
   a.lock_path = io::lock_path(reader.path());
   a.lock = io::probe_lock(a.lock_path, &a.lock_problem);
+  // Its lock file removed during a run: the lock on the file itself still says who writes it.
+  if (a.lock != io::LockHolder::another_process &&
+      io::probe_data_lock(reader.path()) == io::LockHolder::another_process)
+    a.lock = io::LockHolder::another_process;
   const std::vector<RunInfo> runs = reader.provenance().runs;
   a.latest_run = static_cast<std::int64_t>(runs.size()) - 1;
   if (a.latest_run < 0) return a;

@@ -142,4 +142,37 @@ std::vector<FailedPoint> failed_points(const SweepReader& reader, const std::vec
   return failed;
 }
 
+Verification verify_with_journal(const SweepReader& reader) {
+  const std::string directory = journal_directory(reader.path());
+  std::optional<Journal> journal;
+  std::error_code ec;
+  if (std::filesystem::is_directory(directory, ec)) {
+    try {
+      journal = read_journal(directory);
+      if (journal->head().provenance.sweep_id != reader.text_attribute("sweep_id").value_or(""))
+        journal.reset();
+    } catch (const Error&) {  // said by journal_state
+      journal.reset();
+    }
+  }
+  return verify_sweep(reader, journal ? &*journal : nullptr);
+}
+
+SweepState sweep_state(const StatusCounts& counts, const Verification* verification) noexcept {
+  if (counts.other > 0 || (verification && !verification->damaged.empty())) return SweepState::damaged;
+  return counts.pending > 0 ? SweepState::pending : SweepState::done;
+}
+
+const char* to_string(SweepState state) noexcept {
+  switch (state) {
+    case SweepState::done:
+      return "done";
+    case SweepState::pending:
+      return "pending";
+    case SweepState::damaged:
+      return "damaged";
+  }
+  return "damaged";
+}
+
 }  // namespace rmtsweep::store

@@ -249,7 +249,7 @@ The top-level detection columns (`detected_fraction`, the thresholds, their extr
 and flags, `refined_*`) are the default rule's, per (weighting, δ, γ) the one `default_detection_rule`
 names: `null` where every size has at least 19 snr = 0 trials, else `finite_t_edge`, else the paper's
 `edge` rule, the first of them that is not inconsistent along d ([detection.md](detection.md), "The
-default rule"). Files assembled before it (before issue 18) carry the edge rule's there and have no
+default rule"). Files assembled before the default rule carry the edge rule's there and have no
 `default_detection_rule`; `detection_threshold` is the edge rule's level in both. Each rule's own
 columns are under `/phase/detection/<rule>` (below). Threshold errors, the extrapolation to d → ∞, the
 residuals against the finite-T thresholds and the refined thresholds are explained in

@@ -40,8 +40,8 @@ PooledTokens draw_pooled_tokens(const model::PointParams& params);
 /// finite-T edge (model.md 5.5).
 std::vector<double> token_gram_spectrum(const model::PointParams& params);
 
-/// The peak bytes token_gram_spectrum(params) allocates, for a refusal before it starts (issue 16: at d =
-/// 1e5 it ended in std::bad_alloc, at 1e7 it grew for a minute first): the N x T tokens (8 bytes each) and
+/// The peak bytes token_gram_spectrum(params) allocates, for a refusal before it starts (unrefused, d = 1e5
+/// ended in std::bad_alloc and 1e7 grew for a minute first): the N x T tokens (8 bytes each) and
 /// their per-sequence columns (16 bytes a weight and about 40 a sequence), and on the dense path the
 /// min(V, N)^2 Gram and, for N < V, the tokens' lists of sequences (16 bytes a pair, about 40 a token).
 double token_gram_bytes(const model::PointParams& params);

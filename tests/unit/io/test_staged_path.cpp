@@ -25,6 +25,14 @@ std::string read(const std::string& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
+/// A directory built where `staged` builds, holding one file `entry`, as a journal being created is: its
+/// path.
+std::string build_directory(const StagedPath& staged, const std::string& entry) {
+  fs::create_directory(staged.path());
+  write(staged.path() + "/" + entry, "a head");
+  return staged.path();
+}
+
 TEST(StagedPath, AFixedNameIsTheTargetWithItsSuffix) {
   const StagedPath staged = StagedPath::fixed("/data/sweep.h5", "creating");
   EXPECT_EQ(staged.path(), "/data/sweep.h5.creating");
@@ -71,9 +79,7 @@ TEST(StagedPath, ADirectoryBuiltIsRemovedWholeWhenAbandoned) {
   std::string built;
   {
     StagedPath staged = StagedPath::fixed(dir / "out.h5.journal", "creating");
-    built = staged.path();
-    fs::create_directory(built);
-    write(built + "/rank0.jrnl", "head");
+    built = build_directory(staged, "rank0.jrnl");
   }
   EXPECT_FALSE(fs::exists(built));
 }
@@ -125,8 +131,7 @@ TEST(StagedPath, RemoveLeftoverRemovesAKilledBuildsFileAndJournalDirectory) {
   StagedPath file = StagedPath::fixed(dir / "sweep.h5", "creating");
   StagedPath journal = StagedPath::fixed(dir / "sweep.h5.journal", "creating");
   write(file.path(), "half a file");
-  fs::create_directory(journal.path());
-  write(journal.path() + "/rank0.jrnl", "a head");
+  build_directory(journal, "rank0.jrnl");
   file.remove_leftover();
   journal.remove_leftover(".jrnl");
   EXPECT_FALSE(fs::exists(file.path()));
@@ -144,9 +149,7 @@ TEST(StagedPath, RemoveLeftoverRefusesADirectoryHoldingWhatRmtsweepDidNotWrite) 
   std::string built;
   {
     StagedPath journal = StagedPath::fixed(dir / "sweep.h5.journal", "creating");
-    built = journal.path();
-    fs::create_directory(built);
-    write(built + "/notes.txt", "mine");
+    built = build_directory(journal, "notes.txt");
     try {
       journal.remove_leftover(".jrnl");
       FAIL() << "a stranger's file was deleted";

@@ -203,13 +203,28 @@ store::SweepState print_status(const std::string& path, bool verify) {
   const store::JournalState journal = store::journal_state(path, sweep_id, status);
   print_journal(path, sweep_id, journal, activity);
   std::optional<store::Verification> verification;
+  std::optional<store::ChecksumReport> checksums;
   if (verify) {
     verification = store::verify_with_journal(reader);
     print_verification(*verification);
+    checksums = store::check_checksums(reader.file());
+    std::printf("checksums: %s\n", store::describe(*checksums).c_str());
   } else {
     std::printf("verify: skipped (--no-verify)\n");
   }
-  const store::SweepState state = store::sweep_state(counts, verification ? &*verification : nullptr);
+  if (const store::PhaseStaleness phase = store::phase_staleness(reader.file()); phase.present) {
+    if (!phase.recorded)
+      std::printf("phase: /phase does not record the points it was built from (an older assemble)\n");
+    else if (phase.stale)
+      std::printf(
+          "phase: STALE: /phase was built from %s, and the points have changed since: `rmtsweep assemble "
+          "%s` builds it again\n",
+          phase.built_from.c_str(), path.c_str());
+    else
+      std::printf("phase: built from the points the file holds (%s)\n", phase.built_from.c_str());
+  }
+  const store::SweepState state =
+      store::sweep_state(counts, verification ? &*verification : nullptr, checksums ? &*checksums : nullptr);
   const std::vector<store::SizeProgress> sizes = store::progress_by_size(reader, status);
   if (sizes.size() > 1) {  // a finite-size sweep: how far each size is (the largest run first)
     std::printf("by size:");

@@ -317,10 +317,32 @@ dimensionless datasets, as earlier files have it.
 )";
 
 constexpr std::string_view versions = R"(
+## Checksums
+
+Since schema_version 4 every byte a reader reads back is covered by a CRC-32 (zlib's), which `status`
+checks ([reliability.md](reliability.md#checksums)):
+
+- a dataset written whole carries the integer attribute `checksum`: every `/grid` axis, the columns of
+  `/points` written at creation, `/points/point`, `/points/error` (the failed points' messages, stamped again
+  by the close that writes them), each `/spectra/d<d>/point` and `/lines/d<d>/line`, every `/phase` dataset;
+- a row written with its point or line has its CRC-32 in a dataset beside: `/checksums/points` (int64, one
+  per /points row, -1 until written) over its measured cells (but `error`) as stored, its status and its
+  spectrum row; `/lines/d<d>/checksum` over the row's poles, signal, offset, rho, form, converged and count;
+- a dimension without values (`/points/k`, `eigenvalue_index`, `pole_index`, `density_index`) reads zeros.
+
+Values are encoded as stored: reals and integers as their 8 little-endian bytes, a fixed-length text as
+its stored bytes (padded with NULs), a variable-length text as its bytes and a NUL. `/phase` records what
+it was built from: `built_from_status` (the CRC-32 of `/points/status` then) and `built_from` (its counts),
+which `status` compares with the file's points to say when `/phase` is stale.
+
 ## Older files
 
-This rmtsweep writes `schema_version` 3. Files of versions 1 and 2 still open in `status`, `assemble`,
+This rmtsweep writes `schema_version` 4. Files of versions 1 to 3 still open in `status`, `assemble`,
 `plot`, `run --resume` (which continues them in their own layout) and `rmtsweep.read_points`:
+
+- Version 3 differs only in having no checksums (no `/checksums`, no `checksum` attributes or
+  `/lines/d<d>/checksum`): `status` says "checksums: not checksummed" for it, which is no damage, and
+  `recover` and `merge` take its journals and files, writing version 4.
 
 - Version 2 differs only in `/points/error` (and each `/refine/block_<i>/error`): fixed-length, 1024
   bytes per row (256 in files created before that width; a longer message was cut there), written with
@@ -337,8 +359,8 @@ resume continues; they have no `Conventions`, `history` or `config_json` (`rmtsw
 their `config` text), their text attributes are fixed-length ASCII, and an assembly before these
 attributes left `units` = "1" on /phase's datasets (assembling again removes it).
 
-`rmtsweep recover` and `rmtsweep merge` write version 3 only: they refuse a journal or shards of an
-earlier version (finish those with the rmtsweep that started them).
+`rmtsweep recover` and `rmtsweep merge` write version 4 only, from journals or shards of versions 3 and 4:
+they refuse those of an earlier version (finish those with the rmtsweep that started them).
 
 Files written before named dimensions (same schema_version; `tests/data/sweep_noscales.h5` is one)
 have none of the datasets `point`, `k`, `eigenvalue_index`, `count_of`, `snr_fine`, `delta_fine`,
@@ -421,6 +443,7 @@ void print_schema_markdown(std::ostream& out) {
       << "| `/refine/block_<i>` | points added by `rmtsweep refine` |\n"
       << "| `/refine/lines/block_<b>` | secular forms of the trials `rmtsweep refine` adds as whole lines |\n"
       << "| `/phase` | phase tables by `rmtsweep assemble` |\n"
+      << "| `/checksums` | `points`: each /points row's CRC-32 (schema_version 4), [Checksums](#checksums) |\n"
       << root_attributes << "\n## /grid\n\n| dataset | description |\n|---|---|\n";
   for (const store::DatasetEntry* e :
        {&store::grid_axis::d, &store::grid_axis::delta, &store::grid_axis::gamma, &store::grid_axis::snr,

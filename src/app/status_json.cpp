@@ -111,10 +111,23 @@ nlohmann::json status_json(const store::SweepReader& reader, bool verify) {
   }
   out["failed_points"] = failed;
   std::optional<store::Verification> v;
-  if (verify) v = store::verify_with_journal(reader);
+  std::optional<store::ChecksumReport> sums;
+  if (verify) {
+    v = store::verify_with_journal(reader);
+    sums = store::check_checksums(reader.file());
+  }
   nlohmann::json verification = {{"checked", v.has_value()}};
   if (v) {
-    verification["result"] = v->damaged.empty() && counts.other == 0 ? "no damage found" : "damaged";
+    verification["result"] =
+        v->damaged.empty() && counts.other == 0 && !sums->damaged() ? "no damage found" : "damaged";
+    verification["checksums"] = {{"checksummed", sums->checksummed},
+                                 {"datasets", sums->datasets},
+                                 {"rows", sums->rows},
+                                 {"damaged_datasets", sums->damaged_datasets},
+                                 {"damaged_points", sums->damaged_points},
+                                 {"damaged_lines", sums->damaged_lines},
+                                 {"not_checksummed", sums->not_checksummed},
+                                 {"description", store::describe(*sums)}};
     verification["verified"] = v->verified;
     verification["unverified"] = v->unverified;
     verification["other_theory"] = v->other_theory;
@@ -127,7 +140,13 @@ nlohmann::json status_json(const store::SweepReader& reader, bool verify) {
     verification["result"] = "skipped";
   }
   out["verify"] = verification;
-  const store::SweepState state = store::sweep_state(counts, v ? &*v : nullptr);
+  const store::PhaseStaleness phase = store::phase_staleness(reader.file());
+  out["phase"] = phase.present
+                     ? nlohmann::json{{"recorded", phase.recorded},
+                                      {"stale", phase.recorded ? nlohmann::json(phase.stale) : nullptr},
+                                      {"built_from", phase.built_from}}
+                     : nlohmann::json(nullptr);
+  const store::SweepState state = store::sweep_state(counts, v ? &*v : nullptr, sums ? &*sums : nullptr);
   out["state"] = store::to_string(state);
   out["exit_status"] = status_exit_code(state);
   return out;

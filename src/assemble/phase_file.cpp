@@ -18,6 +18,7 @@
 #include "rmtsweep/config/grid.hpp"
 #include "rmtsweep/io/hdf5.hpp"
 #include "rmtsweep/model/weighting.hpp"
+#include "rmtsweep/store/checksums.hpp"
 #include "rmtsweep/store/line_store.hpp"
 #include "rmtsweep/store/refine_file.hpp"
 #include "rmtsweep/store/refined_line_store.hpp"
@@ -94,6 +95,11 @@ SweepData read_sweep(const std::string& path) {
   data.axes.snr = snr;
 
   const auto status = reader.status();
+  {
+    store::Checksum sum;
+    sum.add(status);
+    data.status_checksum = sum.value();
+  }
   const auto di = reader.integers(column::delta_index), gi = reader.integers(column::gamma_index);
   const auto si = reader.integers(column::snr_index), wi = reader.integers(column::weighting_index);
   const auto ni = reader.d_indices();
@@ -235,6 +241,11 @@ void write_phase(const std::string& path, const SweepData& data, const PhaseTabl
   set_attribute(phase, "detection_rule",
                 std::string("detected iff top eigenvalue > right_edge * (1 + c * d^(-2/3))"));
   set_attribute(phase, "assembled_by", std::string("rmtsweep ") + rmtsweep::version);
+  // What it was built from: readers compare it with the sweep's status now (store::phase_staleness).
+  io::write_attribute(phase, std::string(store::phase_built_from_status), data.status_checksum);
+  set_attribute(phase, std::string(store::phase_built_from),
+                std::to_string(data.done) + " done, " + std::to_string(data.failed) + " failed, " +
+                    std::to_string(data.pending) + " pending of " + std::to_string(data.total) + " points");
   // Flushed here, where a failure throws: H5Fclose in the destructor would fail silently (a full
   // disk) and leave the command saying "/phase written".
   io::flush(file);

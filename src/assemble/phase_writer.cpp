@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "rmtsweep/io/dimension_scale.hpp"
+#include "rmtsweep/store/checksums.hpp"
 
 namespace rmtsweep::assemble::detail {
 
@@ -64,6 +65,9 @@ void PhaseWriter::put_numbers(const PhaseEntry& entry, const std::vector<Number>
     return real ? io::create_double_dataset(group_, name, dims) : io::create_int_dataset(group_, name, dims);
   });
   io::write(set, values);
+  store::Checksum sum;  // what readers read back is checked (store/checksums.hpp)
+  sum.add(values);
+  store::stamp(set, sum);
   finish(entry, set, real ? Kind::real : Kind::integer);
 }
 
@@ -84,6 +88,9 @@ void PhaseWriter::put(const PhaseEntry& entry, const std::vector<std::string>& v
     return io::create_string_dataset(group_, name, values.size(), text_width_);
   });
   io::write(set, values);
+  store::Checksum sum;
+  sum.add(values, text_width_);
+  store::stamp(set, sum);
   finish(entry, set, Kind::text);
 }
 

@@ -11,6 +11,7 @@
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/io/file_error.hpp"
 #include "rmtsweep/parallel/collectives.hpp"
+#include "rmtsweep/store/checksums.hpp"
 #include "rmtsweep/store/schema.hpp"
 
 namespace rmtsweep::store {
@@ -213,8 +214,9 @@ void DeferredMessages::write(const std::string& path, MPI_Comm comm) {
       if (changes.empty()) return;
       io::File file = io::open_file_beside_readers(path);
       for (const Settlement& s : changes) {
-        io::write_strings_at(io::open_dataset(file, s.table + "/" + std::string(column::error.name)), s.rows,
-                             s.values);
+        const io::Dataset messages = io::open_dataset(file, s.table + "/" + std::string(column::error.name));
+        io::write_strings_at(messages, s.rows, s.values);
+        if (io::has_attribute(messages, checksum_attribute)) stamp_content(messages);  // what it holds now
         // Last: a kill before it leaves this run's rows unsettled, not wrongly settled.
         if (s.table == points_group) {
           io::write_attribute(file, std::string(messages_run_attribute), settled_through);

@@ -8,6 +8,7 @@
 #include "rmtsweep/io/dimension_scale.hpp"
 #include "rmtsweep/simulate/engine.hpp"
 #include "rmtsweep/simulate/line.hpp"
+#include "rmtsweep/store/checksums.hpp"
 
 namespace rmtsweep::store {
 namespace {
@@ -108,11 +109,20 @@ void create_line_datasets(hid_t file, const config::Grid& grid, bool writer) {
     io::make_coordinate(line);
     io::write_cf_attributes(line, dimension::line.long_name, dimension::line.units);
     SecularTable::create(size, rows, line_row_width(config, n), line);
-    if (writer) {
-      std::vector<std::int64_t> index(rows);
-      for (hsize_t r = 0; r < rows; ++r) index[r] = static_cast<std::int64_t>(n * rows + r);
-      io::write(line, index);
-    }
+    std::vector<std::int64_t> index(rows);
+    for (hsize_t r = 0; r < rows; ++r) index[r] = static_cast<std::int64_t>(n * rows + r);
+    if (writer) io::write(line, index);
+    Checksum sum;
+    sum.add(index);
+    stamp(line, sum);
+    // Each row's checksum (checksums.hpp), written with the row: none yet.
+    const io::Dataset checksum =
+        io::create_int_dataset(file, base + "checksum", {rows}, io::DatasetOptions{.int_fill = no_checksum});
+    detail::describe(
+        checksum,
+        "per row, the CRC-32 of its poles, signal, offset, rho, form, converged and count as written "
+        "(-1: none yet); docs/reliability.md");
+    io::attach_scale(checksum, line, 0);
   }
 }
 
@@ -152,6 +162,8 @@ SecularTable SecularTable::open(hid_t group) {
   t.form_ = io::open_dataset(group, "form");
   t.converged_ = io::open_dataset(group, "converged");
   t.width_ = io::shape(t.poles_)[1];
+  if (io::exists(group, "checksum"))
+    t.checksum_ = io::open_dataset(group, "checksum");  // schema_version 4 on
   return t;
 }
 
@@ -169,6 +181,17 @@ bool SecularTable::write(hsize_t row, const spectral::RankOneLine& secular, bool
   io::write_rows(form_, row, 1,
                  std::vector<std::int64_t>{secular.form == spectral::OverlapForm::gram ? 1 : 0});
   io::write_rows(converged_, row, 1, std::vector<std::int64_t>{converged ? 1 : 0});
+  if (checksum_.valid()) {
+    Checksum sum;  // over the row as written (checksums.hpp)
+    sum.add(padded(secular.poles));
+    sum.add(padded(secular.signal));
+    sum.add(padded(secular.offset));
+    sum.add(secular.rho);
+    sum.add(std::int64_t{secular.form == spectral::OverlapForm::gram ? 1 : 0});
+    sum.add(std::int64_t{converged ? 1 : 0});
+    sum.add(static_cast<std::int64_t>(secular.size()));
+    io::write_rows(checksum_, row, 1, std::vector<std::int64_t>{sum.value()});
+  }
   // Last: the row is complete.
   io::write_rows(count_, row, 1, std::vector<std::int64_t>{static_cast<std::int64_t>(secular.size())});
   return true;

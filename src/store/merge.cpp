@@ -63,7 +63,7 @@ Input open_input(const std::string& path) {
   input.path = path;
   input.reader = std::make_unique<SweepReader>(path);
   const SweepReader& reader = *input.reader;
-  if (reader.schema_version() != schema_version) {
+  if (reader.schema_version() != schema_version && reader.schema_version() != 3) {  // 4: 3 and checksums
     throw InvalidFile(path, "was written with schema_version " + std::to_string(reader.schema_version()) +
                                 " and this rmtsweep writes " + std::to_string(schema_version) +
                                 ": merge it with the rmtsweep that wrote it");

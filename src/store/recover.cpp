@@ -108,11 +108,12 @@ std::string column_differences(const std::vector<JournalColumn>& journal,
 
 void check_journal(const std::string& path, const Journal& journal) {
   const JournalHead& head = journal.head();
-  if (head.schema_version != schema_version) {
+  // A journal of schema_version 3 holds the same records (4 added the file's checksums only): rebuilt as 4.
+  if (head.schema_version != schema_version && head.schema_version != 3) {
     throw InvalidFile(
         journal.directory,
         "was written for a file of schema_version " + std::to_string(head.schema_version) +
-            "; this rmtsweep rebuilds files of schema_version " + std::to_string(schema_version) +
+            "; this rmtsweep rebuilds files of schema_version 3 and " + std::to_string(schema_version) +
             " only: recover " + path + " with the rmtsweep that wrote the journal (rmtsweep " +
             head.provenance.rmtsweep_version + "), whose file this rmtsweep then reads and resumes");
   }

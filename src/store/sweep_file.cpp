@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <limits>
 #include <stdexcept>
+#include <type_traits>
 #include <utility>
 
 #include "column_io.hpp"
@@ -15,6 +16,7 @@
 #include "rmtsweep/model/weighting.hpp"
 #include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/random/counter_rng.hpp"
+#include "rmtsweep/store/checksums.hpp"
 #include "rmtsweep/store/sweep_reader.hpp"
 
 namespace rmtsweep::store {
@@ -26,8 +28,21 @@ using detail::write_cell;
 using detail::describe;
 
 /// Writes a parameter column whole: one cell per point from the grid and the predictions.
+/// Writes the checksum of `values` (checksums.hpp) as `set`'s attribute: every rank, the same values.
+template <class Values>
+void stamped(hid_t set, const Values& values, std::size_t width = 0) {
+  Checksum sum;
+  if constexpr (std::is_same_v<Values, std::vector<std::string>>) {
+    sum.add(values, width);
+  } else {
+    sum.add(values);
+  }
+  stamp(set, sum);
+}
+
+/// Writes a parameter column's values (rank 0: `writer`) and, on every rank, their checksum.
 void write_parameter_column(const io::Dataset& set, const Column& column, const config::Grid& grid,
-                            const std::vector<theory::Prediction>& predictions) {
+                            const std::vector<theory::Prediction>& predictions, bool writer) {
   const auto cell = [&](std::int64_t i) {
     const model::PointParams params = grid.params(i);
     const config::GridCoordinates at = grid.coordinates(i);
@@ -38,16 +53,19 @@ void write_parameter_column(const io::Dataset& set, const Column& column, const 
     std::vector<std::string> values(points);
     for (std::size_t i = 0; i < points; ++i)
       values[i] = std::get<std::string>(cell(static_cast<std::int64_t>(i)));
-    io::write(set, values);
+    if (writer) io::write(set, values);
+    stamped(set, values, H5Tget_size(io::Datatype(H5Dget_type(set))));
   } else if (column.type == ColumnType::integer) {
     std::vector<std::int64_t> values(points);
     for (std::size_t i = 0; i < points; ++i)
       values[i] = std::get<std::int64_t>(cell(static_cast<std::int64_t>(i)));
-    io::write(set, values);
+    if (writer) io::write(set, values);
+    stamped(set, values);
   } else {
     std::vector<double> values(points);
     for (std::size_t i = 0; i < points; ++i) values[i] = std::get<double>(cell(static_cast<std::int64_t>(i)));
-    io::write(set, values);
+    if (writer) io::write(set, values);
+    stamped(set, values);
   }
 }
 
@@ -79,11 +97,13 @@ void write_grid(hid_t file, const config::Grid& grid, const std::vector<std::str
   describe(d, grid_axis::d.description);
   make_coordinate(d, dimension::d);
   if (writer) io::write(d, sizes);
+  stamped(d, sizes);
   auto axis = [&](const DatasetEntry& entry, const Dimension& dim, const std::vector<double>& values) {
     const io::Dataset set = io::create_double_dataset(file, std::string(entry.path), {values.size()});
     describe(set, entry.description);
     make_coordinate(set, dim);
     if (writer) io::write(set, values);
+    stamped(set, values);
   };
   axis(grid_axis::delta, dimension::delta, c.delta);
   axis(grid_axis::gamma, dimension::gamma, c.gamma);
@@ -95,12 +115,14 @@ void write_grid(hid_t file, const config::Grid& grid, const std::vector<std::str
   describe(weighting, grid_axis::weighting.description);
   make_coordinate(weighting, dimension::weighting);
   if (writer) io::write(weighting, weightings);
+  stamped(weighting, weightings, width);
   std::vector<std::int64_t> trials(static_cast<std::size_t>(c.trials));
   for (std::size_t t = 0; t < trials.size(); ++t) trials[t] = static_cast<std::int64_t>(t);
   const io::Dataset trial = io::create_int_dataset(file, std::string(grid_axis::trial.path), {trials.size()});
   describe(trial, grid_axis::trial.description);
   make_coordinate(trial, dimension::trial);
   if (writer) io::write(trial, trials);
+  stamped(trial, trials);
 }
 
 /// Creates /points: its scales (the coordinate point = 0..points-1, the dimension k), then every column
@@ -113,10 +135,11 @@ void write_points(hid_t file, const config::Grid& grid, const std::vector<theory
   const io::Dataset point = io::create_int_dataset(file, std::string(points_dimension::point.path), {points});
   describe(point, points_dimension::point.description);
   make_coordinate(point, dimension::point);
-  if (writer) {
+  {
     std::vector<std::int64_t> index(points);
     for (hsize_t i = 0; i < points; ++i) index[i] = static_cast<std::int64_t>(i);
-    io::write(point, index);
+    if (writer) io::write(point, index);
+    stamped(point, index);
   }
   const io::Dataset k =
       io::create_dimension_only(file, std::string(points_dimension::k.path), static_cast<hsize_t>(c.k));
@@ -130,9 +153,20 @@ void write_points(hid_t file, const config::Grid& grid, const std::vector<theory
   for (const Column* column : point_columns()) {
     const io::Dataset set = create_column(group, *column, points, c.k, weighting_width, column->integer_fill);
     attach(set, dimensions_of(*column), scales);
-    if (writer && column->phase == ColumnPhase::parameter)
-      write_parameter_column(set, *column, grid, predictions);
+    if (column->phase == ColumnPhase::parameter)
+      write_parameter_column(set, *column, grid, predictions, writer);
+    // The failed points' messages are written whole at a close (failure_messages.hpp), which stamps them
+    // again: none yet.
+    if (column == &column::error && io::is_variable_string(set))
+      stamped(set, std::vector<std::string>(static_cast<std::size_t>(points)));
   }
+  // Each point's row checksum (checksums.hpp), written with its row: none yet.
+  const io::Group checksums = io::create_group(file, checksums_group);
+  const io::Dataset rows = io::create_int_dataset(file, point_checksums_path, {points},
+                                                  io::DatasetOptions{.int_fill = no_checksum});
+  describe(rows,
+           "per /points row, the CRC-32 of its measured cells (but error), its status and its spectrum row, "
+           "written with the row (-1: none yet); docs/reliability.md");
 }
 
 /// Creates /spectra/d<d> for each size whose spectra are stored: its eigenvalues (rows x d), labelled
@@ -158,11 +192,10 @@ void write_spectra(hid_t file, const config::SweepConfig& c, bool writer) {
     io::write_cf_attributes(eigenvalues, {}, "1");
     attach(eigenvalues, {&dimension::point, &dimension::eigenvalue_index},
            {{&dimension::point, rows}, {&dimension::eigenvalue_index, index}});
-    if (writer) {
-      std::vector<std::int64_t> point(per_d);
-      for (hsize_t r = 0; r < per_d; ++r) point[r] = static_cast<std::int64_t>(n * per_d + r);
-      io::write(rows, point);
-    }
+    std::vector<std::int64_t> point(per_d);
+    for (hsize_t r = 0; r < per_d; ++r) point[r] = static_cast<std::int64_t>(n * per_d + r);
+    if (writer) io::write(rows, point);
+    stamped(rows, point);
   }
 }
 
@@ -323,9 +356,13 @@ void SweepFile::open_point_datasets(const config::SweepConfig& config, std::int6
     if (!io::exists(file_, path_of(*column))) continue;
     io::Dataset set = io::open_dataset(file_, path_of(*column));
     const bool deferred = column->type == ColumnType::text && io::is_variable_string(set);
-    measurements_.push_back({column, std::move(set), deferred});
+    const std::size_t width =
+        column->type == ColumnType::text && !deferred ? H5Tget_size(io::Datatype(H5Dget_type(set))) : 0;
+    measurements_.push_back({column, std::move(set), deferred, width});
   }
   status_ = io::open_dataset(file_, path_of(column::status));
+  // A file of schema_version 3 or older has no row checksums: its rows are written without.
+  if (io::exists(file_, point_checksums_path)) row_checksums_ = io::open_dataset(file_, point_checksums_path);
   // The spectra of size index n hold the points [n P, (n + 1) P) of the grid, P = points_per_d: row
   // index - n P. A version 1 file has one size, all points in /spectra/eigenvalues (n = 0).
   points_per_d_ = config.points_per_d();
@@ -399,14 +436,22 @@ void SweepFile::write_record(const PointRecord& record) {
       messages_.add(std::string(points_group), record.index, message);  // written at the close
     }
   }
+  Checksum sum;  // over what the row holds as written (checksums.hpp)
+  for (std::size_t c = 0; c < measurements_.size(); ++c)
+    if (!measurements_[c].deferred) sum.add(record.cells[c], measurements_[c].width);
+  sum.add(record.cells.back(), 0);
   const auto size = static_cast<std::size_t>(record.index / points_per_d_);
   if (const io::Dataset& eigenvalues = spectra_.at(size); eigenvalues.valid()) {
     const auto d = static_cast<std::size_t>(io::shape(eigenvalues)[1]);
-    write_cell(
-        eigenvalues, static_cast<hsize_t>(record.index - static_cast<std::int64_t>(size) * points_per_d_),
+    const std::vector<double> spectrum =
         record.spectrum.size() == d ? record.spectrum
-                                    : std::vector<double>(d, std::numeric_limits<double>::quiet_NaN()));
+                                    : std::vector<double>(d, std::numeric_limits<double>::quiet_NaN());
+    write_cell(eigenvalues,
+               static_cast<hsize_t>(record.index - static_cast<std::int64_t>(size) * points_per_d_),
+               spectrum);
+    sum.add(spectrum);
   }
+  if (row_checksums_.valid()) write_cell(row_checksums_, row, Cell{sum.value()});
   write_cell(status_, row, record.cells.back());  // last: the point's data are complete
 }
 
@@ -450,6 +495,7 @@ void SweepFile::write_failed(std::int64_t index, const std::string& message, dou
 void SweepFile::close() {
   measurements_.clear();
   status_.reset();
+  row_checksums_.reset();
   spectra_.clear();
   lines_ = LineStore();
   if (!file_.valid()) {  // closed before: nothing collective is left

@@ -158,8 +158,11 @@ Verification verify_with_journal(const SweepReader& reader) {
   return verify_sweep(reader, journal ? &*journal : nullptr);
 }
 
-SweepState sweep_state(const StatusCounts& counts, const Verification* verification) noexcept {
-  if (counts.other > 0 || (verification && !verification->damaged.empty())) return SweepState::damaged;
+SweepState sweep_state(const StatusCounts& counts, const Verification* verification,
+                       const ChecksumReport* checksums) noexcept {
+  if (counts.other > 0 || (verification && !verification->damaged.empty()) ||
+      (checksums && checksums->damaged()))
+    return SweepState::damaged;
   return counts.pending > 0 ? SweepState::pending : SweepState::done;
 }
 

@@ -30,6 +30,9 @@ struct SweepData {
   Axes axes;                        ///< numeric axes ascending; weighting in grid order
   std::vector<PointRecord> points;  ///< done points, in the file's point order
   std::int64_t total = 0, done = 0, failed = 0, pending = 0;
+  /// The checksum of /points/status as read (store::Checksum): /phase records it as built_from_status, and
+  /// a reader that finds another status there knows /phase is stale.
+  std::int64_t status_checksum = 0;
   /// Done refined points (/refine, `rmtsweep refine`), and the refined rows given to points by status.
   std::vector<RefinedRecord> refined;
   std::int64_t refined_total = 0, refined_done = 0, refined_failed = 0;

@@ -86,6 +86,8 @@ class SecularTable {
 
  private:
   io::Dataset count_, poles_, signal_, offset_, rho_, form_, converged_;
+  io::Dataset
+      checksum_;  ///< each row's CRC-32 (checksums.hpp), where the file has them (/lines, version 4 on)
   hsize_t width_ = 0;
 };
 

@@ -39,7 +39,7 @@
 namespace rmtsweep::store {
 
 /// The schema_version this rmtsweep writes.
-inline constexpr std::int64_t schema_version = 3;
+inline constexpr std::int64_t schema_version = 4;
 /// The oldest schema_version this rmtsweep reads, assembles and resumes.
 inline constexpr std::int64_t oldest_schema_version = 1;
 

@@ -140,10 +140,12 @@ class SweepFile {
     const Column* column;
     io::Dataset set;
     bool deferred = false;
+    std::size_t width = 0;  ///< a fixed-length text's stored width
   };
   /// The measurement columns in schema order.
   std::vector<Measurement> measurements_;
   io::Dataset status_;
+  io::Dataset row_checksums_;  ///< /checksums/points (schema_version 4 on)
   /// Per size of the d axis: its spectra (invalid where they are not stored), and the points per size.
   std::vector<io::Dataset> spectra_;
   LineStore lines_;

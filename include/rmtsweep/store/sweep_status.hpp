@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "rmtsweep/io/file_lock.hpp"
+#include "rmtsweep/store/checksums.hpp"
 #include "rmtsweep/store/journal.hpp"
 #include "rmtsweep/store/sweep_reader.hpp"
 #include "rmtsweep/store/verify.hpp"
@@ -89,8 +90,10 @@ Verification verify_with_journal(const SweepReader& reader);
 /// that is none of pending, done and failed), whatever else holds.
 enum class SweepState { done, pending, damaged };
 
-/// The state of a sweep of `counts`, with `verification` where it was verified (null: --no-verify).
-SweepState sweep_state(const StatusCounts& counts, const Verification* verification) noexcept;
+/// The state of a sweep of `counts`, with `verification` and `checksums` where it was verified (null:
+/// --no-verify).
+SweepState sweep_state(const StatusCounts& counts, const Verification* verification,
+                       const ChecksumReport* checksums = nullptr) noexcept;
 
 /// "done", "pending", "damaged".
 const char* to_string(SweepState state) noexcept;

@@ -297,7 +297,7 @@ TEST(Journal, RecoverRefusesAJournalOfAnotherSchemaVersionNamingTheRmtsweepThatW
   const std::string journal = dir / "sweep.h5.journal";
   fs::create_directories(journal);
   store::JournalHead head = head_of(0, 0);
-  head.schema_version = store::schema_version - 1;
+  head.schema_version = store::schema_version - 2;  // 3 holds the same records as 4: recovered
   head.provenance.rmtsweep_version = "0.0.9";
   store::JournalWriter writer(journal, head);
   writer.open();
@@ -308,7 +308,7 @@ TEST(Journal, RecoverRefusesAJournalOfAnotherSchemaVersionNamingTheRmtsweepThatW
   } catch (const InvalidFile& e) {
     const std::string what = e.what();
     EXPECT_NE(what.find(journal + ": was written for a file of schema_version " +
-                        std::to_string(store::schema_version - 1)),
+                        std::to_string(store::schema_version - 2)),
               std::string::npos)
         << what;
     EXPECT_NE(what.find("recover " + (dir / "sweep.h5") +

@@ -1,0 +1,95 @@
+#pragma once
+/// CRC-32 checksums of the bytes a sweep file's readers read back (schema_version 4 on):
+/// - a dataset written whole (the grid's axes, the columns of /points written at creation, /points/point,
+///   each size's /spectra/d<d>/point, every /phase dataset) carries the attribute `checksum`, the CRC-32 of
+///   its values, written with them by every rank alike (the values are the grid's, which every rank holds);
+/// - a point's row, which its group's leader writes alone while the others compute, has its own CRC-32 in
+///   /checksums/points, written by that leader with the row and before its status: over every measured
+///   cell (the variable-length message excepted, written at the close), its status and its spectrum row;
+/// - a line's row of /lines has its own in /checksums/lines/d<d>;
+/// - a dimension without values (`k`, `eigenvalue_index`) must read all zeros.
+/// The values are encoded as stored: a real or an integer as its 8 bytes (little-endian), a fixed-length
+/// text as its stored bytes (cut to its width, padded with NULs). Files of earlier schema versions have
+/// none of these: `status` says "not checksummed" for them.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rmtsweep/io/hdf5.hpp"
+#include "rmtsweep/store/journal.hpp"
+
+namespace rmtsweep::store {
+
+/// The CRC-32 of values as readers read them back.
+class Checksum {
+ public:
+  void add(double value);
+  void add(std::int64_t value);
+  /// A text as a dataset of `width` bytes stores it: cut to `width` and padded with NULs (0: whole, then a
+  /// NUL).
+  void add(std::string_view text, std::size_t width = 0);
+  /// Bytes as stored.
+  void add_raw(const char* data, std::size_t size);
+  void add(const std::vector<double>& values);
+  void add(const std::vector<std::int64_t>& values);
+  void add(const std::vector<std::string>& values, std::size_t width = 0);
+  /// A cell of a /points column (width: its text's stored width).
+  void add(const Cell& cell, std::size_t width);
+  std::int64_t value() const noexcept { return static_cast<std::int64_t>(crc_); }
+
+ private:
+  void bytes(const void* data, std::size_t size);
+  unsigned long crc_ = 0;
+};
+
+/// The name of the attribute a dataset's checksum is kept in.
+inline constexpr const char* checksum_attribute = "checksum";
+/// The row checksums of /points and of each size's /lines (schema_version 4 on).
+inline constexpr const char* checksums_group = "/checksums";
+inline constexpr const char* point_checksums_path = "/checksums/points";
+std::string line_checksums_path(int d);
+/// A row checksum not written yet (a pending point, a line not computed).
+inline constexpr std::int64_t no_checksum = -1;
+
+/// Writes `checksum` as the attribute of `set` (collective in parallel HDF5: every rank, the same value).
+void stamp(hid_t set, const Checksum& checksum);
+
+/// Stamps `set` with the checksum of what it holds now (serial: a dataset rewritten by one process, such as
+/// the failed points' messages at a run's close).
+void stamp_content(hid_t set);
+
+/// What check_checksums found.
+struct ChecksumReport {
+  bool checksummed = false;                   ///< the file has checksums (schema_version 4 on)
+  std::int64_t datasets = 0;                  ///< datasets checked whole
+  std::int64_t rows = 0;                      ///< rows checked by their row checksum
+  std::vector<std::string> damaged_datasets;  ///< checked whole and differing ("/grid/snr")
+  std::vector<std::int64_t> damaged_points;   ///< /points rows whose row checksum differs
+  std::vector<std::int64_t> damaged_lines;    ///< grid lines whose /lines row checksum differs
+  std::vector<std::string> not_checksummed;   ///< datasets nothing checks (a file of an earlier version)
+  bool damaged() const noexcept {
+    return !damaged_datasets.empty() || !damaged_points.empty() || !damaged_lines.empty();
+  }
+};
+
+/// Checks every checksum of the open file `file` (serial), and under `prefix` only where given ("/phase").
+ChecksumReport check_checksums(hid_t file, const std::string& prefix = {});
+
+/// /phase's attributes saying what it was built from: the checksum of /points/status then, and its counts.
+inline constexpr std::string_view phase_built_from_status = "built_from_status";
+inline constexpr std::string_view phase_built_from = "built_from";
+
+/// Whether the /phase of `file` (serial) was built from the points the file holds now.
+struct PhaseStaleness {
+  bool present = false;    ///< the file has /phase
+  bool recorded = false;   ///< /phase says what it was built from (assembled by a version that records it)
+  bool stale = false;      ///< the points' status changed since /phase was built
+  std::string built_from;  ///< "168 done, 0 failed, 312 pending of 480 points"
+};
+PhaseStaleness phase_staleness(hid_t file);
+
+/// One line saying `report` ("checksums: 41 datasets and 64 rows checked: no damage found", or what differs).
+std::string describe(const ChecksumReport& report);
+
+}  // namespace rmtsweep::store

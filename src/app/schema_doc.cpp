@@ -326,11 +326,11 @@ checks ([reliability.md](reliability.md#checksums)):
   `/points` written at creation, `/points/point`, `/points/error` (the failed points' messages, stamped again
   by the close that writes them), each `/spectra/d<d>/point` and `/lines/d<d>/line`, every `/phase` dataset;
 - a row written with its point or line has its CRC-32 in a dataset beside: `/checksums/points` (int64, one
-  per /points row, -1 until written) over its measured cells (but `error`) as stored, its status and its
+  per /points row, -1 until written; its coordinate `/checksums/point`) over its measured cells (but `error`) as stored, its status and its
   spectrum row; `/lines/d<d>/checksum` over the row's poles, signal, offset, rho, form, converged and count;
 - a dimension without values (`/points/k`, `eigenvalue_index`, `pole_index`, `density_index`) reads zeros.
 
-Values are encoded as stored: reals and integers as their 8 little-endian bytes, a fixed-length text as
+Each value is the CRC-32's low 31 bits (so that a netCDF-3 copy holds it). Values are encoded as stored: reals and integers as their 8 little-endian bytes, a fixed-length text as
 its stored bytes (padded with NULs), a variable-length text as its bytes and a NUL. `/phase` records what
 it was built from: `built_from_status` (the CRC-32 of `/points/status` then) and `built_from` (its counts),
 which `status` compares with the file's points to say when `/phase` is stale.

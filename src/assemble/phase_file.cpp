@@ -242,7 +242,7 @@ void write_phase(const std::string& path, const SweepData& data, const PhaseTabl
                 std::string("detected iff top eigenvalue > right_edge * (1 + c * d^(-2/3))"));
   set_attribute(phase, "assembled_by", std::string("rmtsweep ") + rmtsweep::version);
   // What it was built from: readers compare it with the sweep's status now (store::phase_staleness).
-  io::write_attribute(phase, std::string(store::phase_built_from_status), data.status_checksum);
+  store::write_number_in_place(phase, std::string(store::phase_built_from_status), data.status_checksum);
   set_attribute(phase, std::string(store::phase_built_from),
                 std::to_string(data.done) + " done, " + std::to_string(data.failed) + " failed, " +
                     std::to_string(data.pending) + " pending of " + std::to_string(data.total) + " points");

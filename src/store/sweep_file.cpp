@@ -162,8 +162,20 @@ void write_points(hid_t file, const config::Grid& grid, const std::vector<theory
   }
   // Each point's row checksum (checksums.hpp), written with its row: none yet.
   const io::Group checksums = io::create_group(file, checksums_group);
+  // Its own coordinate `point` (netCDF readers look for a dimension's scale in the group or above it).
+  const io::Dataset rows_point =
+      io::create_int_dataset(file, std::string(checksums_group) + "/point", {points});
+  describe(rows_point, points_dimension::point.description);
+  make_coordinate(rows_point, dimension::point);
+  {
+    std::vector<std::int64_t> index(points);
+    for (hsize_t i = 0; i < points; ++i) index[i] = static_cast<std::int64_t>(i);
+    if (writer) io::write(rows_point, index);
+    stamped(rows_point, index);
+  }
   const io::Dataset rows = io::create_int_dataset(file, point_checksums_path, {points},
                                                   io::DatasetOptions{.int_fill = no_checksum});
+  io::attach_scale(rows, rows_point, 0);
   describe(rows,
            "per /points row, the CRC-32 of its measured cells (but error), its status and its spectrum row, "
            "written with the row (-1: none yet); docs/reliability.md");

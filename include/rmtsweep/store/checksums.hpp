@@ -36,7 +36,9 @@ class Checksum {
   void add(const std::vector<std::string>& values, std::size_t width = 0);
   /// A cell of a /points column (width: its text's stored width).
   void add(const Cell& cell, std::size_t width);
-  std::int64_t value() const noexcept { return static_cast<std::int64_t>(crc_); }
+  /// Its low 31 bits: a value every netCDF reader holds (xarray casts int64 to int32 for netCDF-3), -1 free
+  /// for "none yet".
+  std::int64_t value() const noexcept { return static_cast<std::int64_t>(crc_ & 0x7fffffffUL); }
 
  private:
   void bytes(const void* data, std::size_t size);
@@ -51,6 +53,9 @@ inline constexpr const char* point_checksums_path = "/checksums/points";
 std::string line_checksums_path(int d);
 /// A row checksum not written yet (a pending point, a line not computed).
 inline constexpr std::int64_t no_checksum = -1;
+
+/// Writes the integer attribute `name` of `object`, in place where it exists (its header unmoved).
+void write_number_in_place(hid_t object, const std::string& name, std::int64_t value);
 
 /// Writes `checksum` as the attribute of `set` (collective in parallel HDF5: every rank, the same value).
 void stamp(hid_t set, const Checksum& checksum);

@@ -60,7 +60,7 @@ class SweepFileSchema(unittest.TestCase):
         attrs = self.file.attrs
         for name in ROOT_ATTRIBUTES:
             self.assertIn(name, attrs, name)
-        self.assertEqual(attrs["schema_version"], 3)
+        self.assertEqual(attrs["schema_version"], 4)
         self.assertNotIn("messages_run", attrs)  # no point failed: no close wrote into /points/error
         self.assertEqual(attrs["mpi_ranks"], 2)
         self.assertEqual(attrs["ranks_per_point"], 1)

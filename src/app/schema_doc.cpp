@@ -443,7 +443,8 @@ void print_schema_markdown(std::ostream& out) {
       << "| `/refine/block_<i>` | points added by `rmtsweep refine` |\n"
       << "| `/refine/lines/block_<b>` | secular forms of the trials `rmtsweep refine` adds as whole lines |\n"
       << "| `/phase` | phase tables by `rmtsweep assemble` |\n"
-      << "| `/checksums` | `points`: each /points row's CRC-32 (schema_version 4), [Checksums](#checksums) |\n"
+      << "| `/checksums` | `points`: each /points row's CRC-32 (schema_version 4), [Checksums](#checksums) "
+         "|\n"
       << root_attributes << "\n## /grid\n\n| dataset | description |\n|---|---|\n";
   for (const store::DatasetEntry* e :
        {&store::grid_axis::d, &store::grid_axis::delta, &store::grid_axis::gamma, &store::grid_axis::snr,

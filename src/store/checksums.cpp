@@ -8,6 +8,7 @@
 #include <bit>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -255,8 +256,17 @@ void check_line_rows(hid_t file, ChecksumReport& report) {
       return std::vector<double>(values.begin() + static_cast<std::ptrdiff_t>(r * width),
                                  values.begin() + static_cast<std::ptrdiff_t>((r + 1) * width));
     };
+    // A row never written (its line failed, or is not computed yet) holds the datasets' fill values.
+    Checksum unwritten;
+    const std::vector<double> nans(width, std::numeric_limits<double>::quiet_NaN());
+    unwritten.add(nans);
+    unwritten.add(nans);
+    unwritten.add(nans);
+    unwritten.add(std::numeric_limits<double>::quiet_NaN());
+    unwritten.add(std::int64_t{0});
+    unwritten.add(std::int64_t{0});
+    unwritten.add(std::int64_t{0});
     for (std::size_t r = 0; r < sums.size() && r < count.size(); ++r) {
-      if (sums[r] == no_checksum) continue;
       Checksum sum;
       sum.add(row_of(poles, r));
       sum.add(row_of(signal, r));
@@ -265,8 +275,9 @@ void check_line_rows(hid_t file, ChecksumReport& report) {
       sum.add(form.at(r));
       sum.add(converged.at(r));
       sum.add(count[r]);
-      ++report.rows;
-      if (sum.value() != sums[r]) report.damaged_lines.push_back(r < line.size() ? line[r] : -1);
+      const std::int64_t expected = sums[r] == no_checksum ? unwritten.value() : sums[r];
+      if (sums[r] != no_checksum) ++report.rows;
+      if (sum.value() != expected) report.damaged_lines.push_back(r < line.size() ? line[r] : -1);
     }
   }
 }

@@ -179,8 +179,16 @@ TopLevelDraw FiniteTTopLevels::draw(double snr, const TopLevelDraws& draws, std:
                              " is not finite (snr " + std::to_string(snr) + ")");
     return top > 1e-6 ? 1.0 - 1.0 / top : 1.0 - 1e6;
   };
-  double lo = std::isnan(outlier_zeta) ? rest_edge_.zeta * (1.0 + 1e-9)
-                                       : outlier_zeta + 1e-7 * (outlier_zeta - rest_edge_.zeta);
+  double lo = rest_edge_.zeta * (1.0 + 1e-9);
+  if (!std::isnan(outlier_zeta)) {
+    // Just above S_R's outlier, where A's pole 1/(z - outlier_z) is finite: an outlier just above the rest's
+    // threshold lies so near the rest's edge (z' ~ 0) that 1e-7 of the gap can leave z(lo) = outlier_z in
+    // doubles (measured: d = 2000, iid, k = 4, a gap of 2e-5 in zeta).
+    const double gap = outlier_zeta - rest_edge_.zeta;
+    double step = 1e-7 * gap;
+    while (!(z(outlier_zeta + step) - outlier_z > 1e-12 * outlier_z) && step < 0.5 * gap) step *= 10.0;
+    lo = outlier_zeta + step;
+  }
   double f_lo = excess(lo);
   // Nothing of S above S_R: its top is S_R's outlier (overlap rho with m) or its edge. Rarely reached: near
   // the edge tr R^2, and with it the forms' fluctuations, diverge, so A's top eigenvalue exceeds 1 there.

@@ -204,3 +204,21 @@ TEST(FiniteTLevels, RefusesNoDirectionsAndABulkTooSmallForK) {
                                         params.table, 100000),
                std::invalid_argument);
 }
+
+TEST(FiniteTLevels, AnOutlierOfTheRestJustAboveItsThresholdDoesNotBreakTheRoot) {
+  // d = 2000, iid, k = 4 (the top two count levels): in table draw 28 of trial 2 the rest's own outlier lies
+  // 2e-5 above its edge in zeta, where 1e-7 of that gap left z(lo) equal to the outlier's z in doubles and A
+  // infinite (dsyevd failed).
+  model::PointParams params = last_point(2000, model::Table::iid);
+  params.T = 10;
+  params.correlation = model::parse_correlation("prefix:10", params.T);
+  params.weighting = model::parse_weighting("last", params.T);
+  params.delta = 1.0;
+  params.trial = 2;
+  const theory::FiniteTOutlier outlier = simulate::build_finite_t_outlier(params);
+  const theory::FiniteTTopLevels levels(outlier.bulk(), outlier.signal(), params.d, params.vocabulary(),
+                                        params.table, 4);
+  const theory::TopLevelPrediction p = levels.at(2.0, simulate::top_level_draws(params, 4, 32));
+  EXPECT_TRUE(std::isfinite(p.overlap));
+  EXPECT_TRUE(std::isfinite(p.top_eigenvalue));
+}

@@ -577,7 +577,7 @@ int command_assemble(int argc, char** argv) {
   warn_about_grid(data, table);
   if (table_given) {
     std::fflush(summary);
-    write_table(table_target, threshold_table(data, theory, finite_t_table, rules, refined));
+    write_table(table_target, threshold_table(data, theory, finite_t_table, rules, refined, defaults.along_d));
     if (table_target != "-") std::printf("%s: threshold table written\n", table_target.c_str());
   }
   if (!quiet && summary == stdout) print_thresholds(data, theory, finite_t_table, rules, refined, defaults);

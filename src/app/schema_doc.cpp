@@ -170,14 +170,16 @@ std::vector<PhaseDataset> make_phase_layout() {
   return out;
 }
 
-/// " Flags: -1 below_grid, 0 found, ..." of a flag variable (CF flag_values, flag_meanings), else "".
+/// " Flags: -1 below_grid, 0 found, ..." of a flag variable (CF flag_values, flag_meanings), " Flag bits: 1
+/// below_grid, 2 ..." of a mask (CF flag_masks), else "".
 std::string flags_text(const store::Flags& flags) {
   if (flags.empty()) return {};
   std::istringstream words{std::string(flags.meanings)};
-  std::string text = " Flags:", word;
+  const std::string head = flags.masks ? " Flag bits:" : " Flags:";
+  std::string text = head, word;
   for (const std::int64_t value : flags.values) {
     words >> word;
-    text += (text.size() > 7 ? ", " : " ") + std::to_string(value) + " `" + word + "`";
+    text += (text.size() > head.size() ? ", " : " ") + std::to_string(value) + " `" + word + "`";
   }
   return text + ".";
 }
@@ -213,7 +215,7 @@ dataset of its name, in the dataset's group or a group above it: a coordinate (i
 "no values", a dimension only. Coordinates carry `long_name` and `units` ("1": dimensionless), /points'
 and /grid's numeric datasets `units`; every variable of /phase carries `long_name` (what xarray's `.plot()`
 labels an axis with) and no `units`, its quantities being dimensionless (CF asks units of dimensional ones).
-Flag variables carry CF's `flag_values` and `flag_meanings`. Text datasets are fixed-length ASCII with
+Flag variables carry CF's `flag_values` (or, for bits of a mask, `flag_masks`) and `flag_meanings`. Text datasets are fixed-length ASCII with
 `_Encoding` = `utf-8`, but for `/points/error`, a variable-length UTF-8 string; text attributes are
 variable-length UTF-8 strings (str in h5py and xarray).
 
@@ -497,7 +499,10 @@ void print_schema_json(std::ostream& out) {
                      {"dims", dims},
                      {"long_name", set.entry->long_name},
                      {"units", set.entry->units},
-                     {"flag_values", flag_values_json(set.entry->flags)},
+                     {"flag_values", set.entry->flags.masks ? nlohmann::json::array()
+                                                            : flag_values_json(set.entry->flags)},
+                     {"flag_masks", set.entry->flags.masks ? flag_values_json(set.entry->flags)
+                                                           : nlohmann::json::array()},
                      {"flag_meanings", set.entry->flags.meanings},
                      {"description", set.entry->description}});
   }

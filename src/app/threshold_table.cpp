@@ -63,6 +63,17 @@ nlohmann::ordered_json json_value(const TableCell& cell) {
   return nullptr;
 }
 
+/// The words of a threshold_flags mask joined by '+' ("below_grid+many_zero_thresholds"), empty for none.
+TableCell bits(std::int64_t mask) {
+  std::istringstream words{std::string(assemble::threshold_flags_flags.meanings)};
+  std::string word, out;
+  for (const std::int64_t bit : assemble::threshold_flags_flags.values) {
+    words >> word;
+    if (mask & bit) out += (out.empty() ? "" : "+") + word;
+  }
+  return out.empty() ? TableCell{} : TableCell{out};
+}
+
 }  // namespace
 
 TableFormat table_format(const std::string& value) {
@@ -77,7 +88,8 @@ TableFormat table_format(const std::string& value) {
 ThresholdTable threshold_table(const assemble::SweepData& data, const assemble::TheoryTables& theory,
                                const assemble::FiniteTTable& finite_t,
                                const std::vector<assemble::RuleTable>& rules,
-                               const std::vector<assemble::RefinedTable>& refined) {
+                               const std::vector<assemble::RefinedTable>& refined,
+                               const assemble::SizeLineTables& along_d) {
   ThresholdTable table;
   table.columns = {"kind",
                    "weighting",
@@ -86,11 +98,16 @@ ThresholdTable threshold_table(const assemble::SweepData& data, const assemble::
                    "d",
                    "theory_sample_threshold_snr",
                    "finite_t_threshold_snr",
-                   "finite_t_threshold_snr_std"};
+                   "finite_t_threshold_snr_std",
+                   "default_rule",
+                   "finite_t_target"};
   for (const auto& rule : rules) {
     const std::string name = assemble::to_string(rule.rule);
     for (const char* field : {"_threshold_snr", "_threshold_snr_err", "_bracket", "_exact",
-                              "_false_detection_rate", "_fit_terms", "_fit_chi2_per_dof", "_fit_sizes"})
+                              "_false_detection_rate", "_fit_terms", "_fit_chi2_per_dof", "_fit_sizes",
+                              "_residual_snr", "_residual_snr_err", "_flags", "_consistent",
+                              "_alternative_threshold_snr", "_alternative_threshold_snr_err",
+                              "_alternative_fit_terms"})
       table.columns.push_back(name + field);
   }
   for (const char* name : {"refined_threshold_snr", "refined_threshold_snr_err", "refined_points"})
@@ -100,6 +117,14 @@ ThresholdTable threshold_table(const assemble::SweepData& data, const assemble::
   const assemble::RefinedTable* edge =
       refined.empty() ? nullptr : &refined.front();  // all_rules starts with edge
   const std::vector<TableCell> no_fit(3);
+  // The default rule of a (weighting, delta, gamma) and whether its finite-T target holds, as words.
+  const auto default_rule = [&](std::size_t size_line) -> TableCell {
+    const std::int64_t chosen = along_d.default_rule.empty() ? -1 : along_d.default_rule[size_line];
+    return chosen < 0 ? TableCell{} : TableCell{assemble::to_string(rules[static_cast<std::size_t>(chosen)].rule)};
+  };
+  const auto target = [&](std::size_t size_line) -> TableCell {
+    return along_d.target.empty() ? TableCell{} : meaning(assemble::target_flags, along_d.target[size_line].converges);
+  };
   for (std::size_t w = 0; w < a.weighting.size(); ++w) {
     for (std::size_t i = 0; i < a.delta.size(); ++i) {
       for (std::size_t j = 0; j < a.gamma.size(); ++j) {
@@ -112,7 +137,9 @@ ThresholdTable threshold_table(const assemble::SweepData& data, const assemble::
                                      std::int64_t{a.d[n]},
                                      number(theory.sample_threshold_snr[line]),
                                      number(finite_t.threshold_snr[line]),
-                                     number(finite_t.threshold_snr_std[line])};
+                                     number(finite_t.threshold_snr_std[line]),
+                                     default_rule(a.size_line(w, i, j)),
+                                     target(a.size_line(w, i, j))};
           for (const auto& rule : rules) {
             row.insert(
                 row.end(),
@@ -120,6 +147,10 @@ ThresholdTable threshold_table(const assemble::SweepData& data, const assemble::
                  meaning(assemble::bracket_flags, rule.empirical_threshold_bracket[line]),
                  rule.empirical_threshold_exact[line], number(rule.false_detection_rate[line])});
             row.insert(row.end(), no_fit.begin(), no_fit.end());
+            row.insert(row.end(), {rule.residual_snr.empty() ? TableCell{} : number(rule.residual_snr[line]),
+                                   rule.residual_snr_err.empty() ? TableCell{} : number(rule.residual_snr_err[line]),
+                                   rule.threshold_flags.empty() ? TableCell{} : bits(rule.threshold_flags[line]),
+                                   TableCell{}, TableCell{}, TableCell{}, TableCell{}});
           }
           row.insert(row.end(), {edge ? number(edge->threshold[line]) : TableCell{},
                                  edge ? number(edge->threshold_err[line]) : TableCell{},
@@ -135,14 +166,24 @@ ThresholdTable threshold_table(const assemble::SweepData& data, const assemble::
                                    TableCell{},
                                    number(theory.sample_threshold_snr[a.line(w, a.d.size() - 1, i, j)]),
                                    TableCell{},
-                                   TableCell{}};
+                                   TableCell{},
+                                   default_rule(size_line),
+                                   target(size_line)};
         for (const auto& rule : rules) {
           const assemble::Extrapolation& e = rule.extrapolation[size_line];
-          const bool fit = e.terms > 0;
+          const bool fit = e.terms > 0, other = e.alternative.terms > 0;
           row.insert(row.end(),
                      {fit ? number(e.thr_inf) : TableCell{}, fit ? number(e.thr_inf_err) : TableCell{},
                       TableCell{}, TableCell{}, TableCell{}, std::int64_t{e.terms},
                       fit ? number(e.chi2_per_dof) : TableCell{}, e.sizes_used});
+          const bool residual = !rule.residual_extrapolation.empty() && rule.residual_extrapolation[size_line].terms > 0;
+          row.insert(row.end(),
+                     {residual ? number(rule.residual_extrapolation[size_line].thr_inf) : TableCell{},
+                      residual ? number(rule.residual_extrapolation[size_line].thr_inf_err) : TableCell{},
+                      TableCell{},
+                      rule.consistent.empty() ? TableCell{} : meaning(assemble::consistency_flags, rule.consistent[size_line]),
+                      other ? number(e.alternative.thr_inf) : TableCell{},
+                      other ? number(e.alternative.thr_inf_err) : TableCell{}, std::int64_t{e.alternative.terms}});
         }
         row.resize(table.columns.size());
         table.rows.push_back(std::move(row));

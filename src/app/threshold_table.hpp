@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "rmtsweep/assemble/detection_tables.hpp"
+#include "rmtsweep/assemble/finite_size_tables.hpp"
 #include "rmtsweep/assemble/finite_t_table.hpp"
 #include "rmtsweep/assemble/phase_file.hpp"
 #include "rmtsweep/assemble/refined_fit.hpp"
@@ -36,13 +37,19 @@ struct ThresholdTable {
 /// finite_t_threshold_snr_std, then for each rule <rule>_threshold_snr, <rule>_threshold_snr_err,
 /// <rule>_bracket (a word of /phase's flag_meanings), <rule>_exact, <rule>_false_detection_rate,
 /// <rule>_fit_terms, <rule>_fit_chi2_per_dof, <rule>_fit_sizes, then refined_threshold_snr,
-/// refined_threshold_snr_err and refined_points (the edge rule's). With several sizes each (weighting,
+/// refined_threshold_snr_err and refined_points (the edge rule's). After finite_t_threshold_snr_std: default_rule
+/// (the rule the top of /phase carries for the line's (weighting, delta, gamma)) and finite_t_target (holds,
+/// moves, unknown); after each rule's fit columns: <rule>_residual_snr and _err (threshold less the trials'
+/// finite-T thresholds), <rule>_flags (threshold_flags' words joined by '+'), <rule>_consistent and the model
+/// not chosen, <rule>_alternative_threshold_snr, _err and _fit_terms. With several sizes each (weighting,
 /// delta, gamma) is followed by a row of kind "extrapolated": d empty, each rule's threshold and error its
-/// fit's value at d -> infinity (empty without a fit) with the fit's terms, chi^2/dof and sizes.
+/// fit's value at d -> infinity (empty without a fit) with the fit's terms, chi^2/dof and sizes, its residual
+/// extrapolated, its consistency along d and the other fit.
 ThresholdTable threshold_table(const assemble::SweepData& data, const assemble::TheoryTables& theory,
                                const assemble::FiniteTTable& finite_t,
                                const std::vector<assemble::RuleTable>& rules,
-                               const std::vector<assemble::RefinedTable>& refined);
+                               const std::vector<assemble::RefinedTable>& refined,
+                               const assemble::SizeLineTables& along_d);
 
 /// Refuses a --table that is not .csv, .json or -, an existing file without --force, or a place this process
 /// cannot write (InvalidOption("table", ...)), before anything is read.

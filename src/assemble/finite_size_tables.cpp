@@ -228,9 +228,11 @@ SizeLineTables finite_size_tables(const Axes& axes, const PhaseTable& table,
         }
         out.target[size_line] = target_constancy(targets);
 
-        std::vector<std::int64_t> candidates;
+        // finite_t_edge first: each trial judged by its own edge. The null rule pools the line's null trials,
+        // whose edges differ by the token draws (3 % for `last`), into one level, and its bootstrap error leaves
+        // out that level's own spread (docs/detection.md, "The default rule").
+        std::vector<std::int64_t> candidates{position(Rule::finite_t_edge)};
         if (enough_null_trials(axes, table, w, i, j)) candidates.push_back(position(Rule::null));
-        candidates.push_back(position(Rule::finite_t_edge));
         candidates.push_back(position(Rule::edge));
         std::int64_t first_with_thresholds = -1;
         for (const std::int64_t r : candidates) {

@@ -216,6 +216,18 @@ std::int64_t finite_t_gram_size(const model::PointParams& params) {
 
 bool finite_t_computed(const model::PointParams&) { return true; }
 
+double finite_t_cost(const model::PointParams& params) {
+  const std::vector<double> w = model::pooling_weights(params.weighting, params.correlation, params.T);
+  const auto N = static_cast<double>(params.sequences()), V = static_cast<double>(params.vocabulary());
+  double terms = 0.0;
+  for (const double x : w) terms += x != 0.0 ? 1.0 : 0.0;
+  if (terms <= 1.0) return 20.0 * N + 10.0 * V;
+  const double n = std::min(V, N);
+  if (n <= static_cast<double>(theory::dense_bulk_limit)) return 4.0 / 3.0 * n * n * n + 4.0 * N * terms * n;
+  const double row = N * terms * terms / V * (V <= N ? 1.0 : N / V) + terms;  // G's nonzeros per row
+  return 2500.0 * 16.0 * N * terms + 4.0 * n * row * row;
+}
+
 theory::ProbeSigns finite_t_probe_signs(const model::PointParams& params) {
   const random::CounterRng rng(params.seed, static_cast<std::uint64_t>(params.trial));
   return [rng](std::size_t probe, std::span<double> out) {

@@ -138,9 +138,10 @@ constexpr Column table[] = {
      }},
     {"theory_finite_t_top_eigenvalue", real, scalar, measurement,
      "finite-T prediction from the point's own token draws (docs/finite_t.md): the outlier where detectable, "
-     "else the finite-T right edge; NaN where not computed (simulate::finite_t_computed: several "
-     "pooled tokens where the paper's law holds, or min(V, N) > 6400) and in files written before it "
-     "existed",
+     "else the finite-T right edge; computed for every weighting and size (above min(V, N) = 2000 from the "
+     "quadrature of docs/finite_t.md section 7, within 1e-4 of the exact spectrum's); NaN where it failed and "
+     "in files written before it existed (before 2026-12-06 also for several pooled tokens where the paper's "
+     "law held or min(V, N) > 6400)",
      nullptr, [](O o) { return finite_t(o, &theory::FiniteTPrediction::top_eigenvalue); }},
     {"theory_finite_t_overlap", real, scalar, measurement,
      "finite-T prediction of |u_hat^T u|^2 from the point's own token draws; 0 when not detectable, "

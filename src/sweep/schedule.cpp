@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "rmtsweep/simulate/finite_t.hpp"
 #include "rmtsweep/simulate/line.hpp"
 #include "rmtsweep/simulate/point.hpp"
 
@@ -27,7 +28,9 @@ double point_cost(const model::PointParams& params, const config::SweepConfig& c
   const double N = static_cast<double>(params.sequences());
   const double test = config.ntest > 0 ? static_cast<double>(config.ntest) : N;
   const double pooling = params.weighting.data_dependent() ? T * T : T;
-  const double data = V * d + (N + test) * pooling * d;
+  // The finite-T theory is built once per line and trial: a point carries its share.
+  const double theory = simulate::finite_t_cost(params) / static_cast<double>(std::max<std::size_t>(1, config.snr.size()));
+  const double data = V * d + (N + test) * pooling * d + theory;
   if (krylov) return data + simulate::engine_costs(params, config::simulation_options(config, params.d)).krylov;
   return data + N * d * d + 5.0 * d * d * d;
 }
@@ -83,7 +86,8 @@ double line_cost(const model::PointParams& params, std::size_t snr_count, const 
   const double test = config.ntest > 0 ? static_cast<double>(config.ntest) : N;
   const double m = std::min(d, N);
   // The table, the pooling, four token projections and scoring every test sequence at every snr.
-  const double data = V * d + N * T * d + 4.0 * V * d + test * T + static_cast<double>(snr_count) * 4.0 * test;
+  const double data = V * d + N * T * d + 4.0 * V * d + test * T + static_cast<double>(snr_count) * 4.0 * test +
+                      simulate::finite_t_cost(params);  // the finite-T theory, once per line
   const bool krylov = simulate::line_takes_krylov_modelled(params, options);
   if (krylov) return data + 1.15 * simulate::engine_costs(params, options).krylov;
   const double spectrum = options.spectrum ? static_cast<double>(snr_count) * 30.0 * m * m : 0.0;

@@ -24,6 +24,10 @@ using RowBlock = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::Ro
 
 constexpr int jackknife_batches = 8;
 constexpr int highest_moment = 4;
+/// A probe's run stops when its two watched sums change by less than this, relative, on two steps running: its
+/// Gauss quadrature then errs by about as much (always low: the sums are of completely monotone functions), a
+/// thousandth of what the calibrated estimate's own spread allows at the asked tolerance.
+constexpr double probe_quiet = 1e-7;
 
 /// x = (zeta - d T)^(-1) e_1 for the Lanczos tridiagonal T (diagonal alpha, off-diagonal beta), by elimination
 /// without pivoting: zeta - d T is positive definite for zeta above d lambda_max(T).
@@ -366,7 +370,7 @@ GramMeasures token_gram_measures(const TokenGram& gram, int d, const ProbeSigns&
         for (std::size_t i = 0; i < n; ++i) starts(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = sign[i];
       }
       for (SpectralMeasure& m : lanczos_runs(gram, side, std::move(starts), U, d, zeta_watch, true,
-                                              1.0, 1e-10))
+                                              1.0, probe_quiet))
         runs.push_back(std::move(m));
     }
   };

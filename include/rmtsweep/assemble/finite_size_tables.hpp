@@ -39,8 +39,8 @@ struct SizeLineTables {
 /// threshold_flags, and chooses the default rule of each (weighting, delta, gamma). `table` gives the trials
 /// per cell; `finite_t_trials` is finite_t_trial_thresholds(axes, points, trials); `finite_t` the lines'
 /// trial means. The rules' extrapolations must be final (after extrapolate_with_refined). The default rule is
-/// the first of null (where every size with done trials has at least min_null_trials at snr = 0),
-/// finite_t_edge and edge whose thresholds exist at some size and whose `consistent` is not
+/// the first of finite_t_edge, null (where every size with done trials has at least min_null_trials at
+/// snr = 0) and edge whose thresholds exist at some size and whose `consistent` is not
 /// rule_inconsistent; where each is inconsistent, the first that has thresholds, with its extrapolation
 /// withheld by default_rule_table.
 SizeLineTables finite_size_tables(const Axes& axes, const PhaseTable& table,

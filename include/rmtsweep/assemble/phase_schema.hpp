@@ -232,9 +232,8 @@ inline constexpr PhaseEntry default_detection_rule{
     "default_detection_rule",
     "default detection rule",
     "per (weighting, delta, gamma): the rule whose values the top level's detected_fraction, thresholds, "
-    "extrapolations, residuals and flags carry: the first of null (where every size has >= 19 snr = 0 "
-    "trials), "
-    "finite_t_edge and edge that has a threshold and is not inconsistent (docs/detection.md, \"The default "
+    "extrapolations, residuals and flags carry: the first of finite_t_edge, null (where every size has >= 19 "
+    "snr = 0 trials) and edge that has a threshold and is not inconsistent (docs/detection.md, \"The default "
     "rule\"); 0 edge, 1 eigengap, 2 null, 3 finite_t_edge, -1 none",
     dims::size_lines,
     "",

@@ -61,6 +61,13 @@ std::int64_t finite_t_gram_size(const model::PointParams& params);
 /// theory/gram_quadrature.hpp above it (about a second at min(V, N) = 8000, a minute at most at 64 000).
 bool finite_t_computed(const model::PointParams& params);
 
+/// The relative cost of build_finite_t in sweep::point_cost's flop-like units, for the schedule and the plan: one
+/// pooled token O(N); several, up to theory::dense_bulk_limit the dense values-only eigenvalue problem (4/3 n^3,
+/// n = min(V, N), about a dense line's own factorization at the example's sizes), above it the quadrature's
+/// (about 2500 applications of the token Gram, each two memory-bound passes over the N T' tokens, and the trace
+/// powers' n (row length)^2).
+double finite_t_cost(const model::PointParams& params);
+
 /// The +-1 probes of a trial's bulk quadrature: random::CounterRng(seed, trial), stream finite_t_probes, the
 /// same for every snr, weighting and rank count.
 theory::ProbeSigns finite_t_probe_signs(const model::PointParams& params);

@@ -26,9 +26,11 @@ def has_threshold_vs_d(ds):
 
 def threshold_vs_d(data, ax=None, **selection):
     """The measured thresholds of the figures' rule against x = d^(-1/3) with their bootstrap errors (open: no
-    error; ↑ at the grid's top: above the grid at that d), the stored fit thr∞ + a x (+ b x²) dashed and its
-    extrapolation to d → ∞ (square at x = 0) beside the theory's sample threshold (star); one colour per
-    weighting, one panel per (δ, γ) with thresholds at two sizes or more. Returns the Figure."""
+    error; ↑ at the grid's top: above the grid at that d), the trials' own finite-T thresholds at each d (their
+    mean, ×, dotted: the target the measured ones close on at each size, docs/finite_t.md), the stored fit
+    thr∞ + a x (+ b x²) dashed and its extrapolation to d → ∞ (square at x = 0) beside the theory's sample
+    threshold (star); one colour per weighting, one panel per (δ, γ) with thresholds at two sizes or more.
+    Returns the Figure."""
     ds = selected(data, selection, one_size=False)
     lines = threshold_lines(ds)
     panels = [p for p in facets(ds, ("delta", "gamma"))[0]
@@ -52,6 +54,12 @@ def threshold_vs_d(data, ax=None, **selection):
             e = values(ds.empirical_threshold_snr_err, keep=("d",), **at)
             bracket = values(ds.empirical_threshold_bracket, keep=("d",), **at)
             ok, known = np.isfinite(y), np.isfinite(y) & np.isfinite(e)
+            if "theory_finite_t_threshold_snr" in ds:
+                target = values(ds.theory_finite_t_threshold_snr, keep=("d",), **at)
+                held = np.isfinite(target)
+                if held.any():
+                    drawn["finite-T"] = a.plot(x[held], target[held], ":", marker="x", ms=3.2, mew=0.8, lw=0.9,
+                                               color=colour, zorder=2)[0]
             above = bracket == 1
             if above.any():
                 drawn["above"] = a.plot(x[above], np.full(above.sum(), top), marker=ABOVE, color=colour, ms=7,
@@ -84,6 +92,8 @@ def threshold_vs_d(data, ax=None, **selection):
     handles += [(Line2D([], [], color=GREY, marker="o", ls="none", ms=3), "measured ± error"),
                 (Line2D([], [], color=GREY, marker="o", mfc="none", ls="none", ms=3.4) if "no error" in drawn
                  else None, "measured, no error"),
+                (Line2D([], [], color=GREY, ls=":", marker="x", ms=3.2, mew=0.8, lw=0.9) if "finite-T" in drawn
+                 else None, "finite-T threshold (trials' mean)"),
                 (Line2D([], [], color=GREY, ls="--", lw=0.9) if "fit" in drawn else None,
                  r"fit thr$_\infty$ + a$\,d^{-1/3}$"),
                 (Line2D([], [], color=GREY, marker="s", ls="none", ms=3.6) if "limit" in drawn else None,

@@ -24,7 +24,7 @@ using rmtsweep::test::ScratchDir;
 namespace io = rmtsweep::io;
 namespace assemble = rmtsweep::assemble;
 
-constexpr int trials = 20;  // >= 19 snr = 0 trials: the null rule reaches its level and is the default
+constexpr int trials = 20;  // >= 19 snr = 0 trials: the null rule reaches its level
 const std::vector<double> sizes{40, 80, 160, 320, 640};
 const std::vector<std::string> rules{"edge", "eigengap", "null", "finite_t_edge"};
 
@@ -58,13 +58,13 @@ class AssembleFiniteSize : public ::testing::Test {
   static inline std::string file_, output_;
 };
 
-TEST_F(AssembleFiniteSize, TheTopLevelCarriesTheNullRuleWhereEverySizeHasNineteenNullTrials) {
-  EXPECT_EQ(ints("phase/default_detection_rule"), (std::vector<std::int64_t>{2}));  // 2: null
+TEST_F(AssembleFiniteSize, TheTopLevelCarriesFiniteTEdgeWhichComesFirstOfTheDefaultRules) {
+  EXPECT_EQ(ints("phase/default_detection_rule"), (std::vector<std::int64_t>{3}));  // 3: finite_t_edge
   for (const std::string name :
        {"detected_fraction", "empirical_threshold_snr", "empirical_threshold_snr_err",
         "extrapolated_threshold_snr", "extrapolated_threshold_snr_err", "residual_snr",
         "extrapolated_residual_snr", "extrapolated_threshold_snr_alternative"}) {
-    const auto top = doubles("phase/" + name), own = doubles(group("null") + name);
+    const auto top = doubles("phase/" + name), own = doubles(group("finite_t_edge") + name);
     ASSERT_EQ(top.size(), own.size()) << name;
     for (std::size_t k = 0; k < top.size(); ++k) {
       if (std::isnan(own[k]))
@@ -73,8 +73,8 @@ TEST_F(AssembleFiniteSize, TheTopLevelCarriesTheNullRuleWhereEverySizeHasNinetee
         EXPECT_EQ(top[k], own[k]) << name << " " << k;
     }
   }
-  EXPECT_EQ(ints("phase/threshold_flags"), ints(group("null") + "threshold_flags"));
-  EXPECT_NE(output_.find("default rule: null"), std::string::npos) << output_;
+  EXPECT_EQ(ints("phase/threshold_flags"), ints(group("finite_t_edge") + "threshold_flags"));
+  EXPECT_NE(output_.find("default rule: finite_t_edge"), std::string::npos) << output_;
 }
 
 TEST_F(AssembleFiniteSize, EveryRuleStoresTheFitTheFTestChoseAndTheOtherBesideIt) {

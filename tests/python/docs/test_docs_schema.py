@@ -84,6 +84,7 @@ class SchemaPage(unittest.TestCase):
                 self.assertEqual(attrs["long_name"], entry["long_name"], entry["name"])
                 self.assertEqual(attrs.get("units", ""), entry["units"], entry["name"])
                 self.assertEqual(list(attrs.get("flag_values", [])), entry["flag_values"], entry["name"])
+                self.assertEqual(list(attrs.get("flag_masks", [])), entry["flag_masks"], entry["name"])
                 self.assertEqual(attrs.get("flag_meanings", ""), entry["flag_meanings"], entry["name"])
 
 

@@ -59,6 +59,7 @@ def phase_tables(sizes):
         "theory_pop_threshold_snr": (line, np.full(edge.shape, 0.5)),
         "theory_sample_threshold_snr": (line, np.full(edge.shape, 0.9)),
         "theory_bulk_edge_left": (line, np.full(edge.shape, 0.1)), "theory_bulk_edge_right": (line, edge),
+        "theory_finite_t_threshold_snr": (line, np.full(edge.shape, 0.95)),
     }
     if Z >= 3:
         fitted = np.ones((W, D, G), dtype=bool)
@@ -260,8 +261,9 @@ class PhaseDiagram(Fixture):
     def test_the_theory_is_drawn_along_the_fine_axis(self):
         fig, ax = new_axes()
         figures.phase_diagram(self.phase, ax=ax, weighting="optimal", gamma=0.5)
-        self.assertEqual(sorted(len(line.get_xdata()) for line in ax.lines if line.get_linestyle() in ("-", "--")),
-                         [FINE, FINE])
+        # the curves of the theory, without markers (the finite-T thresholds, at the grid's values, have them)
+        self.assertEqual(sorted(len(line.get_xdata()) for line in ax.lines if line.get_linestyle() in ("-", "--")
+                                and line.get_marker() in ("None", "", None)), [FINE, FINE])
 
     def test_an_axis_of_one_value_has_no_phase_diagram(self):
         with self.assertRaisesRegex(rmtsweep.InvalidOption, "invalid axis 'delta'"):
@@ -312,6 +314,14 @@ class FiniteSize(Fixture):
         # optimal: 3 sizes with errors and its extrapolation; mean: above the grid at every size
         self.assertEqual(errorbar_points(ax), len(self.SIZES) + 1)
         self.assertEqual(marks(ax, r"$\uparrow$"), len(self.SIZES))
+
+    def test_the_trials_finite_t_thresholds_are_drawn_at_every_size(self):
+        fig, ax = new_axes()
+        figures.threshold_vs_d(self.phase, ax=ax, weighting="optimal", delta=0.5, gamma=0.25)
+        targets = [line for line in ax.lines if line.get_marker() == "x"]
+        self.assertEqual(len(targets), 1)
+        np.testing.assert_array_equal(targets[0].get_ydata(), np.full(len(self.SIZES), 0.95))
+        self.assertIn("finite-T threshold (trials' mean)", legend_texts(fig))
 
     def test_a_threshold_without_an_error_is_drawn_open(self):
         fig, ax = new_axes()

@@ -37,12 +37,16 @@ TYPED = {"d": [24, 32, 40], "delta": [0.5, 1.0], "gamma": [0.5], "snr": [0.0, 1.
 # Attributes HDF5's dimension scale API writes itself (fixed-length ASCII, as netCDF-4 reads them).
 SCALE_ATTRIBUTES = {"CLASS", "NAME", "DIMENSION_LIST", "REFERENCE_LIST"}
 # Every flag variable of the file, with the codes it may hold.
+RULE_FLAGS = ("empirical_threshold_bracket", "empirical_threshold_exact", "extrapolation_terms",
+              "extrapolation_terms_alternative", "residual_extrapolation_terms", "consistent",
+              "refined_threshold_exact")
 FLAG_VARIABLES = {"points/status", "points/theory_detectable", "points/solver_fell_back",
-                  "phase/theory_detectable", "phase/empirical_threshold_bracket", "phase/extrapolation_terms",
-                  "phase/refined_threshold_exact"} | {
+                  "phase/theory_detectable", "phase/default_detection_rule", "phase/target_converges"} | {
+    f"phase/{name}" for name in RULE_FLAGS if name != "empirical_threshold_exact"} | {
     f"phase/detection/{rule}/{name}" for rule in ("edge", "eigengap", "null", "finite_t_edge")
-    for name in ("empirical_threshold_bracket", "empirical_threshold_exact", "extrapolation_terms",
-                 "refined_threshold_exact")}
+    for name in RULE_FLAGS}
+MASK_VARIABLES = {"phase/threshold_flags"} | {
+    f"phase/detection/{rule}/threshold_flags" for rule in ("edge", "eigengap", "null", "finite_t_edge")}
 ISO_LINE = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ: rmtsweep run ")
 
 
@@ -135,6 +139,16 @@ class NetcdfCf(unittest.TestCase):
                 for word in meanings:
                     self.assertRegex(word, r"^[A-Za-z0-9_.+\-@]+$")
                 self.assertTrue(set(np.unique(dataset[...])) <= set(values), "a stored code without a meaning")
+        masks = {path for path, dataset in variables(self.file["/"]) if "flag_masks" in dataset.attrs}
+        self.assertEqual(masks, MASK_VARIABLES)
+        for path in sorted(masks):
+            dataset = self.file[path]
+            with self.subTest(path=path):
+                bits, meanings = dataset.attrs["flag_masks"], dataset.attrs["flag_meanings"].split()
+                self.assertEqual(bits.dtype, dataset.dtype)
+                self.assertEqual(len(bits), len(meanings))
+                self.assertTrue(all(int(b) > 0 and int(b) & (int(b) - 1) == 0 for b in bits), "one bit each")
+                self.assertFalse((np.unique(dataset[...]) & ~np.bitwise_or.reduce(bits)).any(), "a bit without a meaning")
         status = self.file["points/status"]
         names = dict(zip(status.attrs["flag_values"], status.attrs["flag_meanings"].split()))
         self.assertEqual({names[v] for v in np.unique(status[...])}, {"done"})
@@ -243,11 +257,15 @@ class ThresholdTable(unittest.TestCase):
         phase = rmtsweep.open_phase(self.path)
         for _, row in measured.iterrows():
             line = phase.sel(weighting=row.weighting, delta=row.delta, gamma=row.gamma, d=int(row.d))
-            np.testing.assert_array_equal(row.edge_threshold_snr, line.empirical_threshold_snr.item())
-            np.testing.assert_array_equal(row.edge_threshold_snr_err, line.empirical_threshold_snr_err.item())
-            codes = dict(zip(line.empirical_threshold_bracket.attrs["flag_values"],
+            edge = rmtsweep.open_phase(self.path, "detection/edge").sel(
+                weighting=row.weighting, delta=row.delta, gamma=row.gamma, d=int(row.d))
+            np.testing.assert_array_equal(row.edge_threshold_snr, edge.empirical_threshold_snr.item())
+            np.testing.assert_array_equal(row.edge_threshold_snr_err, edge.empirical_threshold_snr_err.item())
+            rule = row.default_rule
+            np.testing.assert_array_equal(row[f"{rule}_threshold_snr"], line.empirical_threshold_snr.item())
+            codes = dict(zip(edge.empirical_threshold_bracket.attrs["flag_values"],
                              line.empirical_threshold_bracket.attrs["flag_meanings"].split()))
-            self.assertEqual(row.edge_bracket, codes[line.empirical_threshold_bracket.item()])
+            self.assertEqual(row.edge_bracket, codes[edge.empirical_threshold_bracket.item()])
             null = rmtsweep.open_phase(self.path, "detection/null").sel(
                 weighting=row.weighting, delta=row.delta, gamma=row.gamma, d=int(row.d))
             np.testing.assert_array_equal(row.null_threshold_snr, null.empirical_threshold_snr.item())

@@ -159,14 +159,24 @@ TEST(FiniteSizeTables, ARuleWhoseFalseDetectionsGrowWithDIsInconsistentFlaggedAn
   EXPECT_NE(rule_of(rules, Rule::null).threshold_flags[0] & threshold_flag::few_null_trials, 0);
 }
 
-TEST(FiniteSizeTables, TheNullRuleIsTheDefaultWhereEverySizeHasNineteenNullTrials) {
+TEST(FiniteSizeTables, FiniteTEdgeIsTheDefaultEvenWhereEverySizeHasNineteenNullTrials) {
   const Axes a = axes_with({0.0, 0.5, 1.0});
   auto rules = rules_with(a);
   const auto along =
       finite_size_tables(a, table_with(a, min_null_trials), std::vector<double>(a.lines() * trials, missing),
                          no_finite_t(a), rules, trials);
-  EXPECT_EQ(along.default_rule[0], position_of(Rule::null));
+  EXPECT_EQ(along.default_rule[0], position_of(Rule::finite_t_edge));
   EXPECT_EQ(rule_of(rules, Rule::null).threshold_flags[0] & threshold_flag::few_null_trials, 0);
+}
+
+TEST(FiniteSizeTables, TheNullRuleIsTheDefaultWhereFiniteTEdgeHasNoThresholdAndEverySizeHasNineteenNullTrials) {
+  const Axes a = axes_with({0.0, 0.5, 1.0});
+  auto rules = rules_with(a);
+  rule_of(rules, Rule::finite_t_edge).threshold.assign(a.lines(), missing);
+  const auto along =
+      finite_size_tables(a, table_with(a, min_null_trials), std::vector<double>(a.lines() * trials, missing),
+                         no_finite_t(a), rules, trials);
+  EXPECT_EQ(along.default_rule[0], position_of(Rule::null));
 }
 
 TEST(FiniteSizeTables, TheEdgeRuleIsTheDefaultWhereNeitherNullNorFiniteTEdgeHasAThreshold) {

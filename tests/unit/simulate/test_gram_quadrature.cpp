@@ -10,6 +10,7 @@
 
 #include "rmtsweep/model/params.hpp"
 #include "rmtsweep/model/weighting.hpp"
+#include "rmtsweep/parallel/blas_threads.hpp"
 #include "rmtsweep/simulate/finite_t.hpp"
 #include "rmtsweep/theory/finite_t_bulk.hpp"
 #include "rmtsweep/theory/gram_quadrature.hpp"
@@ -109,4 +110,21 @@ TEST(GramQuadrature, EdgeAndThresholdEqualTheDenseOnesWithin1e4AtASizeBothReach)
       EXPECT_NEAR(fast.at(snr).overlap, dense.at(snr).overlap, 1e-4);
     }
   }
+}
+
+TEST(GramQuadrature, IsTheSameBitsOnEveryCallWhateverTheBlasThreads) {
+  // Just above the dense limit: the quadrature's probes are the trial's own (random::Stream::finite_t_probes)
+  // and its dense algebra is Eigen's, unthreaded, so a sweep stores the same bits on any number of ranks.
+  const model::PointParams p = point(1100, 0.5, 0.25, "harmonic", 2);
+  const theory::TokenGram gram = gram_of(p);
+  ASSERT_GT(gram.dimension(gram.smaller_side()), theory::dense_bulk_limit);
+  parallel::set_blas_threads(2);
+  const theory::GramMeasures a = theory::token_gram_measures(gram, p.d, simulate::finite_t_probe_signs(p));
+  parallel::set_blas_threads(1);
+  const theory::GramMeasures b = theory::token_gram_measures(gram, p.d, simulate::finite_t_probe_signs(p));
+  EXPECT_EQ(a.bulk.nodes, b.bulk.nodes);
+  EXPECT_EQ(a.bulk.weights, b.bulk.weights);
+  EXPECT_EQ(a.signal.weights, b.signal.weights);
+  EXPECT_EQ(simulate::build_finite_t(p).outlier->bulk_edge_right(),
+            theory::FiniteTOutlier(a.bulk, a.signal, p.d, p.vocabulary(), p.table).bulk_edge_right());
 }

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <set>
 #include <tuple>
 #include <vector>
 
@@ -70,17 +71,23 @@ TEST(SweepSchedule, MoreSequencesCostMoreAndOrderingPutsThemFirst) {
 }
 
 // Among points of equal cost, those of one noise table (delta, trial) come one after the other,
-// so that a group's next point reuses the table it holds: each (delta, trial) forms one run per
-// gamma (gamma sets the cost), 4 points long here (2 snr x 2 weightings).
+// so that a group's next point reuses the table it holds: each (delta, trial, cost) forms one run.
+// gamma sets the cost, and so does the weighting (the finite-T theory's share counts the pooling's
+// nonzero weights, which mean and optimal pooling differ in here), so a run is 2 points (2 snr).
 TEST(SweepSchedule, PointsSharingANoiseTableAreHandedOutTogether) {
   const config::Grid grid = small_grid();
   const std::vector<std::int64_t> order = sweep::order_by_cost(grid, every_point(grid));
+  std::set<std::tuple<std::size_t, int, double>> keys;
   int runs = 1;
-  for (std::size_t i = 1; i < order.size(); ++i) {
-    const auto a = grid.coordinates(order[i - 1]), b = grid.coordinates(order[i]);
-    if (a.delta != b.delta || a.trial != b.trial || a.gamma != b.gamma) ++runs;
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const auto b = grid.coordinates(order[i]);
+    keys.emplace(b.delta, b.trial, sweep::point_cost(grid.params(order[i]), grid.config()));
+    if (i == 0) continue;
+    const auto a = grid.coordinates(order[i - 1]);
+    if (a.delta != b.delta || a.trial != b.trial || a.gamma != b.gamma || a.weighting != b.weighting) ++runs;
   }
-  EXPECT_EQ(runs, 3 * 3 * 2);  // delta x trial x gamma: one run each
+  EXPECT_EQ(keys.size(), 3u * 3u * 2u * 2u);  // delta x trial x gamma x weighting: four costs per table
+  EXPECT_EQ(runs, static_cast<int>(keys.size()));  // one run each
 }
 
 // A task is a run of consecutive points of one noise table and one cost: every point of the
@@ -113,9 +120,9 @@ TEST(SweepSchedule, TasksAreRunsOfOneNoiseTableAndCostThatShrinkTowardsTheEnd) {
     }
     EXPECT_EQ(starts[starts.size() - 2], n - 1) << "the last task is one point";
   }
-  // One group, 72 points: the first tasks are whole runs of one table and cost (2 snr x 2
-  // weightings); with 100 groups every task is one point.
-  EXPECT_EQ(sweep::table_runs(grid, order, 1)[1], 4);
+  // One group, 72 points: the first tasks are whole runs of one table and cost (2 snr); with 100
+  // groups every task is one point.
+  EXPECT_EQ(sweep::table_runs(grid, order, 1)[1], 2);
   EXPECT_EQ(sweep::table_runs(grid, order, 100).size(), order.size() + 1);
   EXPECT_EQ(sweep::table_runs(grid, {}, 2), std::vector<std::int64_t>{0});
 }

@@ -31,6 +31,40 @@ struct FiniteTTopLevels::Forms {
   double t = 0.0, t2 = 0.0, r = 0.0, r2 = 0.0;
 };
 
+int supercritical_top_directions(const SpectralMeasure& bulk, int d, double level_unit) {
+  if (d < 1 || !(level_unit > 0.0) || bulk.nodes.empty() || bulk.nodes.size() != bulk.weights.size())
+    throw std::invalid_argument("supercritical_top_directions: needs d >= 1, level_unit > 0 and a bulk, got d = " +
+                                std::to_string(d) + ", level_unit = " + std::to_string(level_unit));
+  // Levels from the top: (level, directions), and the atoms of each.
+  std::vector<std::size_t> order(bulk.nodes.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return bulk.nodes[a] > bulk.nodes[b]; });
+  std::vector<std::size_t> level_end;  // one past each level's last atom in `order`
+  double total = 0.0;
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    total += std::round(bulk.weights[order[i]]);
+    if (i + 1 == order.size() || std::llround(bulk.nodes[order[i + 1]] / level_unit) !=
+                                     std::llround(bulk.nodes[order[i]] / level_unit))
+      level_end.push_back(i + 1);
+  }
+  double kept = 0.0;
+  std::size_t begin = 0;
+  for (const std::size_t end : level_end) {
+    if (end == order.size()) break;  // the bottom level has no rest below it
+    SpectralMeasure rest;
+    for (std::size_t i = end; i < order.size(); ++i) {
+      rest.nodes.push_back(bulk.nodes[order[i]]);
+      rest.weights.push_back(bulk.weights[order[i]]);
+    }
+    const double pole = d * bulk.nodes[order[begin]];
+    if (!(pole > finite_t_edge_point(rest, d).zeta)) break;
+    for (std::size_t i = begin; i < end; ++i) kept += std::round(bulk.weights[order[i]]);
+    begin = end;
+  }
+  return static_cast<int>(std::clamp(kept, 1.0, std::max(1.0, total - 1.0)));
+}
+
 FiniteTTopLevels::FiniteTTopLevels(const SpectralMeasure& bulk, const SpectralMeasure& signal, int d,
                                    std::int64_t vocabulary, model::Table table, int k)
     : d_(d), vocabulary_(static_cast<double>(vocabulary)), table_(table) {

@@ -53,10 +53,20 @@ struct TopLevelPrediction {
   int draws = 0;                ///< table draws averaged
 };
 
-/// The k directions of Pi kept exactly by default: the top count level and most of the next at the sizes
-/// measured. Fixed before any comparison with simulation; the result depends on it by about 0.01-0.02 in the
-/// window (docs/finite_t.md, "How many directions").
+/// The k of theory::FiniteTTopLevels::FiniteTTopLevels before the rule (supercritical_top_directions): the
+/// top count level and most of the next at the sizes measured. The constructor's default; the sweep takes
+/// the rule's k.
 inline constexpr int default_top_levels = 10;
+/// The directions the model keeps exactly, by the rule of docs/finite_t.md ("How many directions"): the count
+/// levels of Pi (its atoms grouped by round(tau / level_unit); for single-token pooling level_unit = w^2/N,
+/// so a level is the tokens seen equally often) from the top down while a level is supercritical for the
+/// rest below it, d tau_level > zeta_e of that rest (the d -> infinity theory puts its eigenvalues apart
+/// from the rest's bulk, where their O(d^(-1/2)) scatter is what the limit misses); at least one direction.
+/// A subcritical level joins the rest's edge, which the limit describes to O(d^(-2/3)), while every kept
+/// direction adds the Gaussian forms' error (their third cumulant, dropped, lowers A's top eigenvalue by
+/// about k/d relatively), so the rule keeps no more. Throws std::invalid_argument for d < 1, level_unit <= 0
+/// or an empty bulk; at most the bulk's directions less one.
+int supercritical_top_directions(const SpectralMeasure& bulk, int d, double level_unit);
 /// Draws per point by default. Measured at d = 2000 (`last`, 32 trials): the standard error of one point's
 /// overlap is at most 0.03 in the window and under 0.005 away from it, against a simulated overlap that
 /// scatters by about 0.15 from one table draw to the next there; about 2.3 ms a point on one core.

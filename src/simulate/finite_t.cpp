@@ -197,7 +197,7 @@ std::optional<theory::FiniteTTopLevels> finite_t_levels(const model::PointParams
   for (const double x : model::pooling_weights(params.weighting, params.correlation, params.T))
     if (x != 0.0) w = x;
   const double unit = w * w / static_cast<double>(params.sequences());
-  const int k = theory::supercritical_top_directions(outlier.bulk(), params.d, unit);
+  const int k = theory::kept_top_directions(outlier.bulk(), params.d, unit);
   return theory::FiniteTTopLevels(outlier.bulk(), outlier.signal(), params.d, params.vocabulary(),
                                   params.table, k);
 }

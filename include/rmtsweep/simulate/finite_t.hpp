@@ -104,8 +104,8 @@ bool finite_t_levels_computed(const model::PointParams& params);
 theory::TopLevelDraws top_level_draws(const model::PointParams& params, int k, int count);
 
 /// The model for the point's line from its finite-T outlier's measures, keeping the directions of
-/// theory::supercritical_top_directions (the count levels tau = c w^2/N above the rest below them; at least
-/// one), where finite_t_levels_computed; else nullopt.
+/// theory::kept_top_directions (the count levels tau = c w^2/N supercritical for the rest below them and
+/// the first subcritical one; at least one), where finite_t_levels_computed; else nullopt.
 std::optional<theory::FiniteTTopLevels> finite_t_levels(const model::PointParams& params,
                                                         const theory::FiniteTOutlier& outlier);
 

@@ -2,9 +2,9 @@
 // spectrum where asked: `rmtsweep_bench_finite_t d delta gamma weighting trial [--dense] [--probe-offset K]`
 // prints one JSON line (docs/performance.md, "The finite-T theory at any size"). One thread.
 #include <chrono>
-#include <ctime>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -26,10 +26,11 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 int main(int argc, char** argv) {
   if (argc < 6) {
-    std::fprintf(stderr,
-                 "usage: %s d delta gamma weighting trial [--dense] [--probe-offset K] [--correlation C] [--T T] "
-                 "[--seed S]\n",
-                 argv[0]);
+    std::fprintf(
+        stderr,
+        "usage: %s d delta gamma weighting trial [--dense] [--probe-offset K] [--correlation C] [--T T] "
+        "[--seed S]\n",
+        argv[0]);
     return 2;
   }
   model::PointParams p;
@@ -44,12 +45,18 @@ int main(int argc, char** argv) {
   std::size_t offset = 0;
   for (int i = 6; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--dense") dense = true;
-    else if (a == "--probe-offset" && i + 1 < argc) offset = std::strtoull(argv[++i], nullptr, 10);
-    else if (a == "--correlation" && i + 1 < argc) correlation = argv[++i];
-    else if (a == "--T" && i + 1 < argc) p.T = std::atoi(argv[++i]);
-    else if (a == "--seed" && i + 1 < argc) p.seed = std::strtoull(argv[++i], nullptr, 10);
-    else if (a == "--table" && i + 1 < argc) p.table = model::parse_table(argv[++i]);
+    if (a == "--dense")
+      dense = true;
+    else if (a == "--probe-offset" && i + 1 < argc)
+      offset = std::strtoull(argv[++i], nullptr, 10);
+    else if (a == "--correlation" && i + 1 < argc)
+      correlation = argv[++i];
+    else if (a == "--T" && i + 1 < argc)
+      p.T = std::atoi(argv[++i]);
+    else if (a == "--seed" && i + 1 < argc)
+      p.seed = std::strtoull(argv[++i], nullptr, 10);
+    else if (a == "--table" && i + 1 < argc)
+      p.table = model::parse_table(argv[++i]);
   }
   p.correlation = model::parse_correlation(correlation, p.T);
   p.weighting = model::parse_weighting(weighting, p.T);

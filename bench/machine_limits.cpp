@@ -11,14 +11,13 @@
 #include <cstdio>
 #include <functional>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "bench_util.hpp"
-#include "lapack_api.hpp"
+#include "rmtsweep/common/lapack.hpp"
 
 namespace {
 
@@ -26,8 +25,7 @@ using rmtsweep::bench::parse_list;
 using rmtsweep::bench::seconds_of;
 
 /// Best of repeated runs, repeating until `budget` seconds are spent (at least once, at most 5).
-double best_seconds(const std::function<void()>& prepare, const std::function<void()>& work,
-                    double budget) {
+double best_seconds(const std::function<void()>& prepare, const std::function<void()>& work, double budget) {
   double best = 1e300, spent = 0.0;
   for (int rep = 0; rep < 5 && (rep == 0 || spent < budget); ++rep) {
     prepare();
@@ -66,16 +64,26 @@ void bench_gemm(const std::vector<int>& dims, const std::vector<int>& panels,
         const auto a = random_matrix(static_cast<std::size_t>(d) * p, 1);
         std::vector<double> c(static_cast<std::size_t>(d) * d, 0.0);
         const double one = 1.0, zero = 0.0;
-        const double gemm = best_seconds([] {}, [&] {
-          dgemm_("N", "T", &d, &d, &p, &one, a.data(), &d, a.data(), &d, &zero, c.data(), &d, 1, 1);
-        }, 1.0);
-        const double syrk = best_seconds([] {}, [&] {
-          dsyrk_("L", "N", &d, &p, &one, a.data(), &d, &zero, c.data(), &d, 1, 1);
-        }, 1.0);
+        const double gemm = best_seconds([] {},
+                                         [&] {
+                                           dgemm_("N", "T", &d, &d, &p, &one, a.data(), &d, a.data(), &d,
+                                                  &zero, c.data(), &d, 1, 1);
+                                         },
+                                         1.0);
+        const double syrk = best_seconds(
+            [] {}, [&] { dsyrk_("L", "N", &d, &p, &one, a.data(), &d, &zero, c.data(), &d, 1, 1); }, 1.0);
         const double dd = d, pp = p;
-        emit({{"kind", "dgemm"}, {"threads", t}, {"d", d}, {"panel", p}, {"seconds", gemm},
+        emit({{"kind", "dgemm"},
+              {"threads", t},
+              {"d", d},
+              {"panel", p},
+              {"seconds", gemm},
               {"gflops", 2.0 * dd * dd * pp / gemm * 1e-9}});
-        emit({{"kind", "dsyrk"}, {"threads", t}, {"d", d}, {"panel", p}, {"seconds", syrk},
+        emit({{"kind", "dsyrk"},
+              {"threads", t},
+              {"d", d},
+              {"panel", p},
+              {"seconds", syrk},
               {"gflops", dd * (dd + 1.0) * pp / syrk * 1e-9}});
       }
     }
@@ -111,50 +119,78 @@ void bench_lapack(int d, int threads, int k) {
   const auto record = [&](const char* routine, double secs) {
     emit({{"kind", routine}, {"threads", threads}, {"d", d}, {"k", k}, {"seconds", secs}});
   };
-  record("dsyevd_all_vectors", best_seconds(reset, [&] {
-    dsyevd_("V", "L", &d, a.data(), &d, w.data(), work.data(), &lwork, iwork.data(), &liwork, &info, 1, 1);
-    check_info("dsyevd", info);
-  }, budget));
+  record("dsyevd_all_vectors", best_seconds(
+                                   reset,
+                                   [&] {
+                                     dsyevd_("V", "L", &d, a.data(), &d, w.data(), work.data(), &lwork,
+                                             iwork.data(), &liwork, &info, 1, 1);
+                                     check_info("dsyevd", info);
+                                   },
+                                   budget));
   const double top_exact = w[d - 1];
-  record("dsyevd_values_only", best_seconds(reset, [&] {
-    dsyevd_("N", "L", &d, a.data(), &d, w.data(), work.data(), &lwork, iwork.data(), &liwork, &info, 1, 1);
-    check_info("dsyevd", info);
-  }, budget));
+  record("dsyevd_values_only", best_seconds(
+                                   reset,
+                                   [&] {
+                                     dsyevd_("N", "L", &d, a.data(), &d, w.data(), work.data(), &lwork,
+                                             iwork.data(), &liwork, &info, 1, 1);
+                                     check_info("dsyevd", info);
+                                   },
+                                   budget));
   const int il = d - k + 1;
   const double vl = 0.0, vu = 0.0, abstol = 0.0;
-  record("dsyevr_top_k_vectors", best_seconds(reset, [&] {
-    dsyevr_("V", "I", "L", &d, a.data(), &d, &vl, &vu, &il, &d, &abstol, &m, w.data(), z.data(), &d,
-            isuppz.data(), work.data(), &lwork, iwork.data(), &liwork, &info, 1, 1, 1);
-    check_info("dsyevr", info);
-  }, budget));
-  record("dsytrd", best_seconds(reset, [&] {
-    dsytrd_("L", &d, a.data(), &d, diag.data(), offdiag.data(), tau.data(), work.data(), &lwork, &info, 1);
-    check_info("dsytrd", info);
-  }, budget));
+  record("dsyevr_top_k_vectors", best_seconds(
+                                     reset,
+                                     [&] {
+                                       dsyevr_("V", "I", "L", &d, a.data(), &d, &vl, &vu, &il, &d, &abstol,
+                                               &m, w.data(), z.data(), &d, isuppz.data(), work.data(), &lwork,
+                                               iwork.data(), &liwork, &info, 1, 1, 1);
+                                       check_info("dsyevr", info);
+                                     },
+                                     budget));
+  record("dsytrd", best_seconds(
+                       reset,
+                       [&] {
+                         dsytrd_("L", &d, a.data(), &d, diag.data(), offdiag.data(), tau.data(), work.data(),
+                                 &lwork, &info, 1);
+                         check_info("dsytrd", info);
+                       },
+                       budget));
   std::vector<double> d2(d), e2(d);
-  record("dsterf", best_seconds([&] { d2 = diag; e2 = offdiag; }, [&] {
-    dsterf_(&d, d2.data(), e2.data(), &info);
-    check_info("dsterf", info);
-  }, budget));
+  record("dsterf", best_seconds(
+                       [&] {
+                         d2 = diag;
+                         e2 = offdiag;
+                       },
+                       [&] {
+                         dsterf_(&d, d2.data(), e2.data(), &info);
+                         check_info("dsterf", info);
+                       },
+                       budget));
 
   // The path an eigen stage needs: one reduction, all values from the tridiagonal, the top k
   // vectors of the tridiagonal (MRRR) and their back-transformation.
   double top_path = 0.0;
-  record("tridiagonal_top_k_path", best_seconds(reset, [&] {
-    dsytrd_("L", &d, a.data(), &d, diag.data(), offdiag.data(), tau.data(), work.data(), &lwork, &info, 1);
-    check_info("dsytrd", info);
-    d2 = diag;
-    e2 = offdiag;
-    dsterf_(&d, d2.data(), e2.data(), &info);
-    check_info("dsterf", info);
-    int tryrac = 1, nzc = k;
-    dstemr_("V", "I", &d, diag.data(), offdiag.data(), &vl, &vu, &il, &d, &m, w.data(), z.data(), &d,
-            &nzc, isuppz.data(), &tryrac, work.data(), &lwork, iwork.data(), &liwork, &info, 1, 1);
-    check_info("dstemr", info);
-    dormtr_("L", "L", "N", &d, &k, a.data(), &d, tau.data(), z.data(), &d, work.data(), &lwork, &info, 1, 1, 1);
-    check_info("dormtr", info);
-    top_path = d2[d - 1];
-  }, budget));
+  record("tridiagonal_top_k_path", best_seconds(
+                                       reset,
+                                       [&] {
+                                         dsytrd_("L", &d, a.data(), &d, diag.data(), offdiag.data(),
+                                                 tau.data(), work.data(), &lwork, &info, 1);
+                                         check_info("dsytrd", info);
+                                         d2 = diag;
+                                         e2 = offdiag;
+                                         dsterf_(&d, d2.data(), e2.data(), &info);
+                                         check_info("dsterf", info);
+                                         int tryrac = 1, nzc = k;
+                                         dstemr_("V", "I", &d, diag.data(), offdiag.data(), &vl, &vu, &il, &d,
+                                                 &m, w.data(), z.data(), &d, &nzc, isuppz.data(), &tryrac,
+                                                 work.data(), &lwork, iwork.data(), &liwork, &info, 1, 1);
+                                         check_info("dstemr", info);
+                                         dormtr_("L", "L", "N", &d, &k, a.data(), &d, tau.data(), z.data(),
+                                                 &d, work.data(), &lwork, &info, 1, 1, 1);
+                                         check_info("dormtr", info);
+                                         top_path = d2[d - 1];
+                                       },
+                                       budget));
   if (std::abs(top_path - top_exact) > 1e-10 * std::abs(top_exact))
     throw std::runtime_error("tridiagonal path disagrees with dsyevd on the top eigenvalue");
 }
@@ -163,17 +199,24 @@ void bench_lapack(int d, int threads, int k) {
 
 int main(int argc, char** argv) {
   try {
-    if (argc < 2) throw std::invalid_argument("usage: rmtsweep_bench_limits gemm|lapack [--d ..] [--panels ..] [--threads ..] [--k ..]");
+    if (argc < 2)
+      throw std::invalid_argument(
+          "usage: rmtsweep_bench_limits gemm|lapack [--d ..] [--panels ..] [--threads ..] [--k ..]");
     const std::string what = argv[1];
     std::vector<int> dims{2000}, panels{256, 1024, 2000}, threads{1, 2};
     int k = 4;
     for (int i = 2; i + 1 < argc; i += 2) {
       const std::string key = argv[i], value = argv[i + 1];
-      if (key == "--d") dims = parse_list(value);
-      else if (key == "--panels") panels = parse_list(value);
-      else if (key == "--threads") threads = parse_list(value);
-      else if (key == "--k") k = std::stoi(value);
-      else throw std::invalid_argument("unknown option " + key);
+      if (key == "--d")
+        dims = parse_list(value);
+      else if (key == "--panels")
+        panels = parse_list(value);
+      else if (key == "--threads")
+        threads = parse_list(value);
+      else if (key == "--k")
+        k = std::stoi(value);
+      else
+        throw std::invalid_argument("unknown option " + key);
     }
     if (what == "gemm") {
       bench_gemm(dims, panels, threads);

@@ -13,13 +13,12 @@
 
 #include <algorithm>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "bench_util.hpp"
-#include "lapack_api.hpp"
+#include "rmtsweep/common/lapack.hpp"
 #include "rmtsweep/model/correlation.hpp"
 #include "rmtsweep/model/params.hpp"
 #include "rmtsweep/model/weighting.hpp"
@@ -48,9 +47,10 @@ nlohmann::json same_moment_limits(int d) {
   const double one = 1.0, zero = 0.0, scale = 1.0 / n;
   double gemm = 1e300;
   for (int rep = 0; rep < 3; ++rep) {
-    gemm = std::min(gemm, seconds_of([&] {
-      dgemm_("N", "T", &d, &d, &p, &one, a.data(), &d, a.data(), &d, &zero, c.data(), &d, 1, 1);
-    }));
+    gemm =
+        std::min(gemm, seconds_of([&] {
+                   dgemm_("N", "T", &d, &d, &p, &one, a.data(), &d, a.data(), &d, &zero, c.data(), &d, 1, 1);
+                 }));
   }
   dsyrk_("L", "N", &d, &n, &scale, a.data(), &d, &zero, c.data(), &d, 1, 1);
   std::vector<double> w(static_cast<std::size_t>(d));
@@ -84,32 +84,53 @@ int main(int argc, char** argv) {
     bool limits_too = false;
     for (int i = 1; i + 1 < argc; i += 2) {
       const std::string key = argv[i], value = argv[i + 1];
-      if (key == "--d") params.d = std::stoi(value);
-      else if (key == "--delta") params.delta = std::stod(value);
-      else if (key == "--gamma") params.gamma = std::stod(value);
-      else if (key == "--T") params.T = std::stoi(value);
-      else if (key == "--snr") params.snr = std::stod(value);
-      else if (key == "--correlation") correlation = value;
-      else if (key == "--weighting") weighting = value;
-      else if (key == "--k") options.k = std::stoi(value);
-      else if (key == "--reps") reps = std::stoi(value);
-      else if (key == "--limits") limits_too = value == "1";
-      else if (key == "--table") params.table = rmtsweep::model::parse_table(value);
-      else if (key == "--krylov-block") options.krylov_block = std::stoi(value);
-      else if (key == "--krylov-budget") options.krylov_budget = std::stoll(value);
-      else if (key == "--engine") engine_option = value, options.engine = value == "dense"  ? rmtsweep::simulate::Engine::dense
-                                                    : value == "krylov" ? rmtsweep::simulate::Engine::krylov
-                                                    : value == "auto"   ? rmtsweep::simulate::Engine::automatic
-                                                                        : throw std::invalid_argument("--engine: auto, dense or krylov");
-      else if (key == "--path") path_option = value, options.path = value == "panels"   ? rmtsweep::simulate::CovariancePath::panels
-                                               : value == "tokens" ? rmtsweep::simulate::CovariancePath::tokens
-                                               : value == "auto"   ? rmtsweep::simulate::CovariancePath::automatic
-                                                                   : throw std::invalid_argument("--path: auto, panels or tokens");
-      else if (key == "--eigensolver") eigensolver_option = value, options.eigensolver = value == "scalapack" ? rmtsweep::parallel::EigenSolver::scalapack
-                                                                  : value == "elpa"    ? rmtsweep::parallel::EigenSolver::elpa
-                                                                  : value == "auto"    ? rmtsweep::parallel::EigenSolver::automatic
-                                                                                       : throw std::invalid_argument("--eigensolver: auto, scalapack or elpa");
-      else throw std::invalid_argument("unknown option " + key);
+      if (key == "--d")
+        params.d = std::stoi(value);
+      else if (key == "--delta")
+        params.delta = std::stod(value);
+      else if (key == "--gamma")
+        params.gamma = std::stod(value);
+      else if (key == "--T")
+        params.T = std::stoi(value);
+      else if (key == "--snr")
+        params.snr = std::stod(value);
+      else if (key == "--correlation")
+        correlation = value;
+      else if (key == "--weighting")
+        weighting = value;
+      else if (key == "--k")
+        options.k = std::stoi(value);
+      else if (key == "--reps")
+        reps = std::stoi(value);
+      else if (key == "--limits")
+        limits_too = value == "1";
+      else if (key == "--table")
+        params.table = rmtsweep::model::parse_table(value);
+      else if (key == "--krylov-block")
+        options.krylov_block = std::stoi(value);
+      else if (key == "--krylov-budget")
+        options.krylov_budget = std::stoll(value);
+      else if (key == "--engine")
+        engine_option = value,
+        options.engine = value == "dense"    ? rmtsweep::simulate::Engine::dense
+                         : value == "krylov" ? rmtsweep::simulate::Engine::krylov
+                         : value == "auto"   ? rmtsweep::simulate::Engine::automatic
+                                             : throw std::invalid_argument("--engine: auto, dense or krylov");
+      else if (key == "--path")
+        path_option = value,
+        options.path = value == "panels"   ? rmtsweep::simulate::CovariancePath::panels
+                       : value == "tokens" ? rmtsweep::simulate::CovariancePath::tokens
+                       : value == "auto"   ? rmtsweep::simulate::CovariancePath::automatic
+                                           : throw std::invalid_argument("--path: auto, panels or tokens");
+      else if (key == "--eigensolver")
+        eigensolver_option = value,
+        options.eigensolver = value == "scalapack" ? rmtsweep::parallel::EigenSolver::scalapack
+                              : value == "elpa"    ? rmtsweep::parallel::EigenSolver::elpa
+                              : value == "auto"
+                                  ? rmtsweep::parallel::EigenSolver::automatic
+                                  : throw std::invalid_argument("--eigensolver: auto, scalapack or elpa");
+      else
+        throw std::invalid_argument("unknown option " + key);
     }
     params.correlation = rmtsweep::model::parse_correlation(correlation, params.T);
     params.weighting = rmtsweep::model::parse_weighting(weighting, params.T);
@@ -125,17 +146,35 @@ int main(int argc, char** argv) {
     const nlohmann::json limits = ranks == 1 && limits_too ? same_moment_limits(params.d) : nlohmann::json();
     if (rank == 0) {
       const auto& s = best.seconds;
-      nlohmann::json record{
-          {"kind", "cpp_point"}, {"d", params.d}, {"delta", params.delta}, {"gamma", params.gamma},
-          {"T", params.T}, {"N", params.sequences()}, {"V", params.vocabulary()}, {"ranks", ranks},
-          {"blas_threads", openblas_get_num_threads()}, {"blas_core", openblas_get_corename()},
-          {"covariance_path", rmtsweep::simulate::to_string(best.path)}, {"path_option", path_option},
-          {"eigensolver", rmtsweep::parallel::to_string(best.eigensolver)}, {"eigensolver_option", eigensolver_option},
-          {"seconds", {{"generate", s.generate}, {"covariance", s.covariance}, {"eigen", s.eigen},
-                       {"ridge", s.ridge}, {"total", s.total}}},
-          {"peak_rss_mb", peak_mb}, {"top_eigenvalues", best.top_eigenvalues}, {"overlaps", best.overlaps},
-          {"ridge_accuracy", best.ridge_accuracy}, {"solver", best.krylov() ? "krylov" : "dense"}, {"engine_option", engine_option},
-          {"products", best.products}, {"residual", best.residual}, {"fell_back", best.fell_back}};
+      nlohmann::json record{{"kind", "cpp_point"},
+                            {"d", params.d},
+                            {"delta", params.delta},
+                            {"gamma", params.gamma},
+                            {"T", params.T},
+                            {"N", params.sequences()},
+                            {"V", params.vocabulary()},
+                            {"ranks", ranks},
+                            {"blas_threads", openblas_get_num_threads()},
+                            {"blas_core", openblas_get_corename()},
+                            {"covariance_path", rmtsweep::simulate::to_string(best.path)},
+                            {"path_option", path_option},
+                            {"eigensolver", rmtsweep::parallel::to_string(best.eigensolver)},
+                            {"eigensolver_option", eigensolver_option},
+                            {"seconds",
+                             {{"generate", s.generate},
+                              {"covariance", s.covariance},
+                              {"eigen", s.eigen},
+                              {"ridge", s.ridge},
+                              {"total", s.total}}},
+                            {"peak_rss_mb", peak_mb},
+                            {"top_eigenvalues", best.top_eigenvalues},
+                            {"overlaps", best.overlaps},
+                            {"ridge_accuracy", best.ridge_accuracy},
+                            {"solver", best.krylov() ? "krylov" : "dense"},
+                            {"engine_option", engine_option},
+                            {"products", best.products},
+                            {"residual", best.residual},
+                            {"fell_back", best.fell_back}};
       if (!limits.is_null()) record["same_moment"] = limits;
       std::cout << record.dump() << std::endl;
     }

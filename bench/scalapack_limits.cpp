@@ -11,27 +11,24 @@
 #include <cstdint>
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "bench_util.hpp"
-#include "lapack_api.hpp"
+#include "rmtsweep/common/lapack.hpp"
 #include "rmtsweep/parallel/blacs_grid.hpp"
 #include "rmtsweep/parallel/distributed_matrix.hpp"
 #include "rmtsweep/parallel/eigen.hpp"
 #include "rmtsweep/parallel/environment.hpp"
 #include "rmtsweep/parallel/scalapack.hpp"
-
-extern "C" void pdsytrd_(const char* uplo, const int* n, double* a, const int* ia, const int* ja, const int* desca,
-                         double* d, double* e, double* tau, double* work, const int* lwork, int* info, std::size_t);
+#include "scalapack_api.hpp"  // src/parallel's: pdsytrd_, timed bare
 
 namespace {
 
+using rmtsweep::bench::parse_list;
 using rmtsweep::parallel::BlacsGrid;
 using rmtsweep::parallel::DistributedMatrix;
-using rmtsweep::bench::parse_list;
 
 /// Wall seconds of `work` on the slowest rank (a barrier before, a max-reduce after).
 template <class Work>
@@ -69,10 +66,14 @@ int main(int argc, char** argv) {
   int k = 4;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string key = argv[i], value = argv[i + 1];
-    if (key == "--d") dims = parse_list(value);
-    else if (key == "--panels") panels = parse_list(value);
-    else if (key == "--blocks") blocks = parse_list(value);
-    else if (key == "--k") k = std::stoi(value);
+    if (key == "--d")
+      dims = parse_list(value);
+    else if (key == "--panels")
+      panels = parse_list(value);
+    else if (key == "--blocks")
+      blocks = parse_list(value);
+    else if (key == "--k")
+      k = std::stoi(value);
   }
   const auto grid = std::make_shared<const BlacsGrid>(MPI_COMM_WORLD);
   const auto emit = [&](nlohmann::json record) {
@@ -93,7 +94,11 @@ int main(int argc, char** argv) {
           for (int rep = 0; rep < 3; ++rep)
             best = std::min(best, timed([&] { rmtsweep::parallel::syrk_lower('N', p, 1.0, a, 0.0, c); }));
           const double dd = d;
-          emit({{"kind", "pdsyrk"}, {"d", d}, {"panel", p}, {"block", nb}, {"seconds", best},
+          emit({{"kind", "pdsyrk"},
+                {"d", d},
+                {"panel", p},
+                {"block", nb},
+                {"seconds", best},
                 {"gflops", dd * (dd + 1.0) * p / best * 1e-9}});
         }
         // A Wishart matrix S = X X^T / (4d), the spectrum of the simulated covariance.
@@ -111,13 +116,13 @@ int main(int argc, char** argv) {
         const std::size_t lc = static_cast<std::size_t>(std::max(1, work_matrix.local_cols()));
         std::vector<double> diag(lc), sub(lc), tau(lc);
         double query = 0.0;
-        pdsytrd_("L", &d, work_matrix.data(), &one, &one, work_matrix.desc(), diag.data(), sub.data(), tau.data(),
-                 &query, &lwork, &info, 1);
+        pdsytrd_("L", &d, work_matrix.data(), &one, &one, work_matrix.desc(), diag.data(), sub.data(),
+                 tau.data(), &query, &lwork, &info, 1);
         std::vector<double> work(static_cast<std::size_t>(query) + 1);
         lwork = static_cast<int>(work.size());
         const double trd = timed([&] {
-          pdsytrd_("L", &d, work_matrix.data(), &one, &one, work_matrix.desc(), diag.data(), sub.data(), tau.data(),
-                   work.data(), &lwork, &info, 1);
+          pdsytrd_("L", &d, work_matrix.data(), &one, &one, work_matrix.desc(), diag.data(), sub.data(),
+                   tau.data(), work.data(), &lwork, &info, 1);
         });
         emit({{"kind", "symmetric_eigen"}, {"d", d}, {"block", nb}, {"k", k}, {"seconds", eigen}});
         emit({{"kind", "pdsytrd"}, {"d", d}, {"block", nb}, {"seconds", trd}, {"info", info}});

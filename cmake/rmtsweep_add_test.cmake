@@ -1,39 +1,104 @@
-# rmtsweep_add_test(<name> SOURCES <files...> [MPIRANKS <n>] [LIBRARIES <libs...>] [LABELS <labels...>] [TIMEOUT <s>])
+# rmtsweep_add_test(<name> SOURCES <files...> [MPIRANKS <n>...] [TIER <tier>] [PROCESSORS <n>]
+#                   [LIBRARIES <libs...>] [LABELS <labels...>] [TIMEOUT <s>] [RESOURCE_LOCK <names...>])
 #
-# Registers one GoogleTest executable with ctest.
-# - Without MPIRANKS the test links gtest_main and runs as a plain process (label "unit").
-# - With MPIRANKS n it links the shared MPI test main (tests/mpi_main.cpp) and runs as
-#   `mpiexec -n n --oversubscribe <test>` with the label "mpi" and "ranks<n>".
+# Registers one GoogleTest executable with ctest, in one tier (its first label; docs/testing.md):
+#   unit        a plain process testing the library or the program's parsing (the default without MPIRANKS)
+#   mpi         the library under mpiexec (the default with MPIRANKS)
+#   cli         the rmtsweep program itself, launched as a user would (TIER cli)
+#   validation  statistics over many draws: slow, and checking the model rather than the code (TIER validation)
+# - Without MPIRANKS the test links gtest_main and runs as a plain process. PROCESSORS says how many
+#   cores it keeps busy (a test that launches `mpiexec -n 2 rmtsweep ...` keeps 2), so that `ctest -j`
+#   runs no more at once than the machine has.
+# - With MPIRANKS n1 [n2 ...] it links the shared MPI test main (tests/mpi_main.cpp) and is registered once
+#   per rank count, as `mpiexec -n <n> --oversubscribe <test>`: one executable, tests <name> (one count) or
+#   <name>_ranks<n> (several), labels "ranks<n>", PROCESSORS n.
 #   As root, Open MPI's run-as-root variables are set for the test.
 set(RMTSWEEP_MPIEXEC_EXTRA_FLAGS "--oversubscribe" CACHE STRING "Extra flags for mpiexec in MPI tests")
 
+# The environment of every test: Open MPI as root and oversubscribed, one BLAS thread per process.
+set(RMTSWEEP_TEST_ENVIRONMENT
+    "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1;OPENBLAS_NUM_THREADS=1")
+
 function(rmtsweep_add_test name)
-  cmake_parse_arguments(arg "" "MPIRANKS;TIMEOUT" "SOURCES;LIBRARIES;LABELS" ${ARGN})
+  cmake_parse_arguments(arg "" "TIER;PROCESSORS;TIMEOUT" "SOURCES;LIBRARIES;LABELS;MPIRANKS;RESOURCE_LOCK" ${ARGN})
   add_executable(${name} ${arg_SOURCES})
   target_link_libraries(${name} PRIVATE rmtsweep_lib nlohmann_json::nlohmann_json ${arg_LIBRARIES})
+  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests/support)
   target_compile_definitions(${name} PRIVATE
     RMTSWEEP_BINARY="$<TARGET_FILE:rmtsweep>"
     RMTSWEEP_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
-    RMTSWEEP_PYTHON="/usr/bin/python3"
+    RMTSWEEP_PYTHON="${Python3_EXECUTABLE}"
     RMTSWEEP_MPIEXEC="${MPIEXEC_EXECUTABLE}")
   rmtsweep_enable_warnings(${name})
-  set(env "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1;OPENBLAS_NUM_THREADS=1")
-  if(arg_MPIRANKS)
-    target_link_libraries(${name} PRIVATE rmtsweep_gtest_mpi_main)
-    add_test(NAME ${name}
-      COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${arg_MPIRANKS} ${RMTSWEEP_MPIEXEC_EXTRA_FLAGS}
-              $<TARGET_FILE:${name}>)
-    set(labels mpi ranks${arg_MPIRANKS} ${arg_LABELS})
-    set_tests_properties(${name} PROPERTIES PROCESSORS ${arg_MPIRANKS})
-  else()
-    target_link_libraries(${name} PRIVATE GTest::gtest_main)
-    add_test(NAME ${name} COMMAND $<TARGET_FILE:${name}>)
-    set(labels unit ${arg_LABELS})
-  endif()
   add_dependencies(${name} rmtsweep)
   set(timeout 300)
   if(arg_TIMEOUT)
     set(timeout ${arg_TIMEOUT})
   endif()
-  set_tests_properties(${name} PROPERTIES LABELS "${labels}" ENVIRONMENT "${env}" TIMEOUT ${timeout})
+  if(arg_MPIRANKS)
+    target_link_libraries(${name} PRIVATE rmtsweep_gtest_mpi_main)
+    set(tier mpi)
+    if(arg_TIER)
+      set(tier ${arg_TIER})
+    endif()
+    list(LENGTH arg_MPIRANKS counts)
+    foreach(ranks IN LISTS arg_MPIRANKS)
+      set(test ${name})
+      if(counts GREATER 1)
+        set(test ${name}_ranks${ranks})
+      endif()
+      add_test(NAME ${test}
+        COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${ranks} ${RMTSWEEP_MPIEXEC_EXTRA_FLAGS}
+                $<TARGET_FILE:${name}>)
+      set_tests_properties(${test} PROPERTIES LABELS "${tier};ranks${ranks};${arg_LABELS}" PROCESSORS ${ranks}
+        ENVIRONMENT "${RMTSWEEP_TEST_ENVIRONMENT}" TIMEOUT ${timeout})
+      if(arg_RESOURCE_LOCK)
+        set_tests_properties(${test} PROPERTIES RESOURCE_LOCK "${arg_RESOURCE_LOCK}")
+      endif()
+    endforeach()
+  else()
+    target_link_libraries(${name} PRIVATE GTest::gtest_main)
+    set(tier unit)
+    if(arg_TIER)
+      set(tier ${arg_TIER})
+    endif()
+    add_test(NAME ${name} COMMAND $<TARGET_FILE:${name}>)
+    set_tests_properties(${name} PROPERTIES LABELS "${tier};${arg_LABELS}" ENVIRONMENT "${RMTSWEEP_TEST_ENVIRONMENT}"
+      TIMEOUT ${timeout})
+    if(arg_PROCESSORS)
+      set_tests_properties(${name} PROPERTIES PROCESSORS ${arg_PROCESSORS})
+    endif()
+    if(arg_RESOURCE_LOCK)
+      set_tests_properties(${name} PROPERTIES RESOURCE_LOCK "${arg_RESOURCE_LOCK}")
+    endif()
+  endif()
+endfunction()
+
+# rmtsweep_add_script_test(<name> TIER <tier> COMMAND <command...> [PROCESSORS <n>] [LABELS <labels...>]
+#                          [TIMEOUT <s>] [ENVIRONMENT <vars...>] [SKIP_RETURN_CODE <code>] [RESOURCE_LOCK <names...>])
+#
+# A test that is a script (Python, bash) or the program itself, in its tier as above, with the environment of
+# every test (and ENVIRONMENT besides).
+function(rmtsweep_add_script_test name)
+  cmake_parse_arguments(arg "" "TIER;PROCESSORS;TIMEOUT;SKIP_RETURN_CODE" "COMMAND;LABELS;ENVIRONMENT;RESOURCE_LOCK"
+                        ${ARGN})
+  if(NOT arg_TIER)
+    message(FATAL_ERROR "rmtsweep_add_script_test(${name}): TIER unit, mpi, cli, validation or style")
+  endif()
+  set(timeout 300)
+  if(arg_TIMEOUT)
+    set(timeout ${arg_TIMEOUT})
+  endif()
+  add_test(NAME ${name} COMMAND ${arg_COMMAND})
+  set_tests_properties(${name} PROPERTIES LABELS "${arg_TIER};${arg_LABELS}"
+    ENVIRONMENT "${RMTSWEEP_TEST_ENVIRONMENT};${arg_ENVIRONMENT}" TIMEOUT ${timeout})
+  if(arg_PROCESSORS)
+    set_tests_properties(${name} PROPERTIES PROCESSORS ${arg_PROCESSORS})
+  endif()
+  if(arg_SKIP_RETURN_CODE)
+    set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE ${arg_SKIP_RETURN_CODE})
+  endif()
+  if(arg_RESOURCE_LOCK)
+    set_tests_properties(${name} PROPERTIES RESOURCE_LOCK "${arg_RESOURCE_LOCK}")
+  endif()
 endfunction()

@@ -18,6 +18,8 @@ packages=(
   # the tutorial notebook's run in a Jupyter kernel, ncdump of the file (tests/python)
   python3-dev python3-pybind11 python3-venv python3-setuptools python3-nbclient python3-nbformat
   python3-ipykernel netcdf-bin
+  # the style test: every C++ file as .clang-format leaves it (scripts/check-format.sh; clang-format 14)
+  clang-format
 )
 if [ "${RMTSWEEP_SKIP_DEPS:-0}" = 1 ]; then
   echo "install-deps: RMTSWEEP_SKIP_DEPS=1: installing nothing (Debian 12 would need: ${packages[*]})" >&2

@@ -10,16 +10,20 @@
 #include <vector>
 
 #include "mpi_listener.hpp"
+#include "rmtsweep/parallel/environment.hpp"
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  testing::InitGoogleTest(&argc, argv);
-  auto& listeners = testing::UnitTest::GetInstance()->listeners();
-  std::unique_ptr<testing::TestEventListener> printer(listeners.Release(listeners.default_result_printer()));
-  listeners.Append(new rmtsweep::testing::MpiListener(std::move(printer), MPI_COMM_WORLD));
-  const int local_failed = RUN_ALL_TESTS() != 0 ? 1 : 0;
   int any_failed = 0;
-  MPI_Allreduce(&local_failed, &any_failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  MPI_Finalize();
+  {
+    // As the program starts MPI: MPI_THREAD_FUNNELED asked for and checked (OpenMP kernels run in the tests).
+    const rmtsweep::parallel::MpiEnvironment mpi(argc, argv);
+    testing::InitGoogleTest(&argc, argv);
+    auto& listeners = testing::UnitTest::GetInstance()->listeners();
+    std::unique_ptr<testing::TestEventListener> printer(
+        listeners.Release(listeners.default_result_printer()));
+    listeners.Append(new rmtsweep::testing::MpiListener(std::move(printer), MPI_COMM_WORLD));
+    const int local_failed = RUN_ALL_TESTS() != 0 ? 1 : 0;
+    MPI_Allreduce(&local_failed, &any_failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  }
   return any_failed;
 }

@@ -24,6 +24,7 @@
 #include "rmtsweep/assemble/finite_t_table.hpp"
 #include "rmtsweep/assemble/phase.hpp"
 #include "rmtsweep/assemble/phase_file.hpp"
+#include "rmtsweep/assemble/phase_output.hpp"
 #include "rmtsweep/assemble/phase_schema.hpp"
 #include "rmtsweep/assemble/theory_tables.hpp"
 #include "rmtsweep/common/error.hpp"
@@ -199,13 +200,16 @@ void print_thresholds(const assemble::SweepData& data, const assemble::TheoryTab
                                                         rule.threshold_flags[line])
                                      .c_str());
             char rate[24];
-            std::snprintf(rate, sizeof rate, "%s%.3g", rates.empty() ? "" : " / ", rule.false_detection_rate[line]);
+            std::snprintf(rate, sizeof rate, "%s%.3g", rates.empty() ? "" : " / ",
+                          rule.false_detection_rate[line]);
             rates += rate;
           }
           if (any_refined) {
             const assemble::RefinedTable& r = refined.front();  // all_rules starts with the edge rule
             std::printf(" %18s", r.refined_points[line] > 0 && std::isfinite(r.threshold[line])
-                                     ? threshold_text(r.threshold[line], r.threshold_err[line], assemble::bracket_found).c_str()
+                                     ? threshold_text(r.threshold[line], r.threshold_err[line],
+                                                      assemble::bracket_found)
+                                           .c_str()
                                      : "-");
           }
           std::printf("   %s\n", rates.c_str());
@@ -298,60 +302,15 @@ io::FileLock lock_for_assembly(const std::string& path) {
   if (!std::filesystem::is_regular_file(path, ec)) return {};  // read_sweep says what is wrong with it
   io::FileLock lock = io::FileLock::try_exclusive(io::lock_path(path));
   if (lock.outcome() == io::FileLock::Outcome::held_elsewhere) {
-    throw InvalidOption("file", path,
-                        "a sweep file no other process is writing: a running `rmtsweep run` (or assemble) holds "
-                        "its lock (" + io::lock_path(path) + "); assemble it when that ends (`rmtsweep status` "
-                        "reads it meanwhile)");
+    throw InvalidOption(
+        "file", path,
+        "a sweep file no other process is writing: a running `rmtsweep run` (or assemble) holds "
+        "its lock (" +
+            io::lock_path(path) +
+            "); assemble it when that ends (`rmtsweep status` "
+            "reads it meanwhile)");
   }
   return lock;  // locked, or unsupported here (then nothing is locked, as before locks existed)
-}
-
-/// Writes /phase (by `write`, given the file to write it into) into the sweep file only where it
-/// fits: first into a scratch file beside it, FILE.h5.phase.tmp, whose size says what /phase
-/// takes. A write that fails inside the sweep file on a full disk can leave its root group past
-/// what HDF5 flushed, unreadable to every later write (HDF5 1.10: "len not positive after
-/// adjustment for EOA"); in the scratch file it costs nothing, and the sweep file is written
-/// when its file system has that room and 64 KiB more. (The sweep file grows by less than the scratch
-/// file's size, whose superblock and root group it has already: 119 776 bytes for the 118 KiB scratch
-/// file of a 32-point sweep at d = 40, 328 KiB for configs/example.ini's. The 2x + 256 KiB asked for
-/// before refused a 118 KiB /phase with 412 KiB free, issue 16.)
-void write_phase_where_it_fits(const std::string& path,
-                               const std::function<void(const std::string&)>& write) {
-  const std::string scratch = path + ".phase.tmp";
-  const std::string untouched =
-      "nothing was written into the sweep file; once there is room, run assemble again";
-  std::error_code ec;
-  try {
-    io::File created = io::create_file(scratch);
-    created.reset();
-    write(scratch);
-  } catch (const Hdf5Error& e) {
-    const FileIoError told = io::file_error(path, "write /phase", e, untouched);
-    std::filesystem::remove(scratch, ec);
-    throw told;
-  }
-  const auto needed = static_cast<double>(std::filesystem::file_size(scratch, ec));
-  std::filesystem::remove(scratch, ec);
-  const std::filesystem::space_info space =
-      std::filesystem::space(std::filesystem::absolute(path).parent_path(), ec);
-  const double margin = 64.0 * 1024.0;
-  if (!ec && static_cast<double>(space.available) < needed + margin) {
-    throw FileIoError(path, "write /phase into the sweep file",
-                      "too little free space to write it safely: /phase takes about " +
-                          sweep::memory_text(needed) + " and its file system has " +
-                          sweep::memory_text(static_cast<double>(space.available)) +
-                          " free (a write cut short inside the sweep file could leave it unwritable, so " +
-                          sweep::memory_text(needed + margin) + " are asked for)",
-                      "free space there (df -h " + std::filesystem::absolute(path).parent_path().string() +
-                          "); " + untouched);
-  }
-  try {
-    write(path);
-  } catch (const Hdf5Error& e) {
-    throw io::file_error(
-        path, "write /phase into the sweep file", e,
-        "then run assemble again (`rmtsweep status` says whether the points are still readable)");
-  }
 }
 
 /// Opens the sweep file for writing and closes it again, before anything is computed: HDF5 locks a file it
@@ -407,26 +366,6 @@ void check_output(const std::string& output, const std::string& sweep, bool forc
   }
   const std::string problem = output_write_problem(output, exists, io::aside_name(output, "partial"));
   if (!problem.empty()) throw InvalidOption("output", output, problem);
-}
-
-/// Writes the phase file `output` whole: into a scratch file beside it (created by create_phase_file, filled
-/// by `write`), synced and renamed over `output`, so that `output` is either complete or untouched.
-void write_phase_file(const std::string& output, const std::string& sweep, const assemble::SweepData& data,
-                      const std::function<void(const std::string&)>& write) {
-  const std::string scratch = io::aside_name(output, "partial");
-  std::error_code ec;
-  try {
-    assemble::create_phase_file(scratch, data, sweep);
-    write(scratch);
-    io::sync_file(scratch, "write the phase file");
-  } catch (const Hdf5Error& e) {
-    std::filesystem::remove(scratch, ec);
-    throw io::file_error(output, "write the phase file", e, "nothing was written at " + output);
-  } catch (...) {
-    std::filesystem::remove(scratch, ec);
-    throw;
-  }
-  io::rename_path(scratch, output, "write the phase file");
 }
 
 }  // namespace
@@ -552,9 +491,9 @@ int command_assemble(int argc, char** argv) {
                           defaults);
   };
   if (in_place) {
-    write_phase_where_it_fits(path, write);
+    assemble::write_phase_in_place(path, write);
   } else {
-    write_phase_file(output, path, data, write);
+    assemble::write_phase_file(output, path, data, write);
   }
 
   // With --table - the table is stdout's: the summary goes to stderr, and no printed table.
@@ -572,12 +511,14 @@ int command_assemble(int argc, char** argv) {
                  static_cast<long long>(data.refined_total), static_cast<long long>(data.refined_done),
                  static_cast<long long>(data.refined_failed));
   }
-  std::fprintf(summary, "\ndetection: top eigenvalue > right_edge (1 + %g d^(-2/3)) (edge rules; docs/detection.md)\n",
+  std::fprintf(summary,
+               "\ndetection: top eigenvalue > right_edge (1 + %g d^(-2/3)) (edge rules; docs/detection.md)\n",
                margin);
   warn_about_grid(data, table);
   if (table_given) {
     std::fflush(summary);
-    write_table(table_target, threshold_table(data, theory, finite_t_table, rules, refined, defaults.along_d));
+    write_table(table_target,
+                threshold_table(data, theory, finite_t_table, rules, refined, defaults.along_d));
     if (table_target != "-") std::printf("%s: threshold table written\n", table_target.c_str());
   }
   if (!quiet && summary == stdout) print_thresholds(data, theory, finite_t_table, rules, refined, defaults);

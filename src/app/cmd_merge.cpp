@@ -1,5 +1,5 @@
 // `rmtsweep merge OUT.h5 SHARD.h5...`: the shards of a sweep (`run --shard i/n`) combined into one sweep file
-// (issue 15; include/rmtsweep/store/merge.hpp). Serial, as recover: rank 0 alone works.
+// (include/rmtsweep/store/merge.hpp). Serial, as recover: rank 0 alone works.
 //
 // Exit status: 0 merged; 2 refused (a file of another sweep, overlaps, points done in no file without
 // --allow-partial, an existing output without --force); 1 the output could not be written (nothing changed).
@@ -50,13 +50,14 @@ int command_merge(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (help) {
     if (rank == 0) {
-      std::printf("%s", help_text("rmtsweep merge OUT.h5 SHARD.h5... [options]",
-                                  "Writes OUT.h5, the sweep whose shards (`rmtsweep run --shard i/n`) the files "
-                                  "SHARD.h5... hold, as one run of the whole sweep would: every point from the "
-                                  "file that computed it. Refuses files of another config or version, a point "
-                                  "done in two files, and points done in none (docs/cluster.md).",
-                                  options, {{"files", "OUT.h5 SHARD.h5..."}})
-                            .c_str());
+      std::printf("%s",
+                  help_text("rmtsweep merge OUT.h5 SHARD.h5... [options]",
+                            "Writes OUT.h5, the sweep whose shards (`rmtsweep run --shard i/n`) the files "
+                            "SHARD.h5... hold, as one run of the whole sweep would: every point from the "
+                            "file that computed it. Refuses files of another config or version, a point "
+                            "done in two files, and points done in none (docs/cluster.md).",
+                            options, {{"files", "OUT.h5 SHARD.h5..."}})
+                      .c_str());
     }
     return 0;
   }
@@ -77,8 +78,7 @@ int command_merge(int argc, char** argv) {
               static_cast<long long>(outcome.pending));
   for (const std::string& note : outcome.notes) std::printf("note: %s\n", note.c_str());
   if (outcome.pending > 0 || outcome.failed > 0) {
-    std::printf("`rmtsweep run --config ... --output %s --resume` computes the rest\n",
-                merge.output.c_str());
+    std::printf("`rmtsweep run --config ... --output %s --resume` computes the rest\n", merge.output.c_str());
   }
   return 0;
 }

@@ -1,4 +1,4 @@
-// rmtsweep plot FILE.h5 --output DIR: runs python/rmtsweep_plot.py with Debian's /usr/bin/python3
+// rmtsweep plot FILE.h5 --output DIR: runs python/rmtsweep_plot.py with the Python the build found
 // (which has h5py and matplotlib), passing every argument on.
 #include <unistd.h>
 
@@ -29,11 +29,11 @@ std::filesystem::path plot_script() {
   return fs::path(RMTSWEEP_PYTHON_DIR) / script_name;
 }
 
-/// The interpreter: $RMTSWEEP_PYTHON when set, else /usr/bin/python3 (not the python3 first on
-/// PATH, which may lack h5py and matplotlib).
+/// The interpreter: $RMTSWEEP_PYTHON when set, else the one the build found with h5py, numpy and xarray
+/// (cmake/rmtsweep_python.cmake; not simply the python3 first on PATH, which may lack them).
 std::string python_interpreter() {
   if (const char* python = std::getenv("RMTSWEEP_PYTHON"); python && *python) return python;
-  return "/usr/bin/python3";
+  return RMTSWEEP_DEFAULT_PYTHON;
 }
 
 }  // namespace

@@ -19,13 +19,13 @@
 #include "prediction_json.hpp"
 #include "rmtsweep/assemble/phase.hpp"
 #include "rmtsweep/common/error.hpp"
+#include "rmtsweep/config/config.hpp"
+#include "rmtsweep/config/option_table.hpp"
 #include "rmtsweep/model/parse_number.hpp"
 #include "rmtsweep/parallel/blas_threads.hpp"
 #include "rmtsweep/simulate/line.hpp"
 #include "rmtsweep/simulate/point.hpp"
 #include "rmtsweep/spectral/rank_one.hpp"
-#include "rmtsweep/config/config.hpp"
-#include "rmtsweep/config/option_table.hpp"
 #include "rmtsweep/sweep/plan.hpp"
 #include "rmtsweep/theory/prediction.hpp"
 
@@ -44,12 +44,8 @@ simulate::SimulationOptions simulation_options(const po::variables_map& values,
   options.ntest = config::parse_ntest(text("ntest"));
   options.spectrum = values.count("spectrum") > 0;
   const config::EigenSetting setting = config::parse_eigensolver(text("eigensolver"));
-  if (options.spectrum && setting == config::EigenSetting::krylov) {
-    throw InvalidOption(
-        "eigensolver", text("eigensolver"),
-        "allowed with --spectrum: auto, dense or scalapack (the Krylov engine never forms S and "
-        "gives its top k eigenvalues only, not the spectrum)");
-  }
+  config::require_spectrum_engine(setting, options.spectrum, text("eigensolver"), "--spectrum",
+                                  "no --spectrum");
   options.eigensolver = config::reducer_of(setting);
   options.engine = config::engine_of(setting);
   return options;
@@ -94,14 +90,15 @@ void print_human(const model::PointParams& params, const simulate::PointResult& 
       model::to_string(params.correlation).c_str(), model::to_string(params.table).c_str(),
       static_cast<unsigned long long>(params.seed), params.trial);
   if (r.krylov()) {
-    std::printf("sizes          V=%lld tokens, N=%lld sequences, %d rank(s); S never formed: %s, %lld products of "
-                "S, residual %.2g\n",
-                static_cast<long long>(params.vocabulary()), static_cast<long long>(params.sequences()), ranks,
-                parallel::to_string(r.eigensolver), r.products, r.residual);
+    std::printf(
+        "sizes          V=%lld tokens, N=%lld sequences, %d rank(s); S never formed: %s, %lld products of "
+        "S, residual %.2g\n",
+        static_cast<long long>(params.vocabulary()), static_cast<long long>(params.sequences()), ranks,
+        parallel::to_string(r.eigensolver), r.products, r.residual);
   } else {
     std::printf("sizes          V=%lld tokens, N=%lld sequences, %d rank(s); S from %s, reduced by %s%s\n",
-                static_cast<long long>(params.vocabulary()), static_cast<long long>(params.sequences()), ranks,
-                simulate::to_string(r.path), parallel::to_string(r.eigensolver),
+                static_cast<long long>(params.vocabulary()), static_cast<long long>(params.sequences()),
+                ranks, simulate::to_string(r.path), parallel::to_string(r.eigensolver),
                 r.fell_back ? " (the Krylov engine did not converge within its budget)" : "");
   }
   // The finite-T column: the theory of this trial's own token draws (docs/finite_t.md), "-" where not
@@ -122,9 +119,10 @@ void print_human(const model::PointParams& params, const simulate::PointResult& 
   std::printf("%-14s %12s %12.6g %12s\n", "threshold snr", "", p.sample_threshold_snr,
               finite_t(&theory::FiniteTPrediction::threshold_snr).c_str());
   if (r.finite_t_levels) {
-    std::printf("finite-T at finite d (its top levels exact, docs/finite_t.md): overlap %.4g +- %.2g, top "
-                "eigenvalue %.6g\n",
-                r.finite_t_levels->overlap, r.finite_t_levels->overlap_error, r.finite_t_levels->top_eigenvalue);
+    std::printf(
+        "finite-T at finite d (its top levels exact, docs/finite_t.md): overlap %.4g +- %.2g, top "
+        "eigenvalue %.6g\n",
+        r.finite_t_levels->overlap, r.finite_t_levels->overlap_error, r.finite_t_levels->top_eigenvalue);
   }
   if (!r.finite_t) {
     std::printf(
@@ -178,16 +176,21 @@ void check_feasible(const po::variables_map& values, const model::PointParams& p
 }
 
 /// Whether --snr names several values (a list or a range): then `point` computes the line.
-bool is_snr_line(const std::string& text) { return text.find(',') != std::string::npos || text.find(':') != std::string::npos; }
+bool is_snr_line(const std::string& text) {
+  return text.find(',') != std::string::npos || text.find(':') != std::string::npos;
+}
 
 /// The exact snr from which the trial is detected by the edge rule (lambda_1 above the bulk edge times
 /// 1 + c d^{-2/3}, c the default margin), from the line's secular form (docs/model.md section 9).
-nlohmann::json edge_threshold_json(const simulate::LineResult& line, const theory::Prediction& prediction, int d) {
-  const double level = assemble::detection_threshold(prediction.bulk_edge_right, d, assemble::default_detection_margin);
+nlohmann::json edge_threshold_json(const simulate::LineResult& line, const theory::Prediction& prediction,
+                                   int d) {
+  const double level =
+      assemble::detection_threshold(prediction.bulk_edge_right, d, assemble::default_detection_margin);
   const spectral::LevelCrossing crossing = spectral::level_crossing(line.secular, level);
   nlohmann::json out;
   out["level"] = level;
-  out["threshold_snr"] = std::isfinite(crossing.r_from) ? nlohmann::json(crossing.r_from * crossing.r_from) : nlohmann::json(nullptr);
+  out["threshold_snr"] = std::isfinite(crossing.r_from) ? nlohmann::json(crossing.r_from * crossing.r_from)
+                                                        : nlohmann::json(nullptr);
   out["detected_at_zero"] = crossing.at_zero;
   out["detected_below_snr"] = crossing.r_below * crossing.r_below;
   return out;
@@ -203,9 +206,10 @@ int point_line(const po::variables_map& values, const std::string& snr_text, int
   texts["snr"] = model::format_double(snr.front());
   model::PointParams params = point_params_from(texts);
   if (!simulate::line_applies(params)) {
-    throw InvalidOption("snr", snr_text,
-                        "a single value for causal:tau pooling (its weights depend on the data, so its points are "
-                        "computed one at a time)");
+    throw InvalidOption(
+        "snr", snr_text,
+        "a single value for causal:tau pooling (its weights depend on the data, so its points are "
+        "computed one at a time)");
   }
   check_simulable(values, params);
   const simulate::SimulationOptions sim_options = simulation_options(values, params);
@@ -225,28 +229,30 @@ int point_line(const po::variables_map& values, const std::string& snr_text, int
       out["points"].push_back(result_json(params, sim_options, line.points[i], theory::predict(params)));
     }
     out["line"] = {{"recomputed_alone", line.recomputed_alone},
-                   {"seconds", {{"generate", line.seconds.generate},
-                                {"covariance", line.seconds.covariance},
-                                {"eigen", line.seconds.eigen},
-                                {"ridge", line.seconds.ridge},
-                                {"total", line.seconds.total}}}};
+                   {"seconds",
+                    {{"generate", line.seconds.generate},
+                     {"covariance", line.seconds.covariance},
+                     {"eigen", line.seconds.eigen},
+                     {"ridge", line.seconds.ridge},
+                     {"total", line.seconds.total}}}};
     out["thresholds"] = {{"edge", edge_threshold_json(line, at_zero, params.d)}};
     std::cout << out.dump() << "\n";
     return 0;
   }
-  std::printf("line           d=%d T=%d delta=%g gamma=%g weighting=%s correlation=%s table=%s seed=%llu trial=%d, "
-              "%zu snr values on %d rank(s)\n",
-              params.d, params.T, params.delta, params.gamma, model::to_string(params.weighting).c_str(),
-              model::to_string(params.correlation).c_str(), model::to_string(params.table).c_str(),
-              static_cast<unsigned long long>(params.seed), params.trial, snr.size(), ranks);
+  std::printf(
+      "line           d=%d T=%d delta=%g gamma=%g weighting=%s correlation=%s table=%s seed=%llu trial=%d, "
+      "%zu snr values on %d rank(s)\n",
+      params.d, params.T, params.delta, params.gamma, model::to_string(params.weighting).c_str(),
+      model::to_string(params.correlation).c_str(), model::to_string(params.table).c_str(),
+      static_cast<unsigned long long>(params.seed), params.trial, snr.size(), ranks);
   std::printf("%12s %14s %14s %10s %10s %9s  %s\n", "snr", "top eigenvalue", "theory", "overlap", "theory",
               "ridge acc", "solver");
   for (std::size_t i = 0; i < snr.size(); ++i) {
     params.snr = snr[i];
     const theory::Prediction p = theory::predict(params);
     const simulate::PointResult& r = line.points[i];
-    std::printf("%12.6g %14.8g %14.8g %10.6f %10.6f %9.4f  %s\n", snr[i], r.top_eigenvalues.at(0), p.top_eigenvalue,
-                r.overlap, p.overlap, r.ridge_accuracy, parallel::to_string(r.eigensolver));
+    std::printf("%12.6g %14.8g %14.8g %10.6f %10.6f %9.4f  %s\n", snr[i], r.top_eigenvalues.at(0),
+                p.top_eigenvalue, r.overlap, p.overlap, r.ridge_accuracy, parallel::to_string(r.eigensolver));
   }
   const nlohmann::json edge = edge_threshold_json(line, at_zero, params.d);
   std::printf("edge rule      lambda_1 > %.8g (bulk edge x (1 + d^-2/3)): ", edge["level"].get<double>());
@@ -255,11 +261,13 @@ int point_line(const po::variables_map& values, const std::string& snr_text, int
   } else {
     std::printf("detected for every snr > %.10g", edge["threshold_snr"].get<double>());
     if (edge["detected_below_snr"].get<double>() > 0.0)
-      std::printf(", and below %.10g (the top eigenvalue dips first)", edge["detected_below_snr"].get<double>());
+      std::printf(", and below %.10g (the top eigenvalue dips first)",
+                  edge["detected_below_snr"].get<double>());
     std::printf("\n");
   }
   std::printf("seconds        the line: generate %.3f, covariance %.3f, eigen %.3f, ridge %.3f, total %.3f\n",
-              line.seconds.generate, line.seconds.covariance, line.seconds.eigen, line.seconds.ridge, line.seconds.total);
+              line.seconds.generate, line.seconds.covariance, line.seconds.eigen, line.seconds.ridge,
+              line.seconds.total);
   return 0;
 }
 
@@ -314,7 +322,8 @@ int command_point(int argc, char** argv) {
                      "rmtsweep point: error: --ridge '%s': S + lambda I is not positive definite "
                      "(lambda = ridge * kappa = %g; %s)\nallowed: a ridge that keeps S + lambda I "
                      "positive definite; any ridge > 0 does\n",
-                     values["ridge"].as<std::string>().c_str(), sim_options.ridge * prediction.kappa, e.what());
+                     values["ridge"].as<std::string>().c_str(), sim_options.ridge * prediction.kappa,
+                     e.what());
       } else {
         std::fprintf(stderr, "rmtsweep point: error: %s\n", e.what());
       }

@@ -1,5 +1,5 @@
-// `rmtsweep recover FILE.h5`: the sweep file rebuilt from its config and point journal (issue 20;
-// include/rmtsweep/store/recover.hpp). Serial, as status and assemble: rank 0 alone works.
+// `rmtsweep recover FILE.h5`: the sweep file rebuilt from its config and point journal
+// (include/rmtsweep/store/recover.hpp). Serial, as status and assemble: rank 0 alone works.
 //
 // Exit status: 0 rebuilt; 2 nothing to rebuild from (no journal, another sweep's, a wrong name) or its
 // lock held; 1 the rebuilt file could not be written (a full disk: nothing was changed).

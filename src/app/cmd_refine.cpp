@@ -1,5 +1,5 @@
 // `rmtsweep refine FILE.h5 [--tolerance 0.01] [--trials K] [--max-points M] [--detection RULE]`:
-// adaptive refinement of every line's threshold (issue 19; docs/refinement.md).
+// adaptive refinement of every line's threshold (docs/refinement.md).
 //
 // The rounds are the refine library's (include/rmtsweep/refine/refinement.hpp); this command checks the file
 // and the ranks, holds the file's lock and prints the summary. Exit status: 0 finished (tolerance reached, or
@@ -26,9 +26,9 @@
 #include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/parallel/communicator.hpp"
 #include "rmtsweep/refine/refinement.hpp"
-#include "rmtsweep/sweep/runner.hpp"
 #include "rmtsweep/store/sweep_file.hpp"
 #include "rmtsweep/store/sweep_reader.hpp"
+#include "rmtsweep/sweep/runner.hpp"
 
 namespace po = boost::program_options;
 
@@ -37,7 +37,8 @@ namespace {
 
 refine::RefineOptions parse_refine_options(int argc, char** argv, bool& help) {
   refine::RefineOptions o;
-  std::string tolerance, trials, max_points, detection, rounds;  // as typed; the defaults are refine::RefineOptions'
+  std::string tolerance, trials, max_points, detection,
+      rounds;  // as typed; the defaults are refine::RefineOptions'
   po::options_description options;
   options.add_options()("file", po::value<std::string>(&o.path), "the sweep file");
   add_command_option(options, config::in_refine, "tolerance", &tolerance);
@@ -60,7 +61,8 @@ refine::RefineOptions parse_refine_options(int argc, char** argv, bool& help) {
   o.trials = static_cast<int>(k);
   const std::string points_allowed = "allowed: an integer 1 <= max-points <= 100000000";
   o.max_points = model::parse_integer(max_points, "max-points", points_allowed);
-  if (o.max_points < 1 || o.max_points > 100000000) throw InvalidOption("max-points", max_points, points_allowed);
+  if (o.max_points < 1 || o.max_points > 100000000)
+    throw InvalidOption("max-points", max_points, points_allowed);
   const std::string rounds_allowed = "allowed: an integer 1 <= max-rounds <= 10000";
   const std::int64_t r = model::parse_integer(rounds, "max-rounds", rounds_allowed);
   if (r < 1 || r > 10000) throw InvalidOption("max-rounds", rounds, rounds_allowed);
@@ -80,9 +82,11 @@ io::FileLock lock_for_refine(const std::string& path, MPI_Comm comm) {
     return lock.outcome();
   });
   if (outcome == io::FileLock::Outcome::held_elsewhere) {
-    throw InvalidOption("file", path,
-                        "a file no other process is writing: a running `rmtsweep run`, `refine` or `assemble` holds "
-                        "its lock (" + io::lock_path(path) + ")");
+    throw InvalidOption(
+        "file", path,
+        "a file no other process is writing: a running `rmtsweep run`, `refine` or `assemble` holds "
+        "its lock (" +
+            io::lock_path(path) + ")");
   }
   return lock;
 }
@@ -149,17 +153,19 @@ int command_refine(int argc, char** argv) {
   });
   if (!mismatches.empty()) {
     if (rank == 0) {
-      std::fprintf(stderr, "rmtsweep refine: the config stored in %s does not describe its points:\n%s", path.c_str(),
-                   mismatches.c_str());
+      std::fprintf(stderr, "rmtsweep refine: the config stored in %s does not describe its points:\n%s",
+                   path.c_str(), mismatches.c_str());
     }
-    throw InvalidOption("file", path,
-                        "a sweep file whose stored config describes its points (was the config attribute edited?)");
+    throw InvalidOption(
+        "file", path,
+        "a sweep file whose stored config describes its points (was the config attribute edited?)");
   }
   config::Grid grid(config::parse_sweep_config(store::config_lines(stored)));
   const config::SweepConfig& config = grid.config();
   if (size % config.ranks_per_point != 0) {
-    throw InvalidOption("ranks_per_point", std::to_string(config.ranks_per_point),
-                        "an integer >= 1 that divides the number of MPI ranks (" + std::to_string(size) + ")");
+    throw InvalidOption(
+        "ranks_per_point", std::to_string(config.ranks_per_point),
+        "an integer >= 1 that divides the number of MPI ranks (" + std::to_string(size) + ")");
   }
   parallel::configure_blas_threads(MPI_COMM_WORLD);
 

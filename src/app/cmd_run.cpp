@@ -1,4 +1,4 @@
-// `rmtsweep run`: a whole sweep into one shared HDF5 file, resumable (issue 3).
+// `rmtsweep run`: a whole sweep into one shared HDF5 file, resumable.
 //
 // Exit status: 0 every point done; 2 invalid option (nothing written); 3 some points failed
 // (recorded in the file); 128 + signal when stopped by SIGTERM/SIGINT (resume with --resume);
@@ -17,6 +17,10 @@
 #include "feasibility.hpp"
 #include "output_path.hpp"
 #include "rmtsweep/common/error.hpp"
+#include "rmtsweep/config/config.hpp"
+#include "rmtsweep/config/grid.hpp"
+#include "rmtsweep/config/predictions.hpp"
+#include "rmtsweep/config/shard.hpp"
 #include "rmtsweep/io/file_error.hpp"
 #include "rmtsweep/io/file_lock.hpp"
 #include "rmtsweep/io/hdf5.hpp"
@@ -26,17 +30,14 @@
 #include "rmtsweep/parallel/blas_threads.hpp"
 #include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/parallel/communicator.hpp"
-#include "rmtsweep/config/config.hpp"
-#include "rmtsweep/config/grid.hpp"
-#include "rmtsweep/sweep/plan.hpp"
-#include "rmtsweep/config/predictions.hpp"
-#include "rmtsweep/sweep/runner.hpp"
-#include "rmtsweep/config/shard.hpp"
+#include "rmtsweep/store/journal.hpp"
+#include "rmtsweep/store/run_journal.hpp"
+#include "rmtsweep/store/sweep_creation.hpp"
 #include "rmtsweep/store/sweep_file.hpp"
 #include "rmtsweep/store/sweep_reader.hpp"
-#include "run_journal.hpp"
+#include "rmtsweep/sweep/plan.hpp"
+#include "rmtsweep/sweep/runner.hpp"
 #include "run_plan.hpp"
-#include "sweep_creation.hpp"
 #include "sweep_options.hpp"
 
 namespace rmtsweep::app {
@@ -90,8 +91,10 @@ io::FileLock lock_for_writing(const std::string& path, MPI_Comm comm) {
   if (outcome == io::FileLock::Outcome::held_elsewhere) {
     throw InvalidOption("output", path,
                         "a file no other process is writing: a running `rmtsweep run` or `rmtsweep assemble` "
-                        "holds its lock (" + io::lock_path(path) + "); wait for it to end (`rmtsweep status` "
-                        "reads the file meanwhile)");
+                        "holds its lock (" +
+                            io::lock_path(path) +
+                            "); wait for it to end (`rmtsweep status` "
+                            "reads the file meanwhile)");
   }
   return lock;
 }
@@ -105,8 +108,9 @@ void print_summary(const sweep::RunOutcome& outcome, const std::string& output) 
                static_cast<long long>(outcome.total), output.c_str(), outcome.wall_seconds,
                outcome.load_imbalance);
   if (outcome.krylov > 0) {
-    std::fprintf(stderr, "rmtsweep run: S never formed (Krylov engine) in %lld of the %lld points done in this run\n",
-                 static_cast<long long>(outcome.krylov), static_cast<long long>(outcome.computed - outcome.failed));
+    std::fprintf(
+        stderr, "rmtsweep run: S never formed (Krylov engine) in %lld of the %lld points done in this run\n",
+        static_cast<long long>(outcome.krylov), static_cast<long long>(outcome.computed - outcome.failed));
   }
   if (outcome.elpa > 0) {
     std::fprintf(stderr, "rmtsweep run: S reduced by ELPA in %lld of the %lld points done in this run\n",
@@ -125,7 +129,7 @@ void print_summary(const sweep::RunOutcome& outcome, const std::string& output) 
 
 /// Refuses (on every rank, before anything is written) a new file whose data and journal need more than
 /// the free space rank 0 sees in its directory (statvfs: a quota is not seen; with --force the old file
-/// stays until the new one replaces it, sweep_creation.hpp, so its blocks do not count as free), unless
+/// stays until the new one replaces it, store/sweep_creation.hpp, so its blocks do not count as free), unless
 /// --force-space.
 void check_space(const RunArguments& args, const config::Grid& grid, bool journal) {
   const double file = sweep::file_data_bytes(grid), log = journal ? sweep::journal_data_bytes(grid) : 0.0;
@@ -180,6 +184,51 @@ void check_resumed_shard(const std::string& path, const config::Shard& given, MP
                           " (`rmtsweep merge` combines finished shards into one file)");
 }
 
+/// What `--resume` rebuilt from the journal before it ran (store::recover_before_resume).
+void print_rebuild(const std::string& output, const store::ResumeRebuild& rebuilt) {
+  const store::RecoverOutcome& o = rebuilt.outcome;
+  std::fprintf(stderr,
+               "rmtsweep run: %s %s: rebuilt from its journal (%lld records, as `rmtsweep recover` does): "
+               "%lld of %lld points done, %lld failed; resuming the rest\n",
+               output.c_str(), rebuilt.missing ? "is missing" : "could not be read as a sweep file",
+               static_cast<long long>(o.records), static_cast<long long>(o.done),
+               static_cast<long long>(o.points), static_cast<long long>(o.failed));
+  if (!o.damaged.empty())
+    std::fprintf(stderr, "rmtsweep run: the file that was there is kept as %s\n", o.damaged.c_str());
+  for (const std::string& note : o.notes) std::fprintf(stderr, "rmtsweep run: note: %s\n", note.c_str());
+}
+
+/// What `--resume` restored of the damaged points (store::repair_damage).
+void print_repair(const std::string& output, const std::vector<store::DamagedPoint>& damaged,
+                  const store::Repair& repair) {
+  store::Verification said;
+  for (const store::DamagedPoint& point : damaged)
+    said.damaged.push_back({point.index, point.columns, std::nullopt});
+  std::fprintf(
+      stderr,
+      "rmtsweep run: %s: %zu points held values other than those written (damaged bytes: %s): %lld restored "
+      "from the journal, %lld to compute again, their damaged creation-time values rewritten from the "
+      "config\n",
+      output.c_str(), damaged.size(), store::describe_damage(said).c_str(),
+      static_cast<long long>(repair.restored), static_cast<long long>(repair.again));
+}
+
+/// The journal files of earlier runs that another process removed or cut while this run ran.
+void print_journal_losses(const std::vector<store::JournalLoss>& lost) {
+  for (const store::JournalLoss& loss : lost) {
+    std::fprintf(
+        stderr,
+        "rmtsweep run: warning: %s (of an earlier run) was %s while this run ran: the points of its "
+        "lost records are lost to `rmtsweep recover` (the sweep file holds them; `rmtsweep status` counts "
+        "them as without a record)\n",
+        loss.path.c_str(),
+        loss.bytes_now ? ("cut short (" + std::to_string(*loss.bytes_now) + " of its " +
+                          std::to_string(loss.bytes_before) + " bytes left)")
+                             .c_str()
+                       : "removed");
+  }
+}
+
 }  // namespace
 
 int command_run(int argc, char** argv) {
@@ -202,12 +251,15 @@ int command_run(int argc, char** argv) {
         "an integer >= 1 that divides the number of MPI ranks (" + std::to_string(size) + ")");
   }
   parallel::configure_blas_threads(MPI_COMM_WORLD);  // cores / ranks per node, unless set
-  if (check_plan(args, grid, size)) return 0;  // --plan: printed, nothing written
+  if (check_plan(args, grid, size)) return 0;        // --plan: printed, nothing written
   if (args.output.empty()) throw InvalidOption("output", "", "required: the HDF5 file of the sweep");
   if (args.resume && args.force)
     throw InvalidOption("force", "with --resume", "either --resume or --force, not both");
-  const bool journal = journal_enabled(MPI_COMM_WORLD);
-  if (args.resume && journal) recover_before_resume(args.output, MPI_COMM_WORLD);
+  const bool journal = store::journal_enabled(MPI_COMM_WORLD);
+  if (args.resume && journal) {
+    if (const auto rebuilt = store::recover_before_resume(args.output, MPI_COMM_WORLD))
+      print_rebuild(args.output, *rebuilt);
+  }
   const OutputPath output = inspect_output(args.output, MPI_COMM_WORLD);
   if (output == OutputPath::no_directory) {
     throw InvalidOption("output", args.output, "a file in an existing directory");
@@ -224,10 +276,10 @@ int command_run(int argc, char** argv) {
   }
   // Rank 0 tries the path as this run will write it (a dangling link, a directory it cannot write in,
   // a file it cannot open), before any collective create or open; every rank refuses alike.
-  // A new file is built beside it under a temporary name and renamed (sweep_creation.hpp): its directory
-  // must take new files even under --force.
+  // A new file is built beside it under a temporary name and renamed (store/sweep_creation.hpp): its
+  // directory must take new files even under --force.
   const std::string unwritable = parallel::decided_on_root(MPI_COMM_WORLD, [&] {
-    const std::string building = building_name(args.output);
+    const std::string building = store::creating_name(args.output);
     const std::string problem = output_write_problem(args.output, exists, building);
     return problem.empty() && exists && !args.resume ? output_write_problem(building, false, building)
                                                      : problem;
@@ -238,7 +290,8 @@ int command_run(int argc, char** argv) {
   const parallel::Communicator io_comm = parallel::Communicator::duplicate(MPI_COMM_WORLD);
   const std::string resolved = config::resolved_config_text(config);
   if (exists && args.resume) {
-    const bool is_hdf5 = parallel::decided_on_root(MPI_COMM_WORLD, [&] { return io::is_hdf5_file(args.output); });
+    const bool is_hdf5 =
+        parallel::decided_on_root(MPI_COMM_WORLD, [&] { return io::is_hdf5_file(args.output); });
     if (!is_hdf5) throw InvalidOption("resume", args.output, "an existing rmtsweep HDF5 sweep file");
     const std::string stored = store::SweepFile::stored_config(args.output, io_comm);
     if (!config::same_sweep(stored, resolved)) {
@@ -263,9 +316,16 @@ int command_run(int argc, char** argv) {
 
   // The theory of every point, of the grid the points are computed with (a resumed file's own axis values).
   const std::vector<theory::Prediction> predictions = config::grid_predictions(grid);
-  if (journal) prepare_journal(args.output, exists && args.resume, args.force, MPI_COMM_WORLD);
-  const JournalSnapshot journal_before =
-      journal ? snapshot_journal(args.output, MPI_COMM_WORLD) : JournalSnapshot{};
+  if (journal) {
+    const std::string moved_to =
+        store::prepare_journal(args.output, exists && args.resume, args.force, MPI_COMM_WORLD);
+    if (!moved_to.empty())
+      std::fprintf(stderr,
+                   "rmtsweep run: note: the old journal %s was moved to %s (remove it when not needed)\n",
+                   store::journal_directory(args.output).c_str(), moved_to.c_str());
+  }
+  const store::JournalSnapshot journal_before =
+      journal ? store::snapshot_journal(args.output, MPI_COMM_WORLD) : store::JournalSnapshot{};
   if (!(exists && args.resume)) check_space(args, grid, journal);
 
   store::RunInfo run;
@@ -279,11 +339,16 @@ int command_run(int argc, char** argv) {
   const bool resuming = exists && args.resume;  // with --force an existing file is recreated
   // Flipped bytes (a disk, a copy) are found before the file is opened and restored once it is.
   const std::vector<store::DamagedPoint> damaged =
-      resuming ? find_damage(args.output, journal, MPI_COMM_WORLD) : std::vector<store::DamagedPoint>{};
-  store::SweepFile file = resuming ? open_for_resume(args.output, io_comm, grid, run)
-                                   : create_sweep_file(args.output, io_comm, grid, predictions, run, journal);
-  if (journal && resuming) attach_journal(file, args.output, grid.size(), MPI_COMM_WORLD);
-  if (resuming) repair_damage(file, args.output, grid, predictions, damaged, MPI_COMM_WORLD);
+      resuming ? store::find_damage(args.output, journal, MPI_COMM_WORLD)
+               : std::vector<store::DamagedPoint>{};
+  store::SweepFile file =
+      resuming ? open_for_resume(args.output, io_comm, grid, run)
+               : store::create_sweep_file(args.output, io_comm, grid, predictions, run, journal);
+  if (journal && resuming) store::attach_journal(file, args.output, grid.size(), MPI_COMM_WORLD);
+  if (resuming) {
+    const store::Repair repair = store::repair_damage(file, grid, predictions, damaged, MPI_COMM_WORLD);
+    if (!damaged.empty()) print_repair(args.output, damaged, repair);
+  }
   if (rank == 0) {
     if (!args.quiet) {
       std::fprintf(stderr, "rmtsweep run: %s: %lld points (run %d) on %d ranks in groups of %d\n",
@@ -311,8 +376,8 @@ int command_run(int argc, char** argv) {
                    coretype.c_str());
     }
   }
-  const sweep::RunOutcome outcome = sweep::run_sweep(grid, file, MPI_COMM_WORLD, args.quiet ? nullptr : stderr,
-                                                     args.progress_seconds, shard);
+  const sweep::RunOutcome outcome = sweep::run_sweep(
+      grid, file, MPI_COMM_WORLD, args.quiet ? nullptr : stderr, args.progress_seconds, shard);
   if (outcome.write_failed) {
     // A group leader's write of a point failed (a full disk): every rank ends alike, the file resumable
     // (its points written before are kept; the point whose record did not fit is pending).
@@ -337,7 +402,7 @@ int command_run(int argc, char** argv) {
                          "once there is room, the same command with --resume checks what it holds");
   }
   lock.release();
-  if (rank == 0) report_journal_losses(args.output, journal_before);
+  if (rank == 0) print_journal_losses(store::journal_losses(args.output, journal_before));
   if (rank == 0) print_summary(outcome, args.output);
   if (outcome.stop_signal != 0) return 128 + outcome.stop_signal;
   return outcome.failed > 0 ? 3 : 0;

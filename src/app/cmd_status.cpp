@@ -20,8 +20,9 @@
 #include "rmtsweep/store/journal.hpp"
 #include "rmtsweep/store/refine_file.hpp"
 #include "rmtsweep/store/sweep_reader.hpp"
+#include "rmtsweep/store/sweep_status.hpp"
 #include "rmtsweep/store/verify.hpp"
-#include "status_facts.hpp"
+#include "status_json.hpp"
 
 namespace po = boost::program_options;
 
@@ -31,9 +32,9 @@ namespace {
 
 /// The journal's line(s): what it holds and whether the file agrees (journal.hpp). While a run holds the
 /// file's lock the two differ by what it is writing: said so, instead of a repair.
-void print_journal(const std::string& path, const std::string& sweep_id, const JournalState& state,
-                   const Activity& activity) {
-  using Kind = JournalState::Kind;
+void print_journal(const std::string& path, const std::string& sweep_id, const store::JournalState& state,
+                   const store::Activity& activity) {
+  using Kind = store::JournalState::Kind;
   if (state.kind == Kind::missing) {
     std::printf("journal: none (%s %s): `rmtsweep recover` could not rebuild this file\n",
                 state.directory.c_str(), state.problem.c_str());
@@ -107,7 +108,7 @@ void print_journal(const std::string& path, const std::string& sweep_id, const J
 }
 
 /// The line of a run that holds the file now: its rate since it started and the ETA of the pending points.
-void print_activity(const Activity& a) {
+void print_activity(const store::Activity& a) {
   if (a.lock == io::LockHolder::unknown) {
     std::printf("lock: %s cannot be tested (%s): whether a run writes this file now is unknown\n",
                 a.lock_path.c_str(), a.lock_problem.c_str());
@@ -129,7 +130,8 @@ void print_activity(const Activity& a) {
   std::printf("\n");
 }
 
-/// What `status` says of damage: every point compared with its journal record and the config (store/verify.hpp).
+/// What `status` says of damage: every point compared with its journal record and the config
+/// (store/verify.hpp).
 void print_verification(const store::SweepReader& reader) {
   const std::string directory = store::journal_directory(reader.path());
   std::optional<store::Journal> journal;
@@ -207,17 +209,17 @@ void print_status(const std::string& path, bool verify) {
                 static_cast<long long>(counts.other));
   }
   std::printf("\n");
-  const Activity activity = activity_of(reader, status);
+  const store::Activity activity = store::activity_of(reader, status);
   print_activity(activity);
   const std::string sweep_id = reader.text_attribute("sweep_id").value_or("");
-  const JournalState journal = journal_state(path, sweep_id, status);
+  const store::JournalState journal = store::journal_state(path, sweep_id, status);
   print_journal(path, sweep_id, journal, activity);
   if (verify) {
     print_verification(reader);
   } else {
     std::printf("verify: skipped (--no-verify)\n");
   }
-  const std::vector<SizeProgress> sizes = progress_by_size(reader, status);
+  const std::vector<store::SizeProgress> sizes = store::progress_by_size(reader, status);
   if (sizes.size() > 1) {  // a finite-size sweep: how far each size is (the largest run first)
     std::printf("by size:");
     for (std::size_t n = 0; n < sizes.size(); ++n) {
@@ -273,13 +275,13 @@ void print_status(const std::string& path, bool verify) {
                   static_cast<long long>(fallbacks));
     std::printf("\n");
   }
-  const std::vector<FailedPoint> failed = failed_points(reader, status, journal);
+  const std::vector<store::FailedPoint> failed = store::failed_points(reader, status, journal);
   if (!failed.empty()) std::printf("failed points:\n");
-  for (const FailedPoint& f : failed) {
+  for (const store::FailedPoint& f : failed) {
     std::printf("  %zu (d=%lld delta=%s gamma=%s snr=%s weighting=%s trial=%lld): %s\n", f.point,
                 static_cast<long long>(f.d), model::format_double(f.delta).c_str(),
-                model::format_double(f.gamma).c_str(), model::format_double(f.snr).c_str(), f.weighting.c_str(),
-                static_cast<long long>(f.trial),
+                model::format_double(f.gamma).c_str(), model::format_double(f.snr).c_str(),
+                f.weighting.c_str(), static_cast<long long>(f.trial),
                 f.message.empty() ? "(no message: the run that failed it did not close the file, and its "
                                     "journal holds none)"
                                   : f.message.c_str());

@@ -138,8 +138,8 @@ int command_theory(int argc, char** argv) {
                  levels_failure.c_str());
   std::vector<std::array<double, 2>> density;
   if (density_points > 0) {
-    density = outlier ? theory::finite_t_density_grid(outlier->bulk().nodes, outlier->bulk().weights, params.d,
-                                                      static_cast<int>(density_points))
+    density = outlier ? theory::finite_t_density_grid(outlier->bulk().nodes, outlier->bulk().weights,
+                                                      params.d, static_cast<int>(density_points))
                       : theory::bulk_density_grid(params.delta, params.gamma, out["kappa"].get<double>(),
                                                   static_cast<int>(density_points));
   }

@@ -4,11 +4,11 @@
 #include <stdexcept>
 #include <vector>
 
-#include "rmtsweep/refine/lines.hpp"
 #include "rmtsweep/assemble/detection_tables.hpp"
 #include "rmtsweep/assemble/phase.hpp"
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/model/parse_number.hpp"
+#include "rmtsweep/refine/lines.hpp"
 
 namespace rmtsweep::app {
 namespace po = boost::program_options;
@@ -197,7 +197,10 @@ std::vector<OptionSpec> build_table() {
        .help = "resolution of PNG files (and of PDF/SVG rasters), 10 to 1200",
        .use = in_plot,
        .value_name = "DPI"},
-      {.name = "force", .help = "overwrite figures of the same names in --output", .use = in_plot, .flag = true},
+      {.name = "force",
+       .help = "overwrite figures of the same names in --output",
+       .use = in_plot,
+       .flag = true},
   };
 }
 
@@ -218,7 +221,8 @@ po::typed_value<std::string>* option_value(const OptionSpec& spec, std::string* 
   if (spec.flag) throw std::logic_error("option " + spec.name + " is a flag, not a value");
   po::typed_value<std::string>* value = po::value<std::string>(target);
   value->value_name(spec.value_name.empty() ? "V" : spec.value_name);
-  if (!spec.default_value.empty()) value->default_value(spec.default_value, "");  // shown by help_with_default
+  if (!spec.default_value.empty())
+    value->default_value(spec.default_value, "");  // shown by help_with_default
   return value;
 }
 
@@ -260,14 +264,16 @@ void add_command_option(po::options_description& options, OptionUse command, std
   if (spec.flag) {
     options.add_options()(boost_names(spec).c_str(), spec.help.c_str());
   } else {
-    options.add_options()(boost_names(spec).c_str(), option_value(spec, nullptr), help_with_default(spec).c_str());
+    options.add_options()(boost_names(spec).c_str(), option_value(spec, nullptr),
+                          help_with_default(spec).c_str());
   }
 }
 
 void add_command_option(po::options_description& options, OptionUse command, std::string_view name,
                         std::string* target) {
   const OptionSpec& spec = command_option(command, name);
-  options.add_options()(boost_names(spec).c_str(), option_value(spec, target), help_with_default(spec).c_str());
+  options.add_options()(boost_names(spec).c_str(), option_value(spec, target),
+                        help_with_default(spec).c_str());
 }
 
 void add_command_option(po::options_description& options, OptionUse command, std::string_view name,

@@ -1,6 +1,6 @@
 #pragma once
 /// What `run` and `point` refuse before anything is computed because it would be accepted and then fail or
-/// run for days (issue 16): a point that cannot fit in a rank's memory (the estimate of `run --plan`), and
+/// run for days: a point that cannot fit in a rank's memory (the estimate of `run --plan`), and
 /// a test set of the ridge classifier far beyond any statistical use. Each with its consent option.
 #include <mpi.h>
 

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "commands.hpp"
+#include "option_errors.hpp"
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/io/file_error.hpp"
 #include "rmtsweep/parallel/environment.hpp"
@@ -111,8 +112,9 @@ void print_error(const char* prefix, const std::exception& e) {
 int run_subcommand(const Subcommand& sub, int argc, char** argv) {
   try {
     return sub.run(argc - 1, argv + 1);
-  } catch (const rmtsweep::InvalidOption& e) {
-    if (rmtsweep::parallel::world_rank() == 0) std::fprintf(stderr, "rmtsweep %s: %s\n", argv[1], e.what());
+  } catch (const rmtsweep::InvalidArgument& e) {  // an InvalidOption, or the library's refusal said as one
+    if (rmtsweep::parallel::world_rank() == 0)
+      std::fprintf(stderr, "rmtsweep %s: %s\n", argv[1], rmtsweep::app::as_option(e).what());
     return 2;
   } catch (const rmtsweep::InvalidFile& e) {
     // Raised on every rank that reads the file, or by a serial command on rank 0 alone.
@@ -157,7 +159,12 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::optional<rmtsweep::parallel::MpiEnvironment> mpi;
-  if (chosen->needs_mpi) mpi.emplace(argc, argv);
+  try {
+    if (chosen->needs_mpi) mpi.emplace(argc, argv);
+  } catch (const rmtsweep::Error& e) {  // an MPI without the thread level rmtsweep needs
+    print_error(("rmtsweep " + std::string(argv[1]) + ": error: ").c_str(), e);
+    return 1;
+  }
   if (!chosen->needs_mpi || chosen->serial) {
     // No other rank waits on this one (none exist, or they have returned): no MPI_Abort; with MPI,
     // MPI_Finalize in the environment's destructor.

@@ -1,6 +1,7 @@
 #pragma once
-/// One translation of Boost.Program_options errors into InvalidOption, for every subcommand's
-/// command line: the message says what happened and echoes what the user typed.
+/// How the program says a refused value: Boost.Program_options errors, and the library's own refusals
+/// (InvalidArgument), as InvalidOption, for every subcommand's command line: the message says what happened
+/// and echoes what the user typed.
 #include <boost/program_options.hpp>
 #include <string>
 
@@ -22,7 +23,13 @@ InvalidOption command_line_error(const boost::program_options::error& e, int arg
 
 /// The InvalidOption for a bare word on a command line that takes none there:
 /// "unexpected argument 'word': <takes>", e.g. takes = "rmtsweep run takes options only (...)".
-InvalidOption unexpected_argument(const std::string& option, const std::string& word, const std::string& takes);
+InvalidOption unexpected_argument(const std::string& option, const std::string& word,
+                                  const std::string& takes);
+
+/// The library's refusal `e` said as the option it came from: its name is the option's (the option table
+/// names a value as the library does); a switch that would accept the value is named as an option: "exists;
+/// pass --force to replace it". An InvalidOption stays as it is.
+InvalidOption as_option(const InvalidArgument& e);
 
 /// An option's name as Boost reports it ("--seed", "seed"), without its leading dashes.
 std::string without_dashes(const std::string& name);

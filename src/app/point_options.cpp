@@ -11,10 +11,10 @@
 #include "command_options.hpp"
 #include "option_errors.hpp"
 #include "rmtsweep/common/error.hpp"
-#include "rmtsweep/model/parse_number.hpp"
-#include "rmtsweep/simulate/point.hpp"
 #include "rmtsweep/config/option_table.hpp"
 #include "rmtsweep/config/option_values.hpp"
+#include "rmtsweep/model/parse_number.hpp"
+#include "rmtsweep/simulate/point.hpp"
 
 namespace rmtsweep::app {
 namespace po = boost::program_options;
@@ -30,10 +30,10 @@ template <typename Lookup, typename Check>
 void as_given(Lookup&& text_of, Check&& check) {
   try {
     check();
-  } catch (const InvalidOption& e) {
+  } catch (const InvalidArgument& e) {  // the model's, the engine's (check_simulable_sizes) or the config's
     const auto& names = point_option_names();
-    if (std::find(names.begin(), names.end(), e.option()) == names.end()) throw;
-    throw InvalidOption(e.option(), text_of(e.option().c_str()), e.allowed());
+    if (std::find(names.begin(), names.end(), e.name()) == names.end()) throw;
+    throw InvalidOption(e.name(), text_of(e.name().c_str()), e.allowed());
   }
 }
 
@@ -135,11 +135,11 @@ po::variables_map parse_command_line(int argc, char** argv, const po::options_de
     throw command_line_error(e, argc, argv, all, see_help);
   }
   if (values.count("<positional>")) {
-    throw unexpected_argument("<positional>", values["<positional>"].as<std::vector<std::string>>().front(),
-                              positional_option.empty()
-                                  ? "rmtsweep " + command + " takes only --name value options; " + see_help
-                                  : "rmtsweep " + command + " takes one " + positional_option + " argument; " +
-                                        see_help);
+    throw unexpected_argument(
+        "<positional>", values["<positional>"].as<std::vector<std::string>>().front(),
+        positional_option.empty()
+            ? "rmtsweep " + command + " takes only --name value options; " + see_help
+            : "rmtsweep " + command + " takes one " + positional_option + " argument; " + see_help);
   }
   return values;
 }

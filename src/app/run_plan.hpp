@@ -1,5 +1,5 @@
 #pragma once
-// `rmtsweep run --plan` (issue 3, issue 15): the plan of a sweep on the ranks of this run or, with
+// `rmtsweep run --plan`: the plan of a sweep on the ranks of this run or, with
 // --ranks N, on the N ranks of a job not started yet, with the scheduler's resource lines to paste; and
 // the refusal of a sweep whose largest unit cannot fit in a rank's memory here.
 #include "rmtsweep/config/grid.hpp"

@@ -10,6 +10,7 @@
 
 #include "rmtsweep/assemble/detection.hpp"
 #include "rmtsweep/assemble/detection_tables.hpp"
+#include "rmtsweep/assemble/phase_layout.hpp"
 #include "rmtsweep/store/line_store.hpp"
 #include "rmtsweep/store/schema.hpp"
 
@@ -67,109 +68,6 @@ std::string dims_text(const std::vector<std::string_view>& dims) {
   return out;
 }
 
-constexpr std::string_view rule_group = "phase/detection/<rule>";
-
-/// A rule's threshold errors, extrapolations, residuals, consistency, flags and refined fit: in every rule's
-/// group, and at the top of /phase the default rule's.
-void add_rule_statistics(std::vector<PhaseDataset>& out, std::string_view group) {
-  namespace p = assemble::phase;
-  for (const auto* e : {&p::empirical_threshold_snr_err,
-                        &p::extrapolated_threshold_snr,
-                        &p::extrapolated_threshold_snr_err,
-                        &p::extrapolation_a,
-                        &p::extrapolation_b,
-                        &p::extrapolation_terms,
-                        &p::extrapolation_chi2_per_dof,
-                        &p::extrapolation_sizes,
-                        &p::extrapolated_threshold_snr_alternative,
-                        &p::extrapolated_threshold_snr_err_alternative,
-                        &p::extrapolation_a_alternative,
-                        &p::extrapolation_b_alternative,
-                        &p::extrapolation_terms_alternative,
-                        &p::extrapolation_chi2_per_dof_alternative,
-                        &p::extrapolation_quadratic_p_value,
-                        &p::residual_snr,
-                        &p::residual_snr_err,
-                        &p::extrapolated_residual_snr,
-                        &p::extrapolated_residual_snr_err,
-                        &p::residual_extrapolation_terms,
-                        &p::residual_extrapolation_chi2_per_dof,
-                        &p::consistent,
-                        &p::consistency_p_value,
-                        &p::threshold_flags,
-                        &p::refined_threshold_snr,
-                        &p::refined_threshold_snr_err,
-                        &p::refined_threshold_exact,
-                        &p::refined_resolution_err,
-                        &p::refined_spread_err,
-                        &p::refined_trials,
-                        &p::refined_fit_threshold_snr,
-                        &p::refined_fit_threshold_snr_err,
-                        &p::refined_width_snr,
-                        &p::refined_width_snr_err,
-                        &p::refined_points})
-    out.push_back({group, e});
-}
-
-std::vector<PhaseDataset> make_phase_layout() {
-  namespace p = assemble::phase;
-  namespace t = assemble::phase_theory;
-  namespace r = assemble::phase_detection;
-  std::vector<PhaseDataset> out;
-  for (const auto* e : {&p::weighting,
-                        &p::d,
-                        &p::delta,
-                        &p::gamma,
-                        &p::snr,
-                        &p::trial,
-                        &p::trials_done,
-                        &p::overlap_mean,
-                        &p::overlap_std,
-                        &p::top_eigenvalue_mean,
-                        &p::top_eigenvalue_std,
-                        &p::ridge_accuracy_mean,
-                        &p::ridge_accuracy_std,
-                        &p::detected_fraction,
-                        &p::detection_threshold,
-                        &p::theory_overlap,
-                        &p::theory_top_eigenvalue,
-                        &p::theory_detectable,
-                        &p::theory_finite_t_top_eigenvalue,
-                        &p::theory_finite_t_overlap,
-                        &p::theory_finite_t_threshold_snr,
-                        &p::theory_finite_t_threshold_snr_std,
-                        &p::theory_finite_t_bulk_edge_right,
-                        &p::theory_finite_t_trials,
-                        &p::alpha,
-                        &p::kappa,
-                        &p::g,
-                        &p::effective_tokens,
-                        &p::theory_bulk_edge_left,
-                        &p::theory_bulk_edge_right,
-                        &p::theory_pop_threshold_snr,
-                        &p::theory_sample_threshold_snr,
-                        &p::empirical_threshold_snr,
-                        &p::empirical_threshold_bracket,
-                        &p::default_detection_rule,
-                        &p::target_converges,
-                        &p::target_convergence_p_value})
-    out.push_back({"phase", e});
-  add_rule_statistics(out, "phase");
-  for (const auto* e : {&p::extrapolated_overlap, &p::extrapolated_overlap_err, &p::detection_margin_c,
-                        &p::count_of, &p::points})
-    out.push_back({"phase", e});
-  for (const auto* e : {&t::snr_fine, &t::delta_fine, &t::gamma_fine, &t::density_index, &t::snr, &t::overlap,
-                        &t::top_eigenvalue, &t::delta, &t::pop_threshold_snr_vs_delta,
-                        &t::sample_threshold_snr_vs_delta, &t::gamma, &t::pop_threshold_snr_vs_gamma,
-                        &t::sample_threshold_snr_vs_gamma, &t::density_x, &t::density})
-    out.push_back({"phase/theory", e});
-  for (const auto* e : {&r::detected_fraction, &r::empirical_threshold_snr, &r::empirical_threshold_bracket,
-                        &r::false_detection_rate, &r::threshold, &r::empirical_threshold_exact, &r::trial_threshold_snr})
-    out.push_back({rule_group, e});
-  add_rule_statistics(out, rule_group);
-  return out;
-}
-
 /// " Flags: -1 below_grid, 0 found, ..." of a flag variable (CF flag_values, flag_meanings), " Flag bits: 1
 /// below_grid, 2 ..." of a mask (CF flag_masks), else "".
 std::string flags_text(const store::Flags& flags) {
@@ -184,9 +82,9 @@ std::string flags_text(const store::Flags& flags) {
   return text + ".";
 }
 
-void print_phase_table(std::ostream& out, std::string_view group) {
+void print_phase_table(std::ostream& out, assemble::PhaseGroup group) {
   out << "| dataset | long_name | shape | description |\n|---|---|---|---|\n";
-  for (const PhaseDataset& set : phase_layout()) {
+  for (const assemble::PhaseDataset& set : assemble::phase_layout()) {
     if (set.group != group) continue;
     out << "| `" << set.entry->name << "` | " << cell(set.entry->long_name) << " | " << dims_text(set.dims())
         << " | " << cell(set.entry->description) << flags_text(set.entry->flags) << " |\n";
@@ -351,7 +249,7 @@ The top-level detection columns (`detected_fraction`, the thresholds, their extr
 and flags, `refined_*`) are the default rule's, per (weighting, δ, γ) the one `default_detection_rule`
 names: `null` where every size has at least 19 snr = 0 trials, else `finite_t_edge`, else the paper's
 `edge` rule, the first of them that is not inconsistent along d ([detection.md](detection.md), "The
-default rule"). Files assembled before it (before issue 18) carry the edge rule's there and have no
+default rule"). Files assembled before the default rule carry the edge rule's there and have no
 `default_detection_rule`; `detection_threshold` is the edge rule's level in both. Each rule's own
 columns are under `/phase/detection/<rule>` (below). Threshold errors, the extrapolation to d → ∞, the
 residuals against the finite-T thresholds and the refined thresholds are explained in
@@ -452,11 +350,6 @@ that). Their linear ranges may hold binary rounding (`0.6000000000000001` for 0.
 
 }  // namespace
 
-const std::vector<PhaseDataset>& phase_layout() {
-  static const std::vector<PhaseDataset> layout = make_phase_layout();
-  return layout;
-}
-
 void print_points_table(std::ostream& out) {
   out << "| column | type | shape | written | description |\n|---|---|---|---|---|\n";
   for (const store::Column* c : store::point_columns()) {
@@ -491,18 +384,18 @@ void print_schema_json(std::ostream& out) {
                                    std::pair{&store::points_dimension::k, &store::dimension::k}})
     scales.push_back({{"name", dim->name}, {"path", entry->path}, {"description", entry->description}});
   nlohmann::json phase = nlohmann::json::array();
-  for (const PhaseDataset& set : phase_layout()) {
+  for (const assemble::PhaseDataset& set : assemble::phase_layout()) {
     nlohmann::json dims = nlohmann::json::array();
     for (const auto dim : set.dims()) dims.push_back(dim);
-    phase.push_back({{"group", set.group},
+    phase.push_back({{"group", set.group_path()},
                      {"name", set.entry->name},
                      {"dims", dims},
                      {"long_name", set.entry->long_name},
                      {"units", set.entry->units},
-                     {"flag_values", set.entry->flags.masks ? nlohmann::json::array()
-                                                            : flag_values_json(set.entry->flags)},
-                     {"flag_masks", set.entry->flags.masks ? flag_values_json(set.entry->flags)
-                                                           : nlohmann::json::array()},
+                     {"flag_values",
+                      set.entry->flags.masks ? nlohmann::json::array() : flag_values_json(set.entry->flags)},
+                     {"flag_masks",
+                      set.entry->flags.masks ? flag_values_json(set.entry->flags) : nlohmann::json::array()},
                      {"flag_meanings", set.entry->flags.meanings},
                      {"description", set.entry->description}});
   }
@@ -545,11 +438,11 @@ void print_schema_markdown(std::ostream& out) {
   for (const store::LineDatasetEntry& e : store::line_datasets())
     out << "| `" << e.name << "` | " << e.shape << " | " << cell(e.description) << " |\n";
   out << refine << phase_intro;
-  print_phase_table(out, "phase");
+  print_phase_table(out, assemble::PhaseGroup::top);
   out << theory_intro;
-  print_phase_table(out, "phase/theory");
+  print_phase_table(out, assemble::PhaseGroup::theory);
   out << detection_intro;
-  print_phase_table(out, rule_group);
+  print_phase_table(out, assemble::PhaseGroup::rule);
   out << netcdf_cf << versions;
 }
 

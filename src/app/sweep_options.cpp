@@ -14,10 +14,10 @@
 #include "command_options.hpp"
 #include "option_errors.hpp"
 #include "rmtsweep/common/error.hpp"
-#include "rmtsweep/io/file_error.hpp"
-#include "rmtsweep/model/parse_number.hpp"
 #include "rmtsweep/config/config.hpp"
 #include "rmtsweep/config/option_table.hpp"
+#include "rmtsweep/io/file_error.hpp"
+#include "rmtsweep/model/parse_number.hpp"
 
 namespace po = boost::program_options;
 
@@ -157,9 +157,10 @@ RunArguments parse_run_arguments(int argc, char** argv, const ConfigReader& read
     // it: the run would go on without what the user meant it to use.
     const std::vector<std::string> bare = po::collect_unrecognized(parsed.options, po::include_positional);
     if (!bare.empty()) {
-      throw unexpected_argument("output", bare.front(),
-                                "rmtsweep run takes options only (--output FILE.h5, --config FILE; see rmtsweep "
-                                "run --help)");
+      throw unexpected_argument(
+          "output", bare.front(),
+          "rmtsweep run takes options only (--output FILE.h5, --config FILE; see rmtsweep "
+          "run --help)");
     }
     po::store(parsed, vm);
     po::notify(vm);
@@ -177,9 +178,9 @@ RunArguments parse_run_arguments(int argc, char** argv, const ConfigReader& read
       po::store(po::parse_config_file(file, file_keys, false), file_vm);
     } catch (const po::multiple_occurrences& e) {
       const std::string key = without_dashes(e.get_option_name());
-      throw InvalidOption::described(key, args.config_path,
-                                     "key " + key + " given more than once in --config " + args.config_path +
-                                         ": give it once");
+      throw InvalidOption::described(
+          key, args.config_path,
+          "key " + key + " given more than once in --config " + args.config_path + ": give it once");
     } catch (const po::error& e) {
       throw InvalidOption("config", args.config_path,
                           std::string(e.what()) + "; allowed keys: " + keys_text());

@@ -16,6 +16,7 @@
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/io/file_error.hpp"
 #include "rmtsweep/io/move_aside.hpp"
+#include "rmtsweep/io/staged_path.hpp"
 #include "rmtsweep/model/parse_number.hpp"
 
 namespace rmtsweep::app {
@@ -103,11 +104,10 @@ ThresholdTable threshold_table(const assemble::SweepData& data, const assemble::
                    "finite_t_target"};
   for (const auto& rule : rules) {
     const std::string name = assemble::to_string(rule.rule);
-    for (const char* field : {"_threshold_snr", "_threshold_snr_err", "_bracket", "_exact",
-                              "_false_detection_rate", "_fit_terms", "_fit_chi2_per_dof", "_fit_sizes",
-                              "_residual_snr", "_residual_snr_err", "_flags", "_consistent",
-                              "_alternative_threshold_snr", "_alternative_threshold_snr_err",
-                              "_alternative_fit_terms"})
+    for (const char* field :
+         {"_threshold_snr", "_threshold_snr_err", "_bracket", "_exact", "_false_detection_rate", "_fit_terms",
+          "_fit_chi2_per_dof", "_fit_sizes", "_residual_snr", "_residual_snr_err", "_flags", "_consistent",
+          "_alternative_threshold_snr", "_alternative_threshold_snr_err", "_alternative_fit_terms"})
       table.columns.push_back(name + field);
   }
   for (const char* name : {"refined_threshold_snr", "refined_threshold_snr_err", "refined_points"})
@@ -120,10 +120,12 @@ ThresholdTable threshold_table(const assemble::SweepData& data, const assemble::
   // The default rule of a (weighting, delta, gamma) and whether its finite-T target holds, as words.
   const auto default_rule = [&](std::size_t size_line) -> TableCell {
     const std::int64_t chosen = along_d.default_rule.empty() ? -1 : along_d.default_rule[size_line];
-    return chosen < 0 ? TableCell{} : TableCell{assemble::to_string(rules[static_cast<std::size_t>(chosen)].rule)};
+    return chosen < 0 ? TableCell{}
+                      : TableCell{assemble::to_string(rules[static_cast<std::size_t>(chosen)].rule)};
   };
   const auto target = [&](std::size_t size_line) -> TableCell {
-    return along_d.target.empty() ? TableCell{} : meaning(assemble::target_flags, along_d.target[size_line].converges);
+    return along_d.target.empty() ? TableCell{}
+                                  : meaning(assemble::target_flags, along_d.target[size_line].converges);
   };
   for (std::size_t w = 0; w < a.weighting.size(); ++w) {
     for (std::size_t i = 0; i < a.delta.size(); ++i) {
@@ -147,10 +149,11 @@ ThresholdTable threshold_table(const assemble::SweepData& data, const assemble::
                  meaning(assemble::bracket_flags, rule.empirical_threshold_bracket[line]),
                  rule.empirical_threshold_exact[line], number(rule.false_detection_rate[line])});
             row.insert(row.end(), no_fit.begin(), no_fit.end());
-            row.insert(row.end(), {rule.residual_snr.empty() ? TableCell{} : number(rule.residual_snr[line]),
-                                   rule.residual_snr_err.empty() ? TableCell{} : number(rule.residual_snr_err[line]),
-                                   rule.threshold_flags.empty() ? TableCell{} : bits(rule.threshold_flags[line]),
-                                   TableCell{}, TableCell{}, TableCell{}, TableCell{}});
+            row.insert(row.end(),
+                       {rule.residual_snr.empty() ? TableCell{} : number(rule.residual_snr[line]),
+                        rule.residual_snr_err.empty() ? TableCell{} : number(rule.residual_snr_err[line]),
+                        rule.threshold_flags.empty() ? TableCell{} : bits(rule.threshold_flags[line]),
+                        TableCell{}, TableCell{}, TableCell{}, TableCell{}});
           }
           row.insert(row.end(), {edge ? number(edge->threshold[line]) : TableCell{},
                                  edge ? number(edge->threshold_err[line]) : TableCell{},
@@ -176,14 +179,17 @@ ThresholdTable threshold_table(const assemble::SweepData& data, const assemble::
                      {fit ? number(e.thr_inf) : TableCell{}, fit ? number(e.thr_inf_err) : TableCell{},
                       TableCell{}, TableCell{}, TableCell{}, std::int64_t{e.terms},
                       fit ? number(e.chi2_per_dof) : TableCell{}, e.sizes_used});
-          const bool residual = !rule.residual_extrapolation.empty() && rule.residual_extrapolation[size_line].terms > 0;
-          row.insert(row.end(),
-                     {residual ? number(rule.residual_extrapolation[size_line].thr_inf) : TableCell{},
-                      residual ? number(rule.residual_extrapolation[size_line].thr_inf_err) : TableCell{},
-                      TableCell{},
-                      rule.consistent.empty() ? TableCell{} : meaning(assemble::consistency_flags, rule.consistent[size_line]),
-                      other ? number(e.alternative.thr_inf) : TableCell{},
-                      other ? number(e.alternative.thr_inf_err) : TableCell{}, std::int64_t{e.alternative.terms}});
+          const bool residual =
+              !rule.residual_extrapolation.empty() && rule.residual_extrapolation[size_line].terms > 0;
+          row.insert(
+              row.end(),
+              {residual ? number(rule.residual_extrapolation[size_line].thr_inf) : TableCell{},
+               residual ? number(rule.residual_extrapolation[size_line].thr_inf_err) : TableCell{},
+               TableCell{},
+               rule.consistent.empty() ? TableCell{}
+                                       : meaning(assemble::consistency_flags, rule.consistent[size_line]),
+               other ? number(e.alternative.thr_inf) : TableCell{},
+               other ? number(e.alternative.thr_inf_err) : TableCell{}, std::int64_t{e.alternative.terms}});
         }
         row.resize(table.columns.size());
         table.rows.push_back(std::move(row));
@@ -232,7 +238,7 @@ void check_table(const std::string& table, bool force) {
 }
 
 /// Writes the threshold table to `target` in the form its name says: stdout for -, else a file written whole
-/// (a scratch file beside it, renamed over it).
+/// (io::StagedPath: a scratch file beside it, renamed over it).
 void write_table(const std::string& target, const ThresholdTable& table) {
   const auto write = [&](std::ostream& out) {
     if (table_format(target) == TableFormat::json) {
@@ -246,17 +252,15 @@ void write_table(const std::string& target, const ThresholdTable& table) {
     std::cout.flush();
     return;
   }
-  const std::string scratch = io::aside_name(target, "partial");
-  std::ofstream out(scratch, std::ios::binary | std::ios::trunc);
+  io::StagedPath scratch = io::StagedPath::fresh(target, "partial");
+  std::ofstream out(scratch.path(), std::ios::binary | std::ios::trunc);
   write(out);
   out.close();
-  if (!out) {
-    const std::string cause = std::strerror(errno);
-    std::error_code ec;
-    std::filesystem::remove(scratch, ec);
-    throw FileIoError(target, "write the threshold table", cause, "nothing was written at " + target);
+  if (!out) {  // the scratch file goes with `scratch`
+    throw FileIoError(target, "write the threshold table", std::strerror(errno),
+                      "nothing was written at " + target);
   }
-  io::rename_path(scratch, target, "write the threshold table");
+  scratch.put_in_place("write the threshold table");
 }
 
 }  // namespace rmtsweep::app

@@ -37,14 +37,14 @@ struct ThresholdTable {
 /// finite_t_threshold_snr_std, then for each rule <rule>_threshold_snr, <rule>_threshold_snr_err,
 /// <rule>_bracket (a word of /phase's flag_meanings), <rule>_exact, <rule>_false_detection_rate,
 /// <rule>_fit_terms, <rule>_fit_chi2_per_dof, <rule>_fit_sizes, then refined_threshold_snr,
-/// refined_threshold_snr_err and refined_points (the edge rule's). After finite_t_threshold_snr_std: default_rule
-/// (the rule the top of /phase carries for the line's (weighting, delta, gamma)) and finite_t_target (holds,
-/// moves, unknown); after each rule's fit columns: <rule>_residual_snr and _err (threshold less the trials'
-/// finite-T thresholds), <rule>_flags (threshold_flags' words joined by '+'), <rule>_consistent and the model
-/// not chosen, <rule>_alternative_threshold_snr, _err and _fit_terms. With several sizes each (weighting,
-/// delta, gamma) is followed by a row of kind "extrapolated": d empty, each rule's threshold and error its
-/// fit's value at d -> infinity (empty without a fit) with the fit's terms, chi^2/dof and sizes, its residual
-/// extrapolated, its consistency along d and the other fit.
+/// refined_threshold_snr_err and refined_points (the edge rule's). After finite_t_threshold_snr_std:
+/// default_rule (the rule the top of /phase carries for the line's (weighting, delta, gamma)) and
+/// finite_t_target (holds, moves, unknown); after each rule's fit columns: <rule>_residual_snr and _err
+/// (threshold less the trials' finite-T thresholds), <rule>_flags (threshold_flags' words joined by '+'),
+/// <rule>_consistent and the model not chosen, <rule>_alternative_threshold_snr, _err and _fit_terms. With
+/// several sizes each (weighting, delta, gamma) is followed by a row of kind "extrapolated": d empty, each
+/// rule's threshold and error its fit's value at d -> infinity (empty without a fit) with the fit's terms,
+/// chi^2/dof and sizes, its residual extrapolated, its consistency along d and the other fit.
 ThresholdTable threshold_table(const assemble::SweepData& data, const assemble::TheoryTables& theory,
                                const assemble::FiniteTTable& finite_t,
                                const std::vector<assemble::RuleTable>& rules,

@@ -59,9 +59,12 @@ std::array<double, 3> largest_three(std::span<const double> values) {
   if (values.size() < 3) throw std::invalid_argument("eigengap_ratio: at least three eigenvalues needed");
   std::array<double, 3> top{-INFINITY, -INFINITY, -INFINITY};
   for (double v : values) {
-    if (v > top[0]) top = {v, top[0], top[1]};
-    else if (v > top[1]) top = {top[0], v, top[1]};
-    else if (v > top[2]) top[2] = v;
+    if (v > top[0])
+      top = {v, top[0], top[1]};
+    else if (v > top[1])
+      top = {top[0], v, top[1]};
+    else if (v > top[2])
+      top[2] = v;
   }
   return top;
 }
@@ -82,14 +85,16 @@ double eigengap_critical_value(int /*d*/) { return pooled().value; }
 double eigengap_critical_standard_error() { return pooled().se; }
 
 double null_quantile_threshold(std::vector<double> null_values, double alpha) {
-  if (!(alpha > 0.0 && alpha < 1.0)) throw std::invalid_argument("null_quantile_threshold: alpha must be in (0, 1)");
+  if (!(alpha > 0.0 && alpha < 1.0))
+    throw std::invalid_argument("null_quantile_threshold: alpha must be in (0, 1)");
   if (null_values.empty()) return nan;
   const auto n = static_cast<double>(null_values.size());
   // k = ceil((1 - alpha)(n + 1)), computed with a guard against (1 - alpha)(n + 1) landing a rounding error
   // above an integer (0.95 * 20 = 19.000000000000004 would give 20).
   auto k = static_cast<std::size_t>(std::ceil((1.0 - alpha) * (n + 1.0) - 1e-9));
   k = std::clamp<std::size_t>(k, 1, null_values.size());
-  std::nth_element(null_values.begin(), null_values.begin() + static_cast<std::ptrdiff_t>(k - 1), null_values.end());
+  std::nth_element(null_values.begin(), null_values.begin() + static_cast<std::ptrdiff_t>(k - 1),
+                   null_values.end());
   return null_values[k - 1];
 }
 
@@ -101,7 +106,8 @@ bool Detector::detects(std::span<const double> top) const {
 }
 
 LineDetection detect_line(const std::vector<double>& snr,
-                          const std::vector<std::vector<std::vector<double>>>& cells, const Detector& detector) {
+                          const std::vector<std::vector<std::vector<double>>>& cells,
+                          const Detector& detector) {
   if (snr.size() != cells.size()) throw std::invalid_argument("detect_line: one cell per snr value needed");
   LineDetection line;
   line.fraction.resize(snr.size());
@@ -110,15 +116,16 @@ LineDetection detect_line(const std::vector<double>& snr,
     const auto& trials = cells[s];
     std::size_t detected = 0;
     for (const auto& top : trials) detected += detector.detects(top) ? 1 : 0;
-    line.fraction[s] = trials.empty() ? nan : static_cast<double>(detected) / static_cast<double>(trials.size());
+    line.fraction[s] =
+        trials.empty() ? nan : static_cast<double>(detected) / static_cast<double>(trials.size());
     if (snr[s] == 0.0) line.false_detection = line.fraction[s];
   }
   line.threshold = half_crossing(snr, line.fraction);
   return line;
 }
 
-Detector null_detector(const std::vector<double>& snr, const std::vector<std::vector<std::vector<double>>>& cells,
-                       double alpha) {
+Detector null_detector(const std::vector<double>& snr,
+                       const std::vector<std::vector<std::vector<double>>>& cells, double alpha) {
   if (snr.size() != cells.size()) throw std::invalid_argument("null_detector: one cell per snr value needed");
   std::vector<double> null_top;
   for (std::size_t s = 0; s < snr.size(); ++s) {

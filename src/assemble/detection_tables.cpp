@@ -31,11 +31,13 @@ DetectionMatrix detection_matrix(const Cells& cells, const std::vector<std::vect
   return detected;
 }
 
-/// Each done trial's exact threshold for the rule's level, into t.trial_threshold_snr, and the line's empirical
-/// threshold as their median with a bootstrap error, where every done trial of the line has its secular form.
+/// Each done trial's exact threshold for the rule's level, into t.trial_threshold_snr, and the line's
+/// empirical threshold as their median with a bootstrap error, where every done trial of the line has its
+/// secular form.
 template <class Level>
-void exact_thresholds(const TrialSecular& secular, std::size_t line, const std::vector<std::vector<int>>& cell_trials,
-                      int trials, const Level& level, RuleTable& t) {
+void exact_thresholds(const TrialSecular& secular, std::size_t line,
+                      const std::vector<std::vector<int>>& cell_trials, int trials, const Level& level,
+                      RuleTable& t) {
   std::vector<int> done;
   for (const auto& cell : cell_trials) done.insert(done.end(), cell.begin(), cell.end());
   std::sort(done.begin(), done.end());
@@ -44,12 +46,14 @@ void exact_thresholds(const TrialSecular& secular, std::size_t line, const std::
   std::vector<double> thresholds;
   for (const int trial : done) {
     const auto found = secular.find({line, trial});
-    if (found == secular.end() || trial >= trials) return;  // a trial without its line's form: the grid decides
+    if (found == secular.end() || trial >= trials)
+      return;  // a trial without its line's form: the grid decides
     const spectral::LevelCrossing crossing = spectral::level_crossing(found->second, level(trial));
     thresholds.push_back(crossing.r_from * crossing.r_from);
   }
   for (std::size_t k = 0; k < done.size(); ++k)
-    t.trial_threshold_snr[line * static_cast<std::size_t>(trials) + static_cast<std::size_t>(done[k])] = thresholds[k];
+    t.trial_threshold_snr[line * static_cast<std::size_t>(trials) + static_cast<std::size_t>(done[k])] =
+        thresholds[k];
   const MedianEstimate median = bootstrap_median(thresholds, line);
   t.empirical_threshold_snr[line] = median.median;
   t.empirical_threshold_snr_err[line] = median.median_err;
@@ -61,10 +65,14 @@ void exact_thresholds(const TrialSecular& secular, std::size_t line, const std::
 
 const char* to_string(Rule rule) noexcept {
   switch (rule) {
-    case Rule::edge: return "edge";
-    case Rule::eigengap: return "eigengap";
-    case Rule::null: return "null";
-    case Rule::finite_t_edge: return "finite_t_edge";
+    case Rule::edge:
+      return "edge";
+    case Rule::eigengap:
+      return "eigengap";
+    case Rule::null:
+      return "null";
+    case Rule::finite_t_edge:
+      return "finite_t_edge";
   }
   return "edge";
 }
@@ -73,11 +81,12 @@ Rule parse_rule(const std::string& name) {
   for (const Rule rule : all_rules) {
     if (name == to_string(rule)) return rule;
   }
-  throw InvalidOption("detection", name,
-                      "allowed: edge (top eigenvalue above the theory's bulk edge by c d^(-2/3)), eigengap "
-                      "(Onatski's ratio above its calibrated 95 % value), null (top eigenvalue above the 95 % "
-                      "quantile of the line's snr = 0 trials) or finite_t_edge (top eigenvalue above the "
-                      "finite-T bulk edge of the line's own token draws by c d^(-2/3))");
+  throw InvalidArgument(
+      "detection", name,
+      "allowed: edge (top eigenvalue above the theory's bulk edge by c d^(-2/3)), eigengap "
+      "(Onatski's ratio above its calibrated 95 % value), null (top eigenvalue above the 95 % "
+      "quantile of the line's snr = 0 trials) or finite_t_edge (top eigenvalue above the "
+      "finite-T bulk edge of the line's own token draws by c d^(-2/3))");
 }
 
 double null_false_detection_rate(const std::vector<double>& null_values, double alpha) {
@@ -94,8 +103,9 @@ double null_false_detection_rate(const std::vector<double>& null_values, double 
 std::vector<RuleTable> detection_tables(const Axes& axes, const std::vector<PointRecord>& points,
                                         const std::vector<double>& right_edge,
                                         const std::vector<double>& finite_t_edge, double margin, double alpha,
-                                        const std::vector<PointRecord>* finite_t_points, const TrialSecular* secular,
-                                        int trials, const std::vector<double>* finite_t_scale) {
+                                        const std::vector<PointRecord>* finite_t_points,
+                                        const TrialSecular* secular, int trials,
+                                        const std::vector<double>* finite_t_scale) {
   const std::size_t lines = axes.lines();
   if (right_edge.size() != lines || finite_t_edge.size() != lines)
     throw std::invalid_argument("detection_tables: one right edge and one finite-T edge per line needed");
@@ -109,9 +119,12 @@ std::vector<RuleTable> detection_tables(const Axes& axes, const std::vector<Poin
     return line_cells;
   };
   const std::vector<Cells> all_cells = cells_of(points);
-  const std::vector<Cells> finite_t_cells = finite_t_points != nullptr ? cells_of(*finite_t_points) : std::vector<Cells>{};
-  std::vector<std::vector<std::vector<int>>> line_trials(lines, std::vector<std::vector<int>>(axes.snr.size()));
-  for (const PointRecord& p : points) line_trials[axes.line(p.weighting, p.d, p.delta, p.gamma)][p.snr].push_back(p.trial);
+  const std::vector<Cells> finite_t_cells =
+      finite_t_points != nullptr ? cells_of(*finite_t_points) : std::vector<Cells>{};
+  std::vector<std::vector<std::vector<int>>> line_trials(lines,
+                                                         std::vector<std::vector<int>>(axes.snr.size()));
+  for (const PointRecord& p : points)
+    line_trials[axes.line(p.weighting, p.d, p.delta, p.gamma)][p.snr].push_back(p.trial);
   std::vector<RuleTable> tables;
   for (const Rule rule : all_rules) {
     const std::vector<Cells>& line_cells =
@@ -134,26 +147,29 @@ std::vector<RuleTable> detection_tables(const Axes& axes, const std::vector<Poin
             const std::size_t line = axes.line(w, n, i, j);
             const Cells& cells = line_cells[line];
             if (rule == Rule::finite_t_edge && std::isnan(finite_t_edge[line])) continue;  // not computed
-            const Detector detector = rule == Rule::edge            ? edge_detector(right_edge[line], d, margin)
-                                      : rule == Rule::eigengap      ? eigengap_detector(d)
-                                      : rule == Rule::finite_t_edge ? finite_t_edge_detector(finite_t_edge[line], d, margin)
-                                                                    : null_detector(axes.snr, cells, alpha);
+            const Detector detector = rule == Rule::edge       ? edge_detector(right_edge[line], d, margin)
+                                      : rule == Rule::eigengap ? eigengap_detector(d)
+                                      : rule == Rule::finite_t_edge
+                                          ? finite_t_edge_detector(finite_t_edge[line], d, margin)
+                                          : null_detector(axes.snr, cells, alpha);
             const LineDetection found = detect_line(axes.snr, cells, detector);
             for (std::size_t s = 0; s < axes.snr.size(); ++s)
               t.detected_fraction[axes.cell(w, n, i, j, s)] = found.fraction[s];
             t.empirical_threshold_snr[line] = found.threshold.snr;
             t.empirical_threshold_bracket[line] = found.threshold.bracket;
             t.empirical_threshold_snr_err[line] =
-                bootstrap_threshold(axes.snr, detection_matrix(cells, line_trials[line], detector), line).snr_err;
+                bootstrap_threshold(axes.snr, detection_matrix(cells, line_trials[line], detector), line)
+                    .snr_err;
             t.threshold[line] = detector.threshold;
             t.false_detection_rate[line] = found.false_detection;
             if (secular != nullptr && rule != Rule::eigengap) {
-              // The trial's level on lambda_1: the detector's, or for the finite-T rule the trial's own edge's.
+              // The trial's level on lambda_1: the detector's, or for the finite-T rule the trial's own
+              // edge's.
               const auto level = [&](int trial) {
-                const double scale =
-                    rule == Rule::finite_t_edge && finite_t_scale != nullptr
-                        ? (*finite_t_scale)[line * static_cast<std::size_t>(trials) + static_cast<std::size_t>(trial)]
-                        : 1.0;
+                const double scale = rule == Rule::finite_t_edge && finite_t_scale != nullptr
+                                         ? (*finite_t_scale)[line * static_cast<std::size_t>(trials) +
+                                                             static_cast<std::size_t>(trial)]
+                                         : 1.0;
                 return detector.threshold / (std::isnan(scale) ? 1.0 : scale);
               };
               exact_thresholds(*secular, line, line_trials[line], trials, level, t);
@@ -162,7 +178,8 @@ std::vector<RuleTable> detection_tables(const Axes& axes, const std::vector<Poin
               std::vector<double> null_top;
               for (std::size_t s = 0; s < axes.snr.size(); ++s) {
                 if (axes.snr[s] != 0.0) continue;
-                for (const auto& top : cells[s]) null_top.push_back(*std::max_element(top.begin(), top.end()));
+                for (const auto& top : cells[s])
+                  null_top.push_back(*std::max_element(top.begin(), top.end()));
               }
               t.false_detection_rate[line] = null_false_detection_rate(null_top, alpha);
             }

@@ -111,12 +111,14 @@ double median_of(std::vector<double> values) {
   std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(half), values.end());
   const double upper = values[half];
   if (n % 2 == 1) return upper;
-  return 0.5 * (*std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(half)) + upper);
+  return 0.5 *
+         (*std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(half)) + upper);
 }
 
 }  // namespace
 
-MedianEstimate bootstrap_median(const std::vector<double>& values, std::uint64_t line, std::size_t replicates) {
+MedianEstimate bootstrap_median(const std::vector<double>& values, std::uint64_t line,
+                                std::size_t replicates) {
   if (values.empty()) return {nan, nan};
   MedianEstimate out{median_of(values), nan};
   if (values.size() < 2) return out;

@@ -229,8 +229,8 @@ SizeLineTables finite_size_tables(const Axes& axes, const PhaseTable& table,
         out.target[size_line] = target_constancy(targets);
 
         // finite_t_edge first: each trial judged by its own edge. The null rule pools the line's null trials,
-        // whose edges differ by the token draws (3 % for `last`), into one level, and its bootstrap error leaves
-        // out that level's own spread (docs/detection.md, "The default rule").
+        // whose edges differ by the token draws (3 % for `last`), into one level, and its bootstrap error
+        // leaves out that level's own spread (docs/detection.md, "The default rule").
         std::vector<std::int64_t> candidates{position(Rule::finite_t_edge)};
         if (enough_null_trials(axes, table, w, i, j)) candidates.push_back(position(Rule::null));
         candidates.push_back(position(Rule::edge));

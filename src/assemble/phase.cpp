@@ -1,10 +1,10 @@
 #include "rmtsweep/assemble/phase.hpp"
 
-#include "rmtsweep/assemble/finite_size.hpp"
-
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+
+#include "rmtsweep/assemble/finite_size.hpp"
 
 namespace rmtsweep::assemble {
 
@@ -17,7 +17,8 @@ double detection_threshold(double right_edge, int d, double c) {
 }
 
 Crossing half_crossing(const std::vector<double>& snr, const std::vector<double>& fraction) {
-  if (snr.size() != fraction.size()) throw std::invalid_argument("half_crossing: snr and fraction differ in length");
+  if (snr.size() != fraction.size())
+    throw std::invalid_argument("half_crossing: snr and fraction differ in length");
   // Every cell up to the first one at or above 1/2 decides the answer, so a missing one there
   // leaves it undetermined; cells above the crossing do not matter.
   for (std::size_t s = 0; s < snr.size(); ++s) {
@@ -33,10 +34,14 @@ Crossing half_crossing(const std::vector<double>& snr, const std::vector<double>
 
 const char* bracket_label(std::int64_t bracket) {
   switch (bracket) {
-    case bracket_found: return "";
-    case bracket_below_grid: return "< grid";
-    case bracket_above_grid: return "> grid";
-    default: return "no data";
+    case bracket_found:
+      return "";
+    case bracket_below_grid:
+      return "< grid";
+    case bracket_above_grid:
+      return "> grid";
+    default:
+      return "no data";
   }
 }
 
@@ -55,9 +60,11 @@ Moments moments(const std::vector<double>& values) {
   return m;
 }
 
-PhaseTable tabulate(const Axes& axes, const std::vector<PointRecord>& points, const std::vector<double>& detection) {
+PhaseTable tabulate(const Axes& axes, const std::vector<PointRecord>& points,
+                    const std::vector<double>& detection) {
   const std::size_t cells = axes.cells();
-  if (detection.size() != cells) throw std::invalid_argument("tabulate: one detection threshold per cell needed");
+  if (detection.size() != cells)
+    throw std::invalid_argument("tabulate: one detection threshold per cell needed");
   // Gather each cell's trials in point order (the flattened order of the sweep), so the sums,
   // and with them the file, are the same however often assemble runs.
   std::vector<std::vector<double>> top(cells), overlap(cells), ridge(cells);
@@ -74,8 +81,9 @@ PhaseTable tabulate(const Axes& axes, const std::vector<PointRecord>& points, co
 
   PhaseTable table;
   table.trials_done.resize(cells);
-  for (auto* column : {&table.overlap_mean, &table.overlap_std, &table.top_eigenvalue_mean, &table.top_eigenvalue_std,
-                       &table.ridge_accuracy_mean, &table.ridge_accuracy_std, &table.detected_fraction}) {
+  for (auto* column :
+       {&table.overlap_mean, &table.overlap_std, &table.top_eigenvalue_mean, &table.top_eigenvalue_std,
+        &table.ridge_accuracy_mean, &table.ridge_accuracy_std, &table.detected_fraction}) {
     column->resize(cells);
   }
   for (std::size_t c = 0; c < cells; ++c) {
@@ -89,15 +97,17 @@ PhaseTable tabulate(const Axes& axes, const std::vector<PointRecord>& points, co
     table.ridge_accuracy_std[c] = r.std;
     std::int64_t detected = 0;
     for (double value : top[c]) detected += value > detection[c] ? 1 : 0;
-    table.detected_fraction[c] = o.count > 0 ? static_cast<double>(detected) / static_cast<double>(o.count) : nan;
+    table.detected_fraction[c] =
+        o.count > 0 ? static_cast<double>(detected) / static_cast<double>(o.count) : nan;
   }
 
   const std::size_t lines = axes.lines(), S = axes.snr.size();
   table.empirical_threshold_snr.resize(lines);
   table.empirical_threshold_bracket.resize(lines);
   for (std::size_t line = 0; line < lines; ++line) {
-    const std::vector<double> fraction(table.detected_fraction.begin() + static_cast<std::ptrdiff_t>(line * S),
-                                       table.detected_fraction.begin() + static_cast<std::ptrdiff_t>((line + 1) * S));
+    const std::vector<double> fraction(
+        table.detected_fraction.begin() + static_cast<std::ptrdiff_t>(line * S),
+        table.detected_fraction.begin() + static_cast<std::ptrdiff_t>((line + 1) * S));
     const Crossing crossing = half_crossing(axes.snr, fraction);
     table.empirical_threshold_snr[line] = crossing.snr;
     table.empirical_threshold_bracket[line] = crossing.bracket;

@@ -9,13 +9,15 @@
 #include <set>
 #include <sstream>
 #include <type_traits>
+#include <variant>
 
 #include "phase_writer.hpp"
+#include "rmtsweep/assemble/phase_layout.hpp"
 #include "rmtsweep/assemble/phase_schema.hpp"
 #include "rmtsweep/common/error.hpp"
+#include "rmtsweep/config/grid.hpp"
 #include "rmtsweep/io/hdf5.hpp"
 #include "rmtsweep/model/weighting.hpp"
-#include "rmtsweep/config/grid.hpp"
 #include "rmtsweep/store/line_store.hpp"
 #include "rmtsweep/store/refine_file.hpp"
 #include "rmtsweep/store/refined_line_store.hpp"
@@ -49,65 +51,24 @@ io::Group open_or_create_group(hid_t loc, const std::string& name) {
   return io::exists(loc, name) ? io::open_group(loc, name) : io::create_group(loc, name);
 }
 
-/// One field of every fit of `fits` (a member of Fit, or of Fit through a member Fit of Extrapolation).
-template <class Member>
-auto fit_field(const std::vector<Extrapolation>& fits, Member member,
-               const Fit Extrapolation::*of = nullptr) {
-  std::vector<std::conditional_t<std::is_same_v<std::decay_t<decltype(Fit{}.*member)>, int>, std::int64_t,
-                                 std::decay_t<decltype(Fit{}.*member)>>>
-      values;
-  for (const Extrapolation& e : fits) values.push_back(of == nullptr ? e.*member : (e.*of).*member);
-  return values;
+/// Writes one dataset of the layout from `sources`.
+void put(PhaseWriter& out, const PhaseDataset& set, const PhaseSources& sources) {
+  std::visit(
+      [&](const auto& values) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(values)>, std::uint64_t>) {
+          out.put_dimension(*set.entry, static_cast<hsize_t>(values));
+        } else {
+          out.put(*set.entry, values);
+        }
+      },
+      set.values(sources));
 }
 
-/// Writes a rule's threshold errors, its extrapolation to d -> infinity (the chosen model and the other),
-/// its residuals against the finite-T thresholds with their extrapolation, its consistency along d and its
-/// lines' flags.
-void put_finite_size(PhaseWriter& out, const RuleTable& rule) {
-  out.put(phase::empirical_threshold_snr_err, rule.empirical_threshold_snr_err);
-  const auto& fits = rule.extrapolation;
-  out.put(phase::extrapolated_threshold_snr, fit_field(fits, &Fit::thr_inf));
-  out.put(phase::extrapolated_threshold_snr_err, fit_field(fits, &Fit::thr_inf_err));
-  out.put(phase::extrapolation_a, fit_field(fits, &Fit::a));
-  out.put(phase::extrapolation_b, fit_field(fits, &Fit::b));
-  out.put(phase::extrapolation_terms, fit_field(fits, &Fit::terms));
-  out.put(phase::extrapolation_chi2_per_dof, fit_field(fits, &Fit::chi2_per_dof));
-  out.put(phase::extrapolation_sizes, fit_field(fits, &Fit::sizes_used));
-  const Fit Extrapolation::*other = &Extrapolation::alternative;
-  out.put(phase::extrapolated_threshold_snr_alternative, fit_field(fits, &Fit::thr_inf, other));
-  out.put(phase::extrapolated_threshold_snr_err_alternative, fit_field(fits, &Fit::thr_inf_err, other));
-  out.put(phase::extrapolation_a_alternative, fit_field(fits, &Fit::a, other));
-  out.put(phase::extrapolation_b_alternative, fit_field(fits, &Fit::b, other));
-  out.put(phase::extrapolation_terms_alternative, fit_field(fits, &Fit::terms, other));
-  out.put(phase::extrapolation_chi2_per_dof_alternative, fit_field(fits, &Fit::chi2_per_dof, other));
-  std::vector<double> p_value;
-  for (const Extrapolation& e : fits) p_value.push_back(e.quadratic_p_value);
-  out.put(phase::extrapolation_quadratic_p_value, p_value);
-  out.put(phase::residual_snr, rule.residual_snr);
-  out.put(phase::residual_snr_err, rule.residual_snr_err);
-  const auto& residual = rule.residual_extrapolation;
-  out.put(phase::extrapolated_residual_snr, fit_field(residual, &Fit::thr_inf));
-  out.put(phase::extrapolated_residual_snr_err, fit_field(residual, &Fit::thr_inf_err));
-  out.put(phase::residual_extrapolation_terms, fit_field(residual, &Fit::terms));
-  out.put(phase::residual_extrapolation_chi2_per_dof, fit_field(residual, &Fit::chi2_per_dof));
-  out.put(phase::consistent, rule.consistent);
-  out.put(phase::consistency_p_value, rule.consistency_p_value);
-  out.put(phase::threshold_flags, rule.threshold_flags);
-}
-
-/// Writes a rule's refined thresholds (the probit fits over grid and refined points).
-void put_refined(PhaseWriter& out, const RefinedTable& refined) {
-  out.put(phase::refined_threshold_snr, refined.threshold);
-  out.put(phase::refined_threshold_snr_err, refined.threshold_err);
-  out.put(phase::refined_threshold_exact, refined.exact);
-  out.put(phase::refined_resolution_err, refined.resolution_err);
-  out.put(phase::refined_spread_err, refined.spread_err);
-  out.put(phase::refined_trials, refined.trials);
-  out.put(phase::refined_fit_threshold_snr, refined.fit_threshold);
-  out.put(phase::refined_fit_threshold_snr_err, refined.fit_threshold_err);
-  out.put(phase::refined_width_snr, refined.width);
-  out.put(phase::refined_width_snr_err, refined.width_err);
-  out.put(phase::refined_points, refined.refined_points);
+/// Writes the datasets of `group` in the layout's order.
+void put_group(PhaseWriter& out, PhaseGroup group, const PhaseSources& sources) {
+  for (const PhaseDataset& set : phase_layout()) {
+    if (set.group == group) put(out, set, sources);
+  }
 }
 
 }  // namespace
@@ -176,8 +137,8 @@ SweepData read_sweep(const std::string& path) {
     for (auto& [line, stored] : store::read_lines(reader.file(), c)) {
       if (!stored.converged) continue;
       const config::GridCoordinates at = grid.coordinates(grid.line_points(line).front());
-      const std::size_t phase_line =
-          data.axes.line(at.weighting, d_position.at(at.d), delta_position.at(at.delta), gamma_position.at(at.gamma));
+      const std::size_t phase_line = data.axes.line(at.weighting, d_position.at(at.d),
+                                                    delta_position.at(at.delta), gamma_position.at(at.gamma));
       data.secular.emplace(std::make_pair(phase_line, at.trial), std::move(stored.secular));
     }
   }
@@ -209,9 +170,10 @@ SweepData read_sweep(const std::string& path) {
                                             d_position.at(static_cast<std::size_t>(rows.d_index[r])),
                                             delta_position.at(static_cast<std::size_t>(rows.delta_index[r])),
                                             gamma_position.at(static_cast<std::size_t>(rows.gamma_index[r])));
-    data.refined.push_back({line, rows.snr[r], static_cast<int>(rows.trial[r]),
-                            std::vector<double>(rows.top_eigenvalues.begin() + static_cast<std::ptrdiff_t>(r * rk),
-                                                rows.top_eigenvalues.begin() + static_cast<std::ptrdiff_t>((r + 1) * rk))});
+    data.refined.push_back(
+        {line, rows.snr[r], static_cast<int>(rows.trial[r]),
+         std::vector<double>(rows.top_eigenvalues.begin() + static_cast<std::ptrdiff_t>(r * rk),
+                             rows.top_eigenvalues.begin() + static_cast<std::ptrdiff_t>((r + 1) * rk))});
   }
   return data;
 }
@@ -238,108 +200,28 @@ void write_phase(const std::string& path, const SweepData& data, const PhaseTabl
                  const DefaultTables& defaults) {
   const io::File file = io::open_file(path, io::Access::read_write);
   const io::Group phase = open_or_create_group(file, std::string(phase_group));
-  const Axes& a = data.axes;
   PhaseScales scales;
+  // The top level's rule statistics are the default rule's (per (weighting, delta, gamma):
+  // default_detection_rule).
+  const PhaseSources top{data, table, theory, finite_t, margin, defaults, defaults.rules, defaults.refined};
   PhaseWriter out(phase, scales);
-  // The coordinates first: every other dataset takes its shape from them and has them attached.
-  out.put(phase::weighting, a.weighting);
-  out.put(phase::d, std::vector<std::int64_t>(a.d.begin(), a.d.end()));
-  out.put(phase::delta, a.delta);
-  out.put(phase::gamma, a.gamma);
-  out.put(phase::snr, a.snr);
+  put_group(out, PhaseGroup::top, top);
   {
-    std::vector<std::int64_t> trials(static_cast<std::size_t>(data.config.trials));
-    for (std::size_t t = 0; t < trials.size(); ++t) trials[t] = static_cast<std::int64_t>(t);
-    out.put(phase::trial, trials);
-  }
-  out.put(phase::trials_done, table.trials_done);
-  out.put(phase::overlap_mean, table.overlap_mean);
-  out.put(phase::overlap_std, table.overlap_std);
-  out.put(phase::top_eigenvalue_mean, table.top_eigenvalue_mean);
-  out.put(phase::top_eigenvalue_std, table.top_eigenvalue_std);
-  out.put(phase::ridge_accuracy_mean, table.ridge_accuracy_mean);
-  out.put(phase::ridge_accuracy_std, table.ridge_accuracy_std);
-  out.put(phase::detected_fraction, table.detected_fraction);
-  out.put(phase::detection_threshold, theory.detection_threshold);
-  out.put(phase::theory_overlap, theory.overlap);
-  out.put(phase::theory_top_eigenvalue, theory.top_eigenvalue);
-  out.put(phase::theory_detectable, theory.detectable);
-  out.put(phase::theory_finite_t_top_eigenvalue, finite_t.top_eigenvalue);
-  out.put(phase::theory_finite_t_overlap, finite_t.overlap);
-  out.put(phase::theory_finite_t_threshold_snr, finite_t.threshold_snr);
-  out.put(phase::theory_finite_t_threshold_snr_std, finite_t.threshold_snr_std);
-  out.put(phase::theory_finite_t_bulk_edge_right, finite_t.bulk_edge_right);
-  out.put(phase::theory_finite_t_trials, finite_t.trials);
-  out.put(phase::alpha, theory.alpha);
-  out.put(phase::kappa, theory.kappa);
-  out.put(phase::g, theory.g);
-  out.put(phase::effective_tokens, theory.effective_tokens);
-  out.put(phase::theory_bulk_edge_left, theory.bulk_edge_left);
-  out.put(phase::theory_bulk_edge_right, theory.bulk_edge_right);
-  out.put(phase::theory_pop_threshold_snr, theory.pop_threshold_snr);
-  out.put(phase::theory_sample_threshold_snr, theory.sample_threshold_snr);
-  out.put(phase::empirical_threshold_snr, table.empirical_threshold_snr);
-  out.put(phase::empirical_threshold_bracket, table.empirical_threshold_bracket);
-  // The top level is the default rule's (per (weighting, delta, gamma): default_detection_rule).
-  out.put(phase::default_detection_rule, defaults.along_d.default_rule);
-  {
-    std::vector<std::int64_t> converges;
-    std::vector<double> p_value;
-    for (const TargetConstancy& t : defaults.along_d.target) {
-      converges.push_back(t.converges);
-      p_value.push_back(t.p_value);
-    }
-    out.put(phase::target_converges, converges);
-    out.put(phase::target_convergence_p_value, p_value);
-  }
-  put_finite_size(out, defaults.rules);
-  put_refined(out, defaults.refined);
-  out.put(phase::extrapolated_overlap, table.extrapolated_overlap);
-  out.put(phase::extrapolated_overlap_err, table.extrapolated_overlap_err);
-
-  const io::Group theory_group = open_or_create_group(phase, std::string(phase_theory_group));
-  {
+    const io::Group theory_group = open_or_create_group(phase, std::string(phase_theory_group));
     PhaseWriter curves(theory_group, scales);
-    const std::size_t lines = a.weighting.size() * a.delta.size() * a.gamma.size();
-    curves.put(phase_theory::snr_fine, theory.snr_fine);
-    curves.put(phase_theory::delta_fine, theory.delta_fine);
-    curves.put(phase_theory::gamma_fine, theory.gamma_fine);
-    curves.put_dimension(phase_theory::density_index, lines == 0 ? 0 : theory.density.size() / lines);
-    curves.put(phase_theory::snr, theory.snr_fine);
-    curves.put(phase_theory::overlap, theory.overlap_fine);
-    curves.put(phase_theory::top_eigenvalue, theory.top_eigenvalue_fine);
-    curves.put(phase_theory::delta, theory.delta_fine);
-    curves.put(phase_theory::pop_threshold_snr_vs_delta, theory.pop_threshold_vs_delta);
-    curves.put(phase_theory::sample_threshold_snr_vs_delta, theory.sample_threshold_vs_delta);
-    curves.put(phase_theory::gamma, theory.gamma_fine);
-    curves.put(phase_theory::pop_threshold_snr_vs_gamma, theory.pop_threshold_vs_gamma);
-    curves.put(phase_theory::sample_threshold_snr_vs_gamma, theory.sample_threshold_vs_gamma);
-    curves.put(phase_theory::density_x, theory.density_x);
-    curves.put(phase_theory::density, theory.density);
+    put_group(curves, PhaseGroup::theory, top);
     curves.remove_others();
   }
-  // Values that change between assemblies are datasets, rewritten in place: deleting and
-  // recreating an attribute would change the object header's bytes even when the value returns.
-  out.put(phase::detection_margin_c, std::vector<double>{margin});
-  out.put(phase::count_of, std::vector<std::string>{"total", "done", "failed"});
-  out.put(phase::points, std::vector<std::int64_t>{data.total, data.done, data.failed});
   {
     const io::Group detection = open_or_create_group(phase, std::string(phase_detection_group));
     PhaseWriter groups(detection, scales);
-    for (const RuleTable& rule : rules) {
-      const std::string name = to_string(rule.rule);
+    for (std::size_t r = 0; r < rules.size(); ++r) {
+      const std::string name = to_string(rules[r].rule);
       const io::Group group = open_or_create_group(detection, name);
-      PhaseWriter put(group, scales);
-      put.put(phase_detection::detected_fraction, rule.detected_fraction);
-      put.put(phase_detection::empirical_threshold_snr, rule.empirical_threshold_snr);
-      put.put(phase_detection::empirical_threshold_bracket, rule.empirical_threshold_bracket);
-      put.put(phase_detection::false_detection_rate, rule.false_detection_rate);
-      put.put(phase_detection::threshold, rule.threshold);
-      put.put(phase_detection::empirical_threshold_exact, rule.empirical_threshold_exact);
-      put.put(phase_detection::trial_threshold_snr, rule.trial_threshold_snr);
-      put_finite_size(put, rule);
-      put_refined(put, refined.at(static_cast<std::size_t>(&rule - rules.data())));
-      put.remove_others();
+      PhaseWriter writer(group, scales);
+      put_group(writer, PhaseGroup::rule,
+                PhaseSources{data, table, theory, finite_t, margin, defaults, rules[r], refined.at(r)});
+      writer.remove_others();
       groups.keep(name);
     }
     groups.remove_others();

@@ -135,7 +135,8 @@ io::Dataset PhaseWriter::reuse_or_create(const PhaseEntry& entry, const std::vec
 void PhaseWriter::write_cf(const PhaseEntry& entry, hid_t set) {
   io::write_cf_attributes(set, entry.long_name, entry.units);
   if (entry.units.empty()) io::remove_text_attribute(set, "units", "1");  // written by an assemble before
-  if (!entry.flags.empty()) io::write_flag_attributes(set, entry.flags.values, entry.flags.meanings, entry.flags.masks);
+  if (!entry.flags.empty())
+    io::write_flag_attributes(set, entry.flags.values, entry.flags.meanings, entry.flags.masks);
 }
 
 void PhaseWriter::finish(const PhaseEntry& entry, const io::Dataset& set, Kind kind) {

@@ -120,7 +120,8 @@ ProbitFit fit_probit(const std::vector<Detection>& points) {
     log_sigma += scale * step_ls;
     at = next;
     if (log_sigma < std::log(1e-9 * std::max(1.0, std::abs(mu)))) return fit;  // a step: no width
-    if (std::abs(scale * step_mu) < 1e-10 * std::max(1.0, std::abs(mu)) && std::abs(scale * step_ls) < 1e-10) {
+    if (std::abs(scale * step_mu) < 1e-10 * std::max(1.0, std::abs(mu)) &&
+        std::abs(scale * step_ls) < 1e-10) {
       fit.converged = true;
       break;
     }

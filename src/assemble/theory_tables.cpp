@@ -23,8 +23,8 @@ std::vector<double> fine_axis(const std::vector<double>& values, int count) {
 
 namespace {
 
-model::PointParams point(const model::PointParams& base, const model::Weighting& w, double delta, double gamma,
-                         double snr) {
+model::PointParams point(const model::PointParams& base, const model::Weighting& w, double delta,
+                         double gamma, double snr) {
   model::PointParams p = base;
   p.weighting = w;
   p.delta = delta;
@@ -37,8 +37,8 @@ model::PointParams point(const model::PointParams& base, const model::Weighting&
 
 TheoryTables theory_tables(const model::PointParams& base, const std::vector<model::Weighting>& weightings,
                            const Axes& axes, double margin, const CurveResolution& resolution) {
-  const std::size_t W = axes.weighting.size(), D = axes.delta.size(), G = axes.gamma.size(), S = axes.snr.size(),
-                    Nd = axes.d.size();
+  const std::size_t W = axes.weighting.size(), D = axes.delta.size(), G = axes.gamma.size(),
+                    S = axes.snr.size(), Nd = axes.d.size();
   TheoryTables t;
   t.snr_fine = fine_axis(axes.snr, resolution.snr);
   t.delta_fine = fine_axis(axes.delta, resolution.axis);
@@ -63,7 +63,8 @@ TheoryTables theory_tables(const model::PointParams& base, const std::vector<mod
 
   const auto R = model::correlation_matrix(base.correlation, base.T);
   for (std::size_t w = 0; w < W; ++w) {
-    const auto scalars = model::pooling_scalars(model::pooling_weights(weightings[w], base.correlation, base.T), R);
+    const auto scalars =
+        model::pooling_scalars(model::pooling_weights(weightings[w], base.correlation, base.T), R);
     for (std::size_t i = 0; i < D; ++i) {
       for (std::size_t j = 0; j < G; ++j) {
         const double delta = axes.delta[i], gamma = axes.gamma[j];
@@ -109,7 +110,8 @@ TheoryTables theory_tables(const model::PointParams& base, const std::vector<mod
     for (std::size_t j = 0; j < G; ++j) {
       for (std::size_t k = 0; k < Kd; ++k) {
         const double delta = t.delta_fine[k];
-        t.pop_threshold_vs_delta[(w * G + j) * Kd + k] = theory::population_threshold_snr(scalars.g, delta, base.table);
+        t.pop_threshold_vs_delta[(w * G + j) * Kd + k] =
+            theory::population_threshold_snr(scalars.g, delta, base.table);
         t.sample_threshold_vs_delta[(w * G + j) * Kd + k] =
             theory::sample_threshold_snr(scalars.g, delta, axes.gamma[j], base.table);
       }
@@ -117,7 +119,8 @@ TheoryTables theory_tables(const model::PointParams& base, const std::vector<mod
     for (std::size_t i = 0; i < D; ++i) {
       for (std::size_t k = 0; k < Kg; ++k) {
         const double delta = axes.delta[i];
-        t.pop_threshold_vs_gamma[(w * D + i) * Kg + k] = theory::population_threshold_snr(scalars.g, delta, base.table);
+        t.pop_threshold_vs_gamma[(w * D + i) * Kg + k] =
+            theory::population_threshold_snr(scalars.g, delta, base.table);
         t.sample_threshold_vs_gamma[(w * D + i) * Kg + k] =
             theory::sample_threshold_snr(scalars.g, delta, t.gamma_fine[k], base.table);
       }

@@ -12,7 +12,7 @@
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/config/option_table.hpp"
 #include "rmtsweep/model/parse_number.hpp"
-#include "rmtsweep/simulate/point.hpp"
+#include "rmtsweep/simulate/options.hpp"
 
 namespace rmtsweep::config {
 namespace {
@@ -54,7 +54,6 @@ std::int64_t parse_bounded(const std::string& text, const std::string& key, std:
   return value;
 }
 
-
 bool parse_bool(const std::string& text, const std::string& key) {
   if (text == "true" || text == "1" || text == "yes" || text == "on") return true;
   if (text == "false" || text == "0" || text == "no" || text == "off") return false;
@@ -92,7 +91,7 @@ void validate_points(const SweepConfig& c) {
             p.snr = snr;
             p.weighting = weighting;
             model::validate(p);
-            simulate::check_simulable_sizes(p);  // accepted, every point would fail (issue 16)
+            simulate::check_simulable_sizes(p);  // accepted, every point would fail
           }
         }
       }
@@ -251,9 +250,7 @@ bool SweepConfig::lines_apply(const model::Weighting& w) const noexcept {
   return lines == LinesSetting::automatic && snr.size() >= 2 && !w.data_dependent();
 }
 
-std::int64_t SweepConfig::point_count() const {
-  return static_cast<std::int64_t>(d.size()) * points_per_d();
-}
+std::int64_t SweepConfig::point_count() const { return static_cast<std::int64_t>(d.size()) * points_per_d(); }
 
 std::int64_t SweepConfig::points_per_d() const {
   return static_cast<std::int64_t>(delta.size() * gamma.size() * snr.size() * weighting.size()) * trials;
@@ -261,9 +258,12 @@ std::int64_t SweepConfig::points_per_d() const {
 
 bool SweepConfig::spectra_stored(int size) const noexcept {
   switch (store_spectra) {
-    case SpectraSetting::always: return true;
-    case SpectraSetting::never: return false;
-    case SpectraSetting::automatic: break;
+    case SpectraSetting::always:
+      return true;
+    case SpectraSetting::never:
+      return false;
+    case SpectraSetting::automatic:
+      break;
   }
   return size <= max_auto_spectrum_d;
 }
@@ -297,7 +297,8 @@ std::vector<int> parse_d_axis(const std::string& text) {
   if (sizes.empty()) throw InvalidOption("d", text, allowed);
   std::vector<int> sorted = sizes;
   std::sort(sorted.begin(), sorted.end());
-  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) throw InvalidOption("d", text, allowed);
+  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
+    throw InvalidOption("d", text, allowed);
   return sizes;
 }
 
@@ -324,7 +325,8 @@ std::vector<double> parse_axis(const std::string& raw, const std::string& option
     if (decimals) values = *decimals;
     for (std::int64_t i = 0; i < count && !decimals; ++i) {
       const double k = static_cast<double>(i);
-      double v = logarithmic ? std::pow(10.0, first + (last - first) * k / steps) : start + k / steps * (stop - start);
+      double v = logarithmic ? std::pow(10.0, first + (last - first) * k / steps)
+                             : start + k / steps * (stop - start);
       if (i == 0) v = start;
       if (i == count - 1) v = stop;
       values.push_back(v);
@@ -365,7 +367,8 @@ void require_top_four(const SweepConfig& c) { require_top_four(c.k, c.smallest_d
 
 void require_top_four(int k, int d) {
   if (k < std::min(4, d)) {
-    throw InvalidOption("k", std::to_string(k), k_allowed(d) + " (model.md 1.2 records at least the top 4 eigenvalues)");
+    throw InvalidOption("k", std::to_string(k),
+                        k_allowed(d) + " (model.md 1.2 records at least the top 4 eigenvalues)");
   }
 }
 
@@ -409,24 +412,21 @@ SweepConfig parse_sweep_config(const std::map<std::string, std::string>& values)
   c.store_spectra = spectra == spectra_setting(SpectraSetting::automatic) ? SpectraSetting::automatic
                     : parse_bool(spectra, "store_spectra")                ? SpectraSetting::always
                                                                           : SpectraSetting::never;
-  c.ranks_per_point = static_cast<int>(parse_bounded(value("ranks_per_point"), "ranks_per_point", 1, 2147483647,
-                                                     "allowed: an integer >= 1 that divides the number of ranks"));
+  c.ranks_per_point =
+      static_cast<int>(parse_bounded(value("ranks_per_point"), "ranks_per_point", 1, 2147483647,
+                                     "allowed: an integer >= 1 that divides the number of ranks"));
   c.eigensolver = parse_eigensolver(value("eigensolver"));
   c.lines = parse_lines(value("lines"));
   check_point_count(c, get);
   try {
     validate_points(c);
-  } catch (const InvalidOption& e) {  // the checks see numbers: say the value as given (1e-9, not 1e-09)
-    throw InvalidOption(e.option(), get(e.option(), e.value()), e.allowed());
+  } catch (const InvalidArgument& e) {  // the checks see numbers: say the value as given (1e-9, not 1e-09)
+    throw InvalidOption(e.name(), get(e.name(), e.value()), e.allowed());
   }
-  if (c.eigensolver == EigenSetting::krylov && c.any_spectra()) {
-    throw InvalidOption(
-        "eigensolver", get("eigensolver", ""),
-        "allowed with store_spectra = " + get("store_spectra", default_of("store_spectra")) +
-            " (a spectrum stored for d = " + std::to_string(c.smallest_d()) +
-            "): auto, dense or scalapack; krylov needs store_spectra = false (the Krylov engine "
-            "never forms S and gives its top k eigenvalues only)");
-  }
+  require_spectrum_engine(c.eigensolver, c.any_spectra(), get("eigensolver", ""),
+                          "store_spectra = " + get("store_spectra", default_of("store_spectra")) +
+                              " (a spectrum stored for d = " + std::to_string(c.smallest_d()) + ")",
+                          "store_spectra = false");
   // The resolved text is stored as the file's `config` attribute, and an attribute of the
   // default (earliest, any-h5py) file format holds at most 64 KiB: refuse here, before any
   // file exists, rather than abort halfway through creating it. Blame the longest line's key.
@@ -474,7 +474,11 @@ std::string resolved_config_text(const SweepConfig& c) {
       << "k = " << c.k << "\n"
       << "ridge = " << model::format_double(c.ridge) << "\n"
       << "ntest = " << c.ntest << "\n"
-      << "store_spectra = " << (every_size ? "true" : c.any_spectra() ? "auto" : "false") << "\n";
+      << "store_spectra = "
+      << (every_size        ? "true"
+          : c.any_spectra() ? "auto"
+                            : "false")
+      << "\n";
   return out.str();
 }
 

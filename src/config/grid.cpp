@@ -29,7 +29,9 @@ GridCoordinates Grid::coordinates(std::int64_t index) const {
 std::int64_t Grid::index(const GridCoordinates& at) const {
   const auto& c = config_;
   const std::size_t flat =
-      ((((at.d * c.delta.size() + at.delta) * c.gamma.size() + at.gamma) * c.snr.size() + at.snr) * c.weighting.size() + at.weighting);
+      ((((at.d * c.delta.size() + at.delta) * c.gamma.size() + at.gamma) * c.snr.size() + at.snr) *
+           c.weighting.size() +
+       at.weighting);
   return static_cast<std::int64_t>(flat) * c.trials + at.trial;
 }
 

@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "rmtsweep/config/config.hpp"
 #include "rmtsweep/model/params.hpp"
 #include "rmtsweep/model/parse_number.hpp"
-#include "rmtsweep/simulate/point.hpp"
-#include "rmtsweep/config/config.hpp"
+#include "rmtsweep/simulate/options.hpp"
 
 namespace rmtsweep::config {
 namespace {
@@ -57,7 +57,8 @@ std::vector<OptionSpec> build_table() {
       // what is measured
       {"k", k,
        "top eigenvalues/overlaps measured per point: an integer min(4, d) <= k <= d (in a sweep d is the "
-       "smallest d); the default is taken as min(" + k + ", d)",
+       "smallest d); the default is taken as min(" +
+           k + ", d)",
        simulated},
       {"ridge", model::format_double(measured.ridge),
        "ridge lambda in units of kappa (docs/model.md section 6); a sweep needs ridge > 0", simulated},

@@ -7,6 +7,7 @@
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/model/params.hpp"
 #include "rmtsweep/model/parse_number.hpp"
+#include "rmtsweep/simulate/engine.hpp"
 
 namespace rmtsweep::config {
 namespace {
@@ -117,13 +118,22 @@ simulate::Engine engine_of(EigenSetting setting) noexcept {
   return simulate::Engine::automatic;
 }
 
+void require_spectrum_engine(EigenSetting setting, bool spectrum, const std::string& given,
+                             const std::string& asked_by, const std::string& instead) {
+  if (!spectrum || simulate::gives_spectrum(engine_of(setting))) return;
+  throw InvalidOption("eigensolver", given,
+                      "allowed with " + asked_by + ": auto, dense or scalapack; krylov needs " + instead +
+                          " (the Krylov engine never forms S and gives its top k eigenvalues only)");
+}
+
 LinesSetting parse_lines(const std::string& text) {
   for (const LinesSetting s : {LinesSetting::automatic, LinesSetting::off}) {
     if (text == lines_setting(s)) return s;
   }
-  throw InvalidOption("lines", text,
-                      "allowed: auto (the snr values of a line from one factorization, where the weights do not "
-                      "depend on the data) or off (each point alone)");
+  throw InvalidOption(
+      "lines", text,
+      "allowed: auto (the snr values of a line from one factorization, where the weights do not "
+      "depend on the data) or off (each point alone)");
 }
 
 const char* lines_setting(LinesSetting setting) noexcept {

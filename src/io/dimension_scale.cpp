@@ -100,9 +100,10 @@ herr_t match_scale(hid_t, unsigned, hid_t scale, void* client) {
   return match->found ? 1 : 0;
 }
 
-/// Whether `scale` is attached to axis `axis` of `dataset`, from the dataset's own DIMENSION_LIST (the scales of
-/// that axis: one or two). H5DSis_attached answers the same from the scale's REFERENCE_LIST, dereferencing every
-/// dataset attached to it: with the hundreds of /phase's datasets on its few scales, most of assemble's time.
+/// Whether `scale` is attached to axis `axis` of `dataset`, from the dataset's own DIMENSION_LIST (the scales
+/// of that axis: one or two). H5DSis_attached answers the same from the scale's REFERENCE_LIST, dereferencing
+/// every dataset attached to it: with the hundreds of /phase's datasets on its few scales, most of assemble's
+/// time.
 bool attached(hid_t dataset, hid_t scale, unsigned axis) {
   const int count = H5DSget_num_scales(dataset, axis);
   if (count < 0) check(count, "H5DSget_num_scales");
@@ -159,7 +160,8 @@ void write_flag_attributes(hid_t object, std::span<const std::int64_t> values, s
   const std::string key = masks ? "flag_masks" : "flag_values";
   bool same = has_attribute(object, key);
   if (same) {
-    const Attribute stored(check_id(H5Aopen(object, key.c_str(), H5P_DEFAULT), ("H5Aopen(" + key + ")").c_str()));
+    const Attribute stored(
+        check_id(H5Aopen(object, key.c_str(), H5P_DEFAULT), ("H5Aopen(" + key + ")").c_str()));
     const Dataspace space(check_id(H5Aget_space(stored), "H5Aget_space"));
     same = H5Sget_simple_extent_npoints(space) == static_cast<hssize_t>(count);
     if (same) {
@@ -169,8 +171,7 @@ void write_flag_attributes(hid_t object, std::span<const std::int64_t> values, s
     }
   }
   if (!same) {
-    if (has_attribute(object, key))
-      check(H5Adelete(object, key.c_str()), ("H5Adelete(" + key + ")").c_str());
+    if (has_attribute(object, key)) check(H5Adelete(object, key.c_str()), ("H5Adelete(" + key + ")").c_str());
     const Dataspace space = simple_dataspace({count});
     const Attribute attribute(
         check_id(H5Acreate2(object, key.c_str(), H5T_STD_I64LE, space, H5P_DEFAULT, H5P_DEFAULT),

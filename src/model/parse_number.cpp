@@ -24,7 +24,7 @@ Number parse_with_from_chars(std::string_view text, const std::string& option, c
   const char* const end = digits.data() + digits.size();
   const auto [ptr, ec] = std::from_chars(digits.data(), end, value);
   // The message's value is copied only when refused: value_for_message may be a whole axis list, and a
-  // copy per item made parsing a list quadratic in its length (250 000 items 3.4 s, issue 16).
+  // copy per item made parsing a list quadratic in its length (250 000 items 3.4 s).
   if (digits.empty() || ec != std::errc{} || ptr != end)
     throw InvalidOption(option, value_for_message.empty() ? std::string(text) : value_for_message, allowed);
   return value;

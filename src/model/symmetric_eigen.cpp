@@ -3,17 +3,7 @@
 #include <cstddef>
 
 #include "rmtsweep/common/error.hpp"
-
-extern "C" void dsyev_(const char* jobz, const char* uplo, const int* n, double* a, const int* lda, double* w,
-                       double* work, const int* lwork, int* info, std::size_t jobz_len, std::size_t uplo_len);
-
-extern "C" void dsyevd_(const char* jobz, const char* uplo, const int* n, double* a, const int* lda,
-                        double* w, double* work, const int* lwork, int* iwork, const int* liwork, int* info,
-                        std::size_t jobz_len, std::size_t uplo_len);
-
-extern "C" void dsyevd_2stage_(const char* jobz, const char* uplo, const int* n, double* a, const int* lda,
-                               double* w, double* work, const int* lwork, int* iwork, const int* liwork,
-                               int* info, std::size_t jobz_len, std::size_t uplo_len);
+#include "rmtsweep/common/lapack.hpp"
 
 namespace rmtsweep::model {
 

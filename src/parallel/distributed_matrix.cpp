@@ -42,7 +42,8 @@ void DistributedMatrix::set_column(int j, const std::vector<double>& values) {
     throw std::invalid_argument("DistributedMatrix::set_column: values must have rows() entries");
   if (col_map_.owner(j) != col_map_.me) return;
   double* column = local_column(col_map_.to_local(j));
-  for (int lr = 0; lr < local_rows_; ++lr) column[lr] = values[static_cast<std::size_t>(row_map_.to_global(lr))];
+  for (int lr = 0; lr < local_rows_; ++lr)
+    column[lr] = values[static_cast<std::size_t>(row_map_.to_global(lr))];
 }
 
 std::vector<double> DistributedMatrix::gather_leading(int rows_wanted, int cols_wanted) const {

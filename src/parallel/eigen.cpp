@@ -7,16 +7,15 @@
 #include <thread>
 #include <utility>
 
+#include "elpa_eigen.hpp"
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/parallel/blas_threads.hpp"
 #include "rmtsweep/parallel/scalapack.hpp"
 #include "rmtsweep/parallel/tridiagonal.hpp"
-#include "elpa_eigen.hpp"
 #include "scalapack_api.hpp"
 
 namespace rmtsweep::parallel {
 namespace {
-
 
 /// The eigenvectors of the k largest eigenvalues of the tridiagonal (diag, sub), largest
 /// first, as the columns of an n x k column-major array (dstevr; the same on every rank).
@@ -135,15 +134,24 @@ EigenResult eigen_and_solve(DistributedMatrix& a, int k, const ShiftedSystem* sy
 
 const char* to_string(Reducer reducer) noexcept {
   switch (reducer) {
-    case Reducer::lapack: return "lapack";
-    case Reducer::scalapack: return "scalapack";
-    case Reducer::elpa: return "elpa";
-    case Reducer::spectra_lanczos: return "spectra-lanczos";
-    case Reducer::spectra_davidson: return "spectra-davidson";
-    case Reducer::block_lanczos: return "block-lanczos";
-    case Reducer::lapack_line: return "lapack-line";
-    case Reducer::scalapack_line: return "scalapack-line";
-    case Reducer::lanczos_line: return "lanczos-line";
+    case Reducer::lapack:
+      return "lapack";
+    case Reducer::scalapack:
+      return "scalapack";
+    case Reducer::elpa:
+      return "elpa";
+    case Reducer::spectra_lanczos:
+      return "spectra-lanczos";
+    case Reducer::spectra_davidson:
+      return "spectra-davidson";
+    case Reducer::block_lanczos:
+      return "block-lanczos";
+    case Reducer::lapack_line:
+      return "lapack-line";
+    case Reducer::scalapack_line:
+      return "scalapack-line";
+    case Reducer::lanczos_line:
+      return "lanczos-line";
   }
   return "unknown";
 }
@@ -167,8 +175,9 @@ EigenResult symmetric_eigen(DistributedMatrix& a, int k, const ShiftedSystem* sy
   if (!elpa) return eigen_and_solve(a, k, system);
   const int n = a.rows();
   if (!elpa_applies(a)) {
-    throw std::invalid_argument("symmetric_eigen: ELPA needs a square matrix with square blocks on more than one "
-                                "process and at least one block per process row and column");
+    throw std::invalid_argument(
+        "symmetric_eigen: ELPA needs a square matrix with square blocks on more than one "
+        "process and at least one block per process row and column");
   }
   if (system != nullptr && system->rhs.size() != static_cast<std::size_t>(n))
     throw std::invalid_argument("symmetric_eigen: the right-hand side does not have n entries");

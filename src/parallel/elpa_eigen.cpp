@@ -75,7 +75,8 @@ class ElpaHandle {
     RMTSWEEP_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &worst, 1, MPI_INT, MPI_MIN, comm_));
     if (worst != ELPA_OK) {
       const char* message = rmtsweep_elpa_strerr(worst);
-      throw ScalapackError(std::string(routine) + " (ELPA: " + (message ? message : "unknown error") + ")", worst);
+      throw ScalapackError(std::string(routine) + " (ELPA: " + (message ? message : "unknown error") + ")",
+                           worst);
     }
   }
 
@@ -148,7 +149,8 @@ EigenResult elpa_eigen(DistributedMatrix& a, int k, const ShiftedSystem* system)
 
   // -A's eigenvalues ascending are A's descending; its first k vectors are A's top k, in order.
   result.values.resize(static_cast<std::size_t>(n));
-  for (int i = 0; i < n; ++i) result.values[static_cast<std::size_t>(i)] = -negated[static_cast<std::size_t>(n - 1 - i)];
+  for (int i = 0; i < n; ++i)
+    result.values[static_cast<std::size_t>(i)] = -negated[static_cast<std::size_t>(n - 1 - i)];
   for (int lc = 0; lc < result.vectors.local_cols(); ++lc)
     std::copy_n(scratch.local_column(lc), scratch.local_rows(), result.vectors.local_column(lc));
   return result;

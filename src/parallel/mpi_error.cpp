@@ -19,6 +19,7 @@ std::string mpi_error_text(int code) {
 
 }  // namespace
 
-MpiError::MpiError(int code, const std::string& call) : Error(call + ": " + mpi_error_text(code)), code_(code) {}
+MpiError::MpiError(int code, const std::string& call)
+    : Error(call + ": " + mpi_error_text(code)), code_(code) {}
 
 }  // namespace rmtsweep

@@ -102,7 +102,6 @@ void apply_q(DistributedMatrix& a, std::vector<double>& tau, const char* trans, 
   check_info("pdormtr", info, comm);
 }
 
-
 }  // namespace
 
 Tridiagonal::Tridiagonal(DistributedMatrix& a) : a_(a) {
@@ -148,7 +147,6 @@ void solve_shifted_tridiagonal(const std::vector<double>& diag, const std::vecto
   check_info("dptsv", info, comm);
 }
 
-
 TridiagonalEigen tridiagonal_eigen(const std::vector<double>& diag, const std::vector<double>& sub) {
   const int n = static_cast<int>(diag.size());
   TridiagonalEigen out{diag, std::vector<double>(static_cast<std::size_t>(n) * static_cast<std::size_t>(n))};
@@ -157,14 +155,15 @@ TridiagonalEigen tridiagonal_eigen(const std::vector<double>& diag, const std::v
   e.resize(static_cast<std::size_t>(std::max(1, n - 1)) + 1, 0.0);
   int info = 0, lwork = -1, liwork = -1, iquery = 0;
   double query = 0.0;
-  dstedc_("I", &n, out.values.data(), e.data(), out.vectors.data(), &n, &query, &lwork, &iquery, &liwork, &info, 1);
+  dstedc_("I", &n, out.values.data(), e.data(), out.vectors.data(), &n, &query, &lwork, &iquery, &liwork,
+          &info, 1);
   if (info != 0) throw ScalapackError("dstedc (workspace query)", info);
   lwork = workspace_size(query);
   liwork = std::max(1, iquery);
   std::vector<double> work(static_cast<std::size_t>(lwork));
   std::vector<int> iwork(static_cast<std::size_t>(liwork));
-  dstedc_("I", &n, out.values.data(), e.data(), out.vectors.data(), &n, work.data(), &lwork, iwork.data(), &liwork,
-          &info, 1);
+  dstedc_("I", &n, out.values.data(), e.data(), out.vectors.data(), &n, work.data(), &lwork, iwork.data(),
+          &liwork, &info, 1);
   if (info != 0) throw ScalapackError("dstedc", info);
   return out;
 }

@@ -23,7 +23,8 @@ double target_width(double tolerance) noexcept { return resolution_share * std::
 double snr_quantum(double tolerance) noexcept {
   // A power of two, the same for every tolerance from 0.008 up: refines with other tolerances place their
   // points on the same lattice and share them, and bisections of dyadic brackets stay exact.
-  return std::min(std::ldexp(1.0, -10), std::ldexp(1.0, static_cast<int>(std::floor(std::log2(tolerance / 8.0)))));
+  return std::min(std::ldexp(1.0, -10),
+                  std::ldexp(1.0, static_cast<int>(std::floor(std::log2(tolerance / 8.0)))));
 }
 
 bool line_finished(const assemble::LineEstimate& e, const DesignOptions& options) noexcept {
@@ -101,8 +102,9 @@ std::vector<Proposal> design_line(const std::vector<assemble::Detection>& observ
     trials_after = std::clamp(wanted, trials + 1, options.max_trials);
     for (int t = trials; t < trials_after; ++t) out.push_back({quantized(e.threshold, quantum), t});
   }
-  std::sort(out.begin(), out.end(),
-            [](const Proposal& a, const Proposal& b) { return a.trial != b.trial ? a.trial < b.trial : a.snr < b.snr; });
+  std::sort(out.begin(), out.end(), [](const Proposal& a, const Proposal& b) {
+    return a.trial != b.trial ? a.trial < b.trial : a.snr < b.snr;
+  });
   return out;
 }
 

@@ -1,6 +1,5 @@
 // A refinement of one sweep file (include/rmtsweep/refine/refinement.hpp).
 #include "rmtsweep/refine/refinement.hpp"
-#include "rmtsweep/sweep/schedule.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,16 +7,17 @@
 #include <variant>
 
 #include "rmtsweep/common/error.hpp"
+#include "rmtsweep/config/predictions.hpp"
 #include "rmtsweep/io/hdf5.hpp"
 #include "rmtsweep/model/parse_number.hpp"
 #include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/parallel/communicator.hpp"
-#include "rmtsweep/config/predictions.hpp"
 #include "rmtsweep/store/refine_file.hpp"
 #include "rmtsweep/store/refined_line_store.hpp"
-#include "rmtsweep/sweep/runner.hpp"
 #include "rmtsweep/store/sweep_file.hpp"
 #include "rmtsweep/store/sweep_reader.hpp"
+#include "rmtsweep/sweep/runner.hpp"
+#include "rmtsweep/sweep/schedule.hpp"
 
 namespace rmtsweep::refine {
 namespace {

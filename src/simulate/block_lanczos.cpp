@@ -8,28 +8,10 @@
 #include <stdexcept>
 
 #include "rmtsweep/common/error.hpp"
+#include "rmtsweep/common/lapack.hpp"
 #include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/parallel/scalapack.hpp"
 #include "table_kernels.hpp"
-
-extern "C" {
-void dgeqrf_(const int* m, const int* n, double* a, const int* lda, double* tau, double* work, const int* lwork,
-             int* info);
-void dorgqr_(const int* m, const int* n, const int* k, double* a, const int* lda, const double* tau, double* work,
-             const int* lwork, int* info);
-void dsyevr_(const char* jobz, const char* range, const char* uplo, const int* n, double* a, const int* lda,
-             const double* vl, const double* vu, const int* il, const int* iu, const double* abstol, int* m, double* w,
-             double* z, const int* ldz, int* isuppz, double* work, const int* lwork, int* iwork, const int* liwork,
-             int* info, std::size_t, std::size_t, std::size_t);
-void dsbevx_(const char* jobz, const char* range, const char* uplo, const int* n, const int* kd, double* ab,
-             const int* ldab, double* q, const int* ldq, const double* vl, const double* vu, const int* il,
-             const int* iu, const double* abstol, int* m, double* w, double* z, const int* ldz, double* work,
-             int* iwork, int* ifail, int* info, std::size_t, std::size_t, std::size_t);
-void dgbsv_(const int* n, const int* kl, const int* ku, const int* nrhs, double* ab, const int* ldab, int* ipiv,
-            double* b, const int* ldb, int* info);
-void dpbsv_(const char* uplo, const int* n, const int* kd, const int* nrhs, double* ab, const int* ldab, double* b,
-            const int* ldb, int* info, std::size_t);
-}
 
 namespace rmtsweep::simulate {
 namespace {
@@ -54,7 +36,8 @@ Vector orthonormalise(double* x, int d, int b) {
   dgeqrf_(&d, &b, x, &d, tau.data(), work.data(), &lwork, &info);
   if (info != 0) throw NumericalFailure("block Lanczos: dgeqrf failed (info " + std::to_string(info) + ")");
   for (int j = 0; j < b; ++j) {
-    for (int i = 0; i <= j; ++i) r[static_cast<std::size_t>(j) * b + i] = x[static_cast<std::size_t>(j) * d + i];
+    for (int i = 0; i <= j; ++i)
+      r[static_cast<std::size_t>(j) * b + i] = x[static_cast<std::size_t>(j) * d + i];
   }
   lwork = -1;
   dorgqr_(&d, &b, &b, x, &d, tau.data(), &query, &lwork, &info);
@@ -111,7 +94,8 @@ void top_ritz(const Vector& t, int m, int k, Vector& values, Vector& vectors) {
   dsyevr_("V", "I", "L", &m, a.data(), &m, &none, &none, &il, &iu, &abstol, &found, w.data(), z.data(), &m,
           support.data(), work.data(), &lwork, iwork.data(), &liwork, &info, 1, 1, 1);
   if (info != 0 || found != k)
-    throw NumericalFailure("block Lanczos: dsyevr on the projected matrix failed (info " + std::to_string(info) + ")");
+    throw NumericalFailure("block Lanczos: dsyevr on the projected matrix failed (info " +
+                           std::to_string(info) + ")");
   // dsyevr returns ascending: reverse to descending.
   values.assign(static_cast<std::size_t>(k), 0.0);
   vectors.assign(static_cast<std::size_t>(m) * k, 0.0);
@@ -130,10 +114,11 @@ Vector top_band_values(const BandMatrix& t, int k) {
   const double none = 0.0, abstol = 0.0;
   double unused = 0.0;
   int found = 0, info = 0;
-  dsbevx_("N", "I", "L", &t.n, &t.kd, ab.data(), &ldab, &unused, &one, &none, &none, &il, &iu, &abstol, &found,
-          w.data(), &unused, &one, work.data(), iwork.data(), fail.data(), &info, 1, 1, 1);
+  dsbevx_("N", "I", "L", &t.n, &t.kd, ab.data(), &ldab, &unused, &one, &none, &none, &il, &iu, &abstol,
+          &found, w.data(), &unused, &one, work.data(), iwork.data(), fail.data(), &info, 1, 1, 1);
   if (info != 0 || found != k)
-    throw NumericalFailure("block Lanczos: dsbevx on the projected matrix failed (info " + std::to_string(info) + ")");
+    throw NumericalFailure("block Lanczos: dsbevx on the projected matrix failed (info " +
+                           std::to_string(info) + ")");
   Vector values(static_cast<std::size_t>(k));
   for (int j = 0; j < k; ++j) values[static_cast<std::size_t>(j)] = w[static_cast<std::size_t>(k - 1 - j)];
   return values;
@@ -163,7 +148,8 @@ Vector band_eigenvector(const BandMatrix& t, double theta) {
         z = std::move(rhs);
         break;
       }
-      if (info < 0 || attempt == 3) throw NumericalFailure("block Lanczos: dgbsv in inverse iteration failed");
+      if (info < 0 || attempt == 3)
+        throw NumericalFailure("block Lanczos: dgbsv in inverse iteration failed");
       shift = theta * (1.0 + 1e-14 * (attempt + 1));  // an exactly singular T - theta I: nudge the shift
     }
     const double norm = norm2(z.data(), z.size());
@@ -215,7 +201,8 @@ bool BlockKrylov::step(long long budget) {
   parallel::local_gemm('T', 'N', b, b, d, 1.0, qj, d, block_y.data(), d, 0.0, a.data(), b);
   for (int i = 0; i < b; ++i) {
     for (int j = 0; j < i; ++j) {
-      const double mean = 0.5 * (a[static_cast<std::size_t>(j) * ub + i] + a[static_cast<std::size_t>(i) * ub + j]);
+      const double mean =
+          0.5 * (a[static_cast<std::size_t>(j) * ub + i] + a[static_cast<std::size_t>(i) * ub + j]);
       a[static_cast<std::size_t>(j) * ub + i] = mean;
       a[static_cast<std::size_t>(i) * ub + j] = mean;
     }
@@ -308,7 +295,8 @@ KrylovSolution block_lanczos(const FactoredCovariance& s, const Vector& rhs, con
     double ridge_residual = 0.0;
     if (rhs_norm > 0.0) {
       g.assign(static_cast<std::size_t>(m), 0.0);
-      for (int i = 0; i < b; ++i) g[static_cast<std::size_t>(i)] = start_r[static_cast<std::size_t>(i)];  // Q^T rhs
+      for (int i = 0; i < b; ++i)
+        g[static_cast<std::size_t>(i)] = start_r[static_cast<std::size_t>(i)];  // Q^T rhs
       if (!band_ridge(t, targets.lambda, g, y))
         throw NumericalFailure("block Lanczos: T + lambda I is not positive definite");
       ridge_residual = coupled_norm(coupling, b, y.data() + m - b) / rhs_norm;
@@ -335,7 +323,8 @@ KrylovSolution block_lanczos(const FactoredCovariance& s, const Vector& rhs, con
   out.vectors.assign(ud * static_cast<std::size_t>(kk), 0.0);
   parallel::local_gemm('N', 'N', d, kk, m, 1.0, q.data(), d, ritz.data(), m, 0.0, out.vectors.data(), d);
   out.ridge.assign(ud, 0.0);
-  if (rhs_norm > 0.0) parallel::local_gemm('N', 'N', d, 1, m, 1.0, q.data(), d, y.data(), m, 0.0, out.ridge.data(), d);
+  if (rhs_norm > 0.0)
+    parallel::local_gemm('N', 'N', d, 1, m, 1.0, q.data(), d, y.data(), m, 0.0, out.ridge.data(), d);
   const auto lanes = static_cast<std::size_t>(kk) + 1;
   Vector x(ud * lanes), sx(ud * lanes);
   std::copy(out.vectors.begin(), out.vectors.end(), x.begin());

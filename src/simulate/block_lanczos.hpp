@@ -2,10 +2,9 @@
 // The top eigenpairs of S and the ridge solve (S + lambda I) beta = rhs in ONE block Krylov basis
 // (private to src/simulate). The start block is [rhs, b - 1 fixed pseudo-random vectors]: its
 // Krylov space contains conjugate gradients' K_m(S, rhs), so the Galerkin ridge solution in it is
-// at least as accurate as m CG steps, and the table is read once per block for both. Measured at
-// d = 4000 (delta 0.5, gamma 0.25, prefix:3, k 4): Spectra's Lanczos and CG after it took 246
-// products together; Spectra's block Davidson 71 passes of 8; this, with blocks of 8, 57 passes
-// (eigenpairs converge by 56, the ridge by 59). No library in Debian builds one basis for both.
+// at least as accurate as m CG steps, and the table is read once per block for both: fewer passes over
+// the table than a library's eigensolver and CG after it (docs/performance.md, "Why not a library's
+// solver"). No library in Debian builds one basis for both.
 //
 // Full reorthogonalisation (twice, classical Gram-Schmidt against the whole basis), no restarts:
 // the basis is m = blocks x b vectors of length d (at d = 32000, 80 blocks of 8: 160 MiB against a
@@ -117,6 +116,7 @@ struct KrylovSolution {
   double ridge_residual = 0.0;  ///< ||(S + lambda I) beta - rhs|| / ||rhs||, measured after the solve
 };
 
-KrylovSolution block_lanczos(const FactoredCovariance& s, const std::vector<double>& rhs, const KrylovTargets& targets);
+KrylovSolution block_lanczos(const FactoredCovariance& s, const std::vector<double>& rhs,
+                             const KrylovTargets& targets);
 
 }  // namespace rmtsweep::simulate

@@ -64,14 +64,15 @@ double token_gram_bytes(const model::PointParams& params) {
   const double T = params.T;
   const double tokens = 8.0 * N * T;
   if (theory::single_token_weights(w)) return tokens + 8.0 * N + 40.0 * V;  // the counts and the levels
-  // The sparse Gram (A by sequence and by token), the rows of G that trace_powers forms (about N T'^2 pairs on
-  // the tokens side, (N T')^2/V on the sequences side), the Lanczos bases (a block of 16 probes of up to 60
-  // steps, Spectra's 2k + 1, the signal's on N), and on the exact path the dense min(V, N)^2.
+  // The sparse Gram (A by sequence and by token), the rows of G that trace_powers forms (about N T'^2 pairs
+  // on the tokens side, (N T')^2/V on the sequences side), the Lanczos bases (a block of 16 probes of up to
+  // 60 steps, Spectra's 2k + 1, the signal's on N), and on the exact path the dense min(V, N)^2.
   double terms = 0.0;
   for (const double x : w) terms += x != 0.0 ? 1.0 : 0.0;
   const double n = std::min(V, N);
   const double gram_rows = V <= N ? N * terms * terms : N * terms * N * terms / V;
-  const double bases = 8.0 * (n * (16.0 * 60.0 + 2.0 * theory::BulkQuadratureOptions{}.deflated + 33.0) + 100.0 * N);
+  const double bases =
+      8.0 * (n * (16.0 * 60.0 + 2.0 * theory::BulkQuadratureOptions{}.deflated + 33.0) + 100.0 * N);
   const double dense = n <= static_cast<double>(theory::dense_bulk_limit) ? 8.0 * n * n : 0.0;
   return tokens + 24.0 * N * terms + 12.0 * gram_rows + bases + dense;
 }

@@ -1,10 +1,10 @@
-// The Krylov engine of a line (docs/model.md section 9): one block Krylov basis of the snr-free S0 started from
-// [u, p, b0, random...] is a Krylov basis of every S(r) = S0 + r (p u^T + u p^T) + r^2 q u u^T, because u and
-// p lie in its first block: each snr's projected matrix T(r) differs from T0 = Q^T S0 Q in that block only,
-// T(r) = T0' + q v v^T with T0' = T0 - p^ p^T / q, v = r u^ + p^ / q. So T0' is diagonalised once per check
-// and every snr is a rank-one update of it (spectral/rank_one.hpp), its convergence read off the recurrence.
+// The Krylov engine of a line (docs/model.md section 9): one block Krylov basis of the snr-free S0 started
+// from [u, p, b0, random...] is a Krylov basis of every S(r) = S0 + r (p u^T + u p^T) + r^2 q u u^T, because
+// u and p lie in its first block: each snr's projected matrix T(r) differs from T0 = Q^T S0 Q in that block
+// only, T(r) = T0' + q v v^T with T0' = T0 - p^ p^T / q, v = r u^ + p^ / q. So T0' is diagonalised once per
+// check and every snr is a rank-one update of it (spectral/rank_one.hpp), its convergence read off the
+// recurrence.
 #include <algorithm>
-#include <cmath>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -42,7 +42,8 @@ struct ProjectedLine {
   Vector vectors;                 ///< Y (m x m, column-major)
 };
 
-/// The first-block vectors of the start block's QR: start = Q_1 R, so Q^T u = R e_1, Q^T p = R e_2, Q^T b0 = R e_3.
+/// The first-block vectors of the start block's QR: start = Q_1 R, so Q^T u = R e_1, Q^T p = R e_2, Q^T b0 =
+/// R e_3.
 struct StartVectors {
   Vector u, p, b0;  ///< each b entries (the rest of the m-vector is 0)
 };
@@ -94,8 +95,8 @@ struct Residuals {
   double ridge = 0.0;
 };
 
-Residuals residuals(const ProjectedLine& line, const StartVectors& start, const Vector& coupling, int b, double r,
-                    double h, double lambda, int k) {
+Residuals residuals(const ProjectedLine& line, const StartVectors& start, const Vector& coupling, int b,
+                    double r, double h, double lambda, int k) {
   const spectral::RankOneLine& s = line.secular;
   const std::size_t m = s.size();
   Vector z(m);
@@ -125,8 +126,8 @@ Residuals residuals(const ProjectedLine& line, const StartVectors& start, const 
     out.eigen = std::max(out.eigen, residual);
     out.eigen_relative = std::max(out.eigen_relative, residual / std::abs(value));
   }
-  // (D + q v v^T)^{-1} c in the eigenbasis, D = Theta + lambda, c = Y^T (b^ + r h u^), v = z / sqrt(rho) ... with
-  // z = r g + a already the update's vector (rho = q): Sherman-Morrison.
+  // (D + q v v^T)^{-1} c in the eigenbasis, D = Theta + lambda, c = Y^T (b^ + r h u^), v = z / sqrt(rho) ...
+  // with z = r g + a already the update's vector (rho = q): Sherman-Morrison.
   Vector c(m), dc(m), dz(m);
   double zdc = 0.0, zdz = 0.0;
   for (std::size_t i = 0; i < m; ++i) {
@@ -147,8 +148,8 @@ Residuals residuals(const ProjectedLine& line, const StartVectors& start, const 
   return out;
 }
 
-/// When to check a line's convergence next: the worst residual (over its tolerance) decays geometrically with the
-/// blocks; from the last two checks, the block where it should reach 1.
+/// When to check a line's convergence next: the worst residual (over its tolerance) decays geometrically with
+/// the blocks; from the last two checks, the block where it should reach 1.
 struct CheckSchedule {
   int next = 8;  ///< no check before: a point's basis needs tens of blocks
   int last_blocks = 0;
@@ -168,8 +169,9 @@ struct CheckSchedule {
 
 }  // namespace
 
-LineResult krylov_line(const model::PointParams& params, std::span<const double> snr, const SimulationOptions& options,
-                       MPI_Comm comm, std::vector<std::size_t>& unconverged) {
+LineResult krylov_line(const model::PointParams& params, std::span<const double> snr,
+                       const SimulationOptions& options, MPI_Comm comm,
+                       std::vector<std::size_t>& unconverged) {
   const double start_time = MPI_Wtime();
   int ranks = 1;
   RMTSWEEP_MPI_CHECK(MPI_Comm_size(comm, &ranks));
@@ -183,16 +185,18 @@ LineResult krylov_line(const model::PointParams& params, std::span<const double>
   const auto R = model::correlation_matrix(params.correlation, params.T);
   const parallel::DistributedMatrix row_layout(grid, d, 1);
   double mark = MPI_Wtime();
-  const PooledSequences pooled(noise_only, row_layout,
-                               options.tables != nullptr ? options.tables->get(noise_only, row_layout) : nullptr);
+  const PooledSequences pooled(
+      noise_only, row_layout,
+      options.tables != nullptr ? options.tables->get(noise_only, row_layout) : nullptr);
   const SparsePooling sequences = pooled.sparse_pooling(N, training_streams);
   const LineSignal signal = line_signal(sequences, params.vocabulary());
   context.seconds.generate += MPI_Wtime() - mark;
   const double kappa = model::pooling_scalars(pooled.weights(), R).kappa;
   context.lambda = options.ridge * kappa;
   if (!(signal.q > 0.0)) {
-    throw NumericalFailure("simulate_line: the training sequences' signal weights sigma_n do not vary (q = 0); "
-                           "compute these points one at a time (lines = off)");
+    throw NumericalFailure(
+        "simulate_line: the training sequences' signal weights sigma_n do not vary (q = 0); "
+        "compute these points one at a time (lines = off)");
   }
 
   mark = MPI_Wtime();
@@ -208,7 +212,8 @@ LineResult krylov_line(const model::PointParams& params, std::span<const double>
   }
   const Vector three = s.table_times(sides, 3);
   const Vector mean0(three.begin(), three.begin() + static_cast<std::ptrdiff_t>(ud));
-  const Vector b0(three.begin() + static_cast<std::ptrdiff_t>(ud), three.begin() + static_cast<std::ptrdiff_t>(2 * ud));
+  const Vector b0(three.begin() + static_cast<std::ptrdiff_t>(ud),
+                  three.begin() + static_cast<std::ptrdiff_t>(2 * ud));
   const Vector p(three.begin() + static_cast<std::ptrdiff_t>(2 * ud), three.end());
   context.seconds.covariance += MPI_Wtime() - mark;
 
@@ -246,8 +251,8 @@ LineResult krylov_line(const model::PointParams& params, std::span<const double>
       first.b0[i] = rs[2 * ub + i];  // column 2
     }
     // Every check diagonalises T0' (O(m^3)): the next check is where the worst residual, decaying at the rate
-    // of the last two checks, is expected to meet its tolerance (at least one block on, at most a fifth of the
-    // basis), and always at the end.
+    // of the last two checks, is expected to meet its tolerance (at least one block on, at most a fifth of
+    // the basis), and always at the end.
     CheckSchedule schedule;
     bool all = false;
     while (true) {
@@ -258,8 +263,8 @@ LineResult krylov_line(const model::PointParams& params, std::span<const double>
       line = project(krylov, first, signal.q);
       double worst = 0.0;  // the largest residual over its tolerance
       for (std::size_t i = 0; i < r.size(); ++i) {
-        const Residuals res =
-            residuals(line, first, krylov.coupling(), b, r[i], signal.h, context.lambda, std::min(k, krylov.size()));
+        const Residuals res = residuals(line, first, krylov.coupling(), b, r[i], signal.h, context.lambda,
+                                        std::min(k, krylov.size()));
         converged[i] = res.eigen <= eigen_tolerance * kappa && res.ridge <= ridge_tolerance ? 1 : 0;
         relative_residual[i] = res.eigen_relative;
         worst = std::max({worst, res.eigen / (eigen_tolerance * kappa), res.ridge / ridge_tolerance});

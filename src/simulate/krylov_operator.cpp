@@ -5,16 +5,13 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/common/error.hpp"
-#include "rmtsweep/parallel/distributed_matrix.hpp"
+#include "rmtsweep/common/lapack.hpp"
 #include "rmtsweep/parallel/blas_threads.hpp"
+#include "rmtsweep/parallel/collectives.hpp"
+#include "rmtsweep/parallel/distributed_matrix.hpp"
 #include "rmtsweep/parallel/scalapack.hpp"
 #include "table_kernels.hpp"
-
-extern "C" void dgemv_(const char* trans, const int* m, const int* n, const double* alpha, const double* a,
-                       const int* lda, const double* x, const int* incx, const double* beta, double* y,
-                       const int* incy, std::size_t trans_len);
 
 namespace rmtsweep::simulate {
 namespace {
@@ -28,12 +25,14 @@ void local_gemv(char trans, int m, int n, const double* a, int lda, const double
 }
 
 /// s_v = +1 for v < V/2, -1 after (model.md section 1.1).
-double token_class(std::int64_t v, std::int64_t vocabulary) noexcept { return 2 * v < vocabulary ? 1.0 : -1.0; }
+double token_class(std::int64_t v, std::int64_t vocabulary) noexcept {
+  return 2 * v < vocabulary ? 1.0 : -1.0;
+}
 
 }  // namespace
 
-FactoredCovariance::FactoredCovariance(const NoiseTable& table, const SparsePooling& seqs, int d, int row_block,
-                                       double snr, MPI_Comm comm)
+FactoredCovariance::FactoredCovariance(const NoiseTable& table, const SparsePooling& seqs, int d,
+                                       int row_block, double snr, MPI_Comm comm)
     : table_(table),
       seqs_(seqs),
       d_(d),
@@ -51,10 +50,12 @@ FactoredCovariance::FactoredCovariance(const NoiseTable& table, const SparsePool
     const parallel::BlockCyclic map{d, row_block, ranks_, r};
     auto& rows = rows_of_[static_cast<std::size_t>(r)];
     rows.resize(static_cast<std::size_t>(map.local_size()));
-    for (std::size_t i = 0; i < rows.size(); ++i) rows[i] = static_cast<std::size_t>(map.to_global(static_cast<int>(i)));
+    for (std::size_t i = 0; i < rows.size(); ++i)
+      rows[i] = static_cast<std::size_t>(map.to_global(static_cast<int>(i)));
   }
   if (rows_of_[static_cast<std::size_t>(rank_)] != table.global_rows())
-    throw std::invalid_argument("FactoredCovariance: the table's rows are not this rank's rows of a P x 1 grid");
+    throw std::invalid_argument(
+        "FactoredCovariance: the table's rows are not this rank's rows of a P x 1 grid");
 
   const auto uV = static_cast<std::size_t>(V_), terms = static_cast<std::size_t>(seqs.terms);
   mean_weights_.assign(uV, 0.0);
@@ -123,8 +124,9 @@ void FactoredCovariance::gather_rows(const double* y_local, double* y, int b) co
     offset += counts[static_cast<std::size_t>(r)];
   }
   gathered_.resize(static_cast<std::size_t>(offset));
-  parallel::all_gather(std::span<const double>(y_local, static_cast<std::size_t>(counts[static_cast<std::size_t>(rank_)])),
-                       std::span<double>(gathered_), counts, displs, comm_);
+  parallel::all_gather(
+      std::span<const double>(y_local, static_cast<std::size_t>(counts[static_cast<std::size_t>(rank_)])),
+      std::span<double>(gathered_), counts, displs, comm_);
   for (int r = 0; r < ranks_; ++r) {
     const auto& rows = rows_of_[static_cast<std::size_t>(r)];
     const double* block = gathered_.data() + displs[static_cast<std::size_t>(r)];
@@ -139,7 +141,8 @@ std::vector<double> FactoredCovariance::table_times(const std::vector<double>& w
 }
 
 std::vector<double> FactoredCovariance::columns_times(const double* columns, std::int64_t m,
-                                                      const std::vector<double>& w, int b, bool signal) const {
+                                                      const std::vector<double>& w, int b,
+                                                      bool signal) const {
   const auto ub = static_cast<std::size_t>(b), ud = static_cast<std::size_t>(d_);
   const auto lr = table_.global_rows().size();
   const int ld = static_cast<int>(std::max<std::size_t>(1, lr));
@@ -153,8 +156,8 @@ std::vector<double> FactoredCovariance::columns_times(const double* columns, std
       for (std::size_t j = 0; j < ub; ++j) y_local_[j * lr + i] = rows_block_[i * ub + j];
     }
   } else if (lr > 0) {
-    parallel::local_gemm('N', 'T', static_cast<int>(lr), b, static_cast<int>(m), 1.0, columns, ld, w.data(), b, 0.0,
-                         y_local_.data(), static_cast<int>(lr));
+    parallel::local_gemm('N', 'T', static_cast<int>(lr), b, static_cast<int>(m), 1.0, columns, ld, w.data(),
+                         b, 0.0, y_local_.data(), static_cast<int>(lr));
   }
   std::vector<double> y(ud * ub);
   gather_rows(y_local_.data(), y.data(), b);
@@ -207,10 +210,10 @@ void FactoredCovariance::apply_block(const double* x, double* y, int b) const {
     local_gemv('T', static_cast<int>(lr), static_cast<int>(m), columns, ld, x_local_.data(), u_.data());
   } else if (lr > 0 && lanes) {
     stream_transpose_times(columns, static_cast<std::int64_t>(lr), m, ld, x_local_.data(), b, u_.data(),
-                          threads_);
+                           threads_);
   } else if (lr > 0) {
-    parallel::local_gemm('T', 'N', b, static_cast<int>(m), static_cast<int>(lr), 1.0, x_local_.data(), ld, columns,
-                         ld, 0.0, u_.data(), b);
+    parallel::local_gemm('T', 'N', b, static_cast<int>(m), static_cast<int>(lr), 1.0, x_local_.data(), ld,
+                         columns, ld, 0.0, u_.data(), b);
   }
   if (ranks_ > 1) {
     parallel::sum_on_root_then_broadcast(std::span<double>(u_), comm_);  // the same bits on every rank

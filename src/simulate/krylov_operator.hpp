@@ -3,8 +3,9 @@
 //   S X = E M E^T X,   M = (1/N) sum_n a_n a_n^T - a-bar a-bar^T  (V x V, sparse),
 // with E = Z + sqrt(snr) e_1 s^T the d x V table (c_n = E a_n, c-bar = E a-bar; model.md 1.2, 5.5).
 // On a block of b vectors: U^T = X^T Z (2 d V b flops), the sparse M on U (4 N T b), Z W (2 d V b),
-// the two table products by table_kernels (streaming the table once each) where the CPU has AVX2. Rows of Z are spread over the ranks of a P x 1 grid; X and S X are
-// replicated and bit-identical on every rank (reduce to rank 0 + broadcast, then an all-gather).
+// the two table products by table_kernels (streaming the table once each) where the CPU has AVX2. Rows of Z
+// are spread over the ranks of a P x 1 grid; X and S X are replicated and bit-identical on every rank (reduce
+// to rank 0 + broadcast, then an all-gather).
 #include <mpi.h>
 
 #include <cstdint>
@@ -60,8 +61,8 @@ class FactoredCovariance {
   void apply_sparse(const double* u, double* w, int b) const;
   /// The d x b replicated result of columns (local rows x m, leading dimension the local rows) times
   /// w (b x m, entry (j, i) at w[i b + j]), plus the signal row's sqrt(snr) s^T w when `signal`.
-  std::vector<double> columns_times(const double* columns, std::int64_t m, const std::vector<double>& w, int b,
-                                    bool signal) const;
+  std::vector<double> columns_times(const double* columns, std::int64_t m, const std::vector<double>& w,
+                                    int b, bool signal) const;
   /// The d x b replicated result from each rank's local rows y_local (lr x b): an all-gather.
   void gather_rows(const double* y_local, double* y, int b) const;
 
@@ -75,8 +76,8 @@ class FactoredCovariance {
   std::vector<std::vector<std::size_t>> rows_of_;  ///< the global rows each rank holds
   std::vector<double> mean_weights_, label_weights_;
   std::vector<double> pooled_;  ///< compress(): this rank's rows of C = E A (local rows x N), else empty
-  bool kernels_ = false;  ///< table_kernels_available()
-  int threads_ = 1;       ///< the kernels' threads: the BLAS threads when the operator was made
+  bool kernels_ = false;        ///< table_kernels_available()
+  int threads_ = 1;             ///< the kernels' threads: the BLAS threads when the operator was made
   mutable long long products_ = 0;
   mutable std::vector<double> x_local_, u_, w_, y_local_, gathered_, rows_block_, padded_in_, padded_out_;
 };

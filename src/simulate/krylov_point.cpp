@@ -1,5 +1,4 @@
-// The Krylov engine of simulate_point: the top k eigenpairs and the ridge of S without forming it
-// (issue 7), and the cost model that decides Engine::automatic.
+// The Krylov engine of simulate_point: the top k eigenpairs and the ridge of S without forming it.
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -8,15 +7,14 @@
 #include <string>
 
 #include "block_lanczos.hpp"
-#include "krylov_settings.hpp"
 #include "krylov_operator.hpp"
-#include "rmtsweep/parallel/collectives.hpp"
+#include "krylov_settings.hpp"
 #include "rmtsweep/common/error.hpp"
-#include "rmtsweep/common/meminfo.hpp"
 #include "rmtsweep/model/correlation.hpp"
 #include "rmtsweep/model/scalars.hpp"
 #include "rmtsweep/parallel/blacs_grid.hpp"
 #include "rmtsweep/parallel/blas_threads.hpp"
+#include "rmtsweep/parallel/collectives.hpp"
 #include "stages.hpp"
 
 namespace rmtsweep::simulate {
@@ -25,19 +23,8 @@ long long krylov_budget(const SimulationOptions& options) noexcept {
   return options.krylov_budget > 0 ? options.krylov_budget : default_budget(std::min(options.k, 4096));
 }
 
-const char* to_string(Engine engine) noexcept {
-  switch (engine) {
-    case Engine::dense:
-      return "dense";
-    case Engine::krylov:
-      return "krylov";
-    case Engine::automatic:
-      break;
-  }
-  return "automatic";
-}
-
-KrylovOutcome krylov_point(const model::PointParams& params, const SimulationOptions& options, MPI_Comm comm) {
+KrylovOutcome krylov_point(const model::PointParams& params, const SimulationOptions& options,
+                           MPI_Comm comm) {
   const double start = MPI_Wtime();
   int ranks = 1;
   RMTSWEEP_MPI_CHECK(MPI_Comm_size(comm, &ranks));
@@ -120,53 +107,6 @@ KrylovOutcome krylov_point(const model::PointParams& params, const SimulationOpt
   context.seconds.total = MPI_Wtime() - start;
   result.seconds = slowest_rank(context.seconds, comm);
   return out;
-}
-
-bool dense_fits(const model::PointParams& params, int ranks) {
-  // The dense path holds S (or K, N x N) and about as much again in the eigen solver's
-  // workspace and vectors, besides the table, spread over the ranks.
-  const double m = static_cast<double>(std::min<std::int64_t>(params.d, params.sequences()));
-  const double need = (2.0 * 8.0 * m * m + 8.0 * params.d * static_cast<double>(params.vocabulary())) / ranks;
-  const double available = meminfo_bytes("MemAvailable");
-  return available <= 0.0 || need < available / ranks;  // unknown (not Linux): let the dense path try
-}
-
-bool dense_fits_on(const model::PointParams& params, int ranks) { return dense_fits(params, ranks); }
-
-bool krylov_pays(const model::PointParams& params, const SimulationOptions& options, int ranks) {
-  if (options.spectrum) return false;
-  if (!dense_fits(params, ranks)) return true;
-  return krylov_modelled_faster(params, options);
-}
-
-bool takes_krylov(const model::PointParams& params, const SimulationOptions& options, int ranks) {
-  return options.engine == Engine::krylov ||
-         (options.engine == Engine::automatic && krylov_pays(params, options, ranks));
-}
-
-bool krylov_modelled_faster(const model::PointParams& params, const SimulationOptions& options) {
-  if (options.spectrum) return false;
-  const EngineCosts costs = engine_costs(params, options);
-  return costs.krylov < costs.dense;
-}
-
-EngineCosts engine_costs(const model::PointParams& params, const SimulationOptions& options) {
-  // Seconds in units of a dgemm flop of the dense path's covariance: dense = d^2 min(N, V) (dsyrk
-  // or the vocabulary's dgemm; d N^2 on the Gram path) + 3 m^3 (the reduction of the m x m matrix,
-  // m = min(d, N)); Krylov = 85 B d columns for B block products (of 8 lanes, each streaming the
-  // table twice), B = 45 (d / 2000)^0.25: 45, 52, 67 measured at d = 2000, 4000, 8000 (delta 0.5,
-  // gamma 0.25, k 4). Measured Krylov/dense (2026-12-02, idle): on 2 ranks x 1 thread (48-point
-  // sweeps, jobs/local.sh) 1.42 at d = 1000, 1.10 at 1250, 0.83 at 1600, 0.55 at 2000; on 1 rank x
-  // 2 threads 0.79 at 2000, 0.33 at 4000, 0.16 at 8000. 85 gives 1.29, 1.09, 0.90, 0.77, 0.45,
-  // 0.27 there: the crossover near d = 1400, as measured; beyond, Krylov wins by more than the
-  // model says, which changes no choice.
-  // The ranks divide both alike.
-  const double d = params.d, N = static_cast<double>(params.sequences()), V = static_cast<double>(params.vocabulary());
-  const double m = std::min(d, N);
-  const double dense = (N < d ? d * N * N : d * d * std::min(N, V)) + 3.0 * m * m * m;
-  const double blocks = 45.0 * std::pow(d / 2000.0, 0.25) * std::max(1.0, std::min(options.k, params.d) / 4.0);
-  const double columns = N <= compress_fraction * V ? N : V;  // FactoredCovariance::compress
-  return {dense, 85.0 * blocks * d * columns};
 }
 
 }  // namespace rmtsweep::simulate

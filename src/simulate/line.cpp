@@ -1,5 +1,6 @@
-// simulate_line: every snr of a line from one factorization of its snr-free part (include/rmtsweep/simulate/line.hpp,
-// docs/model.md section 9), and the dense engine (LAPACK dsytrd + dstedc, or ScaLAPACK pdsytrd on a group).
+// simulate_line: every snr of a line from one factorization of its snr-free part
+// (include/rmtsweep/simulate/line.hpp, docs/model.md section 9), and the dense engine (LAPACK dsytrd +
+// dstedc, or ScaLAPACK pdsytrd on a group).
 #include "rmtsweep/simulate/line.hpp"
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/parallel/scalapack.hpp"
 #include "rmtsweep/parallel/tridiagonal.hpp"
+#include "rmtsweep/simulate/engine.hpp"
 
 namespace rmtsweep::simulate {
 namespace {
@@ -43,7 +45,9 @@ Vector table_times(const PooledSequences& pooled, const parallel::BlacsGrid& gri
   const auto rows = static_cast<int>(table.global_rows().size());
   const auto V = static_cast<int>(table.vocabulary());
   Vector local(static_cast<std::size_t>(rows), 0.0), out(static_cast<std::size_t>(d), 0.0);
-  if (rows > 0 && V > 0) parallel::local_gemm('N', 'N', rows, 1, V, 1.0, table.column(0), rows, w.data(), V, 0.0, local.data(), rows);
+  if (rows > 0 && V > 0)
+    parallel::local_gemm('N', 'N', rows, 1, V, 1.0, table.column(0), rows, w.data(), V, 0.0, local.data(),
+                         rows);
   for (std::size_t r = 0; r < local.size(); ++r) out[table.global_rows()[r]] = local[r];
   parallel::sum_on_root_then_broadcast(std::span<double>(out), grid.column_comm());
   // Process columns other than the first summed the same rows in the same order: the same bits, but
@@ -88,7 +92,8 @@ Factored direct_line(PointContext& context, const PooledSequences& pooled, const
   std::copy(p.begin(), p.end(), x.begin() + static_cast<std::ptrdiff_t>(ud));
   std::copy(formed.rhs.begin(), formed.rhs.end(), x.begin() + static_cast<std::ptrdiff_t>(2 * ud));
   const Vector rotated = factor.apply("T", x, 3);
-  const parallel::TridiagonalEigen eigen = parallel::tridiagonal_eigen(factor.diagonal(), factor.subdiagonal());
+  const parallel::TridiagonalEigen eigen =
+      parallel::tridiagonal_eigen(factor.diagonal(), factor.subdiagonal());
   const Vector in_eigenbasis = transposed_times(eigen.vectors, rotated, d, 2);
   Factored out;
   out.path = formed.path;
@@ -136,7 +141,8 @@ Factored gram_line(PointContext& context, const PooledSequences& pooled, const L
   std::copy(c0.begin(), c0.end(), x.begin() + static_cast<std::ptrdiff_t>(uN));
   std::copy(signal.labels.begin(), signal.labels.end(), x.begin() + static_cast<std::ptrdiff_t>(2 * uN));
   const Vector rotated = factor.apply("T", x, 3);  // Q^T [sigma~, c0, y]
-  const parallel::TridiagonalEigen eigen = parallel::tridiagonal_eigen(factor.diagonal(), factor.subdiagonal());
+  const parallel::TridiagonalEigen eigen =
+      parallel::tridiagonal_eigen(factor.diagonal(), factor.subdiagonal());
   const Vector in_eigenbasis = transposed_times(eigen.vectors, rotated, N, 2);
   Factored out;
   out.path = CovariancePath::gram;
@@ -171,7 +177,8 @@ Factored gram_line(PointContext& context, const PooledSequences& pooled, const L
   out.ridge.count = 4;
   out.ridge.basis.assign(4 * ud, 0.0);
   std::copy_n(gathered.begin() + static_cast<std::ptrdiff_t>(2 * ud), ud, out.ridge.basis.begin());
-  std::copy_n(gathered.begin() + static_cast<std::ptrdiff_t>(ud), ud, out.ridge.basis.begin() + static_cast<std::ptrdiff_t>(ud));
+  std::copy_n(gathered.begin() + static_cast<std::ptrdiff_t>(ud), ud,
+              out.ridge.basis.begin() + static_cast<std::ptrdiff_t>(ud));
   std::copy_n(gathered.begin(), ud, out.ridge.basis.begin() + static_cast<std::ptrdiff_t>(2 * ud));
   out.ridge.basis[3 * ud] = 1.0;
   const double n = N;
@@ -184,8 +191,8 @@ Factored gram_line(PointContext& context, const PooledSequences& pooled, const L
   return out;
 }
 
-LineResult dense_line(const model::PointParams& params, std::span<const double> snr, const SimulationOptions& options,
-                      MPI_Comm comm) {
+LineResult dense_line(const model::PointParams& params, std::span<const double> snr,
+                      const SimulationOptions& options, MPI_Comm comm) {
   const double start = MPI_Wtime();
   const auto grid = std::make_shared<const parallel::BlacsGrid>(comm);
   const auto N = static_cast<int>(params.sequences());
@@ -195,16 +202,19 @@ LineResult dense_line(const model::PointParams& params, std::span<const double> 
   const auto R = model::correlation_matrix(params.correlation, params.T);
   const DistributedMatrix row_layout(grid, params.d, 1);
   double mark = MPI_Wtime();
-  const PooledSequences pooled(noise_only, row_layout,
-                               options.tables != nullptr ? options.tables->get(noise_only, row_layout) : nullptr);
+  const PooledSequences pooled(
+      noise_only, row_layout,
+      options.tables != nullptr ? options.tables->get(noise_only, row_layout) : nullptr);
   const LineSignal signal = line_signal(pooled.sparse_pooling(N, training_streams), params.vocabulary());
   context.seconds.generate += MPI_Wtime() - mark;
   context.lambda = options.ridge * model::pooling_scalars(pooled.weights(), R).kappa;
 
-  const bool gram = options.path == CovariancePath::gram || (options.path == CovariancePath::automatic && N < params.d);
+  const bool gram =
+      options.path == CovariancePath::gram || (options.path == CovariancePath::automatic && N < params.d);
   if (!(signal.q > 0.0)) {
-    throw NumericalFailure("simulate_line: the training sequences' signal weights sigma_n do not vary (q = 0); "
-                           "compute these points one at a time (lines = off)");
+    throw NumericalFailure(
+        "simulate_line: the training sequences' signal weights sigma_n do not vary (q = 0); "
+        "compute these points one at a time (lines = off)");
   }
   Factored line = gram ? gram_line(context, pooled, signal) : direct_line(context, pooled, signal);
   line.secular = spectral::canonical(std::move(line.secular));
@@ -224,7 +234,8 @@ LineResult dense_line(const model::PointParams& params, std::span<const double> 
       grid->rows() * grid->cols() > 1 ? parallel::Reducer::scalapack_line : parallel::Reducer::lapack_line;
   LineResult result;
   result.points = line_points(line.secular, k, zeros, r, accuracies, options.spectrum, reducer, line.path);
-  for (PointResult& point : result.points) point.overlaps.resize(static_cast<std::size_t>(std::min(options.k, params.d)), 0.0);
+  for (PointResult& point : result.points)
+    point.overlaps.resize(static_cast<std::size_t>(std::min(options.k, params.d)), 0.0);
   context.seconds.eigen += MPI_Wtime() - mark;
   result.secular = line.secular;
   context.seconds.total = MPI_Wtime() - start;
@@ -235,19 +246,6 @@ LineResult dense_line(const model::PointParams& params, std::span<const double> 
 }  // namespace
 
 bool line_applies(const model::PointParams& params) noexcept { return !params.weighting.data_dependent(); }
-
-bool line_takes_krylov_modelled(const model::PointParams& params, const SimulationOptions& options) {
-  if (options.engine != Engine::automatic) return options.engine == Engine::krylov;
-  if (options.spectrum) return false;
-  // Below d = 1000 a dense line takes a fraction of a second, and the Krylov basis's fixed costs per block (its
-  // threads, the small dense work) outweigh what it saves: measured at d = 200-800, dense lines 5-15 x faster.
-  if (params.d < min_krylov_line_d) return false;
-  const EngineCosts costs = engine_costs(params, options);
-  const double m = static_cast<double>(std::min<std::int64_t>(params.d, params.sequences()));
-  // The dense line adds to a point's reduction (3 m^3 in the model) the eigenvectors of its tridiagonal form (dstedc:
-  // measured 0.9 x a point's eigen stage at d = 2000); the Krylov line builds one basis, its checks about 10 % more.
-  return 1.15 * costs.krylov < costs.dense + 3.0 * m * m * m;
-}
 
 LineSignal line_signal(const SparsePooling& sequences, std::int64_t vocabulary) {
   const std::int64_t N = sequences.sequences();
@@ -284,7 +282,8 @@ LineSignal line_signal(const SparsePooling& sequences, std::int64_t vocabulary) 
   return out;
 }
 
-LineRidge direct_form_ridge(const std::vector<double>& betas, const std::vector<double>& p, double q, double h) {
+LineRidge direct_form_ridge(const std::vector<double>& betas, const std::vector<double>& p, double q,
+                            double h) {
   const std::size_t ud = p.size();
   const double* beta_u = betas.data();
   const double* beta_p = betas.data() + ud;
@@ -309,8 +308,8 @@ LineRidge direct_form_ridge(const std::vector<double>& betas, const std::vector<
 }
 
 std::vector<PointResult> line_points(const spectral::RankOneLine& secular, int k, std::size_t zeros,
-                                     std::span<const double> r, const std::vector<double>& accuracies, bool spectrum,
-                                     parallel::Reducer reducer, CovariancePath path) {
+                                     std::span<const double> r, const std::vector<double>& accuracies,
+                                     bool spectrum, parallel::Reducer reducer, CovariancePath path) {
   std::vector<PointResult> points(r.size());
   for (std::size_t i = 0; i < r.size(); ++i) {
     spectral::RankOneSolution solution = spectral::solve(secular, r[i], k, spectrum);
@@ -333,7 +332,8 @@ std::vector<PointResult> line_points(const spectral::RankOneLine& secular, int k
 LineResult simulate_line(const model::PointParams& params, std::span<const double> snr,
                          const SimulationOptions& options, MPI_Comm comm) {
   if (!line_applies(params))
-    throw std::invalid_argument("simulate_line: causal:tau weights depend on the data; compute its points one at a time");
+    throw std::invalid_argument(
+        "simulate_line: causal:tau weights depend on the data; compute its points one at a time");
   if (snr.empty()) throw std::invalid_argument("simulate_line: no snr values");
   for (const double value : snr) {
     model::PointParams point = params;
@@ -343,15 +343,11 @@ LineResult simulate_line(const model::PointParams& params, std::span<const doubl
   int ranks = 1;
   RMTSWEEP_MPI_CHECK(MPI_Comm_size(comm, &ranks));
   // Decided on rank 0, as simulate_point does: the memory check reads this node's free memory.
-  const bool krylov = parallel::decided_on_root(comm, [&] {
-    return options.engine == Engine::krylov ||
-           (options.engine == Engine::automatic && !options.spectrum &&
-            (!dense_fits(params, ranks) || line_takes_krylov_modelled(params, options)));
-  });
-  if (krylov && options.spectrum)
-    throw InvalidOption("eigensolver", "krylov", "the Krylov engine gives the top k eigenvalues only, not the spectrum");
+  const DenseMemory memory = parallel::decided_on_root(comm, [&] { return dense_memory(params, ranks); });
+  const bool krylov = choose_engine(params, options, Work::line, memory) == Engine::krylov;
   std::vector<std::size_t> unconverged;
-  LineResult result = krylov ? krylov_line(params, snr, options, comm, unconverged) : dense_line(params, snr, options, comm);
+  LineResult result =
+      krylov ? krylov_line(params, snr, options, comm, unconverged) : dense_line(params, snr, options, comm);
   // The snr values the line's basis did not converge for: each point alone (simulate_point, which falls back
   // to the dense engine where its own Krylov iteration does not converge either).
   for (const std::size_t i : unconverged) {

@@ -34,7 +34,8 @@ struct LineRidge {
 /// The direct form's ridge (S(r) = S0' + q v v^T, v = r u + p / q, b(r) = b0 + r h u) from
 /// betas = A^{-1} [u, p, b0] (d x 3, column-major; A = S0' + lambda I): the basis [beta_b, beta_u, beta_p]
 /// and Sherman-Morrison's coefficients per r.
-LineRidge direct_form_ridge(const std::vector<double>& betas, const std::vector<double>& p, double q, double h);
+LineRidge direct_form_ridge(const std::vector<double>& betas, const std::vector<double>& p, double q,
+                            double h);
 
 /// The test accuracy of the line's ridge at each r (model.md section 6): one pass over the table per
 /// basis vector (its token projections), then every test sequence is scored at every r in O(count)
@@ -47,8 +48,9 @@ std::vector<double> line_test_accuracies(const PointContext& context, const Pool
 /// The Krylov engine's line (krylov_line.cpp): one block Krylov basis of S0 for every snr. The positions of
 /// the snr values whose pairs or ridge did not converge within the budget are appended to `unconverged`
 /// (their points hold the last Ritz values; simulate_line recomputes them one at a time).
-LineResult krylov_line(const model::PointParams& params, std::span<const double> snr, const SimulationOptions& options,
-                       MPI_Comm comm, std::vector<std::size_t>& unconverged);
+LineResult krylov_line(const model::PointParams& params, std::span<const double> snr,
+                       const SimulationOptions& options, MPI_Comm comm,
+                       std::vector<std::size_t>& unconverged);
 
 /// The points of a line from its secular form and ridge: per r the top k eigenvalues and their overlaps
 /// (and all d eigenvalues with options.spectrum: `zeros` more zeros below the secular roots, the Gram

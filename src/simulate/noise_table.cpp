@@ -52,7 +52,8 @@ NoiseTable::NoiseTable(const model::PointParams& params, std::vector<std::size_t
       vocabulary_(params.vocabulary()),
       global_rows_(std::move(global_rows)) {
   for (std::size_t r = 0; r < global_rows_.size(); ++r) {
-    if (global_rows_[r] >= static_cast<std::size_t>(params.d) || (r > 0 && global_rows_[r] <= global_rows_[r - 1]))
+    if (global_rows_[r] >= static_cast<std::size_t>(params.d) ||
+        (r > 0 && global_rows_[r] <= global_rows_[r - 1]))
       throw std::invalid_argument("NoiseTable: the rows must be increasing and below d");
   }
 }

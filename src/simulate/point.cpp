@@ -18,6 +18,7 @@
 #include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/parallel/eigen.hpp"
 #include "rmtsweep/parallel/scalapack.hpp"
+#include "rmtsweep/simulate/engine.hpp"
 #include "rmtsweep/simulate/pooled_sequences.hpp"
 #include "stages.hpp"
 
@@ -26,12 +27,12 @@ namespace {
 
 void check_options(const model::PointParams& params, const SimulationOptions& options) {
   model::validate(params);
-  if (options.k < 1) throw InvalidOption("k", std::to_string(options.k), "allowed: an integer >= 1");
+  if (options.k < 1) throw InvalidArgument("k", std::to_string(options.k), "allowed: an integer >= 1");
   if (options.ntest < 0)
-    throw InvalidOption("ntest", std::to_string(options.ntest), "allowed: an integer >= 0 (0 means N)");
+    throw InvalidArgument("ntest", std::to_string(options.ntest), "allowed: an integer >= 0 (0 means N)");
   if (!std::isfinite(options.ridge)) {
-    throw InvalidOption("ridge", model::format_double(options.ridge),
-                        "allowed: a finite number (S + ridge*kappa*I must be positive definite)");
+    throw InvalidArgument("ridge", model::format_double(options.ridge),
+                          "allowed: a finite number (S + ridge*kappa*I must be positive definite)");
   }
   check_simulable_sizes(params);
 }
@@ -42,7 +43,7 @@ void check_simulable_sizes(const model::PointParams& params) {
   constexpr auto int_max = static_cast<std::int64_t>(std::numeric_limits<int>::max());
   const std::string d = " at d = " + std::to_string(params.d);
   if (params.sequences() > int_max) {
-    throw InvalidOption(
+    throw InvalidArgument(
         "gamma", model::format_double(params.gamma),
         "allowed for a simulation: gamma such that N = round(d/gamma) is below 2^31 (ScaLAPACK's "
         "indices are 32-bit); gamma = " +
@@ -50,11 +51,11 @@ void check_simulable_sizes(const model::PointParams& params) {
             " gives N = " + model::format_double(static_cast<double>(params.sequences())) + d);
   }
   if (params.vocabulary() > int_max) {
-    throw InvalidOption("delta", model::format_double(params.delta),
-                        "allowed for a simulation: delta such that V = 2 round(d/(2 delta)) is below 2^31 "
-                        "(ScaLAPACK's indices are 32-bit); delta = " +
-                            model::format_double(params.delta) + " gives V = " +
-                            model::format_double(static_cast<double>(params.vocabulary())) + d);
+    throw InvalidArgument("delta", model::format_double(params.delta),
+                          "allowed for a simulation: delta such that V = 2 round(d/(2 delta)) is below 2^31 "
+                          "(ScaLAPACK's indices are 32-bit); delta = " +
+                              model::format_double(params.delta) + " gives V = " +
+                              model::format_double(static_cast<double>(params.vocabulary())) + d);
   }
 }
 
@@ -98,7 +99,7 @@ PointResult dense_point(const model::PointParams& params, const SimulationOption
   for (int j = 0; j < k; ++j)
     result.top_eigenvalues.push_back(values[values.size() - 1 - static_cast<std::size_t>(j)]);
   result.path = measured.path;
-  result.eigensolver = measured.elpa                         ? parallel::Reducer::elpa
+  result.eigensolver = measured.elpa                     ? parallel::Reducer::elpa
                        : grid->rows() * grid->cols() > 1 ? parallel::Reducer::scalapack
                                                          : parallel::Reducer::lapack;
   result.overlaps = measured.overlaps;
@@ -187,24 +188,19 @@ PointResult simulate_measurements(const model::PointParams& params, const Simula
                                   MPI_Comm comm) {
   int ranks = 1;
   RMTSWEEP_MPI_CHECK(MPI_Comm_size(comm, &ranks));
-  // Decided on rank 0: krylov_pays and dense_fits read this node's free memory, which may differ
-  // between the nodes of a group, and every rank must take the same path.
-  const bool krylov = parallel::decided_on_root(comm, [&] { return takes_krylov(params, options, ranks); });
+  // This node's free memory is read on rank 0: it may differ between the nodes of a group, and every rank
+  // must take the same path.
+  const DenseMemory memory = parallel::decided_on_root(comm, [&] { return dense_memory(params, ranks); });
+  const bool krylov = choose_engine(params, options, Work::point, memory) == Engine::krylov;
   if (!krylov) return dense_point(params, options, comm);
-  if (options.spectrum) {
-    throw InvalidOption(
-        "eigensolver", "krylov",
-        "allowed with a spectrum stored: auto, dense or scalapack (the Krylov engine never forms S "
-        "and gives its top k eigenvalues only, not the spectrum)");
-  }
   KrylovOutcome outcome = krylov_point(params, options, comm);
   if (outcome.converged) return std::move(outcome.result);
-  if (!parallel::decided_on_root(comm, [&] { return dense_fits(params, ranks); })) {
+  if (memory == DenseMemory::too_small) {
     // Every rank of the group counted the same products (their iterates are bit-identical).
     throw NumericalFailure("simulate_point: the Krylov engine did not converge within " +
-                             std::to_string(outcome.result.products) +
-                             " products of S (residual " + std::to_string(outcome.result.residual) +
-                             ") and the dense path does not fit in memory; raise krylov_budget");
+                           std::to_string(outcome.result.products) + " products of S (residual " +
+                           std::to_string(outcome.result.residual) +
+                           ") and the dense path does not fit in memory; raise krylov_budget");
   }
   PointResult result = dense_point(params, options, comm);
   result.fell_back = true;

@@ -7,9 +7,9 @@
 
 #include "for_chunks.hpp"
 #include "rmtsweep/common/error.hpp"
-#include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/model/weighting.hpp"
 #include "rmtsweep/parallel/blas_threads.hpp"
+#include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/parallel/scalapack.hpp"
 
 namespace rmtsweep::simulate {

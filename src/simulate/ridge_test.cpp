@@ -2,9 +2,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "line_stages.hpp"
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/parallel/collectives.hpp"
-#include "line_stages.hpp"
 #include "stages.hpp"
 
 namespace rmtsweep::simulate {
@@ -80,7 +80,8 @@ double test_accuracy(PointContext& context, const PooledSequences& pooled, const
       for (std::size_t lr = 0; lr < local_beta.size(); ++lr) score += local_beta[lr] * c[lr];
       scores[static_cast<std::size_t>(j)] = score;
     }
-    parallel::all_sum(std::span<double>(scores.data(), static_cast<std::size_t>(count)), context.grid->comm());
+    parallel::all_sum(std::span<double>(scores.data(), static_cast<std::size_t>(count)),
+                      context.grid->comm());
     for (int j = 0; j < count; ++j) {
       draw_signs(rng, test_streams.sign, context.params.correlation, first + j, xi);
       const double score = scores[static_cast<std::size_t>(j)];
@@ -109,7 +110,8 @@ std::vector<double> line_test_accuracies(const PointContext& context, const Pool
   }
   std::vector<std::vector<double>> coefficients(r.size());
   for (std::size_t i = 0; i < r.size(); ++i) coefficients[i] = ridge.coefficients(r[i]);
-  // beta(r)^T (c_n(r) - c-bar(r)) = sum_k alpha_k(r) (sum_t w_t p_k(v_t) - B_k^T c-bar0 + r (sigma_n - sigma-bar) B_k(0)).
+  // beta(r)^T (c_n(r) - c-bar(r)) = sum_k alpha_k(r) (sum_t w_t p_k(v_t) - B_k^T c-bar0 + r (sigma_n -
+  // sigma-bar) B_k(0)).
   const std::vector<double>& w = pooled.weights();
   const random::CounterRng rng(params.seed, static_cast<std::uint64_t>(params.trial));
   const auto T = static_cast<std::size_t>(params.T);
@@ -124,7 +126,8 @@ std::vector<double> line_test_accuracies(const PointContext& context, const Pool
     double sigma = 0.0;
     for (std::size_t t = 0; t < T; ++t) {
       if (w[t] == 0.0) continue;
-      for (std::size_t k = 0; k < count; ++k) noise[k] += w[t] * projections[k][static_cast<std::size_t>(tokens[t])];
+      for (std::size_t k = 0; k < count; ++k)
+        noise[k] += w[t] * projections[k][static_cast<std::size_t>(tokens[t])];
       sigma += w[t] * xi[t];
     }
     const double centred = sigma - sigma_mean;

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "for_chunks.hpp"
-#include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/common/error.hpp"
+#include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/simulate/pooled_sequences.hpp"
 
 namespace rmtsweep::simulate {

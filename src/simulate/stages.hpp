@@ -56,7 +56,7 @@ struct Measurements {
   std::vector<double> mean;         ///< training mean c-bar (d, replicated)
   double deviation_sum = 0.0;       ///< causal:tau: this rank's share of sum_n ||w_n - w(tau)||_1
   CovariancePath path = CovariancePath::automatic;  ///< panels, tokens or gram
-  bool elpa = false;                                 ///< whether ELPA reduced S (or K)
+  bool elpa = false;                                ///< whether ELPA reduced S (or K)
 };
 
 /// The centred sample covariance S (lower triangle, d x d), the training mean c-bar and the ridge's
@@ -64,9 +64,9 @@ struct Measurements {
 /// (dsyrk) or through the vocabulary (PooledSequences::tokens_pay).
 struct FormedCovariance {
   parallel::DistributedMatrix s;
-  std::vector<double> mean;          ///< c-bar (d, replicated)
-  std::vector<double> rhs;           ///< b (d, replicated)
-  double deviation_sum = 0.0;        ///< causal:tau, as Measurements::deviation_sum
+  std::vector<double> mean;    ///< c-bar (d, replicated)
+  std::vector<double> rhs;     ///< b (d, replicated)
+  double deviation_sum = 0.0;  ///< causal:tau, as Measurements::deviation_sum
   CovariancePath path = CovariancePath::panels;
 };
 FormedCovariance form_covariance(PointContext& context, const PooledSequences& pooled);
@@ -97,9 +97,6 @@ struct KrylovOutcome {
   bool converged = false;
 };
 KrylovOutcome krylov_point(const model::PointParams& params, const SimulationOptions& options, MPI_Comm comm);
-
-/// Whether the dense path's S (or K) and its workspace fit in this node's available memory.
-bool dense_fits(const model::PointParams& params, int ranks);
 
 /// The finite-T predictions (simulate/finite_t.hpp) of the line of `params` (its snr aside) at each of `snr`:
 /// the outlier built once on rank 0 of `comm` (through options.finite_t where set) and broadcast, so that

@@ -4,25 +4,34 @@
 // check table_kernels_available() first.
 #include "table_kernels.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <type_traits>
-#include <omp.h>
 
 namespace rmtsweep::simulate {
 namespace {
 
 using v4 = double __attribute__((vector_size(32)));
 
-__attribute__((target("avx2,fma"))) inline v4 load(const double* p) noexcept { v4 v; __builtin_memcpy(&v, p, sizeof v); return v; }
-__attribute__((target("avx2,fma"))) inline void store(double* p, v4 v) noexcept { __builtin_memcpy(p, &v, sizeof v); }
+__attribute__((target("avx2,fma"))) inline v4 load(const double* p) noexcept {
+  v4 v;
+  __builtin_memcpy(&v, p, sizeof v);
+  return v;
+}
+__attribute__((target("avx2,fma"))) inline void store(double* p, v4 v) noexcept {
+  __builtin_memcpy(p, &v, sizeof v);
+}
 __attribute__((target("avx2,fma"))) inline v4 splat(double x) noexcept { return v4{x, x, x, x}; }
 
 /// u[v, lane0 + 0..B) (+)= sum_{i in [r0, r1)} z[i, v] x[i, lane0 + 0..B) for v in [v0, v1): C columns
 /// at a time, B lanes in B / 4 registers each.
 template <int B, int C>
-__attribute__((always_inline, target("avx2,fma"))) inline void dot_columns(const double* z, std::int64_t ld, std::int64_t r0,
-                                                       std::int64_t r1, std::int64_t v0, std::int64_t v1,
-                                                       const double* x, int bp, int lane0, double* u, bool add) {
+__attribute__((always_inline, target("avx2,fma"))) inline void dot_columns(const double* z, std::int64_t ld,
+                                                                           std::int64_t r0, std::int64_t r1,
+                                                                           std::int64_t v0, std::int64_t v1,
+                                                                           const double* x, int bp, int lane0,
+                                                                           double* u, bool add) {
   constexpr int R = B / 4;
   std::int64_t v = v0;
   for (; v + C <= v1; v += C) {
@@ -47,9 +56,11 @@ __attribute__((always_inline, target("avx2,fma"))) inline void dot_columns(const
 
 /// y[i, lane0 + 0..B) += sum_v z[i, v] w[v, lane0 + 0..B) for i in [r0, r1), v in [v0, v1).
 template <int B, int C>
-__attribute__((always_inline, target("avx2,fma"))) inline void axpy_columns(const double* z, std::int64_t ld, std::int64_t r0,
-                                                        std::int64_t r1, std::int64_t v0, std::int64_t v1,
-                                                        const double* w, int bp, int lane0, double* y) {
+__attribute__((always_inline, target("avx2,fma"))) inline void axpy_columns(const double* z, std::int64_t ld,
+                                                                            std::int64_t r0, std::int64_t r1,
+                                                                            std::int64_t v0, std::int64_t v1,
+                                                                            const double* w, int bp,
+                                                                            int lane0, double* y) {
   constexpr int R = B / 4;
   std::int64_t v = v0;
   for (; v + C <= v1; v += C) {
@@ -90,9 +101,10 @@ std::int64_t axpy_unit_rows(std::int64_t rows, int threads) {
 }
 
 template <int B>
-__attribute__((target("avx2,fma"))) void transpose_times_group(const double* z, std::int64_t rows, std::int64_t m,
-                                                               std::int64_t ld, const double* x, int bp, int lane0,
-                                                               double* u, int threads) {
+__attribute__((target("avx2,fma"))) void transpose_times_group(const double* z, std::int64_t rows,
+                                                               std::int64_t m, std::int64_t ld,
+                                                               const double* x, int bp, int lane0, double* u,
+                                                               int threads) {
   // Columns at a time: C x B / 4 accumulators (of the 16 registers) beside B / 4 of x. Measured at
   // B = 8: 5 columns (10 accumulators) took 14.0 ms where 4 took 15.4-16.8 (d = 4000, V = 8000).
   constexpr int C = B <= 4 ? 6 : (B == 8 ? 5 : (B == 12 ? 3 : 2));
@@ -111,8 +123,8 @@ __attribute__((target("avx2,fma"))) void transpose_times_group(const double* z, 
 
 template <int B>
 __attribute__((target("avx2,fma"))) void times_group(const double* z, std::int64_t rows, std::int64_t m,
-                                                     std::int64_t ld, const double* w, int bp, int lane0, double* y,
-                                                     int threads) {
+                                                     std::int64_t ld, const double* w, int bp, int lane0,
+                                                     double* y, int threads) {
   constexpr int H = B % 8 == 0 ? 8 : 4;  // lanes per sweep over a unit: 2 registers (or 1) of y
   // Columns per sweep of y: C x H / 4 registers of w beside H / 4 of y (6 columns: 12 + 2 of 16).
   // Each sweep loads and stores y: 6 columns per sweep cut that traffic to 2/3 of 4's (8 columns,
@@ -125,7 +137,8 @@ __attribute__((target("avx2,fma"))) void times_group(const double* z, std::int64
     const std::int64_t a = unit * unit_rows, b = std::min(rows, a + unit_rows);
     for (std::int64_t i = a; i < b; ++i) std::fill(y + i * bp + lane0, y + i * bp + lane0 + B, 0.0);
     for (std::int64_t v = 0; v < m; v += C) {
-      for (int h = 0; h < B; h += H) axpy_columns<H, C>(z, ld, a, b, v, std::min(m, v + C), w, bp, lane0 + h, y);
+      for (int h = 0; h < B; h += H)
+        axpy_columns<H, C>(z, ld, a, b, v, std::min(m, v + C), w, bp, lane0 + h, y);
     }
   }
 }
@@ -140,7 +153,6 @@ bool table_kernels_available() noexcept {
 #endif
 }
 
-
 namespace {
 
 /// Calls group(std::integral_constant<int, B>{}, lane0) for each group of at most 16 of the bp lanes
@@ -149,25 +161,33 @@ template <class Group>
 void for_lane_groups(int bp, Group&& group) {
   for (int lane0 = 0; lane0 < bp; lane0 += 16) {
     switch (std::min(16, bp - lane0)) {
-      case 4: group(std::integral_constant<int, 4>{}, lane0); break;
-      case 8: group(std::integral_constant<int, 8>{}, lane0); break;
-      case 12: group(std::integral_constant<int, 12>{}, lane0); break;
-      default: group(std::integral_constant<int, 16>{}, lane0); break;
+      case 4:
+        group(std::integral_constant<int, 4>{}, lane0);
+        break;
+      case 8:
+        group(std::integral_constant<int, 8>{}, lane0);
+        break;
+      case 12:
+        group(std::integral_constant<int, 12>{}, lane0);
+        break;
+      default:
+        group(std::integral_constant<int, 16>{}, lane0);
+        break;
     }
   }
 }
 
 }  // namespace
 
-void stream_transpose_times(const double* z, std::int64_t rows, std::int64_t m, std::int64_t ld, const double* x,
-                            int bp, double* u, int threads) {
+void stream_transpose_times(const double* z, std::int64_t rows, std::int64_t m, std::int64_t ld,
+                            const double* x, int bp, double* u, int threads) {
   for_lane_groups(bp, [&](auto lanes, int lane0) {
     transpose_times_group<decltype(lanes)::value>(z, rows, m, ld, x, bp, lane0, u, threads);
   });
 }
 
-void stream_times(const double* z, std::int64_t rows, std::int64_t m, std::int64_t ld, const double* w, int bp,
-                  double* y, int threads) {
+void stream_times(const double* z, std::int64_t rows, std::int64_t m, std::int64_t ld, const double* w,
+                  int bp, double* y, int threads) {
   for_lane_groups(bp, [&](auto lanes, int lane0) {
     times_group<decltype(lanes)::value>(z, rows, m, ld, w, bp, lane0, y, threads);
   });

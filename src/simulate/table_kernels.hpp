@@ -17,11 +17,11 @@ bool table_kernels_available() noexcept;
 
 /// u = z^T x: u is m x bp (entry (v, j) at u[v bp + j]), x is rows x bp. Each u[v, j] is summed
 /// in one fixed order, whatever `threads` is.
-void stream_transpose_times(const double* z, std::int64_t rows, std::int64_t m, std::int64_t ld, const double* x,
-                           int bp, double* u, int threads);
+void stream_transpose_times(const double* z, std::int64_t rows, std::int64_t m, std::int64_t ld,
+                            const double* x, int bp, double* u, int threads);
 
 /// y = z w: y is rows x bp, w is m x bp. Each y[i, j] is summed in one fixed order.
-void stream_times(const double* z, std::int64_t rows, std::int64_t m, std::int64_t ld, const double* w, int bp,
-                 double* y, int threads);
+void stream_times(const double* z, std::int64_t rows, std::int64_t m, std::int64_t ld, const double* w,
+                  int bp, double* y, int threads);
 
 }  // namespace rmtsweep::simulate

@@ -56,7 +56,8 @@ constexpr double tokens_cost_ratio = 28.0;
 /// one thread, against 0.014 ns per dgemm flop); and pdsyrk's time per flop against a local dgemm's
 /// (measured on 2 ranks: the covariance stage at d = 2000 and 4000 ran at 0.4-0.6 x the local
 /// DGEMM rate per rank).
-constexpr double panel_pooling_cost = 34.0, tokens_pooling_cost = 62.0, draw_cost = 850.0, pdsyrk_slowdown = 1.5;
+constexpr double panel_pooling_cost = 34.0, tokens_pooling_cost = 62.0, draw_cost = 850.0,
+                 pdsyrk_slowdown = 1.5;
 
 /// out[n * strip + r] = sum_t w[t] z_{tokens[n, t]}[r0 + r] for r < rows, n < count (rows <= strip).
 RMTSWEEP_VECTOR_CLONES
@@ -134,8 +135,8 @@ double signed_sum(const double* h, std::size_t ldh, std::int64_t vocabulary) {
 /// One dgemm for the local rows below the last column, then each run of consecutive columns in
 /// bands of `diagonal_band` columns down to there; the band's upper part is computed and set
 /// back to zero (1/4 of the band on one process; only the lower triangle holds S).
-void add_block_columns(const double* h, int ldh, const std::vector<int>& cols, int lc0, const double* z, int ldz,
-                       const std::vector<std::size_t>& rows, std::int64_t vocabulary, double alpha,
+void add_block_columns(const double* h, int ldh, const std::vector<int>& cols, int lc0, const double* z,
+                       int ldz, const std::vector<std::size_t>& rows, std::int64_t vocabulary, double alpha,
                        parallel::DistributedMatrix& s) {
   const int w = static_cast<int>(cols.size()), lds = s.lld(), V = static_cast<int>(vocabulary);
   const auto at = [&](int lr, int lc) {
@@ -147,17 +148,22 @@ void add_block_columns(const double* h, int ldh, const std::vector<int>& cols, i
   };
   const int tail = first_row_from(cols.back() + 1), local_rows = static_cast<int>(rows.size());
   if (local_rows > tail)
-    parallel::local_gemm('N', 'T', local_rows - tail, w, V, alpha, z + tail, ldz, h, ldh, 0.0, at(tail, lc0), lds);
+    parallel::local_gemm('N', 'T', local_rows - tail, w, V, alpha, z + tail, ldz, h, ldh, 0.0, at(tail, lc0),
+                         lds);
   for (int a = 0; a < w;) {
     int run_end = a + 1;
-    while (run_end < w && cols[static_cast<std::size_t>(run_end)] == cols[static_cast<std::size_t>(run_end - 1)] + 1)
+    while (run_end < w &&
+           cols[static_cast<std::size_t>(run_end)] == cols[static_cast<std::size_t>(run_end - 1)] + 1)
       ++run_end;
     for (int b = a; b < run_end; b += diagonal_band) {
-      const int m = std::min(diagonal_band, run_end - b), top = first_row_from(cols[static_cast<std::size_t>(b)]);
+      const int m = std::min(diagonal_band, run_end - b),
+                top = first_row_from(cols[static_cast<std::size_t>(b)]);
       if (tail <= top) continue;
-      parallel::local_gemm('N', 'T', tail - top, m, V, alpha, z + top, ldz, h + b, ldh, 0.0, at(top, lc0 + b), lds);
+      parallel::local_gemm('N', 'T', tail - top, m, V, alpha, z + top, ldz, h + b, ldh, 0.0, at(top, lc0 + b),
+                           lds);
       for (int c = 1; c < m; ++c)
-        std::fill(at(top, lc0 + b + c), at(first_row_from(cols[static_cast<std::size_t>(b + c)]), lc0 + b + c), 0.0);
+        std::fill(at(top, lc0 + b + c),
+                  at(first_row_from(cols[static_cast<std::size_t>(b + c)]), lc0 + b + c), 0.0);
     }
     a = run_end;
   }
@@ -262,7 +268,8 @@ double PooledSequences::covariance_by_tokens(parallel::DistributedMatrix& s, std
     throw std::invalid_argument("covariance_by_tokens: S must be d x d and sums have 2 d + 1 entries");
   const std::vector<std::size_t>& rows = table_->global_rows();  // S's local rows too (checked)
   const bool same_rows = global_rows(s) == rows;
-  const bool same_grid = s.grid().rows() == grid_rows_ && s.grid().cols() == grid_cols_ && s.grid().my_col() == my_col_;
+  const bool same_grid =
+      s.grid().rows() == grid_rows_ && s.grid().cols() == grid_cols_ && s.grid().my_col() == my_col_;
   if (!same_rows || !same_grid || (grid_cols_ > 1 && s.col_map().block % strip != 0)) {
     throw std::logic_error(
         "covariance_by_tokens: S must be on the table's grid with its rows (and, on several process "
@@ -330,8 +337,9 @@ double PooledSequences::covariance_by_tokens(parallel::DistributedMatrix& s, std
   const int local_cols = s.local_cols();
   std::vector<int> columns(static_cast<std::size_t>(local_cols));
   for (int lc = 0; lc < local_cols; ++lc) columns[static_cast<std::size_t>(lc)] = s.col_map().to_global(lc);
-  const int group = single_process_ ? std::max(std::min(d, strip), h_block_rows(d, V))
-                                    : distributed_group_columns(d, V, grid_rows_ * grid_cols_, s.col_map().block);
+  const int group = single_process_
+                        ? std::max(std::min(d, strip), h_block_rows(d, V))
+                        : distributed_group_columns(d, V, grid_rows_ * grid_cols_, s.col_map().block);
   std::vector<double> h(static_cast<std::size_t>(group) * uV);
   double h_signs_0 = 0.0;  // (H s)_0, s_v = +1 for v < V/2, -1 after
   const bool sums_here = in_first_process_row_;
@@ -347,7 +355,8 @@ double PooledSequences::covariance_by_tokens(parallel::DistributedMatrix& s, std
     std::unique_ptr<const NoiseTable> drawn;
     if (!all_rows) {
       const auto mark = now();
-      drawn = std::make_unique<const NoiseTable>(params_, std::vector<std::size_t>(cols.begin(), cols.end()), *table_);
+      drawn = std::make_unique<const NoiseTable>(params_, std::vector<std::size_t>(cols.begin(), cols.end()),
+                                                 *table_);
       pooling_seconds += std::chrono::duration<double>(now() - mark).count();
     }
     const double* source = all_rows ? table_->column(0) : drawn->column(0);
@@ -359,8 +368,8 @@ double PooledSequences::covariance_by_tokens(parallel::DistributedMatrix& s, std
       double pooling = 0.0;
       for (std::int64_t k = begin; k < end; ++k) {
         const int r0 = static_cast<int>(k) * strip, rows_here = std::min(strip, width - r0);
-        const std::size_t from =
-            all_rows ? static_cast<std::size_t>(cols[static_cast<std::size_t>(r0)]) : static_cast<std::size_t>(r0);
+        const std::size_t from = all_rows ? static_cast<std::size_t>(cols[static_cast<std::size_t>(r0)])
+                                          : static_cast<std::size_t>(r0);
         const bool row_0 = cols[static_cast<std::size_t>(r0)] == 0;
         std::array<double, strip> sum{}, label_sum{};
         double* h_strip = h.data() + r0;
@@ -376,7 +385,8 @@ double PooledSequences::covariance_by_tokens(parallel::DistributedMatrix& s, std
               pooled[static_cast<std::size_t>(n) * strip] +=
                   signal * index.signal_weight[static_cast<std::size_t>(first + n)];
           }
-          if (sums_here) add_sums(pooled.data(), index.labels.data() + first, count, sum.data(), label_sum.data());
+          if (sums_here)
+            add_sums(pooled.data(), index.labels.data() + first, count, sum.data(), label_sum.data());
           pooling += std::chrono::duration<double>(now() - mark).count();
           add_to_h(V, index.starts.data() + static_cast<std::size_t>(chunk) * (uV + 1),
                    index.entries.data() + static_cast<std::size_t>(first) * uterms, index.weights.data(),
@@ -391,8 +401,8 @@ double PooledSequences::covariance_by_tokens(parallel::DistributedMatrix& s, std
       }
       if (part == 0) pooling_seconds += pooling;
     });
-    add_block_columns(h.data(), group, cols, lc0, table_->column(0), std::max(1, static_cast<int>(rows.size())), rows,
-                      V, 1.0 / static_cast<double>(N), s);
+    add_block_columns(h.data(), group, cols, lc0, table_->column(0),
+                      std::max(1, static_cast<int>(rows.size())), rows, V, 1.0 / static_cast<double>(N), s);
     // S = (1/N) E H^T with E = Z + sqrt(snr) e_1 s^T; the dgemms used Z, which differs from E in
     // row 0 only, and the lower triangle's row 0 is S(0, 0): add (sqrt(snr)/N) (H s)_0 there.
     if (cols.front() == 0 && !rows.empty() && rows.front() == 0)

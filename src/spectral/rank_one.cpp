@@ -8,11 +8,7 @@
 #include <string>
 
 #include "rmtsweep/common/error.hpp"
-
-extern "C" {
-void dlaed4_(const int* n, const int* i, const double* d, const double* z, double* delta, const double* rho,
-             double* dlam, int* info);
-}
+#include "rmtsweep/common/lapack.hpp"
 
 namespace rmtsweep::spectral {
 namespace {
@@ -25,8 +21,8 @@ constexpr double eps = std::numeric_limits<double>::epsilon();
 struct Deflated {
   std::vector<double> poles, z, g;  ///< the moving part: poles, unit z, the overlap vector g rotated alike
   double rho = 0.0;
-  double norm = 0.0;                       ///< ||z(r)|| sqrt(rho) before scaling: z_full = norm z
-  std::vector<double> fixed, fixed_g;      ///< deflated eigenvalues and their rotated g
+  double norm = 0.0;                   ///< ||z(r)|| sqrt(rho) before scaling: z_full = norm z
+  std::vector<double> fixed, fixed_g;  ///< deflated eigenvalues and their rotated g
 };
 
 Deflated deflate(const RankOneLine& line, double r) {
@@ -106,12 +102,14 @@ double root(const Deflated& m, int i, std::vector<double>& delta) {
   int info = 0;
   dlaed4_(&n, &index, m.poles.data(), m.z.data(), delta.data(), &m.rho, &lambda, &info);
   if (info != 0)
-    throw NumericalFailure("dlaed4 did not converge for root " + std::to_string(index) + " of " + std::to_string(n));
+    throw NumericalFailure("dlaed4 did not converge for root " + std::to_string(index) + " of " +
+                           std::to_string(n));
   return lambda;
 }
 
 /// The overlap of the eigenvector (poles - lambda)^{-1} z of a root (from dlaed4's delta).
-double root_overlap(const Deflated& m, const RankOneLine& line, double lambda, const std::vector<double>& delta) {
+double root_overlap(const Deflated& m, const RankOneLine& line, double lambda,
+                    const std::vector<double>& delta) {
   double norm2 = 0.0, along = 0.0;
   for (std::size_t j = 0; j < delta.size(); ++j) {
     const double x = m.z[j] / delta[j];
@@ -173,7 +171,8 @@ void RankOneLine::check() const {
   if (signal.size() != poles.size() || offset.size() != poles.size())
     throw std::invalid_argument("RankOneLine: poles, signal and offset differ in length");
   if (!(rho > 0.0)) throw std::invalid_argument("RankOneLine: rho must be positive");
-  if (!std::is_sorted(poles.begin(), poles.end())) throw std::invalid_argument("RankOneLine: poles must ascend");
+  if (!std::is_sorted(poles.begin(), poles.end()))
+    throw std::invalid_argument("RankOneLine: poles must ascend");
 }
 
 RankOneSolution solve(const RankOneLine& line, double r, int k, bool all_values) {
@@ -195,8 +194,8 @@ RankOneSolution solve(const RankOneLine& line, double r, int k, bool all_values)
     candidates.push_back({m.fixed[j], overlap});
   }
   const auto count = std::min<std::size_t>(static_cast<std::size_t>(std::max(k, 0)), candidates.size());
-  std::partial_sort(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(count), candidates.end(),
-                    [](const Pair& x, const Pair& y) { return x.value > y.value; });
+  std::partial_sort(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(count),
+                    candidates.end(), [](const Pair& x, const Pair& y) { return x.value > y.value; });
   RankOneSolution out;
   for (std::size_t j = 0; j < count; ++j) {
     out.top.push_back(candidates[j].value);

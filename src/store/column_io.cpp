@@ -32,7 +32,8 @@ io::Dataset create_column(hid_t points, const Column& column, hsize_t rows, int 
   }
   describe(set, column.description);
   if (column.type != ColumnType::text) io::write_cf_attributes(set, {}, column.units);
-  if (!column.flags.empty()) io::write_flag_attributes(set, column.flags.values, column.flags.meanings, column.flags.masks);
+  if (!column.flags.empty())
+    io::write_flag_attributes(set, column.flags.values, column.flags.meanings, column.flags.masks);
   return set;
 }
 

@@ -153,11 +153,13 @@ std::map<std::int64_t, std::string> journal_messages(const std::string& path, hi
   std::map<std::int64_t, std::string> found;
   try {
     const Journal journal = read_journal(journal_directory(path));
-    if (journal.files.empty() || journal.head().provenance.sweep_id != io::read_string_attribute(file, "sweep_id"))
+    if (journal.files.empty() ||
+        journal.head().provenance.sweep_id != io::read_string_attribute(file, "sweep_id"))
       return found;
     const JournalFailures failures(journal);
     for (const LeftRow& left : rows) {
-      if (auto message = failures.at(static_cast<std::size_t>(left.row))) found[left.row] = std::move(*message);
+      if (auto message = failures.at(static_cast<std::size_t>(left.row)))
+        found[left.row] = std::move(*message);
     }
   } catch (const std::exception&) {
     // No journal to read (moved, damaged): those rows stay unsettled (write() keeps messages_run below them).
@@ -185,10 +187,9 @@ void DeferredMessages::write(const std::string& path, MPI_Comm comm) {
       {
         const io::File file = io::open_file(path, io::Access::read_only);
         const std::int64_t current = io::read_int_attribute(file, "runs") - 1;
-        const std::int64_t through =
-            io::has_attribute(file, std::string(messages_run_attribute))
-                ? io::read_int_attribute(file, std::string(messages_run_attribute))
-                : -1;
+        const std::int64_t through = io::has_attribute(file, std::string(messages_run_attribute))
+                                         ? io::read_int_attribute(file, std::string(messages_run_attribute))
+                                         : -1;
         settled_through = current;
         auto& points = tables[std::string(points_group)];
         if (io::exists(file, path_of(column::error)) &&

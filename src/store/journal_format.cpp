@@ -373,7 +373,8 @@ Frames split_frames(std::span<const unsigned char> bytes, std::size_t offset) {
       break;
     }
     const std::uint32_t kind = get_u32(p), length = get_u32(p + 4);
-    if (kind != static_cast<std::uint32_t>(FrameKind::head) && kind != static_cast<std::uint32_t>(FrameKind::point) &&
+    if (kind != static_cast<std::uint32_t>(FrameKind::head) &&
+        kind != static_cast<std::uint32_t>(FrameKind::point) &&
         kind != static_cast<std::uint32_t>(FrameKind::line)) {
       out.problem = "no record at byte " + std::to_string(out.end) + ": a damaged or overwritten file";
       break;

@@ -6,6 +6,7 @@
 
 #include "column_io.hpp"
 #include "rmtsweep/io/dimension_scale.hpp"
+#include "rmtsweep/simulate/engine.hpp"
 #include "rmtsweep/simulate/line.hpp"
 
 namespace rmtsweep::store {
@@ -33,7 +34,7 @@ hsize_t line_row_width(const config::SweepConfig& with_setting, std::size_t n) {
         p.weighting = w;
         p.correlation = config.correlation;
         p.table = config.table;
-        dense = dense || !simulate::line_takes_krylov_modelled(p, options);
+        dense = dense || simulate::choose_engine(p, options, simulate::Work::line) == simulate::Engine::dense;
       }
     }
   }
@@ -44,13 +45,15 @@ hsize_t line_row_width(const config::SweepConfig& with_setting, std::size_t n) {
 namespace {
 
 constexpr LineDatasetEntry datasets[] = {
-    {"line", "lines of size d", "the grid line (a point's flattened index without its snr position) of each row"},
+    {"line", "lines of size d",
+     "the grid line (a point's flattened index without its snr position) of each row"},
     {"pole_index", "width (no values)", "position of the pole (snr-free eigenvalue), ascending"},
     {"count", "lines of size d",
      "poles a row holds; 0 where the line was not computed by the line engine (docs/model.md section 9)"},
     {"poles", "lines of size d x width",
      "eigenvalues of the line's snr-free part S0' (or K0', or their Ritz values), ascending; NaN past count"},
-    {"signal", "lines of size d x width", "g: the rank-one update's vector per unit sqrt(snr), in that eigenbasis"},
+    {"signal", "lines of size d x width",
+     "g: the rank-one update's vector per unit sqrt(snr), in that eigenbasis"},
     {"offset", "lines of size d x width", "a: the rank-one update's vector at snr = 0, in that eigenbasis"},
     {"rho", "lines of size d", "rho: M(r) = diag(poles) + rho (r g + a)(r g + a)^T, r = sqrt(snr)"},
     {"form", "lines of size d",
@@ -66,7 +69,6 @@ std::string_view description_of(std::string_view name) {
   }
   return {};
 }
-
 
 }  // namespace
 
@@ -94,7 +96,8 @@ double line_data_bytes(const config::Grid& grid) {
 void create_line_datasets(hid_t file, const config::Grid& grid, bool writer) {
   const config::SweepConfig& config = grid.config();
   const io::Group group = io::create_group(file, std::string(lines_group));
-  detail::describe(group, "per size, the secular form of every line computed as a line (docs/model.md section 9)");
+  detail::describe(group,
+                   "per size, the secular form of every line computed as a line (docs/model.md section 9)");
   const auto rows = static_cast<hsize_t>(grid.line_count() / static_cast<std::int64_t>(config.d.size()));
   for (std::size_t n = 0; n < config.d.size(); ++n) {
     const std::string base = lines_group_of(config.d[n]) + "/";
@@ -127,11 +130,14 @@ SecularTable SecularTable::create(hid_t group, hsize_t rows, hsize_t width, hid_
   SecularTable t;
   t.count_ = per_line(io::create_int_dataset(group, "count", {rows}), description_of("count"), "");
   t.poles_ = per_line(io::create_double_dataset(group, "poles", {rows, width}), description_of("poles"), "1");
-  t.signal_ = per_line(io::create_double_dataset(group, "signal", {rows, width}), description_of("signal"), "1");
-  t.offset_ = per_line(io::create_double_dataset(group, "offset", {rows, width}), description_of("offset"), "1");
+  t.signal_ =
+      per_line(io::create_double_dataset(group, "signal", {rows, width}), description_of("signal"), "1");
+  t.offset_ =
+      per_line(io::create_double_dataset(group, "offset", {rows, width}), description_of("offset"), "1");
   t.rho_ = per_line(io::create_double_dataset(group, "rho", {rows}), description_of("rho"), "1");
   t.form_ = per_line(io::create_int_dataset(group, "form", {rows}), description_of("form"), "");
-  t.converged_ = per_line(io::create_int_dataset(group, "converged", {rows}), description_of("converged"), "");
+  t.converged_ =
+      per_line(io::create_int_dataset(group, "converged", {rows}), description_of("converged"), "");
   t.width_ = width;
   return t;
 }

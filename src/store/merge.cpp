@@ -8,16 +8,17 @@
 #include <set>
 
 #include "rmtsweep/common/error.hpp"
+#include "rmtsweep/config/predictions.hpp"
+#include "rmtsweep/config/shard.hpp"
 #include "rmtsweep/io/file_error.hpp"
 #include "rmtsweep/io/file_lock.hpp"
 #include "rmtsweep/io/move_aside.hpp"
+#include "rmtsweep/io/staged_path.hpp"
 #include "rmtsweep/parallel/communicator.hpp"
 #include "rmtsweep/random/counter_rng.hpp"
 #include "rmtsweep/store/failure_messages.hpp"
 #include "rmtsweep/store/journal.hpp"
 #include "rmtsweep/store/line_store.hpp"
-#include "rmtsweep/config/predictions.hpp"
-#include "rmtsweep/config/shard.hpp"
 #include "rmtsweep/store/sweep_file.hpp"
 #include "rmtsweep/store/sweep_reader.hpp"
 #include "rmtsweep/store/verify.hpp"
@@ -90,7 +91,8 @@ void check_same_sweep(const Input& first, const Input& other) {
   const std::string& b = other.reader->config_text();
   if (!config::same_sweep(a, b)) {
     throw InvalidFile(other.path, "holds another sweep than " + first.path + " (their configs differ, - " +
-                                      first.path + ", + this one: " + joined(config::config_differences(a, b), "; ") +
+                                      first.path +
+                                      ", + this one: " + joined(config::config_differences(a, b), "; ") +
                                       "): merge the shards of one sweep only");
   }
   if (first.provenance.rmtsweep_version != other.provenance.rmtsweep_version) {
@@ -132,12 +134,12 @@ std::vector<int> owners(const std::vector<Input>& inputs, std::int64_t points) {
       o = static_cast<int>(k);
     }
     if (overlap > 0) {
-      throw InvalidOption::described("shards", inputs[k].path,
-                                     std::to_string(overlap) + " points are done (or failed) both in " +
-                                         shard_name(inputs[static_cast<std::size_t>(other)]) + " and in " +
-                                         shard_name(inputs[k]) + " (the first: point " +
-                                         std::to_string(first) +
-                                         "); each point must come from one file: give each shard once");
+      throw InvalidArgument::described("shards", inputs[k].path,
+                                       std::to_string(overlap) + " points are done (or failed) both in " +
+                                           shard_name(inputs[static_cast<std::size_t>(other)]) + " and in " +
+                                           shard_name(inputs[k]) + " (the first: point " +
+                                           std::to_string(first) +
+                                           "); each point must come from one file: give each shard once");
     }
   }
   return owner;
@@ -179,29 +181,30 @@ std::string gap_message(const std::vector<Input>& inputs, const config::Grid& gr
          " points are done in none of the files given: " + joined(problems, "; ");
 }
 
-/// Refuses an output that is one of the inputs, or exists (or has a journal beside it) without --force.
+/// Refuses an output that is one of the inputs, or exists (or has a journal beside it) without `force`.
 void check_output(const MergeOptions& options) {
   std::error_code ec;
   const fs::path out = options.output;
   if (!fs::is_directory(fs::absolute(out).parent_path(), ec))
-    throw InvalidOption("output", options.output, "a file in an existing directory");
+    throw InvalidArgument("output", options.output, "a file in an existing directory");
   const bool exists = fs::exists(fs::symlink_status(out, ec));
   for (const std::string& input : options.inputs) {
     if (exists && fs::equivalent(out, input, ec)) {
-      throw InvalidOption("output", options.output,
-                          "a new file, not one of the shards given (merge writes a file of its own)");
+      throw InvalidArgument("output", options.output,
+                            "a new file, not one of the shards given (merge writes a file of its own)");
     }
   }
   if (exists && !fs::is_regular_file(out, ec))
-    throw InvalidOption("output", options.output,
-                        "a regular file (this path is " + io::kind_at(options.output) + ")");
+    throw InvalidArgument("output", options.output,
+                          "a regular file (this path is " + io::kind_at(options.output) + ")");
   if (exists && !options.force)
-    throw InvalidOption("output", options.output, "exists; pass --force to replace it");
+    throw InvalidArgument("output", options.output, "exists", "force", "replace it");
   const std::string journal = journal_directory(options.output);
   if (fs::exists(fs::symlink_status(journal, ec)) && !options.force) {
-    throw InvalidOption("output", options.output,
-                        "a path without a journal beside it: " + journal +
-                            " exists (another sweep's); move it aside, or --force moves it aside");
+    throw InvalidArgument(
+        "output", options.output,
+        "a path without a journal beside it: " + journal + " exists (another sweep's); move it aside",
+        "force", "move it aside");
   }
 }
 
@@ -241,7 +244,7 @@ std::vector<std::string> messages_of(const Input& input) {
 
 MergeOutcome merge_sweeps(const MergeOptions& options) {
   if (options.inputs.empty())
-    throw InvalidOption("shards", "", "one or more sweep files of shards (rmtsweep run --shard i/n)");
+    throw InvalidArgument("shards", "", "one or more sweep files of shards (rmtsweep run --shard i/n)");
   check_output(options);
   std::vector<Input> inputs;
   for (const std::string& path : options.inputs) {
@@ -256,7 +259,8 @@ MergeOutcome merge_sweeps(const MergeOptions& options) {
     inputs.push_back(std::move(input));
   }
   const std::string& config_text = inputs.front().reader->config_text();
-  const config::Grid grid(config::with_stored_axes(config::parse_sweep_config(config_lines(config_text)), config_text));
+  const config::Grid grid(
+      config::with_stored_axes(config::parse_sweep_config(config_lines(config_text)), config_text));
   for (const Input& input : inputs) {
     if (static_cast<std::int64_t>(input.status.size()) != grid.size()) {
       throw InvalidFile(input.path, "holds " + std::to_string(input.status.size()) + " points, its config " +
@@ -268,19 +272,18 @@ MergeOutcome merge_sweeps(const MergeOptions& options) {
   outcome.points = grid.size();
   outcome.pending = std::count(owner.begin(), owner.end(), -1);
   if (outcome.pending > 0 && !options.allow_partial)
-    throw InvalidOption::described(
+    throw InvalidArgument::described(
         "shards", options.inputs.front(),
-        gap_message(inputs, grid, outcome.pending) +
-            ". Give every shard, finished, or --allow-partial to write the points "
-            "there are (the others pending: `rmtsweep run --resume` on the merged file "
-            "computes them)");
+        gap_message(inputs, grid, outcome.pending) + ". Give every shard, finished", "allow_partial",
+        "write the points there are (the others pending: `rmtsweep run --resume` on the merged file computes "
+        "them)");
   if (outcome.pending > 0)
     outcome.notes.push_back(gap_message(inputs, grid, outcome.pending) + ": pending here");
   io::FileLock lock = io::FileLock::try_exclusive(io::lock_path(options.output));
   if (lock.outcome() == io::FileLock::Outcome::held_elsewhere) {
-    throw InvalidOption("output", options.output,
-                        "a file no other process is writing: a running rmtsweep holds its lock (" +
-                            io::lock_path(options.output) + "); wait for it to end");
+    throw InvalidArgument("output", options.output,
+                          "a file no other process is writing: a running rmtsweep holds its lock (" +
+                              io::lock_path(options.output) + "); wait for it to end");
   }
 
   // The output's provenance: the shards' versions, their runs one after the other.
@@ -303,11 +306,10 @@ MergeOutcome merge_sweeps(const MergeOptions& options) {
   }
   const std::vector<theory::Prediction> predictions = config::grid_predictions(grid);
 
-  const std::string building = options.output + ".merging";
-  std::error_code ec;
+  io::StagedPath building = io::StagedPath::fixed(options.output, "merging");
   try {
     const parallel::Communicator self = parallel::Communicator::duplicate(MPI_COMM_SELF);
-    SweepFile file = SweepFile::create(building, self, grid, predictions, provenance, config_text);
+    SweepFile file = SweepFile::create(building.path(), self, grid, predictions, provenance, config_text);
     const std::vector<JournalColumn> columns = journal_columns(file.written_columns());
     std::size_t run_cell = columns.size(), error_cell = columns.size();
     for (std::size_t c = 0; c < columns.size(); ++c) {
@@ -342,17 +344,13 @@ MergeOutcome merge_sweeps(const MergeOptions& options) {
                             std::to_string(outcome.done + outcome.failed) + " of " +
                             std::to_string(grid.size()) + " points)");
     file.close();
-  } catch (const Hdf5Error& e) {
-    const FileIoError told =
-        io::file_error(building, "write the merged sweep file", e,
-                       "nothing was changed at " + options.output + " (the partial " + building +
-                           " was removed): once there is room, run the same "
-                           "command again");
-    fs::remove(building, ec);
-    throw told;
+  } catch (const Hdf5Error& e) {  // told before `building` is removed (file_error looks at the free space)
+    throw io::file_error(building.path(), "write the merged sweep file", e,
+                         "nothing was changed at " + options.output + " (the partial " + building.path() +
+                             " was removed): once there is room, run the same command again");
   }
   move_old_journal(options, outcome.notes);
-  io::rename_path(building, options.output, "put the merged sweep file in its place");
+  building.put_in_place("put the merged sweep file in its place");
   return outcome;
 }
 

@@ -22,8 +22,8 @@ std::int64_t integer_or(hid_t file, const std::string& name, std::int64_t otherw
 }
 
 config::EigenSetting setting_or_automatic(const std::string& text) {
-  for (const config::EigenSetting s :
-       {config::EigenSetting::automatic, config::EigenSetting::dense, config::EigenSetting::krylov, config::EigenSetting::scalapack}) {
+  for (const config::EigenSetting s : {config::EigenSetting::automatic, config::EigenSetting::dense,
+                                       config::EigenSetting::krylov, config::EigenSetting::scalapack}) {
     if (text == config::eigensolver_setting(s)) return s;
   }
   return config::EigenSetting::automatic;  // files written before the setting was recorded
@@ -176,7 +176,7 @@ Provenance read_provenance(hid_t file) {
                 text_or_empty(file, "blas_version"), text_or_empty(file, "scalapack_library")};
   p.fault_injection = io::has_attribute(file, "fault_injection");
   p.shard = config::shard_or_whole(std::to_string(integer_or(file, "shard_index", 0)) + "/" +
-                           std::to_string(integer_or(file, "shard_count", 0)));
+                                   std::to_string(integer_or(file, "shard_count", 0)));
   p.runs = read_runs(file);
   return p;
 }

@@ -6,13 +6,14 @@
 #include <optional>
 
 #include "rmtsweep/common/error.hpp"
+#include "rmtsweep/config/predictions.hpp"
 #include "rmtsweep/io/file_error.hpp"
 #include "rmtsweep/io/file_lock.hpp"
 #include "rmtsweep/io/move_aside.hpp"
+#include "rmtsweep/io/staged_path.hpp"
 #include "rmtsweep/parallel/communicator.hpp"
 #include "rmtsweep/store/journal.hpp"
 #include "rmtsweep/store/line_store.hpp"
-#include "rmtsweep/config/predictions.hpp"
 #include "rmtsweep/store/sweep_file.hpp"
 #include "rmtsweep/store/sweep_reader.hpp"
 #include "rmtsweep/store/verify.hpp"
@@ -107,13 +108,12 @@ std::string column_differences(const std::vector<JournalColumn>& journal,
 void check_journal(const std::string& path, const Journal& journal) {
   const JournalHead& head = journal.head();
   if (head.schema_version != schema_version) {
-    throw InvalidFile(journal.directory, "was written for a file of schema_version " +
-                                             std::to_string(head.schema_version) +
-                                             "; this rmtsweep rebuilds files of schema_version " +
-                                             std::to_string(schema_version) + " only: recover " + path +
-                                             " with the rmtsweep that wrote the journal (rmtsweep " +
-                                             head.provenance.rmtsweep_version +
-                                             "), whose file this rmtsweep then reads and resumes");
+    throw InvalidFile(
+        journal.directory,
+        "was written for a file of schema_version " + std::to_string(head.schema_version) +
+            "; this rmtsweep rebuilds files of schema_version " + std::to_string(schema_version) +
+            " only: recover " + path + " with the rmtsweep that wrote the journal (rmtsweep " +
+            head.provenance.rmtsweep_version + "), whose file this rmtsweep then reads and resumes");
   }
   const std::vector<JournalColumn> ours = expected_columns();
   if (head.columns != ours) {
@@ -176,7 +176,7 @@ RecoverOutcome recover_sweep(const std::string& path) {
   config::SweepConfig config;
   try {
     config = config::with_stored_axes(config::parse_sweep_config(config_lines(head.config)), head.config);
-  } catch (const InvalidOption& e) {
+  } catch (const InvalidArgument& e) {
     throw InvalidFile(directory, std::string("its config does not parse: ") + e.what());
   }
   const config::Grid grid(config);
@@ -187,10 +187,10 @@ RecoverOutcome recover_sweep(const std::string& path) {
 
   io::FileLock lock = io::FileLock::try_exclusive(io::lock_path(path));
   if (lock.outcome() == io::FileLock::Outcome::held_elsewhere) {
-    throw InvalidOption(
+    throw InvalidArgument(
         "file", path,
-        "a file no other process is writing: a running `rmtsweep run`, `refine` or `assemble` holds "
-        "its lock (" +
+        "a file no other process is writing: a running `rmtsweep run`, `refine` or `assemble` "
+        "holds its lock (" +
             io::lock_path(path) + "); wait for it to end");
   }
   RecoverOutcome outcome;
@@ -199,11 +199,12 @@ RecoverOutcome recover_sweep(const std::string& path) {
   const std::vector<const PointRecord*> latest = latest_records(journal);
   const std::vector<theory::Prediction> predictions = config::grid_predictions(grid);
 
-  const std::string building = path + ".recovering";
+  io::StagedPath building = io::StagedPath::fixed(path, "recovering");
   const std::string damaged = exists ? io::aside_name(path, "damaged") : std::string();
   try {
     const parallel::Communicator self = parallel::Communicator::duplicate(MPI_COMM_SELF);
-    SweepFile file = SweepFile::create(building, self, grid, predictions, head.provenance, head.config);
+    SweepFile file =
+        SweepFile::create(building.path(), self, grid, predictions, head.provenance, head.config);
     // The lines' rows before the points, as a run writes them: the journal's, then the old file's
     // rows the journal has no record of (their points are kept below).
     const std::vector<const LineRecord*> journal_lines = latest_lines(journal);
@@ -234,20 +235,19 @@ RecoverOutcome recover_sweep(const std::string& path) {
                             std::to_string(grid.size()) + " points)" +
                             (exists ? "; the file it replaced kept as " + damaged : std::string()));
     file.close();
-  } catch (const Hdf5Error& e) {
-    const FileIoError told =
-        io::file_error(building, "write the rebuilt sweep file", e,
-                       "nothing was changed (" + path + " and its journal are as they were; the partial " +
-                           building + " was removed): once there is room, run the same command again");
-    fs::remove(building, ec);
-    throw told;
+  } catch (const Hdf5Error& e) {  // told before `building` is removed (file_error looks at the free space)
+    throw io::file_error(building.path(), "write the rebuilt sweep file", e,
+                         "nothing was changed (" + path + " and its journal are as they were; the partial " +
+                             building.path() +
+                             " was removed): once there is room, run the same command again");
   }
+  // Failing here, nothing was changed either: the rebuilt file is removed with `building`.
   if (exists) io::rename_path(path, damaged, "keep the damaged sweep file under another name");
   outcome.damaged = damaged;
   try {
-    io::rename_path(building, path, "put the rebuilt sweep file in its place");
+    building.put_in_place("put the rebuilt sweep file in its place");
   } catch (const FileIoError& e) {
-    throw e.with_note(" -- the rebuilt file is " + building +
+    throw e.with_note(" -- the rebuilt file is " + building.path() +
                       (exists ? ", the old one " + damaged : std::string()) + ": rename the first to " +
                       path);
   }

@@ -43,7 +43,9 @@ RefinedRows read_refined_rows(hid_t file) {
   const auto append = [](auto& to, const auto& from) { to.insert(to.end(), from.begin(), from.end()); };
   for (std::size_t b = 0; b < blocks; ++b) {
     const std::string base = refine_block_path(b) + "/";
-    const auto ints = [&](const Column& c) { return io::read_ints(io::open_dataset(file, base + std::string(c.name))); };
+    const auto ints = [&](const Column& c) {
+      return io::read_ints(io::open_dataset(file, base + std::string(c.name)));
+    };
     append(rows.status, ints(column::status));
     append(rows.weighting_index, ints(column::weighting_index));
     append(rows.d_index, ints(column::d_index));
@@ -119,7 +121,8 @@ const io::Dataset& RefineFile::dataset(const Block& block, const Column& column)
   throw std::logic_error("a refine block without the column " + std::string(column.name));
 }
 
-void RefineFile::write_pending(const std::vector<std::int64_t>& rows, const std::vector<RefinedPoint>& points) {
+void RefineFile::write_pending(const std::vector<std::int64_t>& rows,
+                               const std::vector<RefinedPoint>& points) {
   for (std::size_t p = 0; p < rows.size(); ++p) {
     const Block& block = block_of(rows[p]);
     const auto row = static_cast<hsize_t>(rows[p] - block.first);
@@ -154,8 +157,9 @@ void RefineFile::write_done(std::int64_t row, const simulate::PointResult& resul
 }
 
 void RefineFile::write_failed(std::int64_t row, const std::string& message, double seconds) {
-  write_outcome(row, PointOutcome{nullptr, PointStatus::failed, seconds, run_index_,
-                                  message.empty() ? std::string_view("failed") : std::string_view(message), k_});
+  write_outcome(row,
+                PointOutcome{nullptr, PointStatus::failed, seconds, run_index_,
+                             message.empty() ? std::string_view("failed") : std::string_view(message), k_});
 }
 
 }  // namespace rmtsweep::store

@@ -55,7 +55,8 @@ std::vector<std::pair<std::size_t, StoredLine>> read_refined_lines(hid_t file) {
   return out;
 }
 
-RefinedLineStore::RefinedLineStore(hid_t file, const config::SweepConfig& config) : file_(file), config_(&config) {
+RefinedLineStore::RefinedLineStore(hid_t file, const config::SweepConfig& config)
+    : file_(file), config_(&config) {
   const std::size_t blocks = complete_blocks(file, refined_lines_group);
   for (std::size_t b = 0; b < blocks; ++b) open_block(b);
 }

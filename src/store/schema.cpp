@@ -139,7 +139,8 @@ constexpr Column table[] = {
     {"theory_finite_t_top_eigenvalue", real, scalar, measurement,
      "finite-T prediction from the point's own token draws (docs/finite_t.md): the outlier where detectable, "
      "else the finite-T right edge; computed for every weighting and size (above min(V, N) = 2000 from the "
-     "quadrature of docs/finite_t.md section 7, within 1e-4 of the exact spectrum's); NaN where it failed and "
+     "quadrature of docs/finite_t.md section 7, within 1e-4 of the exact spectrum's); NaN where it failed "
+     "and "
      "in files written before it existed (before 2026-12-06 also for several pooled tokens where the paper's "
      "law held or min(V, N) > 6400)",
      nullptr, [](O o) { return finite_t(o, &theory::FiniteTPrediction::top_eigenvalue); }},
@@ -281,7 +282,8 @@ const Column &theory_finite_t_top_eigenvalue = named("theory_finite_t_top_eigenv
 }  // namespace column
 
 namespace grid_axis {
-const DatasetEntry d{"grid/d", "values of the d axis (embedding dimension), in grid order (schema_version 2)"};
+const DatasetEntry d{"grid/d",
+                     "values of the d axis (embedding dimension), in grid order (schema_version 2)"};
 const DatasetEntry delta{"grid/delta", "values of the delta axis (d/V), in grid order"};
 const DatasetEntry gamma{"grid/gamma", "values of the gamma axis (d/N), in grid order"};
 const DatasetEntry snr{"grid/snr", "values of the snr axis (||mu||^2), in grid order"};

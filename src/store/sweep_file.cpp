@@ -70,7 +70,8 @@ void attach(hid_t set, const std::vector<const Dimension*>& dims,
 }
 
 /// Writes /grid/* (values: rank 0 only, independent), each dataset the coordinate of its own axis.
-void write_grid(hid_t file, const config::Grid& grid, const std::vector<std::string>& weightings, bool writer) {
+void write_grid(hid_t file, const config::Grid& grid, const std::vector<std::string>& weightings,
+                bool writer) {
   const config::SweepConfig& c = grid.config();
   const io::Group group = io::create_group(file, std::string(grid_group));
   const std::vector<std::int64_t> sizes(c.d.begin(), c.d.end());
@@ -205,9 +206,10 @@ SweepFile SweepFile::create(const std::string& path, MPI_Comm comm, const config
                         config::resolved_config_json(created));
   }
   io::write_attribute(sweep.file_, "point_count", static_cast<std::int64_t>(points));
-  io::write_attribute(sweep.file_, "point_order",
-                      "index = ((((d_index * n_delta + delta_index) * n_gamma + gamma_index) * n_snr + snr_index) * "
-                      "n_weighting + weighting_index) * trials + trial");
+  io::write_attribute(
+      sweep.file_, "point_order",
+      "index = ((((d_index * n_delta + delta_index) * n_gamma + gamma_index) * n_snr + snr_index) * "
+      "n_weighting + weighting_index) * trials + trial");
   detail::write_provenance(sweep.file_, provenance);
   sweep.run_index_ = static_cast<int>(provenance.runs.size()) - 1;
   io::flush(sweep.file_);
@@ -228,45 +230,48 @@ std::string recover_hint(const std::string& path) {
          "`, then this command again";
 }
 
-/// Why the file at `path` cannot be resumed by this rmtsweep, or empty (rank 0's serial check). With
-/// `resuming` (run --resume) the advice names --force, which starts an rmtsweep file again.
-std::string resume_problem(const std::string& path, std::string& config, bool resuming) {
-  const std::string force = resuming ? "; --force starts it again (overwriting it)" : "";
+/// Why the file at `path` cannot be resumed by this rmtsweep (empty: it can), and whether starting it again
+/// (a new sweep over it) is the way out (rank 0's serial check): not for another program's file, which is
+/// never to be overwritten.
+struct ResumeProblem {
+  std::string problem;
+  bool start_again = false;
+};
+
+ResumeProblem resume_problem(const std::string& path, std::string& config) {
   try {
     const SweepReader reader(path);
     if (reader.schema_version() < oldest_schema_version || reader.schema_version() > schema_version) {
-      return "written with schema_version " + std::to_string(reader.schema_version()) +
-             ", this rmtsweep resumes " + std::to_string(oldest_schema_version) + " to " +
-             std::to_string(schema_version);
+      return {"written with schema_version " + std::to_string(reader.schema_version()) +
+              ", this rmtsweep resumes " + std::to_string(oldest_schema_version) + " to " +
+              std::to_string(schema_version)};
     }
     const StoredDraws draws = reader.draws();
-    const std::string mixing =
-        std::string(": resuming would mix the two; finish it with the rmtsweep that started it") +
-        (resuming ? ", or start again with --force" : "");
+    const std::string mixing = ": resuming would mix the two; finish it with the rmtsweep that started it";
     if (draws.version != random::draws_version) {
-      return "its points were drawn with draws_version " + std::to_string(draws.version) +
-             " and this rmtsweep draws version " + std::to_string(random::draws_version) +
-             " (other random numbers for the same seed)" + mixing;
+      return {"its points were drawn with draws_version " + std::to_string(draws.version) +
+                  " and this rmtsweep draws version " + std::to_string(random::draws_version) +
+                  " (other random numbers for the same seed)" + mixing,
+              true};
     }
     if (draws.library != random::draws_library()) {
-      return "its Gaussian draws came from " + (draws.library.empty() ? "(unrecorded)" : draws.library) +
-             " and this rmtsweep's from " + random::draws_library() + " (they may differ for the same seed)" +
-             mixing;
+      return {"its Gaussian draws came from " + (draws.library.empty() ? "(unrecorded)" : draws.library) +
+                  " and this rmtsweep's from " + random::draws_library() +
+                  " (they may differ for the same seed)" + mixing,
+              true};
     }
     config = reader.config_text();
     return {};
   } catch (const InvalidFile& e) {  // another program's file says so itself, and is never to be overwritten
     const std::string what = e.what();
-    return what.substr(std::min(what.size(), path.size() + 2)) +
-           (SweepReader::written_by_rmtsweep(path) ? force : "");
+    return {what.substr(std::min(what.size(), path.size() + 2)), SweepReader::written_by_rmtsweep(path)};
   } catch (const FileIoError& e) {  // "<path>: cannot open the sweep file: <cause>; <advice>"
     const std::string what = e.what();
-    return what.substr(std::min(what.size(), path.size() + 2)) + recover_hint(path) +
-           (resuming ? "; or --force starts it again (overwriting it)" : "");
+    return {what.substr(std::min(what.size(), path.size() + 2)) + recover_hint(path), true};
   } catch (const Hdf5Error& e) {
     const std::string what = e.what();
-    return "cannot be read as a sweep file (" + what.substr(0, what.find('\n')) + ")" + recover_hint(path) +
-           (resuming ? "; or start again with --force" : "");
+    return {"cannot be read as a sweep file (" + what.substr(0, what.find('\n')) + ")" + recover_hint(path),
+            true};
   }
 }
 
@@ -274,9 +279,18 @@ std::string resume_problem(const std::string& path, std::string& config, bool re
 
 std::string SweepFile::stored_config(const std::string& path, MPI_Comm comm, const std::string& option) {
   std::string config;
-  const std::string problem =
-      parallel::decided_on_root(comm, [&] { return resume_problem(path, config, option == "resume"); });
-  if (!problem.empty()) throw InvalidOption(option, path, problem);
+  bool start_again = false;
+  const std::string problem = parallel::decided_on_root(comm, [&] {
+    const ResumeProblem p = resume_problem(path, config);
+    start_again = p.start_again;
+    return p.problem;
+  });
+  if (!problem.empty()) {
+    // A resume's way out is a new sweep over the file (run's force); refine's is not.
+    if (option == "resume" && parallel::broadcast(start_again, comm))
+      throw InvalidArgument(option, path, problem, "force", "start it again (overwriting it)");
+    throw InvalidArgument(option, path, problem);
+  }
   return parallel::broadcast(std::move(config), comm);
 }
 
@@ -403,7 +417,8 @@ void SweepFile::write_line(std::int64_t line, const spectral::RankOneLine& secul
   lines_.write(line, secular, converged);
 }
 
-void SweepFile::write_parameters(std::int64_t index, const config::Grid& grid, const theory::Prediction& prediction,
+void SweepFile::write_parameters(std::int64_t index, const config::Grid& grid,
+                                 const theory::Prediction& prediction,
                                  const std::vector<std::string>& names) {
   const model::PointParams params = grid.params(index);
   const config::GridCoordinates at = grid.coordinates(index);

@@ -11,6 +11,7 @@
 
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/io/file_error.hpp"
+#include "rmtsweep/store/sweep_creation.hpp"
 
 namespace rmtsweep::store {
 
@@ -95,9 +96,9 @@ SweepReader::SweepReader(const std::string& path) : path_(path) {
     ::close(fd);
   } else if (errno == ENOENT) {
     std::error_code ec;  // sweep_creation.hpp: a creation killed before its end leaves FILE.h5.creating only
-    if (std::filesystem::exists(path + ".creating", ec)) {
-      throw InvalidFile(path, "no such file: its creation was interrupted (" + path +
-                                  ".creating is the part written); the same `rmtsweep run` command, with or "
+    if (const std::string creating = creating_name(path); std::filesystem::exists(creating, ec)) {
+      throw InvalidFile(path, "no such file: its creation was interrupted (" + creating +
+                                  " is the part written); the same `rmtsweep run` command, with or "
                                   "without --resume, starts the sweep");
     }
     throw InvalidFile(path, "no such file");
@@ -145,7 +146,7 @@ SweepReader::SweepReader(const std::string& path) : path_(path) {
 config::SweepConfig SweepReader::config() const {
   try {
     return config::parse_sweep_config(config_lines(config_text_));
-  } catch (const InvalidOption& e) {
+  } catch (const InvalidArgument& e) {
     throw InvalidFile(path_, std::string("its stored config does not parse: ") + e.what());
   }
 }

@@ -8,9 +8,9 @@
 #include <map>
 
 #include "rmtsweep/common/error.hpp"
-#include "rmtsweep/store/failure_messages.hpp"
 #include "rmtsweep/config/grid.hpp"
 #include "rmtsweep/config/predictions.hpp"
+#include "rmtsweep/store/failure_messages.hpp"
 
 namespace rmtsweep::store {
 namespace {

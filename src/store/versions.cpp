@@ -5,9 +5,9 @@
 
 #include <filesystem>
 
+#include "rmtsweep/common/lapack.hpp"
 #include "rmtsweep/store/sweep_file.hpp"
 
-extern "C" char* openblas_get_config(void);
 extern "C" void pdsyevr_();  // only its address is taken, to find the ScaLAPACK library file
 
 namespace rmtsweep::store {

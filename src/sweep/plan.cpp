@@ -1,15 +1,15 @@
 // Estimates of a sweep before it runs (include/rmtsweep/sweep/plan.hpp).
 #include "rmtsweep/sweep/plan.hpp"
-#include "rmtsweep/sweep/schedule.hpp"
 
 #include <algorithm>
 #include <cstdio>
 
 #include "rmtsweep/model/weighting.hpp"
-#include "rmtsweep/simulate/line.hpp"
+#include "rmtsweep/simulate/engine.hpp"
 #include "rmtsweep/simulate/point.hpp"
 #include "rmtsweep/store/line_store.hpp"
 #include "rmtsweep/store/schema.hpp"
+#include "rmtsweep/sweep/schedule.hpp"
 
 namespace rmtsweep::sweep {
 namespace {
@@ -29,12 +29,15 @@ constexpr double measured_threads = 2.0;
 
 }  // namespace
 
-PointEstimate estimate_point(const model::PointParams& params, const config::SweepConfig& config, int threads_per_rank) {
+PointEstimate estimate_point(const model::PointParams& params, const config::SweepConfig& config,
+                             int threads_per_rank) {
   const double d = params.d, V = static_cast<double>(params.vocabulary()),
                N = static_cast<double>(params.sequences());
   const double ranks = std::max(1, config.ranks_per_point);
   PointEstimate e;
-  e.krylov = simulate::takes_krylov(params, config::simulation_options(config, params.d), config.ranks_per_point);
+  e.krylov = simulate::choose_engine(
+                 params, config::simulation_options(config, params.d), simulate::Work::point,
+                 simulate::dense_memory(params, config.ranks_per_point)) == simulate::Engine::krylov;
   const double table = 8.0 * d * V / ranks;
   if (e.krylov) {
     // The table's rows, and the pooled vectors C = E A where N <= 0.3 V (FactoredCovariance::compress).
@@ -53,31 +56,35 @@ PointEstimate estimate_point(const model::PointParams& params, const config::Swe
   return e;
 }
 
-PointEstimate estimate_line(const model::PointParams& params, std::size_t snr_count, const config::SweepConfig& config,
-                            int threads_per_rank) {
+PointEstimate estimate_line(const model::PointParams& params, std::size_t snr_count,
+                            const config::SweepConfig& config, int threads_per_rank) {
   const double d = params.d, V = static_cast<double>(params.vocabulary()),
                N = static_cast<double>(params.sequences());
   const double ranks = std::max(1, config.ranks_per_point);
   const simulate::SimulationOptions options = config::simulation_options(config, params.d);
   PointEstimate e;
-  e.krylov = simulate::line_takes_krylov_modelled(params, options) ||
-             (!options.spectrum && !simulate::dense_fits_on(params, config.ranks_per_point));
+  e.krylov = simulate::choose_engine(params, options, simulate::Work::line,
+                                     simulate::dense_memory(params, config.ranks_per_point)) ==
+             simulate::Engine::krylov;
   const double table = 8.0 * d * V / ranks;
   if (e.krylov) {
     // As a Krylov point, and the basis (d x the budget's vectors at most) on every rank.
-    e.bytes_per_rank = table + (N <= 0.3 * V ? 8.0 * d * N / ranks : 0.0) +
-                       8.0 * d * static_cast<double>(std::min<long long>(params.d, simulate::krylov_budget(options))) +
-                       fixed_bytes;
+    e.bytes_per_rank =
+        table + (N <= 0.3 * V ? 8.0 * d * N / ranks : 0.0) +
+        8.0 * d * static_cast<double>(std::min<long long>(params.d, simulate::krylov_budget(options))) +
+        fixed_bytes;
   } else {
-    // S (or the N x N Gram), its tridiagonal form's eigenvectors on every rank of the group, the table, a panel.
+    // S (or the N x N Gram), its tridiagonal form's eigenvectors on every rank of the group, the table, a
+    // panel.
     const double m = std::min(d, N);
     e.bytes_per_rank = 8.0 * m * m / ranks + 8.0 * m * m + table + 8.0 * d * 512.0 / ranks + fixed_bytes;
   }
   const double units = line_cost(params, snr_count, config);
   const double threads = ranks * std::max(1, threads_per_rank);
   // A line's bookkeeping is one unit's; its points' writes about a millisecond each.
-  e.seconds = fixed_seconds + 0.001 * static_cast<double>(snr_count) +
-              units * (e.krylov ? krylov_seconds_per_unit : dense_seconds_per_unit) * measured_threads / threads;
+  e.seconds =
+      fixed_seconds + 0.001 * static_cast<double>(snr_count) +
+      units * (e.krylov ? krylov_seconds_per_unit : dense_seconds_per_unit) * measured_threads / threads;
   return e;
 }
 
@@ -112,7 +119,8 @@ SweepPlan plan_sweep(const config::Grid& grid, int threads_per_rank) {
             plan.largest_point = params;
           }
           plan.longest_seconds = std::max(plan.longest_seconds, e.seconds);
-          plan.core_hours += static_cast<double>(units) * e.seconds * c.ranks_per_point * threads_per_rank / 3600.0;
+          plan.core_hours +=
+              static_cast<double>(units) * e.seconds * c.ranks_per_point * threads_per_rank / 3600.0;
           if (e.krylov) plan.krylov_points += per_combination;
         }
       }

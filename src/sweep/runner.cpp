@@ -1,6 +1,5 @@
 // The sweep's main loop (include/rmtsweep/sweep/runner.hpp).
 #include "rmtsweep/sweep/runner.hpp"
-#include "rmtsweep/sweep/schedule.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -18,9 +17,10 @@
 #include "rmtsweep/model/parse_number.hpp"
 #include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/parallel/communicator.hpp"
+#include "rmtsweep/parallel/work_counter.hpp"
 #include "rmtsweep/simulate/point.hpp"
 #include "rmtsweep/sweep/plan.hpp"
-#include "rmtsweep/parallel/work_counter.hpp"
+#include "rmtsweep/sweep/schedule.hpp"
 
 namespace rmtsweep::sweep {
 namespace {
@@ -88,8 +88,8 @@ struct PendingWork {
   std::vector<double> costs;  ///< per unit
 };
 
-PendingWork pending_work(const config::Grid& grid, const store::SweepFile& file, const std::vector<char>& in_shard,
-                         MPI_Comm comm) {
+PendingWork pending_work(const config::Grid& grid, const store::SweepFile& file,
+                         const std::vector<char>& in_shard, MPI_Comm comm) {
   PendingWork work;
   const bool root = parallel::rank_of(comm) == 0;
   if (root) {
@@ -195,8 +195,10 @@ std::string describe_point(const model::PointParams& point) {
 
 }  // namespace
 
-std::string point_failure_text(const std::exception& e, const model::PointParams& point, int ranks_per_point) {
-  if (const auto* memory = dynamic_cast<const std::bad_alloc*>(&e)) return out_of_memory(*memory, point, ranks_per_point).what();
+std::string point_failure_text(const std::exception& e, const model::PointParams& point,
+                               int ranks_per_point) {
+  if (const auto* memory = dynamic_cast<const std::bad_alloc*>(&e))
+    return out_of_memory(*memory, point, ranks_per_point).what();
   const std::string what = e.what();
   return what.empty() ? "unknown error" : what;
 }
@@ -216,8 +218,8 @@ namespace {
 /// What one unit gave: per point its result or its failure message.
 struct UnitOutcome {
   std::vector<simulate::PointResult> results;  ///< one per point of the unit (empty on failure)
-  std::string failure;                          ///< the unit's failure, empty when it was computed
-  std::optional<simulate::LineResult> line;     ///< a line's whole result
+  std::string failure;                         ///< the unit's failure, empty when it was computed
+  std::optional<simulate::LineResult> line;    ///< a line's whole result
 };
 
 }  // namespace
@@ -252,8 +254,10 @@ RunOutcome run_batch(const PointBatch& batch, int ranks_per_point, MPI_Comm comm
   if (rank == 0 && progress_out) {
     for (std::size_t u = 0; u < units; ++u) {
       std::size_t wanted = 0;
-      for (std::size_t at = batch.unit_begin(u); at < batch.unit_end(u); ++at) wanted += batch.is_wanted(at) ? 1 : 0;
-      for (std::size_t i = 0; i < wanted; ++i) cost_before.push_back(cost_before.back() + costs[u] / static_cast<double>(wanted));
+      for (std::size_t at = batch.unit_begin(u); at < batch.unit_end(u); ++at)
+        wanted += batch.is_wanted(at) ? 1 : 0;
+      for (std::size_t i = 0; i < wanted; ++i)
+        cost_before.push_back(cost_before.back() + costs[u] / static_cast<double>(wanted));
     }
   } else {
     cost_before.assign(static_cast<std::size_t>(outcome.todo) + 1, 0.0);
@@ -311,7 +315,7 @@ RunOutcome run_batch(const PointBatch& batch, int ranks_per_point, MPI_Comm comm
       UnitOutcome result;
       // A group of one rank records any error and goes on. In a larger group only the errors every
       // rank raises together can be recorded: a NumericalFailure (a ScaLAPACK info agreed across
-      // the grid) or a refused parameter (InvalidOption). Any other error, an out-of-memory one
+      // the grid) or a refused parameter (InvalidArgument). Any other error, an out-of-memory one
       // among them, may have hit some ranks only while the others wait in a collective call, so it
       // ends the job instead of hanging it. Here, not by a throw to main: unwinding would run
       // collective destructors (the file's H5Fclose, the counter's MPI_Win_free) that the waiting
@@ -319,13 +323,14 @@ RunOutcome run_batch(const PointBatch& batch, int ranks_per_point, MPI_Comm comm
       const auto local_failure = [&](const std::exception& e) {
         const std::string text = point_failure_text(e, params, per_group);
         if (per_group > 1) {
-          std::fprintf(stderr,
-                       "%s: rank %d: %s %lld failed on this rank (%s); the other ranks of its "
-                       "group cannot know, so the job ends here (MPI_Abort); the file is resumable with "
-                       "--resume\n",
-                       batch.label, rank, is_line ? "the line of point" : "point",
-                       static_cast<long long>(batch.id_of ? batch.id_of(first) : static_cast<std::int64_t>(first)),
-                       text.c_str());
+          std::fprintf(
+              stderr,
+              "%s: rank %d: %s %lld failed on this rank (%s); the other ranks of its "
+              "group cannot know, so the job ends here (MPI_Abort); the file is resumable with "
+              "--resume\n",
+              batch.label, rank, is_line ? "the line of point" : "point",
+              static_cast<long long>(batch.id_of ? batch.id_of(first) : static_cast<std::int64_t>(first)),
+              text.c_str());
           std::fflush(stderr);
           MPI_Abort(comm, 1);
         }
@@ -356,7 +361,7 @@ RunOutcome run_batch(const PointBatch& batch, int ranks_per_point, MPI_Comm comm
         }
       } catch (const NumericalFailure& e) {
         result.failure = point_failure_text(e, params, per_group);
-      } catch (const InvalidOption& e) {
+      } catch (const InvalidArgument& e) {
         result.failure = point_failure_text(e, params, per_group);
       } catch (const std::exception& e) {
         result.failure = local_failure(e);
@@ -451,7 +456,8 @@ RunOutcome run_sweep(const config::Grid& grid, store::SweepFile& file, MPI_Comm 
   batch.options_of = [&](int d) { return config::simulation_options(config, d); };
   batch.id_of = [&](std::size_t at) { return order[at]; };
   batch.fail_injected = [&](std::size_t at) {
-    return std::find(config.fail_points.begin(), config.fail_points.end(), order[at]) != config.fail_points.end();
+    return std::find(config.fail_points.begin(), config.fail_points.end(), order[at]) !=
+           config.fail_points.end();
   };
   batch.write_done = [&](std::size_t at, const simulate::PointResult& result, double seconds) {
     file.write_done(order[at], result, seconds);

@@ -5,21 +5,19 @@
 #include <stdexcept>
 #include <utility>
 
+#include "rmtsweep/simulate/engine.hpp"
 #include "rmtsweep/simulate/finite_t.hpp"
-#include "rmtsweep/simulate/line.hpp"
-#include "rmtsweep/simulate/point.hpp"
 
 namespace rmtsweep::sweep {
 
 double point_cost(const model::PointParams& params, const config::SweepConfig& config) {
-  // The cost model alone (krylov_pays also reads /proc/meminfo, once per call: twice per point of
-  // the sweep here). A point whose S cannot fit takes the Krylov engine anyway; it is ordered by its
-  // dense cost, which puts it first, where the largest points belong.
+  // The cost model alone (the memory check reads /proc/meminfo: twice per point of the sweep here). A point
+  // whose S cannot fit takes the Krylov engine anyway; it is ordered by its dense cost, which puts it
+  // first, where the largest points belong.
   const simulate::SimulationOptions options = config::simulation_options(config, params.d);
-  const bool krylov = options.engine == simulate::Engine::krylov ||
-                      (options.engine == simulate::Engine::automatic &&
-                       simulate::krylov_modelled_faster(params, options));
-  return point_cost(params, config, krylov);
+  return point_cost(
+      params, config,
+      simulate::choose_engine(params, options, simulate::Work::point) == simulate::Engine::krylov);
 }
 
 double point_cost(const model::PointParams& params, const config::SweepConfig& config, bool krylov) {
@@ -29,9 +27,11 @@ double point_cost(const model::PointParams& params, const config::SweepConfig& c
   const double test = config.ntest > 0 ? static_cast<double>(config.ntest) : N;
   const double pooling = params.weighting.data_dependent() ? T * T : T;
   // The finite-T theory is built once per line and trial: a point carries its share.
-  const double theory = simulate::finite_t_cost(params) / static_cast<double>(std::max<std::size_t>(1, config.snr.size()));
+  const double theory =
+      simulate::finite_t_cost(params) / static_cast<double>(std::max<std::size_t>(1, config.snr.size()));
   const double data = V * d + (N + test) * pooling * d + theory;
-  if (krylov) return data + simulate::engine_costs(params, config::simulation_options(config, params.d)).krylov;
+  if (krylov)
+    return data + simulate::engine_costs(params, config::simulation_options(config, params.d)).krylov;
   return data + N * d * d + 5.0 * d * d * d;
 }
 
@@ -71,11 +71,13 @@ std::vector<std::int64_t> order_by_cost(const config::Grid& grid, std::vector<st
   return todo;
 }
 
-std::vector<std::int64_t> table_runs(const config::Grid& grid, const std::vector<std::int64_t>& order, int groups) {
+std::vector<std::int64_t> table_runs(const config::Grid& grid, const std::vector<std::int64_t>& order,
+                                     int groups) {
   std::vector<model::PointParams> ordered;
   ordered.reserve(order.size());
   for (const std::int64_t i : order) ordered.push_back(grid.params(i));
-  return table_runs(ordered, grid.config(), groups);  // (d, delta) values name the same table as their indices
+  return table_runs(ordered, grid.config(),
+                    groups);  // (d, delta) values name the same table as their indices
 }
 
 double line_cost(const model::PointParams& params, std::size_t snr_count, const config::SweepConfig& config) {
@@ -86,16 +88,18 @@ double line_cost(const model::PointParams& params, std::size_t snr_count, const 
   const double test = config.ntest > 0 ? static_cast<double>(config.ntest) : N;
   const double m = std::min(d, N);
   // The table, the pooling, four token projections and scoring every test sequence at every snr.
-  const double data = V * d + N * T * d + 4.0 * V * d + test * T + static_cast<double>(snr_count) * 4.0 * test +
+  const double data = V * d + N * T * d + 4.0 * V * d + test * T +
+                      static_cast<double>(snr_count) * 4.0 * test +
                       simulate::finite_t_cost(params);  // the finite-T theory, once per line
-  const bool krylov = simulate::line_takes_krylov_modelled(params, options);
+  const bool krylov =
+      simulate::choose_engine(params, options, simulate::Work::line) == simulate::Engine::krylov;
   if (krylov) return data + 1.15 * simulate::engine_costs(params, options).krylov;
   const double spectrum = options.spectrum ? static_cast<double>(snr_count) * 30.0 * m * m : 0.0;
   return data + (N < d ? d * N * N : d * d * std::min(N, V)) + 11.0 * m * m * m + spectrum;
 }
 
-std::vector<std::int64_t> unit_runs(const std::vector<model::PointParams>& firsts, const std::vector<double>& costs,
-                                    int groups) {
+std::vector<std::int64_t> unit_runs(const std::vector<model::PointParams>& firsts,
+                                    const std::vector<double>& costs, int groups) {
   struct Key {
     double cost, delta;
     int d, trial;
@@ -119,8 +123,8 @@ std::vector<std::int64_t> unit_runs(const std::vector<model::PointParams>& first
   return starts;
 }
 
-std::vector<std::int64_t> table_runs(const std::vector<model::PointParams>& ordered, const config::SweepConfig& config,
-                                     int groups) {
+std::vector<std::int64_t> table_runs(const std::vector<model::PointParams>& ordered,
+                                     const config::SweepConfig& config, int groups) {
   std::vector<double> costs;
   costs.reserve(ordered.size());
   for (const model::PointParams& p : ordered) costs.push_back(point_cost(p, config));

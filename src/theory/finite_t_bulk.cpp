@@ -21,8 +21,10 @@ std::vector<std::pair<std::int64_t, double>> sequence_column(std::span<const dou
   for (std::size_t t = 0; t < w.size(); ++t) {
     if (w[t] == 0.0) continue;
     auto it = std::find_if(column.begin(), column.end(), [&](const auto& e) { return e.first == tokens[t]; });
-    if (it == column.end()) column.emplace_back(tokens[t], w[t]);
-    else it->second += w[t];
+    if (it == column.end())
+      column.emplace_back(tokens[t], w[t]);
+    else
+      it->second += w[t];
   }
   return column;
 }
@@ -66,11 +68,16 @@ std::vector<double> single_token_spectrum(double w, const std::vector<std::int64
   const auto column = [&](std::size_t j, std::size_t v) -> double {
     if (!remove_table_directions) return count[v];
     switch (j) {
-      case 0: return unit;
-      case 1: return u2(v);
-      case 2: return count[v] * unit;
-      case 3: return count[v] * u2(v);
-      default: return count[v];
+      case 0:
+        return unit;
+      case 1:
+        return u2(v);
+      case 2:
+        return count[v] * unit;
+      case 3:
+        return count[v] * u2(v);
+      default:
+        return count[v];
     }
   };
   std::vector<double> S(r * r, 0.0);
@@ -158,11 +165,13 @@ bool limit_law_measurably_off(double effective_tokens, int d) {
 std::vector<double> token_gram_spectrum(std::span<const double> w, std::span<const std::int64_t> tokens,
                                         std::int64_t vocabulary, bool remove_table_directions) {
   const std::size_t T = w.size();
-  if (T == 0 || tokens.size() % T != 0) throw std::invalid_argument("token_gram_spectrum: tokens must be N x T");
+  if (T == 0 || tokens.size() % T != 0)
+    throw std::invalid_argument("token_gram_spectrum: tokens must be N x T");
   const std::size_t N = tokens.size() / T;
   const auto V = static_cast<std::size_t>(vocabulary);
   if (single_token_weights(w)) {
-    const auto t0 = static_cast<std::size_t>(std::find_if(w.begin(), w.end(), [](double x) { return x != 0.0; }) - w.begin());
+    const auto t0 = static_cast<std::size_t>(
+        std::find_if(w.begin(), w.end(), [](double x) { return x != 0.0; }) - w.begin());
     std::vector<std::int64_t> token_of(N);
     for (std::size_t n = 0; n < N; ++n) {
       token_of[n] = tokens[n * T + t0];
@@ -175,7 +184,8 @@ std::vector<double> token_gram_spectrum(std::span<const double> w, std::span<con
   for (std::size_t n = 0; n < N; ++n) {
     columns[n] = sequence_column(w, tokens.subspan(n * T, T));
     for (const auto& [v, a] : columns[n]) {
-      if (v < 0 || static_cast<std::size_t>(v) >= V) throw std::out_of_range("token_gram_spectrum: token outside V");
+      if (v < 0 || static_cast<std::size_t>(v) >= V)
+        throw std::out_of_range("token_gram_spectrum: token outside V");
     }
   }
   // The unit table directions u_1 = 1/sqrt(V), u_2 = s/sqrt(V) (s_v = +1 for v < V/2, else -1).
@@ -188,7 +198,8 @@ std::vector<double> token_gram_spectrum(std::span<const double> w, std::span<con
     for (const auto& column : columns) {
       for (const auto& [v, a] : column) {
         b[static_cast<std::size_t>(v)] += a;
-        for (const auto& [u, c] : column) gram[static_cast<std::size_t>(v) * V + static_cast<std::size_t>(u)] += a * c;
+        for (const auto& [u, c] : column)
+          gram[static_cast<std::size_t>(v) * V + static_cast<std::size_t>(u)] += a * c;
       }
     }
     for (std::size_t i = 0; i < V; ++i)
@@ -249,11 +260,12 @@ std::vector<double> token_gram_spectrum(std::span<const double> w, std::span<con
   return centred_gram_spectrum(std::move(gram), std::move(rows), total, N, Nd);
 }
 
-
 namespace {
 
 /// The weight of atom i: weights[i], or 1 for an unweighted list of eigenvalues.
-double weight_of(std::span<const double> weights, std::size_t i) { return weights.empty() ? 1.0 : weights[i]; }
+double weight_of(std::span<const double> weights, std::size_t i) {
+  return weights.empty() ? 1.0 : weights[i];
+}
 
 double weighted_edge(std::span<const double> tau, std::span<const double> weights, int d) {
   double tau_max = 0.0;
@@ -284,8 +296,9 @@ double weighted_edge(std::span<const double> tau, std::span<const double> weight
 
 /// phi(m) = -z + sum w tau/(1 + d tau m) - 1/m and its derivative in m.
 std::pair<std::complex<double>, std::complex<double>> silverstein(std::span<const double> tau,
-                                                                 std::span<const double> weights, double dd,
-                                                                 std::complex<double> z, std::complex<double> m) {
+                                                                  std::span<const double> weights, double dd,
+                                                                  std::complex<double> z,
+                                                                  std::complex<double> m) {
   std::complex<double> value = -z - 1.0 / m, slope = 1.0 / (m * m);
   for (std::size_t i = 0; i < tau.size(); ++i) {
     const double t = tau[i], w = weight_of(weights, i);
@@ -319,8 +332,8 @@ double weighted_density(std::span<const double> tau, std::span<const double> wei
   return std::max(0.0, m.imag() / std::numbers::pi);
 }
 
-std::vector<std::array<double, 2>> weighted_density_grid(std::span<const double> tau, std::span<const double> weights,
-                                                         int d, int points) {
+std::vector<std::array<double, 2>> weighted_density_grid(std::span<const double> tau,
+                                                         std::span<const double> weights, int d, int points) {
   const double edge = weighted_edge(tau, weights, d);
   std::vector<std::array<double, 2>> grid;
   grid.reserve(static_cast<std::size_t>(std::max(points, 0)));
@@ -335,7 +348,9 @@ std::vector<std::array<double, 2>> weighted_density_grid(std::span<const double>
 
 double finite_t_edge(std::span<const double> tau, int d) { return weighted_edge(tau, {}, d); }
 
-double finite_t_density(std::span<const double> tau, int d, double x) { return weighted_density(tau, {}, d, x); }
+double finite_t_density(std::span<const double> tau, int d, double x) {
+  return weighted_density(tau, {}, d, x);
+}
 
 std::vector<std::array<double, 2>> finite_t_density_grid(std::span<const double> tau, int d, int points) {
   return weighted_density_grid(tau, {}, d, points);

@@ -2,10 +2,10 @@
 #define EIGEN_DONT_PARALLELIZE  // the same bits whatever the OpenMP threads: rank counts must not matter
 #include "rmtsweep/theory/gram_quadrature.hpp"
 
-#include <Eigen/Core>
-#include <Eigen/Dense>
 #include <Spectra/SymEigsSolver.h>
 
+#include <Eigen/Core>
+#include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -24,15 +24,15 @@ using RowBlock = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::Ro
 
 constexpr int jackknife_batches = 8;
 constexpr int highest_moment = 4;
-/// A probe's run stops when its two watched sums change by less than this, relative, on two steps running: its
-/// Gauss quadrature then errs by about as much (always low: the sums are of completely monotone functions), a
-/// thousandth of what the calibrated estimate's own spread allows at the asked tolerance.
+/// A probe's run stops when its two watched sums change by less than this, relative, on two steps running:
+/// its Gauss quadrature then errs by about as much (always low: the sums are of completely monotone
+/// functions), a thousandth of what the calibrated estimate's own spread allows at the asked tolerance.
 constexpr double probe_quiet = 1e-7;
 
-/// x = (zeta - d T)^(-1) e_1 for the Lanczos tridiagonal T (diagonal alpha, off-diagonal beta), by elimination
-/// without pivoting: zeta - d T is positive definite for zeta above d lambda_max(T).
-std::vector<double> resolvent_first_column(const std::vector<double>& alpha, const std::vector<double>& beta, int d,
-                                           double zeta) {
+/// x = (zeta - d T)^(-1) e_1 for the Lanczos tridiagonal T (diagonal alpha, off-diagonal beta), by
+/// elimination without pivoting: zeta - d T is positive definite for zeta above d lambda_max(T).
+std::vector<double> resolvent_first_column(const std::vector<double>& alpha, const std::vector<double>& beta,
+                                           int d, double zeta) {
   const std::size_t k = alpha.size();
   std::vector<double> diag(k), rhs(k, 0.0), x(k);
   rhs[0] = 1.0;
@@ -50,8 +50,8 @@ std::vector<double> resolvent_first_column(const std::vector<double>& alpha, con
 
 /// The two quadrature values a run watches at zeta: the signal's G and -G' (e1^T (zeta - dT)^-1 e1 and its
 /// square norm), or a probe's sums of x/(zeta - dx) and d x^2/(zeta - dx)^2 (the z and z' of a bulk).
-std::array<double, 2> watched(const std::vector<double>& alpha, const std::vector<double>& beta, int d, double zeta,
-                              bool bulk) {
+std::array<double, 2> watched(const std::vector<double>& alpha, const std::vector<double>& beta, int d,
+                              double zeta, bool bulk) {
   const std::vector<double> x = resolvent_first_column(alpha, beta, d, zeta);
   if (!bulk) {
     double norm = 0.0;
@@ -118,8 +118,9 @@ void append_gauss(const std::vector<double>& alpha, const std::vector<double>& b
 /// (I - U U^T) X (I - U U^T), full reorthogonalisation twice, each stopping when its watched values change by
 /// less than `quiet` relative on two steps running (or its Krylov space is exhausted). Returns each run's
 /// quadrature measure scaled by its start's squared norm times `scale`.
-std::vector<SpectralMeasure> lanczos_runs(const TokenGram& gram, GramSide side, RowBlock starts, const Eigen::MatrixXd& U,
-                                          int d, double zeta, bool bulk, double scale, double quiet) {
+std::vector<SpectralMeasure> lanczos_runs(const TokenGram& gram, GramSide side, RowBlock starts,
+                                          const Eigen::MatrixXd& U, int d, double zeta, bool bulk,
+                                          double scale, double quiet) {
   const auto n = static_cast<Eigen::Index>(gram.dimension(side));
   const Eigen::Index b = starts.cols();
   const auto project = [&](RowBlock& y) {
@@ -149,12 +150,13 @@ std::vector<SpectralMeasure> lanczos_runs(const TokenGram& gram, GramSide side, 
     if (std::none_of(running.begin(), running.end(), [](char r) { return r != 0; })) break;
     if (step >= max_quadrature_steps)
       throw NumericalFailure("finite-T quadrature: a Lanczos run did not converge within " +
-                             std::to_string(max_quadrature_steps) + " steps (dimension " + std::to_string(n) + ")");
+                             std::to_string(max_quadrature_steps) + " steps (dimension " + std::to_string(n) +
+                             ")");
     basis.push_back(q);
     gram.apply(side, std::span<const double>(q.data(), static_cast<std::size_t>(q.size())),
                std::span<double>(w.data(), static_cast<std::size_t>(w.size())), static_cast<std::size_t>(b));
-    // The block's rows hold one entry of every run: each pass below goes over them once, in order (a column at
-    // a time would stride through the whole block once per run).
+    // The block's rows hold one entry of every run: each pass below goes over them once, in order (a column
+    // at a time would stride through the whole block once per run).
     const std::vector<double> products = column_sums_of_products(q, w);
     for (Eigen::Index j = 0; j < b; ++j) {
       const auto jj = static_cast<std::size_t>(j);
@@ -196,7 +198,8 @@ std::vector<SpectralMeasure> lanczos_runs(const TokenGram& gram, GramSide side, 
       quiet_steps[jj] = still ? quiet_steps[jj] + 1 : 0;
       previous[jj] = now;
       const double nrm = std::sqrt(squares[jj]);
-      if (quiet_steps[jj] >= 2 || nrm <= 1e-13 * scale_seen || alpha[jj].size() >= static_cast<std::size_t>(n)) {
+      if (quiet_steps[jj] >= 2 || nrm <= 1e-13 * scale_seen ||
+          alpha[jj].size() >= static_cast<std::size_t>(n)) {
         running[jj] = 0;
         append_gauss(alpha[jj], beta[jj], norm2[jj] * scale, out[jj]);
         continue;  // its column is scaled by 0
@@ -243,9 +246,9 @@ std::vector<double> dense_spectrum(const TokenGram& gram, GramSide side) {
   return tau;
 }
 
-/// Weights w_i exp(lambda . h(x_i)), h_j = (x/s)^j for j < moments, whose moments equal `target` (target_j the
-/// j-th moment over s^j), by Newton's method on the convex dual sum w e^{lambda.h} - lambda.target. nullopt when
-/// it does not converge (the targets outside what these nodes can carry).
+/// Weights w_i exp(lambda . h(x_i)), h_j = (x/s)^j for j < moments, whose moments equal `target` (target_j
+/// the j-th moment over s^j), by Newton's method on the convex dual sum w e^{lambda.h} - lambda.target.
+/// nullopt when it does not converge (the targets outside what these nodes can carry).
 std::optional<std::vector<double>> tilt(const std::vector<double>& x, const std::vector<double>& w, double s,
                                         const std::vector<double>& target, int moments) {
   const auto m = static_cast<Eigen::Index>(moments);
@@ -302,7 +305,8 @@ struct Estimate {
 /// The bulk from the exact top eigenvalues and the probes' runs (those with `use` set), tilted to the rest's
 /// exact moments (as many as converge, from highest_moment + 1 down).
 Estimate estimate(const std::vector<double>& top, const std::vector<SpectralMeasure>& runs,
-                  const std::vector<char>& use, const std::array<double, 5>& powers, std::size_t dimension, int d) {
+                  const std::vector<char>& use, const std::array<double, 5>& powers, std::size_t dimension,
+                  int d) {
   std::size_t used = 0;
   for (const char u : use) used += u ? 1 : 0;
   std::vector<double> x, w;
@@ -357,8 +361,8 @@ SpectralMeasure signal_measure(const TokenGram& gram, int d, double zeta_min) {
   RowBlock start(N, 1);
   for (Eigen::Index i = 0; i < N; ++i) start(i, 0) = r[static_cast<std::size_t>(i)];
   if (!(start.norm() > 0.0)) return {};
-  return lanczos_runs(gram, GramSide::sequences, std::move(start), Eigen::MatrixXd(N, 0), d, zeta_min, false, 1.0,
-                      1e-14)
+  return lanczos_runs(gram, GramSide::sequences, std::move(start), Eigen::MatrixXd(N, 0), d, zeta_min, false,
+                      1.0, 1e-14)
       .front();
 }
 
@@ -381,8 +385,9 @@ GramMeasures token_gram_measures(const TokenGram& gram, int d, const ProbeSigns&
   eigs.init();
   eigs.compute(Spectra::SortRule::LargestAlge, 2000, options.eigen_tolerance);
   if (eigs.info() != Spectra::CompInfo::Successful)
-    throw NumericalFailure("finite-T quadrature: the top " + std::to_string(k) + " eigenpairs of the token Gram (" +
-                           std::to_string(n) + " x " + std::to_string(n) + ") did not converge");
+    throw NumericalFailure("finite-T quadrature: the top " + std::to_string(k) +
+                           " eigenpairs of the token Gram (" + std::to_string(n) + " x " + std::to_string(n) +
+                           ") did not converge");
   const Eigen::VectorXd values = eigs.eigenvalues();
   const Eigen::MatrixXd U = eigs.eigenvectors();
   std::vector<double> top(values.data(), values.data() + values.size());
@@ -390,8 +395,8 @@ GramMeasures token_gram_measures(const TokenGram& gram, int d, const ProbeSigns&
   out.deflated = k;
   const std::array<double, 5> powers = gram.trace_powers(side);
   // Every run (the probes', the signal's) is watched at the edge of the top eigenvalues alone: z' falls when
-  // atoms are added, so it lies at or below the whole bulk's zeta_e, below every zeta the theory evaluates, and
-  // above d tau_1, so that no run meets a pole.
+  // atoms are added, so it lies at or below the whole bulk's zeta_e, below every zeta the theory evaluates,
+  // and above d tau_1, so that no run meets a pole.
   SpectralMeasure top_only;
   top_only.nodes = top;
   top_only.weights.assign(top.size(), 1.0);
@@ -405,10 +410,11 @@ GramMeasures token_gram_measures(const TokenGram& gram, int d, const ProbeSigns&
       RowBlock starts(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(b));
       for (std::size_t j = 0; j < b; ++j) {
         signs(runs.size() + j, sign);
-        for (std::size_t i = 0; i < n; ++i) starts(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = sign[i];
+        for (std::size_t i = 0; i < n; ++i)
+          starts(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = sign[i];
       }
-      for (SpectralMeasure& m : lanczos_runs(gram, side, std::move(starts), U, d, zeta_watch, true,
-                                              1.0, probe_quiet))
+      for (SpectralMeasure& m :
+           lanczos_runs(gram, side, std::move(starts), U, d, zeta_watch, true, 1.0, probe_quiet))
         runs.push_back(std::move(m));
     }
   };
@@ -423,22 +429,26 @@ GramMeasures token_gram_measures(const TokenGram& gram, int d, const ProbeSigns&
     std::vector<double> edges, inverse_g;
     for (int batch = 0; batch < jackknife_batches; ++batch) {
       std::vector<char> use(runs.size(), 1);
-      for (std::size_t p = static_cast<std::size_t>(batch); p < runs.size(); p += jackknife_batches) use[p] = 0;
+      for (std::size_t p = static_cast<std::size_t>(batch); p < runs.size(); p += jackknife_batches)
+        use[p] = 0;
       const Estimate e = estimate(top, runs, use, powers, n, d);
       edges.push_back(e.edge);
       inverse_g.push_back(1.0 / finite_t_g(out.signal, d, e.zeta));
     }
     out.edge_error = relative_jackknife_error(edges, full.edge);
-    out.threshold_error = out.signal.nodes.empty()
-                              ? 0.0
-                              : relative_jackknife_error(inverse_g, 1.0 / finite_t_g(out.signal, d, full.zeta));
+    out.threshold_error =
+        out.signal.nodes.empty()
+            ? 0.0
+            : relative_jackknife_error(inverse_g, 1.0 / finite_t_g(out.signal, d, full.zeta));
     const bool precise = out.edge_error <= options.tolerance && out.threshold_error <= options.tolerance;
     if (precise || runs.size() >= max_probes) break;
     // The next round: as many probes as the errors say the tolerance needs (they fall as 1/sqrt(probes)), a
     // tenth more, in whole blocks, between one more block and four times as many.
     const double worst = std::max(out.edge_error, out.threshold_error) / options.tolerance;
-    const auto needed = static_cast<std::size_t>(std::ceil(1.1 * worst * worst * static_cast<double>(probes)));
-    probes = std::min(max_probes, std::clamp(((needed + block - 1) / block) * block, probes + block, 4 * probes));
+    const auto needed =
+        static_cast<std::size_t>(std::ceil(1.1 * worst * worst * static_cast<double>(probes)));
+    probes =
+        std::min(max_probes, std::clamp(((needed + block - 1) / block) * block, probes + block, 4 * probes));
   }
   out.bulk = std::move(full.bulk);
   out.probes = static_cast<int>(runs.size());

@@ -29,9 +29,10 @@ struct SparseGram {
 
 /// G = B B^T / N for B given by rows (row i: its (column, weight) pairs in b_ptr/b_col/b_val) and by columns
 /// (c_ptr/c_row/c_val): row i of G accumulates b_{i,k} b_{j,k} over k in row i and j in column k.
-SparseGram outer_gram(std::size_t rows, const std::vector<std::size_t>& b_ptr, const std::vector<std::uint32_t>& b_col,
-                      const std::vector<double>& b_val, const std::vector<std::size_t>& c_ptr,
-                      const std::vector<std::uint32_t>& c_row, const std::vector<double>& c_val, double N) {
+SparseGram outer_gram(std::size_t rows, const std::vector<std::size_t>& b_ptr,
+                      const std::vector<std::uint32_t>& b_col, const std::vector<double>& b_val,
+                      const std::vector<std::size_t>& c_ptr, const std::vector<std::uint32_t>& c_row,
+                      const std::vector<double>& c_val, double N) {
   SparseGram g;
   g.n = rows;
   g.ptr.assign(rows + 1, 0);
@@ -71,7 +72,7 @@ SparseGram outer_gram(std::size_t rows, const std::vector<std::size_t>& b_ptr, c
 std::array<double, 5> sparse_trace_powers(const SparseGram& g) {
   std::array<double, 5> t{static_cast<double>(g.n), 0.0, 0.0, 0.0, 0.0};
   std::vector<double> acc(g.n, 0.0);  // row i of G^2 from column i on, zero again after each row
-  std::vector<std::size_t> from;     // per entry a of row i: where row k = col[a] reaches column i
+  std::vector<std::size_t> from;      // per entry a of row i: where row k = col[a] reaches column i
   for (std::size_t i = 0; i < g.n; ++i) {
     const std::size_t row_begin = g.ptr[i], row_end = g.ptr[i + 1];
     from.resize(row_end - row_begin);
@@ -125,10 +126,10 @@ Mat3 multiply(const Mat3& a, const Mat3& b) {
 }
 
 /// tr (G + U C U^T)^j for j = 1..4 from tr G^j and the forms Ub = U^T G^b U (b = 0..3): every word in the two
-/// letters G and L = U C U^T, each with at least one L rotated to start with it, L G^{b1} L G^{b2} ... L G^{bq},
-/// has trace tr(C U_{b1} C U_{b2} ... C U_{bq}).
-std::array<double, 5> corrected_trace_powers(const std::array<double, 5>& g_powers, const std::array<Mat3, 4>& forms,
-                                             const Mat3& C) {
+/// letters G and L = U C U^T, each with at least one L rotated to start with it, L G^{b1} L G^{b2} ... L
+/// G^{bq}, has trace tr(C U_{b1} C U_{b2} ... C U_{bq}).
+std::array<double, 5> corrected_trace_powers(const std::array<double, 5>& g_powers,
+                                             const std::array<Mat3, 4>& forms, const Mat3& C) {
   std::array<double, 5> t = g_powers;
   for (int j = 1; j <= 4; ++j) {
     double correction = 0.0;
@@ -159,9 +160,11 @@ std::array<double, 5> corrected_trace_powers(const std::array<double, 5>& g_powe
 
 }  // namespace
 
-TokenGram::TokenGram(std::span<const double> w, std::span<const std::int64_t> tokens, std::int64_t vocabulary) {
+TokenGram::TokenGram(std::span<const double> w, std::span<const std::int64_t> tokens,
+                     std::int64_t vocabulary) {
   const std::size_t T = w.size();
-  if (T == 0 || tokens.size() % T != 0) throw std::invalid_argument("TokenGram: tokens must be N x T' with T' >= 1");
+  if (T == 0 || tokens.size() % T != 0)
+    throw std::invalid_argument("TokenGram: tokens must be N x T' with T' >= 1");
   if (vocabulary < 2 || static_cast<std::uint64_t>(vocabulary) > std::numeric_limits<std::uint32_t>::max() ||
       tokens.size() / T > std::numeric_limits<std::uint32_t>::max())
     throw std::invalid_argument("TokenGram: V must be in [2, 2^32) and N below 2^32");
@@ -174,7 +177,8 @@ TokenGram::TokenGram(std::span<const double> w, std::span<const std::int64_t> to
     for (std::size_t t = 0; t < T; ++t) {
       const std::int64_t v = tokens[n * T + t];
       if (v < 0 || static_cast<std::size_t>(v) >= V_)
-        throw std::out_of_range("TokenGram: token " + std::to_string(v) + " outside V = " + std::to_string(V_));
+        throw std::out_of_range("TokenGram: token " + std::to_string(v) +
+                                " outside V = " + std::to_string(V_));
       const auto u = static_cast<std::uint32_t>(v);
       std::size_t k = start;
       while (k < seq_token_.size() && seq_token_[k] != u) ++k;
@@ -202,7 +206,8 @@ TokenGram::TokenGram(std::span<const double> w, std::span<const std::int64_t> to
   }
 }
 
-void TokenGram::apply(GramSide side, std::span<const double> x, std::span<double> y, std::size_t block) const {
+void TokenGram::apply(GramSide side, std::span<const double> x, std::span<double> y,
+                      std::size_t block) const {
   const std::size_t n = dimension(side);
   if (block == 0 || x.size() != n * block || y.size() != n * block)
     throw std::invalid_argument("TokenGram::apply: x and y must hold dimension x block entries");
@@ -213,7 +218,8 @@ void TokenGram::apply(GramSide side, std::span<const double> x, std::span<double
 }
 
 template <std::size_t B>
-void TokenGram::apply_blocked(GramSide side, std::span<const double> x, std::span<double> y, std::size_t block) const {
+void TokenGram::apply_blocked(GramSide side, std::span<const double> x, std::span<double> y,
+                              std::size_t block) const {
   const std::size_t b = B != 0 ? B : block;
   const double inv_N = 1.0 / static_cast<double>(N_), inv_V = 1.0 / static_cast<double>(V_);
   const std::size_t half = (V_ + 1) / 2;  // tokens below V/2 have class +1
@@ -319,9 +325,10 @@ std::vector<double> TokenGram::signal_start() const {
 std::array<double, 5> TokenGram::trace_powers(GramSide side) const {
   const double Nd = static_cast<double>(N_), Vd = static_cast<double>(V_);
   const std::size_t n = dimension(side);
-  const SparseGram g = side == GramSide::tokens
-                           ? outer_gram(V_, tok_ptr_, tok_seq_, tok_weight_, seq_ptr_, seq_token_, seq_weight_, Nd)
-                           : outer_gram(N_, seq_ptr_, seq_token_, seq_weight_, tok_ptr_, tok_seq_, tok_weight_, Nd);
+  const SparseGram g =
+      side == GramSide::tokens
+          ? outer_gram(V_, tok_ptr_, tok_seq_, tok_weight_, seq_ptr_, seq_token_, seq_weight_, Nd)
+          : outer_gram(N_, seq_ptr_, seq_token_, seq_weight_, tok_ptr_, tok_seq_, tok_weight_, Nd);
   // e, y and c of the header.
   std::vector<double> e(n), y(n, 0.0);
   double c = 0.0;
@@ -346,7 +353,9 @@ std::array<double, 5> TokenGram::trace_powers(GramSide side) const {
   std::array<Mat3, 4> forms{};
   for (std::size_t b = 0; b < 4; ++b) {
     for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) forms[b][static_cast<std::size_t>(3 * i + j)] = dot(U[static_cast<std::size_t>(i)], power[static_cast<std::size_t>(j)]);
+      for (int j = 0; j < 3; ++j)
+        forms[b][static_cast<std::size_t>(3 * i + j)] =
+            dot(U[static_cast<std::size_t>(i)], power[static_cast<std::size_t>(j)]);
     if (b < 3)
       for (auto& p : power) p = g.times(p);
   }

@@ -104,13 +104,15 @@ struct LineDetection {
 /// Applies `detector` to every trial of every cell of a line: cells[s][trial] holds that trial's top
 /// eigenvalues (descending or not), snr ascending and one cell per snr value.
 LineDetection detect_line(const std::vector<double>& snr,
-                          const std::vector<std::vector<std::vector<double>>>& cells, const Detector& detector);
+                          const std::vector<std::vector<std::vector<double>>>& cells,
+                          const Detector& detector);
 
 /// The null-calibrated detector of a line: the threshold is null_quantile_threshold of lambda_1 over the
 /// trials of its snr = 0 cell (NaN, detecting nothing, when there is none). Applied to the same trials, the
 /// false-detection rate is at most alpha by construction; an honest estimate needs null trials that did
 /// not set the threshold: null_false_detection_rate (detection_tables.hpp) leaves each one out.
-Detector null_detector(const std::vector<double>& snr, const std::vector<std::vector<std::vector<double>>>& cells,
+Detector null_detector(const std::vector<double>& snr,
+                       const std::vector<std::vector<std::vector<double>>>& cells,
                        double alpha = default_null_alpha);
 
 }  // namespace rmtsweep::assemble

@@ -21,7 +21,7 @@ inline constexpr Rule all_rules[] = {Rule::edge, Rule::eigengap, Rule::null, Rul
 /// The rule the figures draw and refine refines unless --detection says otherwise.
 inline constexpr Rule default_detection_rule = Rule::edge;
 const char* to_string(Rule rule) noexcept;
-/// The rule called `name` ("edge", "eigengap", "null", "finite_t_edge"); InvalidOption("detection", name,
+/// The rule called `name` ("edge", "eigengap", "null", "finite_t_edge"); InvalidArgument("detection", name,
 /// ...) otherwise.
 Rule parse_rule(const std::string& name);
 

@@ -1,5 +1,5 @@
 #pragma once
-/// Finite-size scaling of the empirical threshold (issue 8): a bootstrap error of one line's
+/// Finite-size scaling of the empirical threshold: a bootstrap error of one line's
 /// half crossing, and the extrapolation of thresholds measured at several embedding dimensions d
 /// to d -> infinity. Pure functions of numbers (no MPI, no HDF5).
 #include <cstddef>
@@ -63,11 +63,11 @@ ThresholdEstimate bootstrap_threshold(const std::vector<double>& snr, const Dete
                                       std::uint64_t line,
                                       std::size_t replicates = default_bootstrap_replicates);
 
-/// The median of a line's per-trial thresholds (exact ones: docs/model.md section 9) and its bootstrap standard
-/// error: the sample sd (n - 1) of the medians of B replicates, each drawing as many trials with replacement
-/// (engine() % n from std::mt19937_64(bootstrap_seed(line)), as bootstrap_crossings). The median of an even
-/// count is the mean of the middle two. NaN for no values (error: for fewer than two); +infinity values (a
-/// trial never detected) count as larger than any other.
+/// The median of a line's per-trial thresholds (exact ones: docs/model.md section 9) and its bootstrap
+/// standard error: the sample sd (n - 1) of the medians of B replicates, each drawing as many trials with
+/// replacement (engine() % n from std::mt19937_64(bootstrap_seed(line)), as bootstrap_crossings). The median
+/// of an even count is the mean of the middle two. NaN for no values (error: for fewer than two); +infinity
+/// values (a trial never detected) count as larger than any other.
 struct MedianEstimate {
   double median = 0.0;
   double median_err = 0.0;

@@ -1,5 +1,5 @@
 #pragma once
-/// The rules along d, after each line has its thresholds (issue 18; docs/finite_size.md, docs/detection.md):
+/// The rules along d, after each line has its thresholds (docs/finite_size.md, docs/detection.md):
 /// per rule the residual against the trials' finite-T thresholds and its extrapolation, whether the rule
 /// stays consistent as d grows, and the flags of each line's threshold; per (weighting, delta, gamma) whether
 /// the finite-T target holds still and which rule the top level of /phase carries (the default rule). Pure

@@ -1,6 +1,6 @@
 #pragma once
-/// What assemble asks of a quantity measured at several sizes d before it extrapolates (issue 18;
-/// docs/finite_size.md): the residual of a line's threshold against the trials' own finite-T thresholds,
+/// What assemble asks of a quantity measured at several sizes d before it extrapolates
+/// (docs/finite_size.md): the residual of a line's threshold against the trials' own finite-T thresholds,
 /// whether those finite-T thresholds hold still as d grows (Welch's test of equal means), and whether a
 /// rule's detections without signal grow with d (the Cochran-Armitage trend test). Pure functions of numbers.
 #include <cstdint>

@@ -17,9 +17,9 @@
 namespace rmtsweep::assemble {
 
 /// The finite-T right edges of a sweep's trials: each trial's own (its token draws'), taken from its points
-/// where the sweep stored it (/points theory_finite_t_bulk_edge_right: every point of a sweep written since the
-/// finite-T theory is computed for every line) and otherwise, in files written before, computed when first
-/// asked for (simulate::build_finite_t) and kept.
+/// where the sweep stored it (/points theory_finite_t_bulk_edge_right: every point of a sweep written since
+/// the finite-T theory is computed for every line) and otherwise, in files written before, computed when
+/// first asked for (simulate::build_finite_t) and kept.
 ///
 /// Why each trial its own, on every line: the edge of one draw does not stand for the others, even where
 /// many tokens are pooled. Measured on 512 null trials (d = 400, delta 0.5, gamma 0.25, prefix:3, seed 0;
@@ -47,9 +47,10 @@ class FiniteTEdges {
   std::vector<double> references() const;
   /// min(V, N) of the line: the size of the token Gram each of its edges comes from.
   std::int64_t gram_size(std::size_t line) const;
-  /// About how long one edge of the line takes to compute on one core of this project's machine, where it is not
-  /// stored: the dense spectrum up to theory::dense_bulk_limit (0.47 s at 2000, as its cube), the quadrature of
-  /// theory/gram_quadrature.hpp above it (about a second); about a millisecond for one pooled token.
+  /// About how long one edge of the line takes to compute on one core of this project's machine, where it is
+  /// not stored: the dense spectrum up to theory::dense_bulk_limit (0.47 s at 2000, as its cube), the
+  /// quadrature of theory/gram_quadrature.hpp above it (about a second); about a millisecond for one pooled
+  /// token.
   double edge_seconds(std::size_t line) const;
   /// Whether the trial's edge came with its points (no eigenvalue problem here).
   bool stored(std::size_t line, int trial) const { return stored_.count({line, trial}) > 0; }

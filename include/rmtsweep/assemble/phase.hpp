@@ -19,7 +19,7 @@ inline constexpr double default_detection_margin = 1.0;
 double detection_threshold(double right_edge, int d, double c);
 
 /// Values of Crossing::bracket (and of /phase/empirical_threshold_bracket).
-inline constexpr int bracket_found = 0;       ///< the crossing lies inside the grid
+inline constexpr int bracket_found = 0;        ///< the crossing lies inside the grid
 inline constexpr int bracket_below_grid = -1;  ///< already >= 1/2 at the smallest snr
 inline constexpr int bracket_above_grid = 1;   ///< every cell has data and none reaches 1/2
 /// A cell without a done trial lies where the answer depends on it (at or below the first cell
@@ -100,8 +100,8 @@ struct PointRecord {
   double overlap = 0.0;
   double ridge_accuracy = 0.0;
   std::vector<double> top_eigenvalues;  ///< the k largest, descending (the eigengap rule reads three)
-  std::size_t d = 0;  ///< position on the (ascending) d axis
-  int trial = 0;      ///< which draw: the same trial at every snr shares its noise (common random numbers)
+  std::size_t d = 0;                    ///< position on the (ascending) d axis
+  int trial = 0;  ///< which draw: the same trial at every snr shares its noise (common random numbers)
   /// The finite-T theory of the trial's own token draws at the point's snr (/points theory_finite_t_*,
   /// docs/finite_t.md): NaN where it was not computed or the file predates those columns.
   double finite_t_top_eigenvalue = std::numeric_limits<double>::quiet_NaN();
@@ -117,8 +117,8 @@ struct PhaseTable {
   std::vector<double> overlap_mean, overlap_std;
   std::vector<double> top_eigenvalue_mean, top_eigenvalue_std;
   std::vector<double> ridge_accuracy_mean, ridge_accuracy_std;
-  std::vector<double> detected_fraction;        ///< fraction of trials with top eigenvalue > detection threshold
-  std::vector<double> empirical_threshold_snr;  ///< per line; NaN unless bracketed
+  std::vector<double> detected_fraction;  ///< fraction of trials with top eigenvalue > detection threshold
+  std::vector<double> empirical_threshold_snr;            ///< per line; NaN unless bracketed
   std::vector<std::int64_t> empirical_threshold_bracket;  ///< per line, as Crossing::bracket (bracket_*)
   /// Per (weighting, delta, gamma, snr): the trial-mean overlap extrapolated to d -> infinity, the fit of
   /// finite_size.hpp over the sizes (errors std / sqrt(trials)); NaN with fewer than 3 usable sizes.
@@ -127,6 +127,7 @@ struct PhaseTable {
 
 /// Tabulates done points. `detection` holds the detection threshold of every cell (cell order);
 /// cells without a done point get NaN statistics and 0 trials.
-PhaseTable tabulate(const Axes& axes, const std::vector<PointRecord>& points, const std::vector<double>& detection);
+PhaseTable tabulate(const Axes& axes, const std::vector<PointRecord>& points,
+                    const std::vector<double>& detection);
 
 }  // namespace rmtsweep::assemble

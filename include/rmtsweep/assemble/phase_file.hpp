@@ -22,13 +22,13 @@ namespace rmtsweep::assemble {
 
 /// What assembly needs from a sweep file.
 struct SweepData {
-  config::SweepConfig config;         ///< parsed from the root attribute `config`
-  std::string config_text;           ///< that attribute as stored
-  std::string sweep_id;              ///< the root attribute sweep_id ("" in files from before it)
+  config::SweepConfig config;  ///< parsed from the root attribute `config`
+  std::string config_text;     ///< that attribute as stored
+  std::string sweep_id;        ///< the root attribute sweep_id ("" in files from before it)
   /// The root attributes config_json and history ("" in files from before them), which a phase file copies.
   std::string config_json, history;
-  Axes axes;                         ///< numeric axes ascending; weighting in grid order
-  std::vector<PointRecord> points;   ///< done points, in the file's point order
+  Axes axes;                        ///< numeric axes ascending; weighting in grid order
+  std::vector<PointRecord> points;  ///< done points, in the file's point order
   std::int64_t total = 0, done = 0, failed = 0, pending = 0;
   /// Done refined points (/refine, `rmtsweep refine`), and the refined rows given to points by status.
   std::vector<RefinedRecord> refined;

@@ -110,7 +110,8 @@ inline constexpr std::int64_t rules[] = {-1, 0, 1, 2, 3};
 inline constexpr store::Flags threshold_flags_flags{
     threshold_flag::bits, "below_grid many_zero_thresholds inconsistent_rule few_null_trials", true};
 /// detection/<rule>/consistent (finite_size_trends.hpp: rule_consistent, ...).
-inline constexpr store::Flags consistency_flags{flag_values::unknown_no_yes, "unknown inconsistent consistent"};
+inline constexpr store::Flags consistency_flags{flag_values::unknown_no_yes,
+                                                "unknown inconsistent consistent"};
 /// target_converges (finite_size_trends.hpp: target_holds, ...).
 inline constexpr store::Flags target_flags{flag_values::unknown_no_yes, "unknown moves holds"};
 inline constexpr store::Flags rule_flags{flag_values::rules, "none edge eigengap null finite_t_edge"};
@@ -158,16 +159,13 @@ inline constexpr PhaseEntry ridge_accuracy_mean{"ridge_accuracy_mean", "mean rid
 inline constexpr PhaseEntry ridge_accuracy_std{"ridge_accuracy_std", "ridge test accuracy standard deviation",
                                                "trial standard deviation of the ridge accuracy", dims::cells};
 inline constexpr PhaseEntry detected_fraction{
-    "detected_fraction",
-    "fraction of trials detected",
+    "detected_fraction", "fraction of trials detected",
     "fraction of done trials the default rule of the line (default_detection_rule) detects: "
     "detection/<rule>/detected_fraction of that rule",
     dims::cells};
 inline constexpr PhaseEntry detection_threshold{
-    "detection_threshold",
-    "detection level of the top eigenvalue",
-    "the edge rule's level: right bulk edge (1 + c d^(-2/3)), c = attribute detection_margin_c",
-    dims::cells};
+    "detection_threshold", "detection level of the top eigenvalue",
+    "the edge rule's level: right bulk edge (1 + c d^(-2/3)), c = attribute detection_margin_c", dims::cells};
 inline constexpr PhaseEntry theory_overlap{"theory_overlap", "theory overlap",
                                            "predicted overlap (model.md 5.2); 0 when not detectable",
                                            dims::cells};
@@ -221,8 +219,7 @@ inline constexpr PhaseEntry theory_sample_threshold_snr{"theory_sample_threshold
                                                         "sample threshold snr (theory)",
                                                         "sample threshold in snr, clipped at 0", dims::lines};
 inline constexpr PhaseEntry empirical_threshold_snr{
-    "empirical_threshold_snr",
-    "empirical threshold snr",
+    "empirical_threshold_snr", "empirical threshold snr",
     "the default rule's threshold (default_detection_rule; docs/detection.md): on lines where every trial "
     "has its "
     "exact threshold (detection/<rule>/empirical_threshold_exact), their median; elsewhere the snr where "
@@ -251,55 +248,40 @@ inline constexpr PhaseEntry target_converges{
     "",
     target_flags};
 inline constexpr PhaseEntry target_convergence_p_value{
-    "target_convergence_p_value",
-    "p-value of the finite-T target test",
-    "p-value of target_converges' test; NaN where it is -1",
-    dims::size_lines,
-    ""};
+    "target_convergence_p_value", "p-value of the finite-T target test",
+    "p-value of target_converges' test; NaN where it is -1", dims::size_lines, ""};
 inline constexpr PhaseEntry empirical_threshold_snr_err{
     "empirical_threshold_snr_err", "empirical threshold snr standard error",
     "bootstrap standard error of empirical_threshold_snr: trials resampled (jointly along snr for a half "
     "crossing; 400 replicates); NaN unless bracketed and bracketed in >= 95 % of the replicates",
     dims::lines};
 inline constexpr PhaseEntry extrapolated_threshold_snr{
-    "extrapolated_threshold_snr",
-    "threshold snr extrapolated to d -> infinity",
+    "extrapolated_threshold_snr", "threshold snr extrapolated to d -> infinity",
     "per (weighting, delta, gamma): thr_inf of the weighted fit thr(d) = thr_inf + a d^(-1/3) to the per-d "
     "empirical thresholds, + b d^(-2/3) only where the F-test asks for it (>= 5 sizes, "
     "extrapolation_quadratic_p_value < 0.05; docs/finite_size.md); NaN with fewer than 3 sizes with an error",
     dims::size_lines};
 inline constexpr PhaseEntry extrapolated_threshold_snr_err{
-    "extrapolated_threshold_snr_err",
-    "extrapolated threshold snr standard error",
+    "extrapolated_threshold_snr_err", "extrapolated threshold snr standard error",
     "standard error of extrapolated_threshold_snr, scaled by the PDG factor max(1, sqrt(chi2/dof)) over the "
     "sizes whose leverage is >= 1/9 of the mean (docs/finite_size.md)",
     dims::size_lines};
 inline constexpr PhaseEntry extrapolated_threshold_snr_alternative{
-    "extrapolated_threshold_snr_alternative",
-    "threshold snr extrapolated by the other model",
+    "extrapolated_threshold_snr_alternative", "threshold snr extrapolated by the other model",
     "thr_inf of the model not chosen (with b d^(-2/3) where extrapolated_threshold_snr has none, and the "
     "reverse); NaN where it cannot be fitted (the quadratic needs >= 5 sizes)",
-    dims::size_lines,
-    ""};
+    dims::size_lines, ""};
 inline constexpr PhaseEntry extrapolated_threshold_snr_err_alternative{
-    "extrapolated_threshold_snr_err_alternative",
-    "standard error of the other model's extrapolation",
+    "extrapolated_threshold_snr_err_alternative", "standard error of the other model's extrapolation",
     "standard error of extrapolated_threshold_snr_alternative (PDG "
     "scale factor as extrapolated_threshold_snr_err)",
-    dims::size_lines,
-    ""};
+    dims::size_lines, ""};
 inline constexpr PhaseEntry extrapolation_a_alternative{
-    "extrapolation_a_alternative",
-    "coefficient of d^(-1/3), other model",
-    "coefficient a of d^(-1/3) of the model not chosen",
-    dims::size_lines,
-    ""};
+    "extrapolation_a_alternative", "coefficient of d^(-1/3), other model",
+    "coefficient a of d^(-1/3) of the model not chosen", dims::size_lines, ""};
 inline constexpr PhaseEntry extrapolation_b_alternative{
-    "extrapolation_b_alternative",
-    "coefficient of d^(-2/3), other model",
-    "coefficient b of d^(-2/3) of the model not chosen; NaN for the 1-term model",
-    dims::size_lines,
-    ""};
+    "extrapolation_b_alternative", "coefficient of d^(-2/3), other model",
+    "coefficient b of d^(-2/3) of the model not chosen; NaN for the 1-term model", dims::size_lines, ""};
 inline constexpr PhaseEntry extrapolation_terms_alternative{
     "extrapolation_terms_alternative",
     "terms of the other model",
@@ -308,48 +290,34 @@ inline constexpr PhaseEntry extrapolation_terms_alternative{
     "",
     extrapolation_terms_flags};
 inline constexpr PhaseEntry extrapolation_chi2_per_dof_alternative{
-    "extrapolation_chi2_per_dof_alternative",
-    "chi^2 per degree of freedom, other model",
-    "chi^2 per degree of freedom of the model not chosen",
-    dims::size_lines,
-    ""};
+    "extrapolation_chi2_per_dof_alternative", "chi^2 per degree of freedom, other model",
+    "chi^2 per degree of freedom of the model not chosen", dims::size_lines, ""};
 inline constexpr PhaseEntry extrapolation_quadratic_p_value{
-    "extrapolation_quadratic_p_value",
-    "p-value of the F-test for the d^(-2/3) term",
+    "extrapolation_quadratic_p_value", "p-value of the F-test for the d^(-2/3) term",
     "p-value of the nested-model F-test of b = 0, F = (chi2_1 - chi2_2) / (chi2_2 / (n - 3)) on F(1, n - 3): "
     "the quadratic model is chosen where it is < 0.05; NaN with fewer than 5 sizes",
-    dims::size_lines,
-    ""};
+    dims::size_lines, ""};
 inline constexpr PhaseEntry residual_snr{
-    "residual_snr",
-    "threshold minus finite-T threshold (snr)",
+    "residual_snr", "threshold minus finite-T threshold (snr)",
     "per line: the threshold less the trials' own finite-T thresholds (/points "
     "theory_finite_t_threshold_snr): "
     "where empirical_threshold_exact is 1, the median of the paired per-trial differences; elsewhere "
     "empirical_threshold_snr - theory_finite_t_threshold_snr (trial mean); NaN where no trial carries one",
-    dims::lines,
-    ""};
+    dims::lines, ""};
 inline constexpr PhaseEntry residual_snr_err{
-    "residual_snr_err",
-    "residual standard error",
+    "residual_snr_err", "residual standard error",
     "standard error of residual_snr: the bootstrap of the median of the differences (400 replicates, as "
     "empirical_threshold_snr_err), elsewhere empirical_threshold_snr_err",
-    dims::lines,
-    ""};
+    dims::lines, ""};
 inline constexpr PhaseEntry extrapolated_residual_snr{
-    "extrapolated_residual_snr",
-    "residual extrapolated to d -> infinity",
+    "extrapolated_residual_snr", "residual extrapolated to d -> infinity",
     "per (weighting, delta, gamma): residual_snr extrapolated to d -> infinity by the fit of "
     "extrapolated_threshold_snr (terms chosen alike): 0 within its error where the sizes close on their "
     "finite-T targets; the comparison to read where target_converges is 0",
-    dims::size_lines,
-    ""};
+    dims::size_lines, ""};
 inline constexpr PhaseEntry extrapolated_residual_snr_err{
-    "extrapolated_residual_snr_err",
-    "extrapolated residual standard error",
-    "standard error of extrapolated_residual_snr (PDG scale factor)",
-    dims::size_lines,
-    ""};
+    "extrapolated_residual_snr_err", "extrapolated residual standard error",
+    "standard error of extrapolated_residual_snr (PDG scale factor)", dims::size_lines, ""};
 inline constexpr PhaseEntry residual_extrapolation_terms{
     "residual_extrapolation_terms",
     "terms of the residual fit",
@@ -358,11 +326,8 @@ inline constexpr PhaseEntry residual_extrapolation_terms{
     "",
     extrapolation_terms_flags};
 inline constexpr PhaseEntry residual_extrapolation_chi2_per_dof{
-    "residual_extrapolation_chi2_per_dof",
-    "chi^2 per degree of freedom of the residual fit",
-    "chi^2 per degree of freedom of the residual fit",
-    dims::size_lines,
-    ""};
+    "residual_extrapolation_chi2_per_dof", "chi^2 per degree of freedom of the residual fit",
+    "chi^2 per degree of freedom of the residual fit", dims::size_lines, ""};
 inline constexpr PhaseEntry consistent{
     "consistent",
     "rule consistent along d",
@@ -376,11 +341,8 @@ inline constexpr PhaseEntry consistent{
     "",
     consistency_flags};
 inline constexpr PhaseEntry consistency_p_value{
-    "consistency_p_value",
-    "p-value of the consistency trend test",
-    "one-sided p-value of consistent's trend test; NaN where consistent is -1",
-    dims::size_lines,
-    ""};
+    "consistency_p_value", "p-value of the consistency trend test",
+    "one-sided p-value of consistent's trend test; NaN where consistent is -1", dims::size_lines, ""};
 inline constexpr PhaseEntry threshold_flags{
     "threshold_flags",
     "threshold flags",
@@ -590,14 +552,14 @@ inline constexpr PhaseEntry empirical_threshold_bracket{
 using phase::empirical_threshold_snr_err, phase::extrapolated_threshold_snr,
     phase::extrapolated_threshold_snr_err, phase::extrapolation_a, phase::extrapolation_b,
     phase::extrapolation_terms, phase::extrapolation_chi2_per_dof, phase::extrapolation_sizes;
-using phase::refined_threshold_snr, phase::refined_threshold_snr_err, phase::refined_threshold_exact,
-    phase::refined_width_snr, phase::refined_width_snr_err, phase::refined_points,
-    phase::refined_resolution_err, phase::refined_spread_err, phase::refined_trials,
-    phase::refined_fit_threshold_snr, phase::refined_fit_threshold_snr_err;
 using phase::extrapolated_threshold_snr_alternative, phase::extrapolated_threshold_snr_err_alternative,
     phase::extrapolation_a_alternative, phase::extrapolation_b_alternative,
     phase::extrapolation_terms_alternative, phase::extrapolation_chi2_per_dof_alternative,
     phase::extrapolation_quadratic_p_value;
+using phase::refined_threshold_snr, phase::refined_threshold_snr_err, phase::refined_threshold_exact,
+    phase::refined_width_snr, phase::refined_width_snr_err, phase::refined_points,
+    phase::refined_resolution_err, phase::refined_spread_err, phase::refined_trials,
+    phase::refined_fit_threshold_snr, phase::refined_fit_threshold_snr_err;
 using phase::residual_snr, phase::residual_snr_err, phase::extrapolated_residual_snr,
     phase::extrapolated_residual_snr_err, phase::residual_extrapolation_terms,
     phase::residual_extrapolation_chi2_per_dof, phase::consistent, phase::consistency_p_value,

@@ -1,5 +1,5 @@
 #pragma once
-/// The detection curve of one line fitted along snr (issue 19) from every done point of the line, grid
+/// The detection curve of one line fitted along snr from every done point of the line, grid
 /// and refined together. Pure functions of numbers (no MPI, no HDF5).
 ///
 /// The model. A trial shares its noise along snr (common random numbers), so its detection is a step at

@@ -1,5 +1,5 @@
 #pragma once
-/// The refined thresholds of `rmtsweep assemble` (issue 19): per rule and per (weighting, d, delta, gamma)
+/// The refined thresholds of `rmtsweep assemble`: per rule and per (weighting, d, delta, gamma)
 /// line, from the detections of every done point of the line, the grid's and the refined ones (/refine,
 /// store/refine_file.hpp) together,
 ///  - the threshold: the median of the per-trial thresholds with its error, the estimate `rmtsweep refine`
@@ -35,13 +35,13 @@ struct RefinedRecord {
 /// One rule's fits, per line (arrays row-major as PhaseTable's lines).
 struct RefinedTable {
   Rule rule = Rule::edge;
-  std::vector<double> threshold, threshold_err;  ///< median of the per-trial thresholds and its error
-  std::vector<std::int64_t> exact;               ///< 1 where they are the exact thresholds' (see above)
+  std::vector<double> threshold, threshold_err;    ///< median of the per-trial thresholds and its error
+  std::vector<std::int64_t> exact;                 ///< 1 where they are the exact thresholds' (see above)
   std::vector<double> resolution_err, spread_err;  ///< the two parts of threshold_err
-  std::vector<std::int64_t> trials;              ///< trials of the line
+  std::vector<std::int64_t> trials;                ///< trials of the line
   std::vector<double> fit_threshold, fit_threshold_err;  ///< the fit's half crossing and its error
-  std::vector<double> width, width_err;          ///< sigma of the fit
-  std::vector<std::int64_t> refined_points;                        ///< done refined points of the line
+  std::vector<double> width, width_err;                  ///< sigma of the fit
+  std::vector<std::int64_t> refined_points;              ///< done refined points of the line
 };
 
 /// The secular forms exact thresholds come from: the grid's trials' (/lines) and the refined ones'

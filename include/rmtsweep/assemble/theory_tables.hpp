@@ -38,8 +38,9 @@ struct TheoryTables {
   std::vector<double> density_x, density;
 };
 
-/// `base` gives T, correlation, table (and seed, unused; its d is replaced by each size of axes.d); `weightings` are the parsed
-/// weighting axis in the order of axes.weighting. `margin` is c of detection_threshold.
+/// `base` gives T, correlation, table (and seed, unused; its d is replaced by each size of axes.d);
+/// `weightings` are the parsed weighting axis in the order of axes.weighting. `margin` is c of
+/// detection_threshold.
 TheoryTables theory_tables(const model::PointParams& base, const std::vector<model::Weighting>& weightings,
                            const Axes& axes, double margin, const CurveResolution& resolution = {});
 

@@ -1,5 +1,5 @@
 #pragma once
-/// A line's threshold from its trials' brackets (issue 19): the estimate `rmtsweep assemble` stores as a
+/// A line's threshold from its trials' brackets: the estimate `rmtsweep assemble` stores as a
 /// refined line's threshold (refined_fit.hpp) and `rmtsweep refine` drives below its tolerance
 /// (refine/design.hpp). Pure functions of numbers (no MPI, no HDF5): the same detections give the same
 /// estimate on every machine and for any number of ranks.

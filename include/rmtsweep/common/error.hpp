@@ -5,7 +5,9 @@
 /// file and what is wrong with it, the routine and code.
 ///
 ///   Error                      what() is one line fit for the user
-///   ├─ InvalidOption           a user-supplied value that is not allowed (exit status 2)
+///   ├─ InvalidArgument         a value the library refuses, named as its interface names it (exit
+///   │  │                       status 2; the program says it as the option it came from)
+///   │  └─ InvalidOption        a command-line option's value that is not allowed (config/ and app/)
 ///   ├─ InvalidFile             a file that is not what a command needs (exit status 2)
 ///   ├─ NumericalFailure        a computation that cannot go on (every rank of a group alike)
 ///   │  └─ ScalapackError       a LAPACK/ScaLAPACK/ELPA routine returned info != 0
@@ -35,30 +37,79 @@ class Error : public std::runtime_error {
   explicit Error(const std::string& message) : std::runtime_error(message) {}
 };
 
-/// A user-supplied value that is not allowed. The program prints
-/// "rmtsweep <command>: invalid --<option> '<value>': <allowed>" and exits with status 2.
-class InvalidOption : public Error {
+/// A value the library refuses: `name` is the parameter as the library's interface names it (a
+/// SimulationOptions field, MergeOptions::output, "resume"), `value` what it was given, `allowed` what it
+/// accepts or what is wrong, in the library's words: "invalid k '0': allowed: an integer >= 1". Where a
+/// switch of the caller's would accept the value, `override_switch` names it ("force") and
+/// `override_effect` says what it does ("replace it"). The program says the error as the option it came
+/// from (an InvalidOption of the same name: app/option_errors.hpp as_option), exit status 2.
+class InvalidArgument : public Error {
  public:
-  InvalidOption(std::string option, std::string value, std::string allowed)
-      : Error("invalid --" + option + " '" + printable(value) + "': " + printable(allowed, 4000)),
-        option_(std::move(option)),
+  InvalidArgument(const std::string& name, const std::string& value, const std::string& allowed,
+                  const std::string& override_switch = {}, const std::string& override_effect = {})
+      : InvalidArgument(
+            Worded{},
+            "invalid " + name + " '" + printable(value) + "': " + printable(allowed, 4000) +
+                (override_switch.empty() ? std::string()
+                                         : " (" + override_switch + " would " + override_effect + ")"),
+            name, value, allowed, override_switch, override_effect) {}
+  /// A value refused with a message of its own (e.g. shards that overlap): `message` is allowed() and, with
+  /// the override, what(); described() is true.
+  static InvalidArgument described(std::string name, std::string value, const std::string& message,
+                                   std::string override_switch = {}, std::string override_effect = {}) {
+    const std::string whole =
+        message + (override_switch.empty() ? std::string()
+                                           : " (" + override_switch + " would " + override_effect + ")");
+    return InvalidArgument(Worded{}, printable(whole, 4000), std::move(name), std::move(value), message,
+                           std::move(override_switch), std::move(override_effect), true);
+  }
+  const std::string& name() const noexcept { return name_; }
+  const std::string& value() const noexcept { return value_; }
+  const std::string& allowed() const noexcept { return allowed_; }
+  const std::string& override_switch() const noexcept { return override_switch_; }
+  const std::string& override_effect() const noexcept { return override_effect_; }
+  bool described() const noexcept { return described_; }
+
+ protected:
+  struct Worded {};
+  /// `message` is the whole what().
+  InvalidArgument(Worded, const std::string& message, std::string name, std::string value,
+                  std::string allowed, std::string override_switch = {}, std::string override_effect = {},
+                  bool described = false)
+      : Error(message),
+        name_(std::move(name)),
         value_(std::move(value)),
-        allowed_(std::move(allowed)) {}
+        allowed_(std::move(allowed)),
+        override_switch_(std::move(override_switch)),
+        override_effect_(std::move(override_effect)),
+        described_(described) {}
+
+ private:
+  std::string name_, value_, allowed_, override_switch_, override_effect_;
+  bool described_ = false;
+};
+
+/// A command-line option's value that is not allowed (thrown by config/, the options layer, and app/). The
+/// program prints "rmtsweep <command>: invalid --<option> '<value>': <allowed>" and exits with status 2.
+class InvalidOption : public InvalidArgument {
+ public:
+  InvalidOption(const std::string& option, const std::string& value, const std::string& allowed)
+      : InvalidArgument(Worded{},
+                        "invalid --" + option + " '" + printable(value) + "': " + printable(allowed, 4000),
+                        option, value, allowed) {}
   /// An option refused as a whole rather than for its value (an unknown option, one given twice,
   /// one missing its value): `message` is the whole text, e.g. "unknown option '--foo'; allowed: ...";
   /// allowed() is that message too. Exit status 2 as for any InvalidOption.
   static InvalidOption described(std::string option, std::string value, const std::string& message) {
     return InvalidOption(Described{}, std::move(option), std::move(value), message);
   }
-  const std::string& option() const noexcept { return option_; }
-  const std::string& value() const noexcept { return value_; }
-  const std::string& allowed() const noexcept { return allowed_; }
+  const std::string& option() const noexcept { return name(); }
 
  private:
   struct Described {};
   InvalidOption(Described, std::string option, std::string value, const std::string& message)
-      : Error(printable(message, 4000)), option_(std::move(option)), value_(std::move(value)), allowed_(message) {}
-  std::string option_, value_, allowed_;
+      : InvalidArgument(Worded{}, printable(message, 4000), std::move(option), std::move(value), message, {},
+                        {}, true) {}
 };
 
 /// A file that is not what a command needs: "<path>: <problem>" (exit status 2).

@@ -1,5 +1,5 @@
 #pragma once
-/// The typed, validated configuration of a sweep (issue 3). Built once from the text values
+/// The typed, validated configuration of a sweep. Built once from the text values
 /// of the keys (INI file and command line, see src/app/sweep_options.hpp); the rest of the
 /// program never sees strings.
 ///
@@ -25,12 +25,12 @@
 #include <string>
 #include <vector>
 
+#include "rmtsweep/config/option_values.hpp"
 #include "rmtsweep/model/correlation.hpp"
 #include "rmtsweep/model/params.hpp"
 #include "rmtsweep/model/weighting.hpp"
-#include "rmtsweep/parallel/eigen.hpp"
-#include "rmtsweep/simulate/point.hpp"
-#include "rmtsweep/config/option_values.hpp"
+#include "rmtsweep/parallel/eigen_kinds.hpp"
+#include "rmtsweep/simulate/options.hpp"
 
 namespace rmtsweep::config {
 
@@ -65,7 +65,7 @@ struct SweepConfig {
   double ridge = simulate::SimulationOptions{}.ridge;
   long long ntest = simulate::SimulationOptions{}.ntest;
   SpectraSetting store_spectra = SpectraSetting::automatic;  ///< which sizes store all d eigenvalues
-  int ranks_per_point = 1;    ///< ranks of one group computing one point
+  int ranks_per_point = 1;                                   ///< ranks of one group computing one point
   /// automatic ("auto"): groups of several ranks reduce S with ELPA where parallel::elpa_applies
   /// (faster; a second d x d matrix per group); scalapack: always pdsytrd (less memory).
   EigenSetting eigensolver = EigenSetting::automatic;
@@ -123,8 +123,8 @@ inline constexpr std::size_t max_resolved_config_bytes = 64000;
 /// The canonical text of the scientific part of a config: one `key = value` line per key of
 /// config_keys() except ranks_per_point and fail_points, axes written as explicit lists of
 /// shortest round-trip numbers; store_spectra as true (every size stores), false (none) or auto
-/// (some), so that a one-size config reads as it did before d was an axis. It is itself a valid config file, and two configs describe
-/// the same points exactly when their texts are equal (what --resume compares).
+/// (some), so that a one-size config reads as it did before d was an axis. It is itself a valid config file,
+/// and two configs describe the same points exactly when their texts are equal (what --resume compares).
 std::string resolved_config_text(const SweepConfig& config);
 
 /// The config as one JSON object, typed (root attribute `config_json` of a sweep file): the keys of

@@ -10,8 +10,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "rmtsweep/model/params.hpp"
 #include "rmtsweep/config/config.hpp"
+#include "rmtsweep/model/params.hpp"
 
 namespace rmtsweep::config {
 

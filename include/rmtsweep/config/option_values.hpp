@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <string>
 
-#include "rmtsweep/parallel/eigen.hpp"
-#include "rmtsweep/simulate/point.hpp"
+#include "rmtsweep/parallel/eigen_kinds.hpp"
+#include "rmtsweep/simulate/options.hpp"
 
 namespace rmtsweep::config {
 
@@ -33,7 +33,7 @@ double parse_sweep_ridge(const std::string& text);
 long long parse_ntest(const std::string& text);
 /// The `eigensolver` setting: how a point's eigenpairs are computed.
 enum class EigenSetting {
-  automatic,  ///< "auto": Krylov where no spectrum is stored and simulate::krylov_pays, else dense
+  automatic,  ///< "auto": the engine policy decides (simulate/engine.hpp: choose_engine)
   dense,      ///< "dense": S formed and reduced (LAPACK; ELPA or ScaLAPACK on groups, by elpa_applies)
   krylov,     ///< "krylov": matrix-free, S never formed (top k only: refuses a stored spectrum)
   scalapack,  ///< "scalapack": dense, and pdsytrd on groups (about half ELPA's memory per rank)
@@ -45,6 +45,12 @@ const char* eigensolver_setting(EigenSetting setting) noexcept;
 /// The engine and the dense reducer a setting asks simulate_point for.
 simulate::Engine engine_of(EigenSetting setting) noexcept;
 parallel::EigenSolver reducer_of(EigenSetting setting) noexcept;
+/// The rule between the engine and a spectrum (simulate::gives_spectrum: the Krylov engine gives the top k
+/// eigenvalues only), said once for the options: refuses `setting` (`given`: the eigensolver as written)
+/// where a spectrum is asked for (`spectrum`; `asked_by` says where: "--spectrum", "store_spectra = true (a
+/// spectrum stored for d = 40)"; `instead` what asks for none: "store_spectra = false").
+void require_spectrum_engine(EigenSetting setting, bool spectrum, const std::string& given,
+                             const std::string& asked_by, const std::string& instead);
 /// The `lines` setting: whether the points along snr are computed as one line (simulate/line.hpp).
 enum class LinesSetting {
   automatic,  ///< "auto": as a line wherever simulate::line_applies and the snr axis has >= 2 values

@@ -1,5 +1,5 @@
 #pragma once
-/// What a failed read or write of a file means for the user (issue 20, "clear I/O errors"):
+/// What a failed read or write of a file means for the user:
 /// one line naming the file, the operation, the operating system's error and what to do, with
 /// HDF5's error stack kept apart for `--verbose` / RMTSWEEP_VERBOSE=1.
 #include <string>

@@ -1,5 +1,5 @@
 #pragma once
-/// Keeping a file or directory under another name instead of deleting it (issue 20: `rmtsweep recover`
+/// Keeping a file or directory under another name instead of deleting it (`rmtsweep recover`
 /// keeps the damaged file, `run --force` the old journal).
 #include <string>
 

@@ -24,14 +24,12 @@ SymmetricEigen symmetric_eigen_dc(std::vector<double> a, int n);
 /// theory/finite_t_bulk.hpp, where min(V, N) reaches thousands. From n = two_stage_from by LAPACK's
 /// dsyevd_2stage (jobz = N), whose reduction to tridiagonal form goes through a band matrix in blocked
 /// (BLAS-3) steps where dsyevd's dsytrd does half its flops as memory-bound matrix-vector products; below it
-/// by dsyevd. Measured with Debian's OpenBLAS 0.3.21 (SkylakeX kernels), one thread, dsyevd_2stage against
-/// dsyevd: n = 1000 0.063 / 0.050 s, 2000 0.33 / 0.31, 3000 1.07 / 1.54, 4000 2.35 / 4.20, 6000 9.3 / 20.0;
-/// on two threads 2000 0.37 / 0.28, 4000 1.88 / 2.25. The values agree to 1e-14 of the largest. Throws
+/// by dsyevd (the times of both: docs/performance.md). The values agree to 1e-14 of the largest. Throws
 /// ScalapackError{"dsyevd" or "dsyevd_2stage", info} if LAPACK fails.
 std::vector<double> symmetric_eigenvalues(std::vector<double> a, int n);
 
-/// The size from which symmetric_eigenvalues takes the two-stage reduction: between the measured 2000
-/// (dsyevd faster) and 3000 (dsyevd_2stage 1.4 times faster on one thread).
+/// The size from which symmetric_eigenvalues takes the two-stage reduction: between 2000, where dsyevd is
+/// still faster, and 3000, where dsyevd_2stage is 1.4 times faster on one thread.
 inline constexpr int two_stage_from = 2500;
 
 }  // namespace rmtsweep::model

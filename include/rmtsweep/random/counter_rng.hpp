@@ -30,8 +30,8 @@ enum class Stream : std::uint64_t {
   test_token = 5,   ///< token of a ridge test sequence
   top_levels =
       6,  ///< the finite-d top-level model's own draws (theory/finite_t_top_levels.hpp), not the table's
-  finite_t_probes = 7,  ///< the +-1 probes of the finite-T bulk's quadrature: entry i of probe p is bit i % 256
-                        ///< of bits(finite_t_probes, p, i / 256) (theory/gram_quadrature.hpp)
+  finite_t_probes = 7,  ///< the +-1 probes of the finite-T bulk's quadrature: entry i of probe p is bit i %
+                        ///< 256 of bits(finite_t_probes, p, i / 256) (theory/gram_quadrature.hpp)
 };
 
 /// Philox4x64-10 keyed by (seed, trial). Cheap to copy; stateless.

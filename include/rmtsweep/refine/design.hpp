@@ -1,5 +1,5 @@
 #pragma once
-/// The round design of `rmtsweep refine` (issue 19): from the detections measured so far on one line
+/// The round design of `rmtsweep refine`: from the detections measured so far on one line
 /// (weighting, d, delta, gamma), the points the next round adds. The line's threshold and its standard
 /// error are assemble/trial_brackets.hpp's estimate from the trials' brackets. Pure functions of numbers
 /// (no MPI, no HDF5): the same detections give the same design on every machine and for any number of
@@ -25,9 +25,9 @@ inline constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 
 /// What the design may do.
 struct DesignOptions {
-  double tolerance = 0.01;  ///< target standard error of the threshold [snr]
-  int max_trials = 64;      ///< trials per line at most (grid trials included)
-  double start_snr = 1.0;   ///< where to look without any data (the theory's sample threshold)
+  double tolerance = 0.01;   ///< target standard error of the threshold [snr]
+  int max_trials = 64;       ///< trials per line at most (grid trials included)
+  double start_snr = 1.0;    ///< where to look without any data (the theory's sample threshold)
   double first_step = 0.25;  ///< the first step that closes an open bracket (then doubled)
 };
 

@@ -15,9 +15,9 @@
 #include "rmtsweep/assemble/detection_tables.hpp"
 #include "rmtsweep/assemble/finite_t_edges.hpp"
 #include "rmtsweep/assemble/phase.hpp"
+#include "rmtsweep/config/grid.hpp"
 #include "rmtsweep/refine/design.hpp"
 #include "rmtsweep/spectral/rank_one.hpp"
-#include "rmtsweep/config/grid.hpp"
 #include "rmtsweep/store/refine_file.hpp"
 
 namespace rmtsweep::refine {

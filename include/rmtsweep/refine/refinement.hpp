@@ -1,5 +1,5 @@
 #pragma once
-/// A refinement of one sweep file, as `rmtsweep refine` runs it (issue 19; docs/refinement.md).
+/// A refinement of one sweep file, as `rmtsweep refine` runs it (docs/refinement.md).
 ///
 /// Rounds. Rank 0 reads the grid's done points (and its lines' secular forms) once and, each round, the
 /// refined rows; it decides the round's work (design.hpp) from done results only: whole new trials, each a
@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
+#include "rmtsweep/config/grid.hpp"
 #include "rmtsweep/refine/lines.hpp"
 #include "rmtsweep/refine/replay.hpp"
-#include "rmtsweep/config/grid.hpp"
 #include "rmtsweep/store/provenance.hpp"
 
 namespace rmtsweep::refine {

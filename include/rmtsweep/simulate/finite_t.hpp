@@ -16,8 +16,8 @@
 
 #include "rmtsweep/model/params.hpp"
 #include "rmtsweep/theory/finite_t_outlier.hpp"
-#include "rmtsweep/theory/gram_quadrature.hpp"
 #include "rmtsweep/theory/finite_t_top_levels.hpp"
+#include "rmtsweep/theory/gram_quadrature.hpp"
 
 namespace rmtsweep::simulate {
 
@@ -40,8 +40,8 @@ PooledTokens draw_pooled_tokens(const model::PointParams& params);
 /// finite-T edge (model.md 5.5).
 std::vector<double> token_gram_spectrum(const model::PointParams& params);
 
-/// The peak bytes token_gram_spectrum(params) allocates, for a refusal before it starts (issue 16: at d =
-/// 1e5 it ended in std::bad_alloc, at 1e7 it grew for a minute first): the N x T tokens (8 bytes each) and
+/// The peak bytes token_gram_spectrum(params) allocates, for a refusal before it starts (unrefused, d = 1e5
+/// ended in std::bad_alloc and 1e7 grew for a minute first): the N x T tokens (8 bytes each) and
 /// their per-sequence columns (16 bytes a weight and about 40 a sequence), and on the dense path the
 /// min(V, N)^2 Gram and, for N < V, the tokens' lists of sequences (16 bytes a pair, about 40 a token).
 double token_gram_bytes(const model::PointParams& params);
@@ -56,16 +56,17 @@ theory::SpectralMeasure single_token_signal_measure(const PooledTokens& pooled);
 /// min(V, N): the size of the token Gram's smaller side, where the bulk is computed.
 std::int64_t finite_t_gram_size(const model::PointParams& params);
 
-/// Whether finite_t_outlier computes the point: for every weighting and size (docs/finite_t.md §7). One pooled
-/// token costs milliseconds; several, the dense spectrum up to theory::dense_bulk_limit and the quadrature of
-/// theory/gram_quadrature.hpp above it (about a second at min(V, N) = 8000, a minute at most at 64 000).
+/// Whether finite_t_outlier computes the point: for every weighting and size (docs/finite_t.md §7). One
+/// pooled token costs milliseconds; several, the dense spectrum up to theory::dense_bulk_limit and the
+/// quadrature of theory/gram_quadrature.hpp above it (about a second at min(V, N) = 8000, a minute at most at
+/// 64 000).
 bool finite_t_computed(const model::PointParams& params);
 
-/// The relative cost of build_finite_t in sweep::point_cost's flop-like units, for the schedule and the plan: one
-/// pooled token O(N); several, up to theory::dense_bulk_limit the dense values-only eigenvalue problem (4/3 n^3,
-/// n = min(V, N), about a dense line's own factorization at the example's sizes), above it the quadrature's
-/// (about 2500 applications of the token Gram, each two memory-bound passes over the N T' tokens, and the trace
-/// powers' n (row length)^2).
+/// The relative cost of build_finite_t in sweep::point_cost's flop-like units, for the schedule and the plan:
+/// one pooled token O(N); several, up to theory::dense_bulk_limit the dense values-only eigenvalue problem
+/// (4/3 n^3, n = min(V, N), about a dense line's own factorization at the example's sizes), above it the
+/// quadrature's (about 2500 applications of the token Gram, each two memory-bound passes over the N T'
+/// tokens, and the trace powers' n (row length)^2).
 double finite_t_cost(const model::PointParams& params);
 
 /// The +-1 probes of a trial's bulk quadrature: random::CounterRng(seed, trial), stream finite_t_probes, the
@@ -76,8 +77,8 @@ theory::ProbeSigns finite_t_probe_signs(const model::PointParams& params);
 /// quadrature, that quadrature's estimated relative standard errors (0 where the bulk is exact).
 struct FiniteTBuild {
   std::optional<theory::FiniteTOutlier> outlier;  ///< always set by build_finite_t
-  double edge_error = 0.0;       ///< of the finite-T right edge
-  double threshold_error = 0.0;  ///< of 1/G(zeta_e), the threshold's snr scale
+  double edge_error = 0.0;                        ///< of the finite-T right edge
+  double threshold_error = 0.0;                   ///< of 1/G(zeta_e), the threshold's snr scale
 };
 
 /// One builder, whatever the cost: one pooled token by its closed form (single_token_signal_measure), several

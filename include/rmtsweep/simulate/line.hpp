@@ -24,13 +24,6 @@ namespace rmtsweep::simulate {
 /// on the data (every weighting but causal:tau).
 bool line_applies(const model::PointParams& params) noexcept;
 
-/// Whether simulate_line takes the Krylov engine for a line of params by the cost model alone (no memory
-/// check): options.engine krylov, or automatic without a stored spectrum where one Krylov basis (about 1.15 x
-/// a Krylov point) is modelled cheaper than the dense line (the covariance and about twice a point's reduction).
-bool line_takes_krylov_modelled(const model::PointParams& params, const SimulationOptions& options);
-/// Below this d, automatic lines are dense (line_takes_krylov_modelled).
-inline constexpr int min_krylov_line_d = 1000;
-
 /// What a line gives.
 struct LineResult {
   /// One per snr value asked, in that order: what simulate_point gives for the point (eigensolver is

@@ -17,7 +17,7 @@
 
 namespace rmtsweep::simulate {
 
-/// (addition) The training sequences as sparse V-vectors: c_n = E a_n with a_n holding sequence
+/// The training sequences as sparse V-vectors: c_n = E a_n with a_n holding sequence
 /// n's weights at its tokens (model.md section 5.5), for the matrix-free Krylov path. Every rank
 /// holds all of it (about 12 bytes per term).
 struct SparsePooling {
@@ -62,16 +62,15 @@ class PooledSequences {
 
   /// The lower triangle of S = (1/N) sum_n c_n c_n^T over sequences 0 .. N-1 of `streams`
   /// (`s`: d x d with the table's row layout, on any grid; entries above the diagonal that the
-  /// dgemms touch are set back to zero), through the vocabulary instead of N columns: c_n = E a_n, a_n holding sequence
-  /// n's weights at its tokens, so S = (1/N) E H^T with H = sum_n c_n a_n^T (d x V), built up
-  /// to 512 rows at a time (pooled vectors in strips of 16 rows kept in L2, never a d x N array)
-  /// and multiplied by dgemm: d^2 V flops instead of d^2 N, plus 2 N T d for the pooling and H.
-  /// E = Z + sqrt(snr) e_1 s^T, so S = (1/N) (Z H^T + sqrt(snr) e_1 (H s)^T), whose second term
-  /// is S(0, 0)'s alone in the lower triangle. On several processes each one builds the rows of
-  /// H for its columns of S from every sequence, pooling them from the table's rows for those
-  /// columns (copied where it holds them, drawn here where not), and multiplies its local rows of Z: no
-  /// communication. `sums` as in fill (all 2 d + 1 entries; from process row 0, sum y from
-  /// process (0, 0), so that their sum over the grid counts each term once).
+  /// dgemms touch are set back to zero), through the vocabulary instead of N columns: c_n = E a_n, a_n
+  /// holding sequence n's weights at its tokens, so S = (1/N) E H^T with H = sum_n c_n a_n^T (d x V), built
+  /// up to 512 rows at a time (pooled vectors in strips of 16 rows kept in L2, never a d x N array) and
+  /// multiplied by dgemm: d^2 V flops instead of d^2 N, plus 2 N T d for the pooling and H. E = Z + sqrt(snr)
+  /// e_1 s^T, so S = (1/N) (Z H^T + sqrt(snr) e_1 (H s)^T), whose second term is S(0, 0)'s alone in the lower
+  /// triangle. On several processes each one builds the rows of H for its columns of S from every sequence,
+  /// pooling them from the table's rows for those columns (copied where it holds them, drawn here where not),
+  /// and multiplies its local rows of Z: no communication. `sums` as in fill (all 2 d + 1 entries; from
+  /// process row 0, sum y from process (0, 0), so that their sum over the grid counts each term once).
   /// Returns the seconds spent drawing and indexing the sequences and, on the calling thread,
   /// pooling them (the generation share of the time; the rest is building H and the dgemm).
   double covariance_by_tokens(parallel::DistributedMatrix& s, std::int64_t N, SequenceStreams streams,
@@ -84,14 +83,14 @@ class PooledSequences {
   /// which scores a sequence in O(T) instead of O(T d).
   std::vector<double> token_projections(const std::vector<double>& beta) const;
 
-  /// (addition) Sequences 0 .. N-1 of `streams` as sparse vectors over the vocabulary, the same
+  /// Sequences 0 .. N-1 of `streams` as sparse vectors over the vocabulary, the same
   /// draws and weights as fill. For causal:tau each sequence's Gram <X_s, X_t> is summed over the
   /// process rows by a reduction to the column's first process and a broadcast, so that every rank
   /// holds bit-identical weights. Collective over the grid's column communicator; on a grid of one
   /// process column (P x 1) every rank holds the same result.
   SparsePooling sparse_pooling(std::int64_t N, SequenceStreams streams) const;
 
-  /// (addition) The rows of the noise table this process holds.
+  /// The rows of the noise table this process holds.
   const NoiseTable& table() const noexcept { return *table_; }
 
   /// The deterministic weights w (for causal:tau, the limit w(tau)).
@@ -111,9 +110,9 @@ class PooledSequences {
   int threads_ = 1;      ///< threads generating: this rank's BLAS threads
   int signal_row_ = -1;  ///< local index of global row 0 (the signal axis u = e_1), or -1
   bool in_first_process_row_ = false;
-  bool single_process_ = false;  ///< a 1 x 1 grid: this rank holds all of S and the table
+  bool single_process_ = false;                     ///< a 1 x 1 grid: this rank holds all of S and the table
   int grid_rows_ = 1, grid_cols_ = 1, my_col_ = 0;  ///< the grid's shape and this process's column
-  int row_block_ = 1;            ///< the row block of the table (and of S)
+  int row_block_ = 1;                               ///< the row block of the table (and of S)
   MPI_Comm column_comm_ = MPI_COMM_NULL;
   std::vector<double> weights_;
 };

@@ -40,11 +40,12 @@ struct RankOneLine {
 };
 
 /// The same line in a form that does not depend on how its eigenbasis was computed (the basis of a repeated
-/// eigenvalue and each eigenvector's sign are arbitrary: LAPACK and ScaLAPACK, or different process grids, pick
-/// different ones). Within each cluster of poles equal to rounding (dlaed2's tolerance: the d - V or d - N zeros of
-/// a rank-deficient S0', repeated eigenvalues) the vectors are rotated so that g has one nonzero component (the
-/// cluster's last) and a two (its last two); then every component is signed so that g_i >= 0 (a_i >= 0 where
-/// g_i = 0). M(r)'s eigenvalues, overlaps and level crossings are unchanged: the rotations act within eigenspaces.
+/// eigenvalue and each eigenvector's sign are arbitrary: LAPACK and ScaLAPACK, or different process grids,
+/// pick different ones). Within each cluster of poles equal to rounding (dlaed2's tolerance: the d - V or d -
+/// N zeros of a rank-deficient S0', repeated eigenvalues) the vectors are rotated so that g has one nonzero
+/// component (the cluster's last) and a two (its last two); then every component is signed so that g_i >= 0
+/// (a_i >= 0 where g_i = 0). M(r)'s eigenvalues, overlaps and level crossings are unchanged: the rotations
+/// act within eigenspaces.
 RankOneLine canonical(RankOneLine line);
 
 /// What one value of r gives.

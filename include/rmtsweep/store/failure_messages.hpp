@@ -1,5 +1,5 @@
 #pragma once
-/// The messages of failed points: where a run keeps them and how they reach the sweep file (issue 15).
+/// The messages of failed points: where a run keeps them and how they reach the sweep file.
 ///
 /// Since schema_version 3, /points/error and each /refine block's error are variable-length strings: a
 /// row takes a 16-byte descriptor, and a message the file's global heap, instead of the 1024 bytes every

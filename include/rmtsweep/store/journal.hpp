@@ -1,5 +1,5 @@
 #pragma once
-/// The point journal of a sweep file (issue 20): an append-only record of every point a run
+/// The point journal of a sweep file: an append-only record of every point a run
 /// finishes, beside the file, from which `rmtsweep recover` rebuilds a file that cannot be read.
 ///
 /// Layout: FILE.h5.journal/run-<i>-rank-<r>.jrnl, one file per run i and writing world rank r
@@ -15,14 +15,13 @@
 /// Each point frame holds the point's index, one cell per column of the head (real: f64; integer:
 /// i64; text: u32 length and the bytes, the whole message; top_k: u32 count and f64s) and its
 /// spectrum (u32 count and f64s; 0 where its size stores none). A line frame holds a line's row of /lines
-/// (line_store.hpp): i64 line, i64 form, i64 converged, f64 rho, then poles, signal and offset (each u32 count
-/// and f64s), written before its points' records. A record is written with one
-/// write(2) before the point's status is written in the file, so every point the file holds as done
-/// or failed is in the journal whatever kills the process afterwards; the journal is synced to the
-/// disk (fdatasync) at most once a second and when the run closes it (docs/reliability.md: the
-/// cost of a sync per record, measured). A frame cut short (kill -9 in the middle of a write, a
-/// full disk) or whose checksum fails ends what is read of its file: the bytes after the last whole
-/// record are ignored, and said.
+/// (line_store.hpp): i64 line, i64 form, i64 converged, f64 rho, then poles, signal and offset (each u32
+/// count and f64s), written before its points' records. A record is written with one write(2) before the
+/// point's status is written in the file, so every point the file holds as done or failed is in the journal
+/// whatever kills the process afterwards; the journal is synced to the disk (fdatasync) at most once a second
+/// and when the run closes it (docs/reliability.md: the cost of a sync per record, measured). A frame cut
+/// short (kill -9 in the middle of a write, a full disk) or whose checksum fails ends what is read of its
+/// file: the bytes after the last whole record are ignored, and said.
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -97,7 +96,7 @@ class JournalWriter {
   /// file cut back to its last whole record) and thrown as FileIoError. A file another process removed
   /// (its directory with it) or cut short meanwhile is said on `warnings` (its records are lost to
   /// `rmtsweep recover`; the sweep file still holds their points) and the records go on in a new file,
-  /// run-<i>-rank-<r>.<n>.jrnl beside it, with its own head (issue 16).
+  /// run-<i>-rank-<r>.<n>.jrnl beside it, with its own head.
   void append(const PointRecord& record);
   /// Appends a line's row the same way (before its points' records).
   void append(const LineRecord& record);
@@ -122,7 +121,7 @@ class JournalWriter {
   JournalHead head_;
   std::string path_;
   int fd_ = -1;
-  std::uint64_t size_ = 0;  ///< bytes of whole frames in the file
+  std::uint64_t size_ = 0;    ///< bytes of whole frames in the file
   std::int64_t records_ = 0;  ///< records in the open file
   std::int64_t lost_ = 0;
   int successor_ = 1;  ///< the files begun after a loss: run-<i>-rank-<r>.<n>.jrnl, n = 2, 3, ...

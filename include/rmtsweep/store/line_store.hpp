@@ -22,9 +22,9 @@
 #include <string>
 #include <vector>
 
+#include "rmtsweep/config/grid.hpp"
 #include "rmtsweep/io/hdf5.hpp"
 #include "rmtsweep/spectral/rank_one.hpp"
-#include "rmtsweep/config/grid.hpp"
 
 namespace rmtsweep::store {
 
@@ -38,10 +38,10 @@ struct LineDatasetEntry {
 /// Every dataset of /lines/d<d>, in the order the file creates them.
 std::span<const LineDatasetEntry> line_datasets();
 
-/// Whether a new sweep file gets /lines: some weighting's points can be computed as lines (weights that do not
-/// depend on the data, an snr axis of 2 or more values), whatever the run's `lines` setting, which is not part of
-/// the stored config: so that a file rebuilt from it (`recover`) has the same layout, and a later run with lines
-/// fills rows that a run without them left empty.
+/// Whether a new sweep file gets /lines: some weighting's points can be computed as lines (weights that do
+/// not depend on the data, an snr axis of 2 or more values), whatever the run's `lines` setting, which is not
+/// part of the stored config: so that a file rebuilt from it (`recover`) has the same layout, and a later run
+/// with lines fills rows that a run without them left empty.
 bool stores_lines(const config::SweepConfig& config);
 
 /// The bytes /lines allocates when a sweep file of `grid` is created (0 where it gets none).

@@ -1,5 +1,5 @@
 #pragma once
-/// `rmtsweep merge OUT.h5 SHARD.h5...` (issue 15): the files of the shards of one sweep (`run --shard i/n`,
+/// `rmtsweep merge OUT.h5 SHARD.h5...`: the files of the shards of one sweep (`run --shard i/n`,
 /// shard.hpp) combined into one sweep file, as a single run of the whole sweep would have written it.
 ///
 /// The shards must hold the same sweep: the same stored config (config.hpp same_sweep), schema, draws and
@@ -37,9 +37,10 @@ struct MergeOutcome {
   std::vector<std::string> notes;  ///< lines for the user: the shards missing, a journal moved aside
 };
 
-/// Writes options.output (serial: one process, its own MPI_COMM_SELF file). Throws InvalidOption (exit 2) for
-/// refused arguments (an output that exists, overlaps, gaps), InvalidFile (exit 2) for a file that is not a
-/// shard of the same sweep, FileIoError when the output cannot be written (then nothing at OUT.h5 changed).
+/// Writes options.output (serial: one process, its own MPI_COMM_SELF file). Throws InvalidArgument (exit 2)
+/// for refused arguments (an output that exists: `force` would replace it; overlaps; gaps: `allow_partial`),
+/// InvalidFile (exit 2) for a file that is not a shard of the same sweep, FileIoError when the output cannot
+/// be written (then nothing at OUT.h5 changed).
 MergeOutcome merge_sweeps(const MergeOptions& options);
 
 }  // namespace rmtsweep::store

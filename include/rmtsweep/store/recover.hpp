@@ -1,5 +1,5 @@
 #pragma once
-/// `rmtsweep recover FILE.h5` (issue 20): a sweep file rebuilt from its config and its point journal
+/// `rmtsweep recover FILE.h5`: a sweep file rebuilt from its config and its point journal
 /// (journal.hpp), the damaged file kept under another name.
 ///
 /// The journal's head gives the config text, the schema's columns and the file's provenance (its
@@ -8,9 +8,10 @@
 /// journal holds is written from its latest record (done or failed as recorded, status last); the
 /// others stay pending. So it equals the file an uninterrupted run would have written for those points,
 /// and `run --resume` computes the rest. The rebuilt file is written as FILE.h5.recovering and renamed
-/// to FILE.h5 only when complete, after FILE.h5 (if any) was renamed to FILE.h5.damaged-<UTC>: a
-/// recover that fails (a full disk) leaves both as they were, and nothing is ever deleted but its own
-/// partial FILE.h5.recovering. /refine blocks (`rmtsweep refine`) are not journaled: refine again.
+/// to FILE.h5 only when complete (io::StagedPath), after FILE.h5 (if any) was renamed to
+/// FILE.h5.damaged-<UTC>: a recover that fails (a full disk) leaves both as they were, and nothing is ever
+/// deleted but its own partial FILE.h5.recovering. /refine blocks (`rmtsweep refine`) are not journaled:
+/// refine again.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -27,7 +28,7 @@ struct RecoverOutcome {
 
 /// Rebuilds `path` (serial: one process, its own MPI_COMM_SELF file). Throws InvalidFile (exit 2)
 /// when there is nothing to rebuild from: no journal, a journal of another sweep or schema, a
-/// directory given for the file; InvalidOption when another process holds the file's lock;
+/// directory given for the file; InvalidArgument when another process holds the file's lock;
 /// FileIoError when the rebuilt file cannot be written (then nothing was changed).
 RecoverOutcome recover_sweep(const std::string& path);
 

@@ -1,5 +1,5 @@
 #pragma once
-/// The refined points of a sweep file (`rmtsweep refine`, issue 19): points off the grid (an snr not on
+/// The refined points of a sweep file (`rmtsweep refine`): points off the grid (an snr not on
 /// /grid/snr, a trial index >= trials, or both) kept beside /points in the same file.
 ///
 /// Layout: /refine/block_<i> (i = 0, 1, ...), each holding every /points column of the schema table
@@ -20,11 +20,11 @@
 #include <string>
 #include <vector>
 
+#include "rmtsweep/config/grid.hpp"
 #include "rmtsweep/io/hdf5.hpp"
 #include "rmtsweep/model/params.hpp"
 #include "rmtsweep/simulate/point.hpp"
 #include "rmtsweep/store/failure_messages.hpp"
-#include "rmtsweep/config/grid.hpp"
 #include "rmtsweep/store/schema.hpp"
 
 namespace rmtsweep::store {
@@ -33,8 +33,8 @@ namespace rmtsweep::store {
 inline constexpr std::string_view refine_group = "refine";
 std::string refine_block_path(std::size_t block);
 
-/// How many of the blocks <group>/block_0, block_1, ... were created completely (their attribute `rows`, written
-/// last at creation), up to the first missing or unmarked one: /refine's and /refine/lines'.
+/// How many of the blocks <group>/block_0, block_1, ... were created completely (their attribute `rows`,
+/// written last at creation), up to the first missing or unmarked one: /refine's and /refine/lines'.
 std::size_t complete_blocks(hid_t file, std::string_view group);
 
 /// Creates /refine with its description where the file has none (collective).

@@ -23,9 +23,9 @@
 #include <string>
 #include <vector>
 
+#include "rmtsweep/config/grid.hpp"
 #include "rmtsweep/io/hdf5.hpp"
 #include "rmtsweep/spectral/rank_one.hpp"
-#include "rmtsweep/config/grid.hpp"
 #include "rmtsweep/store/line_store.hpp"
 
 namespace rmtsweep::store {

@@ -31,9 +31,9 @@
 #include <variant>
 #include <vector>
 
+#include "rmtsweep/config/grid.hpp"
 #include "rmtsweep/model/params.hpp"
 #include "rmtsweep/simulate/point.hpp"
-#include "rmtsweep/config/grid.hpp"
 #include "rmtsweep/theory/prediction.hpp"
 
 namespace rmtsweep::store {
@@ -133,7 +133,8 @@ inline constexpr Dimension weighting{"weighting", "pooling weighting", ""};
 inline constexpr Dimension trial{"trial", "trial: independent draw (0-based)", ""};
 inline constexpr Dimension eigenvalue_index{"eigenvalue_index", "position of the eigenvalue, ascending", ""};
 inline constexpr Dimension line{"line", "grid line: a point's flattened index without its snr position", ""};
-inline constexpr Dimension pole_index{"pole_index", "position of the pole (snr-free eigenvalue), ascending", ""};
+inline constexpr Dimension pole_index{"pole_index", "position of the pole (snr-free eigenvalue), ascending",
+                                      ""};
 }  // namespace dimension
 
 /// The dimensions of a column's dataset: (point), or (point, k) for a top_k column.

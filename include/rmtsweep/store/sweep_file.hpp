@@ -23,11 +23,11 @@
 #include <string>
 #include <vector>
 
+#include "rmtsweep/config/grid.hpp"
 #include "rmtsweep/io/hdf5.hpp"
 #include "rmtsweep/parallel/eigen.hpp"
 #include "rmtsweep/simulate/point.hpp"
 #include "rmtsweep/store/failure_messages.hpp"
-#include "rmtsweep/config/grid.hpp"
 #include "rmtsweep/store/journal.hpp"
 #include "rmtsweep/store/line_store.hpp"
 #include "rmtsweep/store/provenance.hpp"
@@ -51,12 +51,14 @@ class SweepFile {
   /// Opens an existing complete sweep file of `grid` (schema_version 1 or 2) collectively for a
   /// resumed run: records the run's attributes (collective, then flushed) and returns it with
   /// run_index() = previous runs. Check it with stored_config first.
-  static SweepFile open_for_resume(const std::string& path, MPI_Comm comm, const config::Grid& grid, const RunInfo& run);
+  static SweepFile open_for_resume(const std::string& path, MPI_Comm comm, const config::Grid& grid,
+                                   const RunInfo& run);
 
   /// The resolved config text stored at creation (the `config` root attribute), read on rank 0
-  /// of `comm` and broadcast. Throws InvalidOption(option, path, ...) on every rank when the
+  /// of `comm` and broadcast. Throws InvalidArgument(option, path, ...) on every rank when the
   /// file is not a complete sweep file of this schema whose draws this rmtsweep reproduces: `option` is
-  /// "resume" for `run --resume` (whose advice names --force), "file" for `refine`.
+  /// "resume" for `run --resume` (naming the switch `force`, which starts an rmtsweep file again), "file"
+  /// for `refine`.
   static std::string stored_config(const std::string& path, MPI_Comm comm,
                                    const std::string& option = "resume");
 
@@ -97,8 +99,8 @@ class SweepFile {
   /// Writes a failed point's message, then its status = failed (independent; one rank).
   void write_failed(std::int64_t index, const std::string& message, double seconds);
 
-  /// Writes the secular form of grid line `line` into /lines (independent; one rank; before its points, so that
-  /// a done point's line has its row). Nothing where the file has no /lines.
+  /// Writes the secular form of grid line `line` into /lines (independent; one rank; before its points, so
+  /// that a done point's line has its row). Nothing where the file has no /lines.
   void write_line(std::int64_t line, const spectral::RankOneLine& secular, bool converged);
   /// Per grid line whether /lines holds its row (all false without /lines).
   std::vector<char> lines_written() const { return lines_.written(); }

@@ -1,5 +1,5 @@
 #pragma once
-/// Whether a sweep file still holds what was written into it (issue 16, "silent damage"). A sweep file
+/// Whether a sweep file still holds what was written into it. A sweep file
 /// carries no checksum of its own: its points are written by independent MPI-IO writes into contiguous,
 /// early-allocated datasets, and HDF5 1.10 applies a filter (Fletcher-32 among them) only to chunked
 /// datasets written collectively (docs/reliability.md). What vouches for a point's values is its

@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <string>
 
-#include "rmtsweep/model/params.hpp"
 #include "rmtsweep/config/grid.hpp"
+#include "rmtsweep/model/params.hpp"
 
 namespace rmtsweep::sweep {
 
@@ -21,13 +21,14 @@ struct PointEstimate {
 
 /// The estimate of one point of a sweep with this config (the engine it would take, its arrays), each
 /// rank of its group using `threads_per_rank` BLAS threads.
-PointEstimate estimate_point(const model::PointParams& params, const config::SweepConfig& config, int threads_per_rank);
+PointEstimate estimate_point(const model::PointParams& params, const config::SweepConfig& config,
+                             int threads_per_rank);
 
-/// The estimate of a line of `snr_count` points (simulate_line): the engine it takes and its arrays (dense: S,
-/// and the eigenvectors of its tridiagonal form, n x n, on every rank of the group; Krylov: as a point, and
-/// its basis).
-PointEstimate estimate_line(const model::PointParams& params, std::size_t snr_count, const config::SweepConfig& config,
-                            int threads_per_rank);
+/// The estimate of a line of `snr_count` points (simulate_line): the engine it takes and its arrays (dense:
+/// S, and the eigenvectors of its tridiagonal form, n x n, on every rank of the group; Krylov: as a point,
+/// and its basis).
+PointEstimate estimate_line(const model::PointParams& params, std::size_t snr_count,
+                            const config::SweepConfig& config, int threads_per_rank);
 
 struct SweepPlan {
   std::int64_t points = 0;

@@ -7,15 +7,15 @@
 #include <cstdio>
 #include <exception>
 #include <functional>
-#include <vector>
 #include <new>
 #include <string>
+#include <vector>
 
 #include "rmtsweep/common/error.hpp"
-#include "rmtsweep/model/params.hpp"
-#include "rmtsweep/simulate/line.hpp"
 #include "rmtsweep/config/grid.hpp"
 #include "rmtsweep/config/shard.hpp"
+#include "rmtsweep/model/params.hpp"
+#include "rmtsweep/simulate/line.hpp"
 #include "rmtsweep/store/sweep_file.hpp"
 
 namespace rmtsweep::sweep {
@@ -45,22 +45,23 @@ struct RunOutcome {
 /// grid and `rmtsweep refine` for its refined points (refine_file.hpp); identical on every rank but for the
 /// writers, which only group leaders call.
 struct PointBatch {
-  const char* label = "rmtsweep run";         ///< prefix of the progress lines
-  double progress_interval = 1.0;             ///< seconds at least between two progress lines
-  std::int64_t total = 0;                     ///< points in the whole set (progress: total - todo are done)
-  std::vector<model::PointParams> points;     ///< every point of every unit, in hand-out order
+  const char* label = "rmtsweep run";      ///< prefix of the progress lines
+  double progress_interval = 1.0;          ///< seconds at least between two progress lines
+  std::int64_t total = 0;                  ///< points in the whole set (progress: total - todo are done)
+  std::vector<model::PointParams> points;  ///< every point of every unit, in hand-out order
   /// Unit u is points[units[u], units[u + 1]); a unit of several points is a line. Empty: every point alone.
   std::vector<std::size_t> units;
-  /// Per unit: its relative cost (grid.hpp's point_cost, line_cost for a line), the key the units are ordered
-  /// by: unit_runs groups units of equal cost into tasks, and progress weighs finished points by it.
+  /// Per unit: its relative cost (schedule.hpp's point_cost, line_cost for a line), the key the units are
+  /// ordered by: unit_runs groups units of equal cost into tasks, and progress weighs finished points by it.
   std::vector<double> costs;
   /// The simulation options of a point of size d (config.hpp's simulation_options of the sweep's config).
   std::function<simulate::SimulationOptions(int d)> options_of;
   /// Per point: whether it is written. A line is computed whole, so that its results do not depend on which
   /// of its points a resumed run still needs; its done points are not written again. Empty: every point.
   std::vector<char> wanted;
-  std::function<std::int64_t(std::size_t)> id_of;            ///< a point's row, for messages (optional)
-  /// Test-only fault injection (optional): a unit whose point is injected throws (a line: all its points fail).
+  std::function<std::int64_t(std::size_t)> id_of;  ///< a point's row, for messages (optional)
+  /// Test-only fault injection (optional): a unit whose point is injected throws (a line: all its points
+  /// fail).
   std::function<bool(std::size_t)> fail_injected;
   std::function<void(std::size_t, const simulate::PointResult&, double)> write_done;
   std::function<void(std::size_t, const std::string&, double)> write_failed;
@@ -84,7 +85,7 @@ RunOutcome run_batch(const PointBatch& batch, int ranks_per_point, MPI_Comm comm
 /// order; each group's leader takes the next task from the counter and broadcasts it in its
 /// group; the group computes the point with simulate::simulate_point on its communicator and
 /// the leader writes it. A point whose engine call throws is recorded as failed and the sweep
-/// goes on. After SIGTERM/SIGINT (see stop_signal.hpp) no new point is handed out. Progress
+/// goes on. After SIGTERM/SIGINT (install_stop_handlers, below) no new point is handed out. Progress
 /// lines go to `progress` on rank 0 (nullptr: silent), at most one per `progress_interval` seconds
 /// (`run --progress`) and always the last. The outcome is the same on every rank. With a `shard`
 /// (run --shard, shard.hpp) only its points are computed and counted: the others stay pending.

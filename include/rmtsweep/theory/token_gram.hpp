@@ -11,7 +11,8 @@
 /// also a sparse Gram plus a correction of rank three, X = G + U C U^T, which is how trace_powers finds
 /// tr X^j exactly: with e = s/sqrt(V) (tokens) or 1/sqrt(N) (sequences), G = A A^T/N or A^T A/N, and
 /// y = (I - e e^T) A 1 (tokens, c = 1/N^2) or P A^T s (sequences, c = 1/(N V)),
-///   X = (I - e e^T) G (I - e e^T) - c y y^T,   U = [e, G e, y],   C = [[e^T G e, -1, 0], [-1, 0, 0], [0, 0, -c]].
+///   X = (I - e e^T) G (I - e e^T) - c y y^T,   U = [e, G e, y],   C = [[e^T G e, -1, 0], [-1, 0, 0], [0, 0,
+///   -c]].
 #include <array>
 #include <cstddef>
 #include <cstdint>

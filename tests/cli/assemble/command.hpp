@@ -14,7 +14,7 @@
 namespace rmtsweep::test {
 
 struct CommandResult {
-  int status = -1;   ///< exit status; -1 when the command did not exit normally
+  int status = -1;     ///< exit status; -1 when the command did not exit normally
   std::string output;  ///< stdout and stderr together
 };
 
@@ -33,8 +33,8 @@ inline CommandResult run(const std::string& command) {
 
 /// `mpiexec -n ranks --oversubscribe rmtsweep <arguments>`.
 inline CommandResult run_rmtsweep_mpi(int ranks, const std::string& arguments) {
-  return run(std::string(RMTSWEEP_MPIEXEC) + " -n " + std::to_string(ranks) + " --oversubscribe " + RMTSWEEP_BINARY +
-             " " + arguments);
+  return run(std::string(RMTSWEEP_MPIEXEC) + " -n " + std::to_string(ranks) + " --oversubscribe " +
+             RMTSWEEP_BINARY + " " + arguments);
 }
 
 /// `rmtsweep <arguments>` as a single process.
@@ -63,7 +63,9 @@ class ScratchDir {
   std::filesystem::path path_;
 };
 
-inline void write_text(const std::filesystem::path& path, const std::string& text) { std::ofstream(path) << text; }
+inline void write_text(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream(path) << text;
+}
 
 inline std::string read_bytes(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);

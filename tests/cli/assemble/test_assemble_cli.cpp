@@ -30,9 +30,10 @@ class AssembleCli : public ::testing::Test {
     scratch_ = std::make_unique<ScratchDir>("rmtsweep-assemble");
     config_ = (*scratch_ / "sweep.ini").string();
     file_ = (*scratch_ / "sweep.h5").string();
-    rmtsweep::test::write_text(config_,
-                               "d = 400\nT = 10\ncorrelation = prefix:3\ntable = centered\nseed = 7\n"
-                               "trials = 12\ndelta = 0.5\ngamma = 0.25\nsnr = 0:3:11\nweighting = mean,optimal\n");
+    rmtsweep::test::write_text(
+        config_,
+        "d = 400\nT = 10\ncorrelation = prefix:3\ntable = centered\nseed = 7\n"
+        "trials = 12\ndelta = 0.5\ngamma = 0.25\nsnr = 0:3:11\nweighting = mean,optimal\n");
     const auto sweep = run_rmtsweep_mpi(2, "run --config " + config_ + " --output " + file_);
     ASSERT_EQ(sweep.status, 0) << sweep.output;
     const auto assembled = run_rmtsweep("assemble " + file_);
@@ -97,7 +98,8 @@ TEST_F(AssembleCli, MeanOverlapFollowsTheTheoryWellAboveThreshold) {
   for (std::size_t w = 0; w < 2; ++w) {
     for (std::size_t s = 0; s < snr.size(); ++s) {
       if (snr[s] < threshold[w] + 0.5) continue;
-      EXPECT_NEAR(mean[w * snr.size() + s], theory[w * snr.size() + s], 0.05) << "weighting " << w << " snr " << snr[s];
+      EXPECT_NEAR(mean[w * snr.size() + s], theory[w * snr.size() + s], 0.05)
+          << "weighting " << w << " snr " << snr[s];
       ++compared;
     }
   }
@@ -168,7 +170,8 @@ TEST_F(AssembleCli, EveryDetectionRuleIsStoredAndTheTopLevelIsTheDefaultRulesTab
             phase_doubles("empirical_threshold_snr_err"));
   for (const std::string rule : {"edge", "eigengap", "null"}) {
     EXPECT_EQ(phase_doubles("detection/" + rule + "/detected_fraction").size(), 2u * 11u) << rule;
-    EXPECT_EQ(phase_ints("detection/" + rule + "/empirical_threshold_bracket"), (std::vector<std::int64_t>{0, 0}))
+    EXPECT_EQ(phase_ints("detection/" + rule + "/empirical_threshold_bracket"),
+              (std::vector<std::int64_t>{0, 0}))
         << rule;
     for (const double rate : phase_doubles("detection/" + rule + "/false_detection_rate")) {
       EXPECT_GE(rate, 0.0) << rule;  // every line has its snr = 0 cell: a rate, not NaN

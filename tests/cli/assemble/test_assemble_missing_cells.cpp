@@ -24,8 +24,8 @@ class AssembleMissingCells : public ::testing::Test {
   /// Runs the sweep (exit 3: some points failed, as asked) and assembles it.
   void sweep_and_assemble(const std::string& fail_points) {
     // Each point alone (lines = off): a failing point leaves its cell empty, not its whole line.
-    const auto sweep =
-        run_rmtsweep_mpi(1, "run --output " + file_ + " --d 40 --snr 0,2,4 --lines off --fail_points " + fail_points);
+    const auto sweep = run_rmtsweep_mpi(
+        1, "run --output " + file_ + " --d 40 --snr 0,2,4 --lines off --fail_points " + fail_points);
     ASSERT_EQ(sweep.status, 3) << sweep.output;
     assembled_ = run_rmtsweep("assemble " + file_);
     ASSERT_EQ(assembled_.status, 0) << assembled_.output;

@@ -23,17 +23,17 @@ namespace io = rmtsweep::io;
 
 constexpr int trials = 16;
 
-/// d = 150, iid table, mean and last pooling, 13 snr values over [0, 3]: `last` detects some trials at snr = 0
-/// (its bulk is not the paper's, docs/model.md 5.5), and lambda_1 dips along the grid in several trials.
+/// d = 150, iid table, mean and last pooling, 13 snr values over [0, 3]: `last` detects some trials at snr =
+/// 0 (its bulk is not the paper's, docs/model.md 5.5), and lambda_1 dips along the grid in several trials.
 class ExactThresholds : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     scratch_ = std::make_unique<ScratchDir>("rmtsweep-exact");
     file_ = (*scratch_ / "sweep.h5").string();
-    const auto sweep = run_rmtsweep_mpi(
-        2, "run --output " + file_ +
-               " --d 150 --T 10 --correlation prefix:3 --table iid --seed 11 --trials 16 --delta 0.5 --gamma 0.25 "
-               "--snr 0:3:13 --weighting mean,last --store_spectra false");
+    const auto sweep = run_rmtsweep_mpi(2, "run --output " + file_ +
+                                               " --d 150 --T 10 --correlation prefix:3 --table iid --seed 11 "
+                                               "--trials 16 --delta 0.5 --gamma 0.25 "
+                                               "--snr 0:3:13 --weighting mean,last --store_spectra false");
     ASSERT_EQ(sweep.status, 0) << sweep.output;
     const auto assembled = run_rmtsweep("assemble -q " + file_);
     ASSERT_EQ(assembled.status, 0) << assembled.output;
@@ -60,11 +60,13 @@ class ExactThresholds : public ::testing::Test {
     return io::read_doubles(io::open_dataset(file, "phase/" + name));
   }
 
-  /// For `rule` at the weightings given: each trial's threshold against its grid detections (lambda_1 above the
-  /// line's level). Returns how many trials were detected at snr = 0 and stayed, and how many dipped on the grid.
+  /// For `rule` at the weightings given: each trial's threshold against its grid detections (lambda_1 above
+  /// the line's level). Returns how many trials were detected at snr = 0 and stayed, and how many dipped on
+  /// the grid.
   static std::pair<int, int> expect_thresholds_inside_grid_brackets(const std::string& rule,
                                                                     const std::vector<int>& weightings) {
-    const auto thresholds = phase("detection/" + rule + "/trial_threshold_snr");  // weighting x trial (d, delta, gamma: 1)
+    const auto thresholds =
+        phase("detection/" + rule + "/trial_threshold_snr");  // weighting x trial (d, delta, gamma: 1)
     const auto level = phase("detection/" + rule + "/threshold");
     const auto exact = phase("detection/" + rule + "/empirical_threshold_exact");
     const auto median = phase("detection/" + rule + "/empirical_threshold_snr");
@@ -108,13 +110,16 @@ class ExactThresholds : public ::testing::Test {
   static inline std::string file_;
 };
 
-TEST_F(ExactThresholds, TheEdgeRulesLieInsideEveryTrialsGridBracketIncludingDippingTrialsAndOnesDetectedAtZero) {
+TEST_F(ExactThresholds,
+       TheEdgeRulesLieInsideEveryTrialsGridBracketIncludingDippingTrialsAndOnesDetectedAtZero) {
   const auto [at_zero, dipping] = expect_thresholds_inside_grid_brackets("edge", {0, 1});
   EXPECT_GE(at_zero, 1) << "no trial detected at snr = 0: the case is not exercised";
   EXPECT_GE(dipping, 1) << "no trial dips on the grid: the case is not exercised";
 }
 
-TEST_F(ExactThresholds, TheNullRulesLieInsideEveryTrialsGridBracket) { expect_thresholds_inside_grid_brackets("null", {0, 1}); }
+TEST_F(ExactThresholds, TheNullRulesLieInsideEveryTrialsGridBracket) {
+  expect_thresholds_inside_grid_brackets("null", {0, 1});
+}
 
 // Mean pooling has one finite-T edge for all its trials (its level is the line's threshold dataset).
 TEST_F(ExactThresholds, TheFiniteTEdgeRulesLieInsideEveryTrialsGridBracketForMeanPooling) {
@@ -123,7 +128,8 @@ TEST_F(ExactThresholds, TheFiniteTEdgeRulesLieInsideEveryTrialsGridBracketForMea
 
 TEST_F(ExactThresholds, TheEigengapRuleKeepsItsGridThreshold) {
   for (const double exact : phase("detection/eigengap/empirical_threshold_exact")) EXPECT_EQ(exact, 0.0);
-  for (const double threshold : phase("detection/eigengap/trial_threshold_snr")) EXPECT_TRUE(std::isnan(threshold));
+  for (const double threshold : phase("detection/eigengap/trial_threshold_snr"))
+    EXPECT_TRUE(std::isnan(threshold));
 }
 
 }  // namespace

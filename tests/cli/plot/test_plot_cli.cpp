@@ -24,9 +24,10 @@ class PlotCli : public ::testing::Test {
     file_ = (*scratch_ / "sweep.h5").string();
     unassembled_ = (*scratch_ / "unassembled.h5").string();
     figures_ = *scratch_ / "figures";
-    rmtsweep::test::write_text(config,
-                               "d = 100\nT = 10\ncorrelation = prefix:3\ntable = centered\nseed = 5\ntrials = 2\n"
-                               "delta = 0.5,1\ngamma = 0.25,0.5\nsnr = 0:2:5\nweighting = mean,optimal\n");
+    rmtsweep::test::write_text(
+        config,
+        "d = 100\nT = 10\ncorrelation = prefix:3\ntable = centered\nseed = 5\ntrials = 2\n"
+        "delta = 0.5,1\ngamma = 0.25,0.5\nsnr = 0:2:5\nweighting = mean,optimal\n");
     const auto sweep = run_rmtsweep_mpi(2, "run --config " + config + " --output " + file_);
     ASSERT_EQ(sweep.status, 0) << sweep.output;
     std::filesystem::copy_file(file_, unassembled_);
@@ -37,9 +38,11 @@ class PlotCli : public ::testing::Test {
   static void TearDownTestSuite() { scratch_.reset(); }
 
   /// True when `path` holds a PNG (signature and IHDR chunk) at least `width` x `height` pixels.
-  static ::testing::AssertionResult is_png(const std::filesystem::path& path, unsigned width, unsigned height) {
+  static ::testing::AssertionResult is_png(const std::filesystem::path& path, unsigned width,
+                                           unsigned height) {
     const std::string bytes = read_bytes(path);
-    if (bytes.size() < 5000) return ::testing::AssertionFailure() << path << " has only " << bytes.size() << " bytes";
+    if (bytes.size() < 5000)
+      return ::testing::AssertionFailure() << path << " has only " << bytes.size() << " bytes";
     if (bytes.compare(0, 8, "\x89PNG\r\n\x1a\n") != 0 || bytes.compare(12, 4, "IHDR") != 0) {
       return ::testing::AssertionFailure() << path << " is not a PNG";
     }
@@ -63,7 +66,8 @@ class PlotCli : public ::testing::Test {
 TEST_F(PlotCli, PlotCommandSucceeds) { EXPECT_EQ(plot_.status, 0) << plot_.output; }
 
 TEST_F(PlotCli, DrawsOnePhaseDiagramOverDeltaAndOneOverGammaWithEveryWeighting) {
-  for (const char* name : {"phase_delta.png", "phase_gamma.png"}) EXPECT_TRUE(is_png(figures_ / name, 600, 300));
+  for (const char* name : {"phase_delta.png", "phase_gamma.png"})
+    EXPECT_TRUE(is_png(figures_ / name, 600, 300));
   EXPECT_FALSE(std::filesystem::exists(figures_ / "phase_delta_mean.png"));
 }
 
@@ -73,7 +77,9 @@ TEST_F(PlotCli, DrawsTheCurvesAgainstSnr) {
   }
 }
 
-TEST_F(PlotCli, DrawsTheSpectrumOfAPointAgainstTheBulkLaw) { EXPECT_TRUE(is_png(figures_ / "spectrum.png", 600, 300)); }
+TEST_F(PlotCli, DrawsTheSpectrumOfAPointAgainstTheBulkLaw) {
+  EXPECT_TRUE(is_png(figures_ / "spectrum.png", 600, 300));
+}
 
 TEST_F(PlotCli, SpectrumOfAChosenPointIsDrawn) {
   const auto out = *scratch_ / "one";
@@ -92,13 +98,15 @@ TEST_F(PlotCli, FileWithoutPhaseAsksForAssembleFirst) {
 /// True when `result` is a refusal with status 2 naming --option and the value, without a traceback.
 ::testing::AssertionResult refuses(const rmtsweep::test::CommandResult& result, const std::string& option,
                                    const std::string& value) {
-  if (result.status != 2) return ::testing::AssertionFailure() << "status " << result.status << ": " << result.output;
+  if (result.status != 2)
+    return ::testing::AssertionFailure() << "status " << result.status << ": " << result.output;
   for (const auto& word : {"invalid --" + option, "'" + value + "'"}) {
     if (result.output.find(word) == std::string::npos) {
       return ::testing::AssertionFailure() << "no \"" << word << "\" in: " << result.output;
     }
   }
-  if (result.output.find("Traceback") != std::string::npos) return ::testing::AssertionFailure() << result.output;
+  if (result.output.find("Traceback") != std::string::npos)
+    return ::testing::AssertionFailure() << result.output;
   return ::testing::AssertionSuccess();
 }
 

@@ -6,11 +6,11 @@
 #include <set>
 #include <string>
 
+#include "rmtsweep/config/config.hpp"
 #include "rmtsweep/model/correlation.hpp"
 #include "rmtsweep/model/params.hpp"
 #include "rmtsweep/model/weighting.hpp"
 #include "rmtsweep/simulate/finite_t.hpp"
-#include "rmtsweep/config/config.hpp"
 #include "rmtsweep/theory/prediction.hpp"
 #include "run_command.hpp"
 
@@ -37,10 +37,10 @@ TEST(CliPoint, JsonOnTwoRanksHasParamsTheoryAndEmpiricalWithAllEigenvalues) {
   EXPECT_EQ(out["params"]["table"], "centered");
   EXPECT_EQ(out["params"]["trial"], 2);
   const json& e = out["empirical"];
-  EXPECT_EQ(keys_of(e),
-            (std::set<std::string>{"top_eigenvalues", "overlaps", "overlap", "ridge_accuracy",
-                                   "weights_deviation", "covariance_path", "eigensolver", "seconds", "eigenvalues",
-                                   "eigen_method", "operator_products", "solver_residual", "solver_fell_back"}));
+  EXPECT_EQ(keys_of(e), (std::set<std::string>{"top_eigenvalues", "overlaps", "overlap", "ridge_accuracy",
+                                               "weights_deviation", "covariance_path", "eigensolver",
+                                               "seconds", "eigenvalues", "eigen_method", "operator_products",
+                                               "solver_residual", "solver_fell_back"}));
   EXPECT_EQ(e["covariance_path"], "panels");  // 2 ranks and causal weights: never the vocabulary
   EXPECT_EQ(e["eigensolver"], "elpa");        // 2 x 1 grid, two whole blocks of 64 rows: ELPA applies
   EXPECT_EQ(e["top_eigenvalues"].size(), 5u);
@@ -51,7 +51,8 @@ TEST(CliPoint, JsonOnTwoRanksHasParamsTheoryAndEmpiricalWithAllEigenvalues) {
   EXPECT_EQ(keys_of(e["seconds"]),
             (std::set<std::string>{"generate", "covariance", "eigen", "ridge", "finite_t", "total"}));
   ASSERT_TRUE(out["theory"]["finite_t"].is_object()) << "every point carries the finite-T theory";
-  EXPECT_TRUE(out["theory"]["finite_t"]["levels"].is_null()) << "causal:1 pools several tokens: no levels model";
+  EXPECT_TRUE(out["theory"]["finite_t"]["levels"].is_null())
+      << "causal:1 pools several tokens: no levels model";
 }
 
 TEST(CliPoint, JsonGivesTheFiniteTTheoryOfThePointsOwnTokenDrawsOnOneAndTwoRanks) {
@@ -130,7 +131,8 @@ TEST(CliPoint, AScalapackFailureEndsEveryRankWithTheRoutineAndCode) {
   const auto run = run_point(2, {"--d", "60", "--ridge", "-10"});
   EXPECT_EQ(run.status, 1);
   EXPECT_NE(run.err.find("dptsv failed with info = "), std::string::npos) << run.err;
-  EXPECT_NE(run.err.find("--ridge '-10': S + lambda I is not positive definite"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("--ridge '-10': S + lambda I is not positive definite"), std::string::npos)
+      << run.err;
   EXPECT_EQ(run.out, "");
 }
 
@@ -138,7 +140,8 @@ TEST(CliPoint, AScalapackFailureEndsEveryRankWithTheRoutineAndCode) {
 TEST(CliPoint, ANegativeRidgeThatBreaksTheSolveIsNamedOnAGroupOfTwo) {
   const auto run = run_point(2, {"--d", "200", "--ridge", "-0.5"});
   EXPECT_EQ(run.status, 1);
-  EXPECT_NE(run.err.find("--ridge '-0.5': S + lambda I is not positive definite"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("--ridge '-0.5': S + lambda I is not positive definite"), std::string::npos)
+      << run.err;
   EXPECT_NE(run.err.find("pdposv failed with info = "), std::string::npos) << run.err;
 }
 

@@ -53,7 +53,8 @@ TEST(CliStyle, EveryCommandsOtherMultiWordOptionsTakeTheUnderscoreSpellingToo) {
   for (const auto& [kebab, underscore] : std::vector<std::pair<std::string, std::string>>{
            {"status /nonexistent.h5 --no-verify", "status /nonexistent.h5 --no_verify"},
            {"refine /nonexistent.h5 --max-points 5", "refine /nonexistent.h5 --max_points 5"},
-           {"merge /tmp/out.h5 /nonexistent.h5 --allow-partial", "merge /tmp/out.h5 /nonexistent.h5 --allow_partial"}}) {
+           {"merge /tmp/out.h5 /nonexistent.h5 --allow-partial",
+            "merge /tmp/out.h5 /nonexistent.h5 --allow_partial"}}) {
     const auto expected = run_rmtsweep(kebab), given = run_rmtsweep(underscore);
     EXPECT_EQ(given.status, expected.status) << underscore;
     EXPECT_EQ(given.output, expected.output) << underscore;
@@ -80,7 +81,8 @@ TEST(CliStyle, AFileCommandShowsItsFileAsAPositionalArgument) {
     EXPECT_EQ(result.output.find("--file"), std::string::npos) << result.output;
   }
   const auto merge = run_rmtsweep("merge --help");
-  EXPECT_NE(merge.output.find("positional arguments:\n  OUT.h5 SHARD.h5..."), std::string::npos) << merge.output;
+  EXPECT_NE(merge.output.find("positional arguments:\n  OUT.h5 SHARD.h5..."), std::string::npos)
+      << merge.output;
   EXPECT_EQ(merge.output.find("--files"), std::string::npos) << merge.output;
 }
 

@@ -13,12 +13,12 @@
 
 #include "../assemble/command.hpp"
 #include "command_options.hpp"
-#include "rmtsweep/refine/lines.hpp"
 #include "rmtsweep/assemble/phase.hpp"
-#include "rmtsweep/model/params.hpp"
-#include "rmtsweep/simulate/point.hpp"
 #include "rmtsweep/config/config.hpp"
 #include "rmtsweep/config/option_table.hpp"
+#include "rmtsweep/model/params.hpp"
+#include "rmtsweep/refine/lines.hpp"
+#include "rmtsweep/simulate/point.hpp"
 
 using rmtsweep::config::OptionSpec;
 using rmtsweep::test::run_rmtsweep;

@@ -279,8 +279,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{"--delta", "half"}, "delta", "half"}, BadInput{{"--gamma", "1x"}, "gamma", "1x"},
         BadInput{{"--snr", "nan"}, "snr", "nan"}, BadInput{{"--snr", "-1"}, "snr", "-1"},
         BadInput{{"--snr", "1e300"}, "snr", "1e300"},  // as given, not as the number formats
-        // The finite-T bulk's sparse token Gram beyond this machine's memory (about 60 GB at d = 1e7): refused at
-        // once, where it grew for a minute first before the check.
+        // The finite-T bulk's sparse token Gram beyond this machine's memory (about 60 GB at d = 1e7):
+        // refused at once, where it grew for a minute first before the check.
         BadInput{{"--bulk", "finite-T", "--d", "10000000"}, "d", "10000000"},
         BadInput{{"--weighting", "causal:x"}, "weighting", "causal:x"},
         BadInput{{"--correlation", "prefix:x"}, "correlation", "prefix:x"},

@@ -29,7 +29,8 @@ int rank_of_world() {
 std::string shared_path() {
   int pid = static_cast<int>(getpid());
   MPI_Bcast(&pid, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  return (std::filesystem::temp_directory_path() / ("rmtsweep_fletcher_" + std::to_string(pid) + ".h5")).string();
+  return (std::filesystem::temp_directory_path() / ("rmtsweep_fletcher_" + std::to_string(pid) + ".h5"))
+      .string();
 }
 
 /// A points x 4 dataset of doubles, chunked one row a chunk, with the Fletcher-32 filter (collective).
@@ -40,8 +41,8 @@ io::Dataset create_checksummed(hid_t file, hsize_t points) {
   io::check(H5Pset_fletcher32(dcpl), "H5Pset_fletcher32");
   io::check(H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY), "H5Pset_alloc_time");  // required in parallel
   const io::Dataspace space = io::simple_dataspace({points, 4});
-  return io::Dataset(io::check_id(H5Dcreate2(file, "points", H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT),
-                                  "H5Dcreate2"));
+  return io::Dataset(io::check_id(
+      H5Dcreate2(file, "points", H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT), "H5Dcreate2"));
 }
 
 /// Writes row `row` (or nothing, with row < 0) with the transfer mode given; returns H5Dwrite's status.
@@ -50,7 +51,8 @@ herr_t write_row(hid_t set, long row, H5FD_mpio_xfer_t mode) {
   io::check(H5Pset_dxpl_mpio(dxpl, mode), "H5Pset_dxpl_mpio");
   const io::Dataspace file_space(io::check_id(H5Dget_space(set), "H5Dget_space"));
   const hsize_t start[2] = {static_cast<hsize_t>(row < 0 ? 0 : row), 0}, count[2] = {row < 0 ? 0u : 1u, 4};
-  io::check(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, nullptr, count, nullptr), "H5Sselect_hyperslab");
+  io::check(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, nullptr, count, nullptr),
+            "H5Sselect_hyperslab");
   const io::Dataspace memory = io::simple_dataspace({count[0], 4});
   const std::vector<double> values{1.0, 2.0, 3.0, 4.0};
   return H5Dwrite(set, H5T_NATIVE_DOUBLE, memory, file_space, dxpl, values.data());

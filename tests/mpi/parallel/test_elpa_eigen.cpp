@@ -120,7 +120,8 @@ TEST(ElpaEigen, AgreesWithTheScalapackPathOnValuesVectorsAndTheShiftedSolve) {
   for (int j = 0; j < k; ++j) {
     const auto at = [&](int i) { return static_cast<std::size_t>(j * n + i); };
     const double sign = u[at(0)] * w[at(0)] < 0.0 ? -1.0 : 1.0;
-    for (int i = 0; i < n; ++i) EXPECT_NEAR(u[at(i)], sign * w[at(i)], 1e-12) << "vector " << j << ", i = " << i;
+    for (int i = 0; i < n; ++i)
+      EXPECT_NEAR(u[at(i)], sign * w[at(i)], 1e-12) << "vector " << j << ", i = " << i;
   }
   ASSERT_EQ(elpa.solution.size(), static_cast<std::size_t>(n));
   double scale = 0.0;

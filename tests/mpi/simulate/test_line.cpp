@@ -43,7 +43,8 @@ void expect_line_equals_points(const model::PointParams& params, simulate::Engin
     EXPECT_TRUE(parallel::is_line(got.eigensolver));
     ASSERT_EQ(got.top_eigenvalues.size(), expected.top_eigenvalues.size());
     for (std::size_t j = 0; j < got.top_eigenvalues.size(); ++j) {
-      EXPECT_NEAR(got.top_eigenvalues[j], expected.top_eigenvalues[j], 1e-9 * expected.top_eigenvalues[0]) << j;
+      EXPECT_NEAR(got.top_eigenvalues[j], expected.top_eigenvalues[j], 1e-9 * expected.top_eigenvalues[0])
+          << j;
       EXPECT_NEAR(got.overlaps[j], expected.overlaps[j], 1e-7 * std::max(expected.overlaps[j], 1e-6)) << j;
     }
     EXPECT_EQ(got.ridge_accuracy, expected.ridge_accuracy);
@@ -67,11 +68,12 @@ TEST_P(DenseLine, EqualsItsPointsOnBothTables) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Weightings, DenseLine,
-                         ::testing::Values("mean", "last", "optimal", "harmonic", "custom:3,1,1,1,0,0,0,0,0,2"));
+                         ::testing::Values("mean", "last", "optimal", "harmonic",
+                                           "custom:3,1,1,1,0,0,0,0,0,2"));
 
 TEST(DenseLineShapes, EqualsItsPointsWithFewerSequencesThanTokens) {
-  expect_line_equals_points(test::make_point(90, 0.25, 0.5, 1.0, "mean", "prefix:3", "iid"), simulate::Engine::dense,
-                            true);
+  expect_line_equals_points(test::make_point(90, 0.25, 0.5, 1.0, "mean", "prefix:3", "iid"),
+                            simulate::Engine::dense, true);
 }
 
 TEST(DenseLineShapes, EqualsItsPointsOnTheGramPathWhereNIsBelowD) {
@@ -86,8 +88,8 @@ TEST(DenseLineShapes, EqualsItsPointsWhereTheTableHasFewerTokensThanD) {
 }
 
 TEST(DenseLineShapes, RefusesCausalAttention) {
-  EXPECT_THROW(simulate::simulate_line(test::make_point(60, 0.5, 0.25, 1.0, "causal:1", "prefix:3", "iid"), line_snr,
-                                       options_for(simulate::Engine::dense, false), MPI_COMM_WORLD),
+  EXPECT_THROW(simulate::simulate_line(test::make_point(60, 0.5, 0.25, 1.0, "causal:1", "prefix:3", "iid"),
+                                       line_snr, options_for(simulate::Engine::dense, false), MPI_COMM_WORLD),
                std::invalid_argument);
 }
 
@@ -95,8 +97,8 @@ namespace {
 
 /// The Krylov line against the dense points: each snr's pairs meet a residual of 1e-9 kappa from the
 /// recurrence, so (as for a Krylov point, test_krylov_point.cpp) eigenvalues agree to 1e-9 relative with a
-/// wide margin, overlaps to 1e-6 (the bound 1e-9 kappa / gap for gaps of at least 1e-3 lambda), and the ridge,
-/// converged to 1e-9 ||b||, classifies every test sequence alike.
+/// wide margin, overlaps to 1e-6 (the bound 1e-9 kappa / gap for gaps of at least 1e-3 lambda), and the
+/// ridge, converged to 1e-9 ||b||, classifies every test sequence alike.
 void expect_krylov_line_equals_dense_points(const model::PointParams& params) {
   auto options = options_for(simulate::Engine::krylov, false);
   const simulate::LineResult line = simulate::simulate_line(params, line_snr, options, MPI_COMM_WORLD);
@@ -113,7 +115,8 @@ void expect_krylov_line_equals_dense_points(const model::PointParams& params) {
     EXPECT_LE(got.residual, 1e-8);
     ASSERT_EQ(got.top_eigenvalues.size(), expected.top_eigenvalues.size());
     for (std::size_t j = 0; j < got.top_eigenvalues.size(); ++j) {
-      EXPECT_NEAR(got.top_eigenvalues[j], expected.top_eigenvalues[j], 1e-9 * expected.top_eigenvalues[0]) << j;
+      EXPECT_NEAR(got.top_eigenvalues[j], expected.top_eigenvalues[j], 1e-9 * expected.top_eigenvalues[0])
+          << j;
       EXPECT_NEAR(got.overlaps[j], expected.overlaps[j], 1e-6) << j;
     }
     EXPECT_EQ(got.ridge_accuracy, expected.ridge_accuracy);
@@ -129,7 +132,8 @@ class KrylovLine : public ::testing::TestWithParam<std::string> {};
 TEST_P(KrylovLine, EqualsTheDensePointsOnBothTables) {
   for (const char* table : {"iid", "centered"}) {
     SCOPED_TRACE(table);
-    expect_krylov_line_equals_dense_points(test::make_point(300, 0.5, 0.25, 1.0, GetParam(), "prefix:3", table, 2));
+    expect_krylov_line_equals_dense_points(
+        test::make_point(300, 0.5, 0.25, 1.0, GetParam(), "prefix:3", table, 2));
   }
 }
 
@@ -140,7 +144,8 @@ TEST(KrylovLineShapes, EqualsTheDensePointsWithFewerSequencesThanTokens) {
 }
 
 TEST(KrylovLineShapes, EqualsTheDensePointsWhereNIsBelowD) {
-  expect_krylov_line_equals_dense_points(test::make_point(300, 0.5, 2.0, 1.0, "optimal", "prefix:3", "centered"));
+  expect_krylov_line_equals_dense_points(
+      test::make_point(300, 0.5, 2.0, 1.0, "optimal", "prefix:3", "centered"));
 }
 
 TEST(KrylovLineShapes, RecomputesAloneTheSnrValuesItsBasisDidNotConverge) {

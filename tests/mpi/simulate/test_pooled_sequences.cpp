@@ -174,7 +174,8 @@ TEST(PooledSequences, TheCenteredTableIsTheIidTableWithoutItsMeanAndClassMeanPer
     EXPECT_NEAR(signed_sum, 0.0, 1e-12) << "row " << r;
     for (std::int64_t v = 0; v < V; ++v) {
       const double s = v < half ? 1.0 : -1.0;
-      ASSERT_NEAR(table.column(v)[r], raw.column(v)[r] - mean - s * class_mean, 1e-14) << "entry (" << r << ", " << v << ")";
+      ASSERT_NEAR(table.column(v)[r], raw.column(v)[r] - mean - s * class_mean, 1e-14)
+          << "entry (" << r << ", " << v << ")";
     }
   }
 }

@@ -104,7 +104,8 @@ void expect_same_distributed_covariance_both_ways(const model::PointParams& para
   }
   pooled.covariance_by_tokens(tokens, N, simulate::training_streams, token_sums);
   for (auto* sums : {&panel_sums, &token_sums})
-    MPI_Allreduce(MPI_IN_PLACE, sums->data(), static_cast<int>(sums->size()), MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, sums->data(), static_cast<int>(sums->size()), MPI_DOUBLE, MPI_SUM,
+                  MPI_COMM_WORLD);
 
   double scale = 0.0;
   for (int lc = 0; lc < panels.local_cols(); ++lc)
@@ -116,7 +117,8 @@ void expect_same_distributed_covariance_both_ways(const model::PointParams& para
     for (int lr = 0; lr < panels.local_rows(); ++lr) {
       const int i = panels.row_map().to_global(lr);
       if (i >= j) {
-        ASSERT_NEAR(tokens.local(lr, lc), panels.local(lr, lc), 1e-12 * scale) << "S(" << i << ", " << j << ")";
+        ASSERT_NEAR(tokens.local(lr, lc), panels.local(lr, lc), 1e-12 * scale)
+            << "S(" << i << ", " << j << ")";
       } else {
         ASSERT_EQ(tokens.local(lr, lc), 0.0) << "above the diagonal: S(" << i << ", " << j << ")";
       }
@@ -134,15 +136,16 @@ void expect_same_distributed_covariance_both_ways(const model::PointParams& para
 // rows; two full chunks of sequences, weights with zeros, the centred table (whose rows drawn for
 // a group must be centred alike) and an outlier.
 TEST(TokenCovariance, EqualsPanelsOnTheGridOfAllRanksWithGroupsOfSeveralBlocks) {
-  const auto params =
-      test::make_point(530, 530.0 / 132.0, 530.0 / 8192.0, 3.0, "custom:0,1,0,2,0,1,1,0,3,1", "prefix:3", "centered");
+  const auto params = test::make_point(530, 530.0 / 132.0, 530.0 / 8192.0, 3.0, "custom:0,1,0,2,0,1,1,0,3,1",
+                                       "prefix:3", "centered");
   ASSERT_EQ(params.vocabulary(), 132);
   expect_same_distributed_covariance_both_ways(params);
 }
 
 // d = 200, V = 200 (groups of one block), `mean` pooling, the iid table, snr 1.
 TEST(TokenCovariance, EqualsPanelsOnTheGridOfAllRanksWithOneBlockPerGroup) {
-  expect_same_distributed_covariance_both_ways(test::make_point(200, 1.0, 0.05, 1.0, "mean", "prefix:3", "iid"));
+  expect_same_distributed_covariance_both_ways(
+      test::make_point(200, 1.0, 0.05, 1.0, "mean", "prefix:3", "iid"));
 }
 
 // d = 530 with V = 530: H in blocks of 128 rows (8 rows V bytes within a quarter of S), the last
@@ -177,7 +180,8 @@ TEST(TokenCovariance, RefusesAnSOnAnotherGridThanTheTables) {
   const auto params = test::make_point(100, 1.0, 0.1, 1.0, "mean", "prefix:3", "iid");
   const auto self = std::make_shared<const parallel::BlacsGrid>(MPI_COMM_SELF);
   const simulate::PooledSequences pooled(params, parallel::DistributedMatrix(self, params.d, 1));
-  parallel::DistributedMatrix s(std::make_shared<const parallel::BlacsGrid>(MPI_COMM_WORLD), params.d, params.d);
+  parallel::DistributedMatrix s(std::make_shared<const parallel::BlacsGrid>(MPI_COMM_WORLD), params.d,
+                                params.d);
   std::vector<double> sums(2 * static_cast<std::size_t>(params.d) + 1, 0.0);
   EXPECT_THROW(pooled.covariance_by_tokens(s, params.sequences(), simulate::training_streams, sums),
                std::logic_error);
@@ -200,7 +204,7 @@ TEST(TokenCovariance, TableRowsCopiedFromAHeldTableEqualRowsDrawnAgain) {
     const auto params = test::make_point(200, 1.0, 0.5, 1.0, "mean", "prefix:3", kind);
     std::vector<std::size_t> held_rows, wanted;
     for (std::size_t i = 0; i < 200; ++i) {
-      if (i % 64 < 40) held_rows.push_back(i);       // part of every chunk of 64
+      if (i % 64 < 40) held_rows.push_back(i);         // part of every chunk of 64
       if (i % 3 != 1 || i > 150) wanted.push_back(i);  // inside and outside them
     }
     const simulate::NoiseTable held(params, held_rows);

@@ -256,14 +256,16 @@ TEST(DetectionTables, ALineWithoutAnSnrZeroCellHasNoNullThresholdAndNoFalseDetec
   const assemble::Axes axes = one_line({1.0});
   const std::vector<assemble::PointRecord> points{{0, 0, 0, 0, 3.0, 0.5, 0.8, {3.0, 1.0, 0.99}}};
   const auto tables = assemble::detection_tables(axes, points, {1.15}, {1.15}, 1.0);
-  for (const auto& t : tables) EXPECT_TRUE(std::isnan(t.false_detection_rate[0])) << assemble::to_string(t.rule);
+  for (const auto& t : tables)
+    EXPECT_TRUE(std::isnan(t.false_detection_rate[0])) << assemble::to_string(t.rule);
   EXPECT_TRUE(std::isnan(tables[2].threshold[0]));
   EXPECT_EQ(tables[2].detected_fraction, (std::vector<double>{0.0})) << "a NaN threshold detects nothing";
 }
 
 TEST(DetectionTables, RulesAreNamedAsTheFileNamesThem) {
-  for (const auto rule : assemble::all_rules) EXPECT_EQ(assemble::parse_rule(assemble::to_string(rule)), rule);
-  EXPECT_THROW(assemble::parse_rule("onatski"), rmtsweep::InvalidOption);
+  for (const auto rule : assemble::all_rules)
+    EXPECT_EQ(assemble::parse_rule(assemble::to_string(rule)), rule);
+  EXPECT_THROW(assemble::parse_rule("onatski"), rmtsweep::InvalidArgument);
 }
 
 }  // namespace

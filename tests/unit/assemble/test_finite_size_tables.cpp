@@ -169,7 +169,8 @@ TEST(FiniteSizeTables, FiniteTEdgeIsTheDefaultEvenWhereEverySizeHasNineteenNullT
   EXPECT_EQ(rule_of(rules, Rule::null).threshold_flags[0] & threshold_flag::few_null_trials, 0);
 }
 
-TEST(FiniteSizeTables, TheNullRuleIsTheDefaultWhereFiniteTEdgeHasNoThresholdAndEverySizeHasNineteenNullTrials) {
+TEST(FiniteSizeTables,
+     TheNullRuleIsTheDefaultWhereFiniteTEdgeHasNoThresholdAndEverySizeHasNineteenNullTrials) {
   const Axes a = axes_with({0.0, 0.5, 1.0});
   auto rules = rules_with(a);
   rule_of(rules, Rule::finite_t_edge).threshold.assign(a.lines(), missing);

@@ -111,8 +111,8 @@ TEST(FiniteTEdges, EdgesComputedSideBySideOnThreadsEqualThoseComputedOneAtATime)
 }
 
 TEST(FiniteTEdges, EdgesOfTheQuadratureSizeComputedSideBySideEqualThoseComputedOneAtATime) {
-  // d = 1250: min(V, N) = 2500, where the bulk is the quadrature of theory/gram_quadrature.hpp (its probes are
-  // the trial's own, so the same bits on any thread); two of them at once.
+  // d = 1250: min(V, N) = 2500, where the bulk is the quadrature of theory/gram_quadrature.hpp (its probes
+  // are the trial's own, so the same bits on any thread); two of them at once.
   const SmallSweep s(1250);
   const std::size_t mean = s.axes.line(1, 0, 0, 0);
   ASSERT_GT(static_cast<std::size_t>(assemble::FiniteTEdges(s.base, s.weightings, s.axes).gram_size(mean)),

@@ -13,7 +13,8 @@ namespace {
 
 /// K trials with thresholds tau_t ~ N(mu, sigma) (common random numbers: trial t is detected at snr s
 /// iff s >= tau_t), each observed on the same snr values.
-std::vector<Detection> synthetic(double mu, double sigma, int trials, const std::vector<double>& snr, unsigned seed) {
+std::vector<Detection> synthetic(double mu, double sigma, int trials, const std::vector<double>& snr,
+                                 unsigned seed) {
   std::mt19937_64 engine(seed);
   std::normal_distribution<double> normal(mu, sigma);
   std::vector<Detection> out;
@@ -70,8 +71,10 @@ TEST(ProbitFit, ATrialCountsOnceHoweverManyPointsBisectedIt) {
   double lo = -1, hi = 9;
   for (const Detection& p : coarse) {
     if (p.trial != 0) continue;
-    if (p.detected) hi = std::min(hi, p.snr);
-    else lo = std::max(lo, p.snr);
+    if (p.detected)
+      hi = std::min(hi, p.snr);
+    else
+      lo = std::max(lo, p.snr);
   }
   for (int k = 1; k < 50; ++k) dense.push_back({lo - 0.01 * k, 0, false});  // below lo: nothing new
   const ProbitFit a = fit_probit(coarse), b = fit_probit(dense);

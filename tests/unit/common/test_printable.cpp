@@ -28,9 +28,16 @@ TEST(Printable, ALongValueIsCutAndMarked) {
 }
 
 TEST(Printable, AnInvalidOptionEchoesTheValuePrintably) {
-  const InvalidOption e("d", std::string("4\0" "00", 4), "allowed: an integer");
+  const InvalidOption e("d",
+                        std::string("4\0"
+                                    "00",
+                                    4),
+                        "allowed: an integer");
   EXPECT_EQ(std::string(e.what()), "invalid --d '4\\x0000': allowed: an integer");
-  EXPECT_EQ(e.value(), std::string("4\0" "00", 4)) << "the value itself is kept as given";
+  EXPECT_EQ(e.value(), std::string("4\0"
+                                   "00",
+                                   4))
+      << "the value itself is kept as given";
 }
 
 }  // namespace

@@ -62,7 +62,7 @@ TEST(RefineDesign, ALineWithIdenticalTrialsIsBisectedToTheTolerance) {
   EXPECT_EQ(trials, 4);
   EXPECT_LE(e.err, 0.01);
   EXPECT_NEAR(e.threshold, 1.2345, 0.6 * std::sqrt(12.0) * 0.01 / 2);  // inside the final median bracket
-  EXPECT_LE(points, 4u * 6u);  // 0.5 -> 0.02 in 5 halvings per trial
+  EXPECT_LE(points, 4u * 6u);                                          // 0.5 -> 0.02 in 5 halvings per trial
 }
 
 TEST(RefineDesign, ASpreadLineGetsTrialsUntilTheMedianIsKnownToTheTolerance) {

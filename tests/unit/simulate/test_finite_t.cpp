@@ -214,8 +214,9 @@ TEST(FiniteTSignal, SingleTokenClosedFormMatchesTheGeneralRouteToRounding) {
                       u1[i] * u1[j] * c11 + (u1[i] * u2[j] + u2[i] * u1[j]) * c12 + u2[i] * u2[j] * c22;
   const theory::SpectralMeasure dense_bulk =
       theory::counting_measure(model::symmetric_eigenvalues(M, int(V)));
-  const theory::SpectralMeasure lanczos = theory::signal_measure(
-      theory::TokenGram(pooled.weights, pooled.tokens, 400), d, theory::finite_t_edge_point(dense_bulk, d).zeta);
+  const theory::SpectralMeasure lanczos =
+      theory::signal_measure(theory::TokenGram(pooled.weights, pooled.tokens, 400), d,
+                             theory::finite_t_edge_point(dense_bulk, d).zeta);
   const theory::SpectralMeasure closed_bulk =
       theory::counting_measure(theory::token_gram_spectrum(pooled.weights, pooled.tokens, 400, true));
   expect_same_predictions(closed_bulk, simulate::single_token_signal_measure(pooled), dense_bulk, lanczos, d,

@@ -64,7 +64,8 @@ TEST(TokenGram, TracesOfItsPowersAreThoseOfTheDenseSpectrumOnBothSides) {
     for (int j = 1; j <= 4; ++j) {
       double sum = 0.0;
       for (const double t : tau) sum += std::pow(t, j);
-      EXPECT_NEAR(powers[static_cast<std::size_t>(j)], sum, 1e-11 * sum) << "delta " << delta << ", power " << j;
+      EXPECT_NEAR(powers[static_cast<std::size_t>(j)], sum, 1e-11 * sum)
+          << "delta " << delta << ", power " << j;
     }
   }
 }
@@ -92,7 +93,8 @@ TEST(GramQuadrature, EdgeAndThresholdEqualTheDenseOnesWithin1e4AtASizeBothReach)
       const model::PointParams p = point(1600, 0.5, 0.25, weighting, trial);
       const theory::TokenGram gram = gram_of(p);
       const auto start = std::chrono::steady_clock::now();
-      const theory::GramMeasures m = theory::token_gram_measures(gram, p.d, simulate::finite_t_probe_signs(p));
+      const theory::GramMeasures m =
+          theory::token_gram_measures(gram, p.d, simulate::finite_t_probe_signs(p));
       const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       ASSERT_FALSE(m.exact_bulk);
       const Exact e = exact(p, gram);
@@ -100,13 +102,15 @@ TEST(GramQuadrature, EdgeAndThresholdEqualTheDenseOnesWithin1e4AtASizeBothReach)
       const theory::FiniteTOutlier dense(e.bulk, e.signal, p.d, p.vocabulary(), model::Table::centered);
       const double edge_error = fast.bulk_edge_right() / dense.bulk_edge_right() - 1.0;
       const double threshold_error = fast.raw_threshold_snr() / dense.raw_threshold_snr() - 1.0;
-      std::printf("%-9s trial %d: edge %+.2e (estimated %.1e), threshold %+.2e (estimated %.1e), %d probes, %.2f s\n",
-                  weighting, trial, edge_error, m.edge_error, threshold_error, m.threshold_error, m.probes, seconds);
+      std::printf(
+          "%-9s trial %d: edge %+.2e (estimated %.1e), threshold %+.2e (estimated %.1e), %d probes, %.2f s\n",
+          weighting, trial, edge_error, m.edge_error, threshold_error, m.threshold_error, m.probes, seconds);
       EXPECT_LT(std::abs(edge_error), 1e-4) << weighting << " trial " << trial;
       EXPECT_LT(std::abs(threshold_error), 1e-4) << weighting << " trial " << trial;
       // The outlier and overlap above the threshold follow.
       const double snr = 1.5 * dense.threshold_snr() + 0.2;
-      EXPECT_NEAR(fast.at(snr).top_eigenvalue, dense.at(snr).top_eigenvalue, 1e-4 * dense.at(snr).top_eigenvalue);
+      EXPECT_NEAR(fast.at(snr).top_eigenvalue, dense.at(snr).top_eigenvalue,
+                  1e-4 * dense.at(snr).top_eigenvalue);
       EXPECT_NEAR(fast.at(snr).overlap, dense.at(snr).overlap, 1e-4);
     }
   }

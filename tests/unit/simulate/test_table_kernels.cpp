@@ -53,12 +53,14 @@ void expect_kernels_match_plain_sums(std::int64_t rows, std::int64_t columns, in
   stream_transpose_times(t.z.data(), rows, columns, t.ld, x.data(), lanes, u.data(), 2);
   stream_times(t.z.data(), rows, columns, t.ld, w.data(), lanes, y.data(), 2);
 
-  std::vector<double> u_want(u.size(), 0.0), u_scale(u.size(), 0.0), y_want(y.size(), 0.0), y_scale(y.size(), 0.0);
+  std::vector<double> u_want(u.size(), 0.0), u_scale(u.size(), 0.0), y_want(y.size(), 0.0),
+      y_scale(y.size(), 0.0);
   for (std::int64_t v = 0; v < columns; ++v) {
     for (std::int64_t i = 0; i < rows; ++i) {
       const double z = t.z[static_cast<std::size_t>(v * t.ld + i)];
       for (int j = 0; j < lanes; ++j) {
-        const double a = z * x[static_cast<std::size_t>(i * lanes + j)], b = z * w[static_cast<std::size_t>(v * lanes + j)];
+        const double a = z * x[static_cast<std::size_t>(i * lanes + j)],
+                     b = z * w[static_cast<std::size_t>(v * lanes + j)];
         u_want[static_cast<std::size_t>(v * lanes + j)] += a;
         u_scale[static_cast<std::size_t>(v * lanes + j)] += std::abs(a);
         y_want[static_cast<std::size_t>(i * lanes + j)] += b;

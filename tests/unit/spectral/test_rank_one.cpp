@@ -1,6 +1,4 @@
 // The rank-one updated eigenproblem along r against LAPACK's dense dsyev of the same matrix.
-#include "rmtsweep/spectral/rank_one.hpp"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,6 +7,7 @@
 #include <vector>
 
 #include "rmtsweep/model/symmetric_eigen.hpp"
+#include "rmtsweep/spectral/rank_one.hpp"
 
 namespace rmtsweep::spectral {
 namespace {
@@ -45,7 +44,8 @@ RankOneLine random_line(std::size_t n, unsigned seed, OverlapForm form = Overlap
 double dense_overlap(const RankOneLine& line, double r, const double* v, double lambda) {
   double along = 0.0;
   for (std::size_t i = 0; i < line.size(); ++i) {
-    const double along_i = line.form == OverlapForm::direct ? line.signal[i] : r * line.signal[i] + line.offset[i];
+    const double along_i =
+        line.form == OverlapForm::direct ? line.signal[i] : r * line.signal[i] + line.offset[i];
     along += v[i] * along_i;
   }
   return line.form == OverlapForm::direct ? along * along : along * along * line.rho / lambda;
@@ -59,7 +59,9 @@ void expect_matches_dense(const RankOneLine& line, double r, int k) {
   const RankOneSolution solution = solve(line, r, k, true);
   ASSERT_EQ(solution.top.size(), static_cast<std::size_t>(k));
   ASSERT_EQ(solution.all.size(), line.size());
-  for (int i = 0; i < n; ++i) EXPECT_NEAR(solution.all[static_cast<std::size_t>(i)], reference.values[static_cast<std::size_t>(i)], 1e-13);
+  for (int i = 0; i < n; ++i)
+    EXPECT_NEAR(solution.all[static_cast<std::size_t>(i)], reference.values[static_cast<std::size_t>(i)],
+                1e-13);
   for (int j = 0; j < k; ++j) {
     const auto at = static_cast<std::size_t>(n - 1 - j);
     EXPECT_NEAR(solution.top[static_cast<std::size_t>(j)], reference.values[at], 1e-13);
@@ -67,7 +69,8 @@ void expect_matches_dense(const RankOneLine& line, double r, int k) {
                                 reference.values[at] - reference.values[at - 1]);
     if (gap < 1e-3) continue;
     EXPECT_NEAR(solution.overlaps[static_cast<std::size_t>(j)],
-                dense_overlap(line, r, reference.vectors.data() + at * line.size(), reference.values[at]), 1e-11)
+                dense_overlap(line, r, reference.vectors.data() + at * line.size(), reference.values[at]),
+                1e-11)
         << "r " << r << " pair " << j;
   }
 }
@@ -148,7 +151,8 @@ TEST(LevelCrossing, DetectsExactlyWhereTheTopEigenvalueExceedsTheLevel) {
   EXPECT_GT(top_dense(line, crossing.r_from * (1 + 1e-9)), level);
   EXPECT_NEAR(top_dense(line, crossing.r_from), level, 1e-12);
   for (double r = 0.0; r < 3 * crossing.r_from; r += crossing.r_from / 7.3)
-    EXPECT_EQ(top_dense(line, r) > level, r > crossing.r_from || (crossing.at_zero && r < crossing.r_below)) << r;
+    EXPECT_EQ(top_dense(line, r) > level, r > crossing.r_from || (crossing.at_zero && r < crossing.r_below))
+        << r;
 }
 
 TEST(LevelCrossing, FindsTheDipWhereTheSignalFirstCancelsTheOffset) {

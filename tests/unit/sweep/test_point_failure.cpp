@@ -19,7 +19,9 @@ rmtsweep::model::PointParams large_point() {
   return grid.params(0);
 }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 TEST(PointFailure, AnOutOfMemoryErrorNamesThePointAndTheMemorySNeedsPerRank) {
   const std::string text = sweep::point_failure_text(std::bad_alloc(), large_point(), 1);

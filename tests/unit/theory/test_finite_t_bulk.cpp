@@ -35,8 +35,8 @@ std::vector<double> flat_tau(int V) { return std::vector<double>(static_cast<std
 
 /// The centred Gram's spectrum by brute force: dense A (V x N), M = A (I - 11^T/N) A^T / N, then, if
 /// `project`, Q M Q with Q = I - (1 1^T + s s^T)/V formed densely.
-std::vector<double> brute_force_spectrum(const std::vector<double>& w, const std::vector<std::int64_t>& tokens,
-                                         int V, bool project) {
+std::vector<double> brute_force_spectrum(const std::vector<double>& w,
+                                         const std::vector<std::int64_t>& tokens, int V, bool project) {
   const std::size_t T = w.size(), N = tokens.size() / T, uV = static_cast<std::size_t>(V);
   std::vector<double> A(uV * N, 0.0);
   for (std::size_t n = 0; n < N; ++n)
@@ -148,7 +148,8 @@ TEST(TokenGramSpectrum, WithOneNonzeroWeightMatchesABruteForceGram) {
   }
   const auto tokens = random_tokens(400, 4, 200, 3);
   const std::vector<double> w{0.0, 0.0, 0.0, 1.0};
-  EXPECT_EQ(theory::token_gram_spectrum(w, tokens, 200, true).size(), 200u) << "min(V, N) values, as the Gram gives";
+  EXPECT_EQ(theory::token_gram_spectrum(w, tokens, 200, true).size(), 200u)
+      << "min(V, N) values, as the Gram gives";
   EXPECT_EQ(theory::token_gram_spectrum(w, random_tokens(120, 4, 200, 4), 200, true).size(), 120u);
   EXPECT_NEAR(theory::finite_t_edge(theory::token_gram_spectrum(w, tokens, 200, true), 100),
               theory::finite_t_edge(brute_force_spectrum(w, tokens, 200, true), 100), 1e-12);

@@ -112,8 +112,8 @@ TEST(Prediction, EveryValueIsFiniteAtTheLargestAcceptedSnr) {
 }
 
 TEST(Prediction, CountsTheEffectiveTokensOfTheWeights) {
-  // T_eff = (sum |w|)^2 / sum w^2: 10 for mean pooling over T = 10, 3 for optimal on prefix:3 (1/3 on t <= 3),
-  // 1 for last; exact up to rounding of the normalised weights.
+  // T_eff = (sum |w|)^2 / sum w^2: 10 for mean pooling over T = 10, 3 for optimal on prefix:3 (1/3 on t <=
+  // 3), 1 for last; exact up to rounding of the normalised weights.
   EXPECT_NEAR(theory::predict(worked_point("mean")).effective_tokens, 10.0, 1e-12);
   EXPECT_NEAR(theory::predict(worked_point("optimal")).effective_tokens, 3.0, 1e-12);
   EXPECT_NEAR(theory::predict(worked_point("last")).effective_tokens, 1.0, 1e-12);

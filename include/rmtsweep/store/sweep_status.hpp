@@ -1,0 +1,82 @@
+#pragma once
+/// What a sweep file's state is beyond its own columns (`rmtsweep status` reports it): the journal beside the
+/// file compared with it, whether a run holds the file's lock now, the latest run's rate and ETA, the
+/// progress of each size and the failed points with their messages.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rmtsweep/io/file_lock.hpp"
+#include "rmtsweep/store/journal.hpp"
+#include "rmtsweep/store/sweep_reader.hpp"
+
+namespace rmtsweep::store {
+
+/// The point journal beside a sweep file (journal.hpp), compared with the file's statuses.
+struct JournalState {
+  enum class Kind { agrees, in_flight, disagrees, missing, other_sweep, unreadable };
+  Kind kind = Kind::missing;
+  std::string directory;
+  /// missing: what is at the directory's path ("is missing", "is a regular file, ..."); unreadable: the
+  /// error; other_sweep: the journal's sweep_id.
+  std::string problem;
+  std::optional<Journal> journal;  ///< when it was read
+  JournalAgreement agreement;      ///< agrees, in_flight, disagrees
+};
+
+/// "agrees", "in_flight" (agrees but for the last record of each writer: a run writes them now),
+/// "disagrees", "missing", "other_sweep", "unreadable".
+const char* to_string(JournalState::Kind kind);
+
+/// Reads the journal of the sweep file `path` (sweep_id: the file's) and compares it with `status`.
+/// Never throws for the journal: a journal that cannot be read is Kind::unreadable.
+JournalState journal_state(const std::string& path, const std::string& sweep_id,
+                           const std::vector<std::int64_t>& status);
+
+/// Whether a run writes the file now (it holds the file's lock, io::FileLock), and how far its latest
+/// run has come: the points it finished (/points/run), and while it runs, its rate since it started
+/// (run_N_started) and the ETA of the pending points at that rate.
+struct Activity {
+  std::string lock_path;
+  io::LockHolder lock = io::LockHolder::none;
+  std::string lock_problem;           ///< why the lock's state is unknown
+  std::int64_t latest_run = -1;       ///< the index of the latest run (-1: none recorded)
+  std::string latest_started;         ///< its run_N_started, ISO 8601 UTC
+  std::int64_t latest_mpi_ranks = 0;  ///< its run_N_mpi_ranks (0: unrecorded)
+  std::int64_t finished_by_latest =
+      -1;  ///< points it finished (done or failed); -1 where /points/run is missing
+  std::optional<double> elapsed_seconds, points_per_second, eta_seconds;  ///< while a run holds the lock
+  bool running() const noexcept { return lock == io::LockHolder::another_process; }
+};
+
+/// The activity of the sweep file `reader` reads, its statuses `status`.
+Activity activity_of(const SweepReader& reader, const std::vector<std::int64_t>& status);
+
+/// How far one size of a sweep is: its done points of all.
+struct SizeProgress {
+  int d = 0;
+  std::int64_t done = 0, total = 0;
+};
+
+/// Per size of the sweep `reader` reads (its config's d, in order), the points done of `status`.
+std::vector<SizeProgress> progress_by_size(const SweepReader& reader,
+                                           const std::vector<std::int64_t>& status);
+
+/// A failed point of a sweep file: where it is and why.
+struct FailedPoint {
+  std::size_t point = 0;
+  std::int64_t d = 0, trial = 0;
+  double delta = 0, gamma = 0, snr = 0;
+  std::string weighting;
+  /// /points/error, or the journal's record where the run that failed the point did not close the file
+  /// (failure_messages); empty where neither holds one.
+  std::string message;
+};
+
+/// The failed points of `status`, in file order, with their messages (the journal's read where `journal`
+/// holds this sweep's).
+std::vector<FailedPoint> failed_points(const SweepReader& reader, const std::vector<std::int64_t>& status,
+                                       const JournalState& journal);
+
+}  // namespace rmtsweep::store

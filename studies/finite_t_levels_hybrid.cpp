@@ -33,8 +33,9 @@
 #include "rmtsweep/theory/finite_t_top_levels.hpp"
 
 extern "C" {
-void dsyrk_(const char* uplo, const char* trans, const int* n, const int* k, const double* alpha, const double* a,
-            const int* lda, const double* beta, double* c, const int* ldc, std::size_t, std::size_t);
+void dsyrk_(const char* uplo, const char* trans, const int* n, const int* k, const double* alpha,
+            const double* a, const int* lda, const double* beta, double* c, const int* ldc, std::size_t,
+            std::size_t);
 void dsyevr_(const char* jobz, const char* range, const char* uplo, const int* n, double* a, const int* lda,
              const double* vl, const double* vu, const int* il, const int* iu, const double* abstol, int* m,
              double* w, double* z, const int* ldz, int* isuppz, double* work, const int* lwork, int* iwork,
@@ -115,8 +116,9 @@ double gaussian_overlap(const std::vector<Direction>& K, double m, const std::ve
     for (std::size_t p = 0; p < uk; ++p)
       for (std::size_t q = 0; q < uk; ++q)
         a[p * uk + q] = std::sqrt(K[p].tau * K[q].tau) * ((p == q ? t : 0.0) + sd * xi[p * uk + q]) +
-                        std::sqrt(K[p].tau) * eta * g[p] * K[q].beta + K[p].beta * std::sqrt(K[q].tau) * eta * g[q] +
-                        m * m * r * K[p].beta * K[q].beta + pole * uo[p] * uo[q];
+                        std::sqrt(K[p].tau) * eta * g[p] * K[q].beta +
+                        K[p].beta * std::sqrt(K[q].tau) * eta * g[q] + m * m * r * K[p].beta * K[q].beta +
+                        pole * uo[p] * uo[q];
   };
   const auto excess = [&](double z) {
     build(z);
@@ -160,7 +162,6 @@ double gaussian_overlap(const std::vector<Direction>& K, double m, const std::ve
   return norm2 > 0.0 ? along * along / norm2 : 0.0;
 }
 
-
 using cplx = std::complex<double>;
 
 /// S_R's bulk by its deterministic equivalent: eigenvalues at the quantiles (i - 1/2)/d of its spectral
@@ -170,12 +171,13 @@ struct QuantileRest {
   std::vector<double> lambda, c2;
 };
 
-QuantileRest quantile_rest(const theory::SpectralMeasure& rest, const theory::SpectralMeasure& rest_signal, int d,
-                           double m2) {
+QuantileRest quantile_rest(const theory::SpectralMeasure& rest, const theory::SpectralMeasure& rest_signal,
+                           int d, double m2) {
   const theory::EdgePoint e = theory::finite_t_edge_point(rest, d);
   const auto zf = [&](cplx zeta) {
     cplx sum = 0.0;
-    for (std::size_t j = 0; j < rest.nodes.size(); ++j) sum += rest.weights[j] * rest.nodes[j] / (zeta - d * rest.nodes[j]);
+    for (std::size_t j = 0; j < rest.nodes.size(); ++j)
+      sum += rest.weights[j] * rest.nodes[j] / (zeta - d * rest.nodes[j]);
     return zeta * (1.0 + sum);
   };
   const auto zp = [&](cplx zeta) {
@@ -188,7 +190,8 @@ QuantileRest quantile_rest(const theory::SpectralMeasure& rest, const theory::Sp
   };
   const auto gf = [&](cplx zeta) {
     cplx sum = 0.0;
-    for (std::size_t j = 0; j < rest_signal.nodes.size(); ++j) sum += rest_signal.weights[j] / (zeta - d * rest_signal.nodes[j]);
+    for (std::size_t j = 0; j < rest_signal.nodes.size(); ++j)
+      sum += rest_signal.weights[j] / (zeta - d * rest_signal.nodes[j]);
     return sum;
   };
   double zpp = 0.0;  // z''(zeta_e)
@@ -203,7 +206,10 @@ QuantileRest quantile_rest(const theory::SpectralMeasure& rest, const theory::Sp
   for (int g = 0; g <= n; ++g) {
     const double u = static_cast<double>(g) / n;
     x[g] = e.edge * (1.0 - u * u);
-    if (g == 0) { rho[g] = rm[g] = 0.0; continue; }
+    if (g == 0) {
+      rho[g] = rm[g] = 0.0;
+      continue;
+    }
     if (g == 1) zeta = e.zeta + cplx(0.0, std::sqrt(2.0 * (e.edge - x[g]) / zpp));
     const cplx target(x[g], eta);
     for (int it = 0; it < 100; ++it) {
@@ -244,15 +250,16 @@ QuantileRest quantile_rest(const theory::SpectralMeasure& rest, const theory::Sp
 
 /// The Schur complement with the kept directions' y_j drawn exactly (w_i = v_i^T y_j, iid N(0, 1) over S_R's
 /// eigenvectors), S_R's bulk at its quantiles with m-hat's masses, its outlier explicit.
-double wishart_overlap(const std::vector<Direction>& K, double m, const QuantileRest& q, double zo, double rho,
-                       const std::vector<double>& w, const std::vector<double>& go) {
+double wishart_overlap(const std::vector<Direction>& K, double m, const QuantileRest& q, double zo,
+                       double rho, const std::vector<double>& w, const std::vector<double>& go) {
   const int k = static_cast<int>(K.size());
   const auto uk = static_cast<std::size_t>(k);
   const std::size_t nb = q.lambda.size();
   std::vector<double> xs(nb * uk), cs(nb);
   for (std::size_t i = 0; i < nb; ++i) {
     cs[i] = std::sqrt(q.c2[i]);
-    for (std::size_t p = 0; p < uk; ++p) xs[i * uk + p] = std::sqrt(K[p].tau) * w[i * uk + p] + K[p].beta * m * cs[i];
+    for (std::size_t p = 0; p < uk; ++p)
+      xs[i * uk + p] = std::sqrt(K[p].tau) * w[i * uk + p] + K[p].beta * m * cs[i];
   }
   std::vector<double> a(uk * uk), num(uk), uo(uk);
   for (std::size_t p = 0; p < uk; ++p) uo[p] = std::sqrt(K[p].tau) * go[p] + std::sqrt(rho) * m * K[p].beta;
@@ -323,8 +330,8 @@ double wishart_overlap(const std::vector<Direction>& K, double m, const Quantile
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::map<std::string, std::string> a{{"d", "800"},     {"T", "6"},        {"correlation", "prefix:6"},
-                                       {"delta", "0.6"}, {"gamma", "0.3"},  {"seed", "11"},
+  std::map<std::string, std::string> a{{"d", "800"},      {"T", "6"},       {"correlation", "prefix:6"},
+                                       {"delta", "0.6"},  {"gamma", "0.3"}, {"seed", "11"},
                                        {"trials", "0:4"}, {"snr", "2.5"},   {"k", "10"},
                                        {"draws", "10"}};
   for (int i = 1; i < argc; ++i) {
@@ -354,15 +361,18 @@ int main(int argc, char** argv) {
     for (const auto& ks : split(a["k"], ',')) {
       const int k = std::stoi(ks);
       const std::vector<Direction> K(dir.begin(), dir.begin() + k);
-      const theory::FiniteTTopLevels levels(outlier.bulk(), outlier.signal(), d, params.vocabulary(), params.table,
-                                            k);
+      const theory::FiniteTTopLevels levels(outlier.bulk(), outlier.signal(), d, params.vocabulary(),
+                                            params.table, k);
       const theory::TopLevelDraws model_draws = simulate::top_level_draws(params, k, 32);
       // The rest's own measures, for whether the d -> infinity theory gives S_R an outlier.
       theory::SpectralMeasure rest, rest_signal;
       for (int j = n - 1; j >= k; --j) {
-        if (!rest.nodes.empty() && rest.nodes.back() == dir[j].tau) rest.weights.back() += 1.0;
-        else rest.nodes.push_back(dir[j].tau), rest.weights.push_back(1.0);
-        if (dir[j].beta > 0) rest_signal.nodes.push_back(dir[j].tau), rest_signal.weights.push_back(dir[j].beta * dir[j].beta);
+        if (!rest.nodes.empty() && rest.nodes.back() == dir[j].tau)
+          rest.weights.back() += 1.0;
+        else
+          rest.nodes.push_back(dir[j].tau), rest.weights.push_back(1.0);
+        if (dir[j].beta > 0)
+          rest_signal.nodes.push_back(dir[j].tau), rest_signal.weights.push_back(dir[j].beta * dir[j].beta);
       }
       const theory::EdgePoint edge = theory::finite_t_edge_point(rest, d);
       const double rest_g = theory::finite_t_g(rest_signal, d, edge.zeta);
@@ -373,13 +383,15 @@ int main(int argc, char** argv) {
         const QuantileRest qrest = quantile_rest(rest, rest_signal, d, snr);
         double zo = 0.0, rho_o = 0.0;
         if (has_outlier) {
-          const theory::SignalOutlier so = theory::finite_t_signal_outlier(rest, rest_signal, d, edge.zeta, snr);
+          const theory::SignalOutlier so =
+              theory::finite_t_signal_outlier(rest, rest_signal, d, edge.zeta, snr);
           zo = so.eigenvalue, rho_o = so.overlap;
         }
         double c2sum = rho_o;
         for (const double x : qrest.c2) c2sum += x;
-        if (t == first) std::printf("# k %d snr %g: %zu quantiles, top %.5f (edge %.5f), m-hat mass %.5f (outlier %.5f)\n", k, snr,
-                                    qrest.lambda.size(), qrest.lambda.front(), edge.edge, c2sum, rho_o);
+        if (t == first)
+          std::printf("# k %d snr %g: %zu quantiles, top %.5f (edge %.5f), m-hat mass %.5f (outlier %.5f)\n",
+                      k, snr, qrest.lambda.size(), qrest.lambda.front(), edge.edge, c2sum, rho_o);
         const random::CounterRng wrng(params.seed * 7919u + 3u, static_cast<std::uint64_t>(t));
         double sw = 0.0, sw2 = 0.0;
         const int wdraws = draws > 0 ? 4 * draws : 32;
@@ -390,14 +402,16 @@ int main(int argc, char** argv) {
           const double o = wishart_overlap(K, m, qrest, zo, rho_o, wv, gov);
           sw += o, sw2 += o * o;
         }
-        const double mw = sw / wdraws, ew = std::sqrt(std::max(0.0, (sw2 - wdraws * mw * mw) / (wdraws - 1.0)) / wdraws);
+        const double mw = sw / wdraws,
+                     ew = std::sqrt(std::max(0.0, (sw2 - wdraws * mw * mw) / (wdraws - 1.0)) / wdraws);
         std::vector<double> XR(static_cast<std::size_t>(d) * (n - k)), S, y(d), v;
         std::vector<double> XK(static_cast<std::size_t>(d) * k);
         double se = 0, sg = 0, sd = 0, sd2 = 0;
         for (int r = 0; r < draws; ++r) {
           // One table draw: every direction's y_j, the same for every k and snr of the trial.
           for (int j = 0; j < n; ++j) {
-            rng.gaussians(random::Stream::table_noise, static_cast<std::uint64_t>(r), static_cast<std::uint64_t>(j), y);
+            rng.gaussians(random::Stream::table_noise, static_cast<std::uint64_t>(r),
+                          static_cast<std::uint64_t>(j), y);
             double* col = j < k ? XK.data() + static_cast<std::size_t>(j) * d
                                 : XR.data() + static_cast<std::size_t>(j - k) * d;
             const double st = std::sqrt(dir[j].tau);
@@ -409,27 +423,32 @@ int main(int argc, char** argv) {
           const int nr = n - k;
           dsyrk_("L", "N", &d, &nr, &one, XR.data(), &d, &zero, S.data(), &d, 1, 1);
           for (int i = 0; i < d; ++i)
-            for (int j = i + 1; j < d; ++j) S[static_cast<std::size_t>(j) * d + i] = S[static_cast<std::size_t>(i) * d + j];
+            for (int j = i + 1; j < d; ++j)
+              S[static_cast<std::size_t>(j) * d + i] = S[static_cast<std::size_t>(i) * d + j];
           const model::SymmetricEigen er = model::symmetric_eigen_dc(S, d);
           std::vector<double> c(d);
-          for (int i = 0; i < d; ++i) c[i] = er.vectors[static_cast<std::size_t>(i) * d];  // component along u = e_1
+          for (int i = 0; i < d; ++i)
+            c[i] = er.vectors[static_cast<std::size_t>(i) * d];  // component along u = e_1
           // exact: S = S_R + X_K X_K^T.
           dsyrk_("L", "N", &d, &k, &one, XK.data(), &d, &one, S.data(), &d, 1, 1);
           top_pair(S, d, v);
           const double exact = v[0] * v[0];
           // gaussian: the model's forms on the realised S_R, with the model's own draws (table draw r % 32).
           const std::size_t i32 = static_cast<std::size_t>(r % 32), uk = static_cast<std::size_t>(k);
-          const std::vector<double> xi(model_draws.xi.begin() + i32 * uk * uk, model_draws.xi.begin() + (i32 + 1) * uk * uk),
+          const std::vector<double> xi(model_draws.xi.begin() + i32 * uk * uk,
+                                       model_draws.xi.begin() + (i32 + 1) * uk * uk),
               g(model_draws.g.begin() + i32 * uk, model_draws.g.begin() + (i32 + 1) * uk),
               go(model_draws.go.begin() + i32 * uk, model_draws.go.begin() + (i32 + 1) * uk);
           const double gauss = gaussian_overlap(K, m, er.values, c, has_outlier ? d - 1 : -1, xi, g, go);
           se += exact, sg += gauss, sd += exact - gauss, sd2 += (exact - gauss) * (exact - gauss);
         }
         const double md = draws > 1 ? sd / draws : 0.0;
-        const double err = draws > 1 ? std::sqrt(std::max(0.0, (sd2 - draws * md * md) / (draws - 1.0)) / draws) : 0.0;
+        const double err =
+            draws > 1 ? std::sqrt(std::max(0.0, (sd2 - draws * md * md) / (draws - 1.0)) / draws) : 0.0;
         if (draws == 0) se = sg = 0.0;
-        std::printf("hybrid %d %g %d %.5f %.5f %.5f %.5f %.4f %.5f %.5f\n", t, snr, k, se / std::max(draws, 1), sg / std::max(draws, 1),
-                    levels.at(snr, model_draws).overlap, err, snr - outlier.threshold_snr(), mw, ew);
+        std::printf("hybrid %d %g %d %.5f %.5f %.5f %.5f %.4f %.5f %.5f\n", t, snr, k,
+                    se / std::max(draws, 1), sg / std::max(draws, 1), levels.at(snr, model_draws).overlap,
+                    err, snr - outlier.threshold_snr(), mw, ew);
         std::fflush(stdout);
       }
     }

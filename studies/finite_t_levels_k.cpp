@@ -31,8 +31,9 @@
 #include "rmtsweep/theory/finite_t_top_levels.hpp"
 
 extern "C" {
-void dsyrk_(const char* uplo, const char* trans, const int* n, const int* k, const double* alpha, const double* a,
-            const int* lda, const double* beta, double* c, const int* ldc, std::size_t, std::size_t);
+void dsyrk_(const char* uplo, const char* trans, const int* n, const int* k, const double* alpha,
+            const double* a, const int* lda, const double* beta, double* c, const int* ldc, std::size_t,
+            std::size_t);
 void dsyevr_(const char* jobz, const char* range, const char* uplo, const int* n, double* a, const int* lda,
              const double* vl, const double* vu, const int* il, const int* iu, const double* abstol, int* m,
              double* w, double* z, const int* ldz, int* isuppz, double* work, const int* lwork, int* iwork,
@@ -71,7 +72,8 @@ std::vector<Direction> directions(const theory::FiniteTOutlier& outlier, double 
       if (std::abs(signal.nodes[s] - bulk.nodes[b]) <= 1e-9 * largest) weight += signal.weights[s];
     const auto m = static_cast<long>(std::llround(bulk.weights[b]));
     for (long j = 0; j < m; ++j)
-      out.push_back({bulk.nodes[b], j == 0 ? std::sqrt(weight) : 0.0, std::lround(bulk.nodes[b] * n_over_w2)});
+      out.push_back(
+          {bulk.nodes[b], j == 0 ? std::sqrt(weight) : 0.0, std::lround(bulk.nodes[b] * n_over_w2)});
   }
   return out;
 }
@@ -93,7 +95,8 @@ Stat brute(const std::vector<Direction>& dir, int d, double V, model::Table tabl
     for (int i = 0; i < d; ++i) m[i] = table == model::Table::iid ? m[i] / std::sqrt(V) : 0.0;
     m[0] += std::sqrt(snr);
     for (int j = 0; j < n; ++j) {
-      rng.gaussians(random::Stream::table_noise, static_cast<std::uint64_t>(r), static_cast<std::uint64_t>(j), y);
+      rng.gaussians(random::Stream::table_noise, static_cast<std::uint64_t>(r), static_cast<std::uint64_t>(j),
+                    y);
       const double st = std::sqrt(dir[j].tau);
       for (int i = 0; i < d; ++i) X[static_cast<std::size_t>(j) * d + i] = st * y[i] + dir[j].beta * m[i];
     }
@@ -104,8 +107,8 @@ Stat brute(const std::vector<Direction>& dir, int d, double V, model::Table tabl
     int iwq;
     const double abstol = 0.0, vl = 0, vu = 0;
     std::vector<double> v(d);
-    dsyevr_("V", "I", "L", &d, S.data(), &d, &vl, &vu, &il, &iu, &abstol, &found, w, v.data(), &d, isuppz, &wq,
-            &lwork, &iwq, &liwork, &info, 1, 1, 1);
+    dsyevr_("V", "I", "L", &d, S.data(), &d, &vl, &vu, &il, &iu, &abstol, &found, w, v.data(), &d, isuppz,
+            &wq, &lwork, &iwq, &liwork, &info, 1, 1, 1);
     lwork = static_cast<int>(wq), liwork = iwq;
     std::vector<double> work(lwork);
     std::vector<int> iwork(liwork);
@@ -123,10 +126,10 @@ Stat brute(const std::vector<Direction>& dir, int d, double V, model::Table tabl
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::map<std::string, std::string> a{{"d", "800"},        {"T", "6"},          {"correlation", "prefix:6"},
-                                       {"table", "centered"}, {"delta", "0.6"},    {"gamma", "0.3"},
-                                       {"seed", "11"},        {"trials", "0:4"},   {"snr", "2.5"},
-                                       {"k", "10"},           {"draws", "32"},     {"brute", "0"}};
+  std::map<std::string, std::string> a{{"d", "800"},          {"T", "6"},        {"correlation", "prefix:6"},
+                                       {"table", "centered"}, {"delta", "0.6"},  {"gamma", "0.3"},
+                                       {"seed", "11"},        {"trials", "0:4"}, {"snr", "2.5"},
+                                       {"k", "10"},           {"draws", "32"},   {"brute", "0"}};
   for (int i = 1; i < argc; ++i) {
     const std::string s = argv[i];
     const auto eq = s.find('=');
@@ -166,14 +169,18 @@ int main(int argc, char** argv) {
       // The rest below the level (every direction from `end` on) and its edge.
       theory::SpectralMeasure rest;
       for (std::size_t j = static_cast<std::size_t>(end); j < dir.size(); ++j) {
-        if (!rest.nodes.empty() && rest.nodes.back() == dir[j].tau) rest.weights.back() += 1.0;
-        else rest.nodes.push_back(dir[j].tau), rest.weights.push_back(1.0);
+        if (!rest.nodes.empty() && rest.nodes.back() == dir[j].tau)
+          rest.weights.back() += 1.0;
+        else
+          rest.nodes.push_back(dir[j].tau), rest.weights.push_back(1.0);
       }
       std::reverse(rest.nodes.begin(), rest.nodes.end());
       std::reverse(rest.weights.begin(), rest.weights.end());
       const theory::EdgePoint e = theory::finite_t_edge_point(rest, params.d);
-      if (still && params.d * dir[begin].tau > e.zeta) isolated = end;
-      else still = false;
+      if (still && params.d * dir[begin].tau > e.zeta)
+        isolated = end;
+      else
+        still = false;
       std::printf("level %d %ld %d %.5g %.6g %.6g %.6g %.6g\n", t, dir[begin].level, end - begin, w2,
                   params.d * dir[begin].tau, e.zeta, e.edge, outlier.threshold_snr());
     }
@@ -181,12 +188,15 @@ int main(int argc, char** argv) {
     std::vector<std::string> labels;
     for (const auto& k : split(a["k"], ',')) {
       int kk = 0;
-      if (k[0] == 'L') kk = level_end[std::stoi(k.substr(1)) - 1];
-      else if (k == "iso") kk = std::max(1, isolated);
+      if (k[0] == 'L')
+        kk = level_end[std::stoi(k.substr(1)) - 1];
+      else if (k == "iso")
+        kk = std::max(1, isolated);
       else if (k == "rule") {
         const auto levels = simulate::finite_t_levels(params, outlier);
         kk = levels ? levels->k() : 0;
-      } else kk = std::stoi(k);
+      } else
+        kk = std::stoi(k);
       ks.push_back(kk), labels.push_back(k);
     }
     for (std::size_t i = 0; i < ks.size(); ++i) {

@@ -193,7 +193,8 @@ std::optional<theory::FiniteTTopLevels> finite_t_levels(const model::PointParams
   double directions = 0.0;
   for (const double m : outlier.bulk().weights) directions += m;
   if (directions < 2.0) return std::nullopt;
-  // The rule's k: the supercritical count levels, a level being the tokens seen equally often (tau = c w^2/N).
+  // The rule's k: the supercritical count levels, a level being the tokens seen equally often (tau = c
+  // w^2/N).
   double w = 0.0;
   for (const double x : model::pooling_weights(params.weighting, params.correlation, params.T))
     if (x != 0.0) w = x;

@@ -243,10 +243,10 @@ TEST(FiniteTLevels, TheRuleKeepsTheSupercriticalLevelsAndTheFirstSubcriticalOne)
 }
 
 TEST(FiniteTLevels, WithTheFormsThirdCumulantTheOverlapNoLongerGrowsWithK) {
-  // The kept block Y^T R Y drawn as a Gaussian of its mean and variances alone drops its third cumulant, which
-  // puts A's top low by about k tr R^3/tr R^2 (for R = r I: r (d + 2 sqrt(dk)) against the Wishart's
-  // r (d + 2 sqrt(dk) + k)) and the overlap high, growing with k: at d = 200, centered, at the threshold,
-  // k = 60 gave 0.336 against the brute force's 0.260 +- 0.013. With the third cumulant matched (a scaled
+  // The kept block Y^T R Y drawn as a Gaussian of its mean and variances alone drops its third cumulant,
+  // which puts A's top low by about k tr R^3/tr R^2 (for R = r I: r (d + 2 sqrt(dk)) against the Wishart's r
+  // (d + 2 sqrt(dk) + k)) and the overlap high, growing with k: at d = 200, centered, at the threshold, k =
+  // 60 gave 0.336 against the brute force's 0.260 +- 0.013. With the third cumulant matched (a scaled
   // Wishart), the rule's k and k = 60 both meet the brute force and each other.
   const model::PointParams params = last_point(200, model::Table::centered);
   const theory::FiniteTOutlier outlier = simulate::build_finite_t_outlier(params);

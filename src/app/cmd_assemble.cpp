@@ -16,6 +16,7 @@
 
 #include "command_options.hpp"
 #include "commands.hpp"
+#include "option_errors.hpp"
 #include "output_path.hpp"
 #include "point_options.hpp"
 #include "rmtsweep/assemble/detection_tables.hpp"
@@ -34,6 +35,7 @@
 #include "rmtsweep/io/move_aside.hpp"
 #include "rmtsweep/model/parse_number.hpp"
 #include "rmtsweep/parallel/blas_threads.hpp"
+#include "rmtsweep/store/writer_lock.hpp"
 #include "rmtsweep/sweep/plan.hpp"
 #include "threshold_table.hpp"
 
@@ -300,15 +302,13 @@ void print_thresholds(const assemble::SweepData& data, const assemble::TheoryTab
 io::FileLock lock_for_assembly(const std::string& path) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) return {};  // read_sweep says what is wrong with it
-  io::FileLock lock = io::FileLock::try_exclusive(io::lock_path(path));
+  io::FileLock lock = io::FileLock::for_writing(path);
   if (lock.outcome() == io::FileLock::Outcome::held_elsewhere) {
-    throw InvalidOption(
-        "file", path,
-        "a sweep file no other process is writing: a running `rmtsweep run` (or assemble) holds "
-        "its lock (" +
-            io::lock_path(path) +
-            "); assemble it when that ends (`rmtsweep status` "
-            "reads it meanwhile)");
+    throw InvalidOption("file", path,
+                        "a sweep file no other process is writing: a running rmtsweep holds its lock (" +
+                            io::lock_path(path) +
+                            ", or the file itself); assemble it when that ends (`rmtsweep status` "
+                            "reads it meanwhile)");
   }
   return lock;  // locked, or unsupported here (then nothing is locked, as before locks existed)
 }
@@ -399,6 +399,15 @@ int command_assemble(int argc, char** argv) {
   if (!in_place) check_output(output, path, force);
   if (table_given) check_table(table_target, force);
   const io::FileLock lock = lock_for_assembly(path);
+  // The phase file's own writer's lock: --force never replaces a file another process writes.
+  io::FileLock output_lock;
+  if (!in_place) {
+    try {
+      output_lock = store::lock_for_writing(output, "output");
+    } catch (const InvalidArgument& e) {
+      throw as_option(e);
+    }
+  }
 
   const assemble::SweepData data = [&] {
     try {

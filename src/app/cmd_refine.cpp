@@ -28,6 +28,7 @@
 #include "rmtsweep/refine/refinement.hpp"
 #include "rmtsweep/store/sweep_file.hpp"
 #include "rmtsweep/store/sweep_reader.hpp"
+#include "rmtsweep/store/writer_lock.hpp"
 #include "rmtsweep/sweep/runner.hpp"
 
 namespace po = boost::program_options;
@@ -74,7 +75,7 @@ refine::RefineOptions parse_refine_options(int argc, char** argv, bool& help) {
 io::FileLock lock_for_refine(const std::string& path, MPI_Comm comm) {
   io::FileLock lock;
   const auto outcome = parallel::decided_on_root(comm, [&] {
-    lock = io::FileLock::try_exclusive(io::lock_path(path));
+    lock = io::FileLock::for_writing(path);
     if (lock.outcome() == io::FileLock::Outcome::unsupported) {
       std::fprintf(stderr, "rmtsweep refine: note: cannot lock %s (%s): run nothing else on %s meanwhile\n",
                    io::lock_path(path).c_str(), lock.reason().c_str(), path.c_str());
@@ -82,11 +83,7 @@ io::FileLock lock_for_refine(const std::string& path, MPI_Comm comm) {
     return lock.outcome();
   });
   if (outcome == io::FileLock::Outcome::held_elsewhere) {
-    throw InvalidOption(
-        "file", path,
-        "a file no other process is writing: a running `rmtsweep run`, `refine` or `assemble` holds "
-        "its lock (" +
-            io::lock_path(path) + ")");
+    throw InvalidOption("file", path, store::held_elsewhere_text(path));
   }
   return lock;
 }

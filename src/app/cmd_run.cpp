@@ -35,6 +35,7 @@
 #include "rmtsweep/store/sweep_creation.hpp"
 #include "rmtsweep/store/sweep_file.hpp"
 #include "rmtsweep/store/sweep_reader.hpp"
+#include "rmtsweep/store/writer_lock.hpp"
 #include "rmtsweep/sweep/plan.hpp"
 #include "rmtsweep/sweep/runner.hpp"
 #include "run_plan.hpp"
@@ -79,8 +80,10 @@ OutputPath inspect_output(const std::string& path, MPI_Comm comm) {
 io::FileLock lock_for_writing(const std::string& path, MPI_Comm comm) {
   io::FileLock lock;
   const auto outcome = parallel::decided_on_root(comm, [&] {
-    lock = io::FileLock::try_exclusive(io::lock_path(path));
-    if (lock.outcome() == io::FileLock::Outcome::unsupported) {
+    lock = io::FileLock::for_writing(path);
+    std::error_code ec;
+    const bool directory = std::filesystem::is_directory(std::filesystem::absolute(path).parent_path(), ec);
+    if (lock.outcome() == io::FileLock::Outcome::unsupported && directory) {
       std::fprintf(stderr,
                    "rmtsweep run: note: cannot lock %s (%s): do not run `rmtsweep assemble` or another run "
                    "on %s until this run ends\n",
@@ -89,14 +92,21 @@ io::FileLock lock_for_writing(const std::string& path, MPI_Comm comm) {
     return lock.outcome();
   });
   if (outcome == io::FileLock::Outcome::held_elsewhere) {
-    throw InvalidOption("output", path,
-                        "a file no other process is writing: a running `rmtsweep run` or `rmtsweep assemble` "
-                        "holds its lock (" +
-                            io::lock_path(path) +
-                            "); wait for it to end (`rmtsweep status` "
-                            "reads the file meanwhile)");
+    throw InvalidOption("output", path, store::held_elsewhere_text(path));
   }
   return lock;
+}
+
+/// Refuses an --output that is the file --config names (or any file given to read): `--force` would
+/// overwrite what the run reads.
+void refuse_reading_output(const RunArguments& args, MPI_Comm comm) {
+  const bool same = parallel::decided_on_root(
+      comm, [&] { return !args.config_path.empty() && io::same_file(args.output, args.config_path); });
+  if (same) {
+    throw InvalidOption("output", args.output,
+                        "a file other than the config it reads (--config " + args.config_path +
+                            "): give the sweep file another name");
+  }
 }
 
 void print_summary(const sweep::RunOutcome& outcome, const std::string& output) {
@@ -255,10 +265,18 @@ int command_run(int argc, char** argv) {
   if (args.output.empty()) throw InvalidOption("output", "", "required: the HDF5 file of the sweep");
   if (args.resume && args.force)
     throw InvalidOption("force", "with --resume", "either --resume or --force, not both");
+  refuse_reading_output(args, MPI_COMM_WORLD);
+  // Locked before anything reads, rebuilds, truncates or creates the file: whatever else holds it (a run,
+  // refine, recover, merge or assemble, through any name of the file) is refused, --force or not. A resume
+  // locks before the rebuild of a file that does not open; a new sweep after the checks of its values.
+  io::FileLock lock;
+  if (args.resume) lock = lock_for_writing(args.output, MPI_COMM_WORLD);
   const bool journal = store::journal_enabled(MPI_COMM_WORLD);
   if (args.resume && journal) {
-    if (const auto rebuilt = store::recover_before_resume(args.output, MPI_COMM_WORLD))
+    if (const auto rebuilt = store::recover_before_resume(args.output, MPI_COMM_WORLD, &lock)) {
+      (void)lock.hold_data_file(args.output);  // the rebuilt file, now at the path (rank 0)
       print_rebuild(args.output, *rebuilt);
+    }
   }
   const OutputPath output = inspect_output(args.output, MPI_COMM_WORLD);
   if (output == OutputPath::no_directory) {
@@ -285,8 +303,7 @@ int command_run(int argc, char** argv) {
                                                      : problem;
   });
   if (!unwritable.empty()) throw InvalidOption("output", args.output, unwritable);
-  // Locked before anything reads, truncates or creates the file.
-  io::FileLock lock = lock_for_writing(args.output, MPI_COMM_WORLD);
+  if (!args.resume) lock = lock_for_writing(args.output, MPI_COMM_WORLD);
   const parallel::Communicator io_comm = parallel::Communicator::duplicate(MPI_COMM_WORLD);
   const std::string resolved = config::resolved_config_text(config);
   if (exists && args.resume) {
@@ -344,6 +361,8 @@ int command_run(int argc, char** argv) {
   store::SweepFile file =
       resuming ? open_for_resume(args.output, io_comm, grid, run)
                : store::create_sweep_file(args.output, io_comm, grid, predictions, run, journal);
+  // A new file is a new inode at the path: its writer's lock moves to it.
+  if (!resuming && rank == 0) (void)lock.hold_data_file(args.output);
   if (journal && resuming) store::attach_journal(file, args.output, grid.size(), MPI_COMM_WORLD);
   if (resuming) {
     const store::Repair repair = store::repair_damage(file, grid, predictions, damaged, MPI_COMM_WORLD);

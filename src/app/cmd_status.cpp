@@ -132,20 +132,7 @@ void print_activity(const store::Activity& a) {
 
 /// What `status` says of damage: every point compared with its journal record and the config
 /// (store/verify.hpp).
-void print_verification(const store::SweepReader& reader) {
-  const std::string directory = store::journal_directory(reader.path());
-  std::optional<store::Journal> journal;
-  std::error_code ec;
-  if (std::filesystem::is_directory(directory, ec)) {
-    try {
-      journal = store::read_journal(directory);
-      if (journal->head().provenance.sweep_id != reader.text_attribute("sweep_id").value_or(""))
-        journal.reset();
-    } catch (const Error&) {  // said by the journal's line above
-      journal.reset();
-    }
-  }
-  const store::Verification v = store::verify_sweep(reader, journal ? &*journal : nullptr);
+void print_verification(const store::Verification& v) {
   std::printf("verify: %lld points done or failed compared with their journal records",
               static_cast<long long>(v.verified));
   if (v.unverified > 0)
@@ -170,7 +157,8 @@ void print_verification(const store::SweepReader& reader) {
       v.damaged.size(), store::describe_damage(v).c_str());
 }
 
-void print_status(const std::string& path, bool verify) {
+/// Prints the report; returns the sweep's state (its exit status).
+store::SweepState print_status(const std::string& path, bool verify) {
   const store::SweepReader reader(path);
   std::printf("%s: rmtsweep sweep file, schema %lld, written by rmtsweep %s, created %s\n", path.c_str(),
               static_cast<long long>(reader.schema_version()),
@@ -214,11 +202,14 @@ void print_status(const std::string& path, bool verify) {
   const std::string sweep_id = reader.text_attribute("sweep_id").value_or("");
   const store::JournalState journal = store::journal_state(path, sweep_id, status);
   print_journal(path, sweep_id, journal, activity);
+  std::optional<store::Verification> verification;
   if (verify) {
-    print_verification(reader);
+    verification = store::verify_with_journal(reader);
+    print_verification(*verification);
   } else {
     std::printf("verify: skipped (--no-verify)\n");
   }
+  const store::SweepState state = store::sweep_state(counts, verification ? &*verification : nullptr);
   const std::vector<store::SizeProgress> sizes = store::progress_by_size(reader, status);
   if (sizes.size() > 1) {  // a finite-size sweep: how far each size is (the largest run first)
     std::printf("by size:");
@@ -286,6 +277,8 @@ void print_status(const std::string& path, bool verify) {
                                     "journal holds none)"
                                   : f.message.c_str());
   }
+  std::printf("state: %s\n", store::to_string(state));
+  return state;
 }
 
 /// "; or `rmtsweep recover FILE` rebuilds it from its journal" where the file has one.
@@ -314,18 +307,21 @@ int command_status(int argc, char** argv) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (rank != 0) return 0;  // a serial report: rank 0 alone reads the file
+  store::SweepState state{};
   try {
     if (json) {
-      std::printf("%s\n", status_json(store::SweepReader(path)).dump(2).c_str());
+      const nlohmann::json report = status_json(store::SweepReader(path), !no_verify);
+      std::printf("%s\n", report.dump(2).c_str());
+      return report["exit_status"].get<int>();
     } else {
-      print_status(path, !no_verify);
+      state = print_status(path, !no_verify);
     }
   } catch (const Hdf5Error& e) {  // opened, but a read failed: a damaged file, an I/O error
     throw io::file_error(path, "read the sweep file", e).with_note(recover_note(path));
   } catch (const FileIoError& e) {  // it does not open (truncated, damaged)
     throw e.with_note(recover_note(path));
   }
-  return 0;
+  return status_exit_code(state);
 }
 
 }  // namespace rmtsweep::app

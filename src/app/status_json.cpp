@@ -26,7 +26,19 @@ const char* to_string(io::LockHolder holder) {
 
 }  // namespace
 
-nlohmann::json status_json(const store::SweepReader& reader) {
+int status_exit_code(store::SweepState state) noexcept {
+  switch (state) {
+    case store::SweepState::done:
+      return 0;
+    case store::SweepState::pending:
+      return 3;
+    case store::SweepState::damaged:
+      return 4;
+  }
+  return 4;
+}
+
+nlohmann::json status_json(const store::SweepReader& reader, bool verify) {
   const std::vector<std::int64_t> status = reader.status();
   const store::StatusCounts counts = store::count_status(status);
   nlohmann::json out;
@@ -98,6 +110,26 @@ nlohmann::json status_json(const store::SweepReader& reader) {
                       {"message", f.message.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.message)}});
   }
   out["failed_points"] = failed;
+  std::optional<store::Verification> v;
+  if (verify) v = store::verify_with_journal(reader);
+  nlohmann::json verification = {{"checked", v.has_value()}};
+  if (v) {
+    verification["result"] = v->damaged.empty() && counts.other == 0 ? "no damage found" : "damaged";
+    verification["verified"] = v->verified;
+    verification["unverified"] = v->unverified;
+    verification["other_theory"] = v->other_theory;
+    nlohmann::json damaged = nlohmann::json::array();
+    for (const store::DamagedPoint& point : v->damaged)
+      damaged.push_back({{"point", point.index}, {"columns", point.columns}});
+    verification["damaged"] = damaged;
+    if (!v->damaged.empty()) verification["description"] = store::describe_damage(*v);
+  } else {
+    verification["result"] = "skipped";
+  }
+  out["verify"] = verification;
+  const store::SweepState state = store::sweep_state(counts, v ? &*v : nullptr);
+  out["state"] = store::to_string(state);
+  out["exit_status"] = status_exit_code(state);
   return out;
 }
 

@@ -7,18 +7,25 @@
 
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/io/file_error.hpp"
+#include "rmtsweep/io/file_lock.hpp"
 #include "rmtsweep/io/move_aside.hpp"
 
 namespace fs = std::filesystem;
 
 namespace rmtsweep::io {
 
+std::string StagedPath::fixed_name(const std::string& target, const std::string& suffix) {
+  return resolved_path(target) + "." + suffix;
+}
+
 StagedPath StagedPath::fixed(std::string target, const std::string& suffix) {
-  std::string path = fixed_name(target, suffix);
+  target = resolved_path(target);
+  std::string path = target + "." + suffix;
   return StagedPath(std::move(target), std::move(path));
 }
 
 StagedPath StagedPath::fresh(std::string target, const std::string& label) {
+  target = resolved_path(target);
   std::string path = aside_name(target, label);
   return StagedPath(std::move(target), std::move(path));
 }

@@ -22,6 +22,7 @@
 #include "rmtsweep/store/sweep_file.hpp"
 #include "rmtsweep/store/sweep_reader.hpp"
 #include "rmtsweep/store/verify.hpp"
+#include "rmtsweep/store/writer_lock.hpp"
 #include "rmtsweep/version.hpp"
 
 namespace fs = std::filesystem;
@@ -77,10 +78,10 @@ Input open_input(const std::string& path) {
   }
   input.provenance = detail::read_provenance(reader.file());
   input.status = reader.status();
-  input.lock = io::FileLock::try_exclusive(io::lock_path(path));
+  input.lock = io::FileLock::for_writing(path);
   if (input.lock.outcome() == io::FileLock::Outcome::held_elsewhere) {
-    throw InvalidFile(path, "a running `rmtsweep run` (or assemble) holds its lock (" + io::lock_path(path) +
-                                "): merge once it has ended");
+    throw InvalidFile(path, "a running rmtsweep holds its lock (" + io::lock_path(path) +
+                                ", or the file itself): merge once it has ended");
   }
   return input;
 }
@@ -245,6 +246,8 @@ std::vector<std::string> messages_of(const Input& input) {
 MergeOutcome merge_sweeps(const MergeOptions& options) {
   if (options.inputs.empty())
     throw InvalidArgument("shards", "", "one or more sweep files of shards (rmtsweep run --shard i/n)");
+  // The output's lock first, before anything is looked at or moved there.
+  const io::FileLock lock = lock_for_writing(options.output, "output");
   check_output(options);
   std::vector<Input> inputs;
   for (const std::string& path : options.inputs) {
@@ -279,12 +282,6 @@ MergeOutcome merge_sweeps(const MergeOptions& options) {
         "them)");
   if (outcome.pending > 0)
     outcome.notes.push_back(gap_message(inputs, grid, outcome.pending) + ": pending here");
-  io::FileLock lock = io::FileLock::try_exclusive(io::lock_path(options.output));
-  if (lock.outcome() == io::FileLock::Outcome::held_elsewhere) {
-    throw InvalidArgument("output", options.output,
-                          "a file no other process is writing: a running rmtsweep holds its lock (" +
-                              io::lock_path(options.output) + "); wait for it to end");
-  }
 
   // The output's provenance: the shards' versions, their runs one after the other.
   Provenance provenance = inputs.front().provenance;

@@ -17,6 +17,7 @@
 #include "rmtsweep/store/sweep_file.hpp"
 #include "rmtsweep/store/sweep_reader.hpp"
 #include "rmtsweep/store/verify.hpp"
+#include "rmtsweep/store/writer_lock.hpp"
 #include "rmtsweep/version.hpp"
 
 namespace fs = std::filesystem;
@@ -132,7 +133,7 @@ std::string joined(const std::vector<std::string>& lines) {
 
 }  // namespace
 
-RecoverOutcome recover_sweep(const std::string& path) {
+RecoverOutcome recover_sweep(const std::string& path, const io::FileLock* held) {
   std::error_code ec;
   const std::string directory = journal_directory(path);
   if (fs::is_directory(path, ec)) {
@@ -167,7 +168,7 @@ RecoverOutcome recover_sweep(const std::string& path) {
                                 ", the journal's " + head.provenance.sweep_id + "): is " + directory +
                                 " another sweep's journal? nothing was changed");
   }
-  const std::string name = fs::path(path).filename().string();
+  const std::string name = fs::path(io::resolved_path(path)).filename().string();
   if (!old && head.file_name != name) {
     throw InvalidFile(directory, "was written beside a sweep file named " + head.file_name + ", not " + name +
                                      ": to rebuild that sweep, rename the journal to " + head.file_name +
@@ -185,14 +186,8 @@ RecoverOutcome recover_sweep(const std::string& path) {
                                      std::to_string(head.points));
   }
 
-  io::FileLock lock = io::FileLock::try_exclusive(io::lock_path(path));
-  if (lock.outcome() == io::FileLock::Outcome::held_elsewhere) {
-    throw InvalidArgument(
-        "file", path,
-        "a file no other process is writing: a running `rmtsweep run`, `refine` or `assemble` "
-        "holds its lock (" +
-            io::lock_path(path) + "); wait for it to end");
-  }
+  io::FileLock lock;
+  if (!held) lock = lock_for_writing(path, "file");
   RecoverOutcome outcome;
   outcome.points = grid.size();
   outcome.records = journal.record_count();

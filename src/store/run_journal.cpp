@@ -9,6 +9,7 @@
 
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/io/file_error.hpp"
+#include "rmtsweep/io/file_lock.hpp"
 #include "rmtsweep/io/move_aside.hpp"
 #include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/store/journal.hpp"
@@ -113,14 +114,15 @@ bool journal_enabled(MPI_Comm comm) {
   });
 }
 
-std::optional<ResumeRebuild> recover_before_resume(const std::string& output, MPI_Comm comm) {
+std::optional<ResumeRebuild> recover_before_resume(const std::string& output, MPI_Comm comm,
+                                                   const io::FileLock* held) {
   std::optional<ResumeRebuild> rebuilt;
   const std::string problem = parallel::decided_on_root(comm, [&]() -> std::string {
     try {
       if (std::filesystem::exists(output) && readable_sweep(output)) return {};
       const Survey s = survey(journal_directory(output));
       if (!s.exists || s.records == 0) return {};  // nothing to rebuild from: the run's own checks speak
-      rebuilt = ResumeRebuild{!std::filesystem::exists(output), recover_sweep(output)};
+      rebuilt = ResumeRebuild{!std::filesystem::exists(output), recover_sweep(output, held)};
       return {};
     } catch (const Error& e) {
       return "it could not be read as a sweep file, and rebuilding it from its journal failed: " +
@@ -215,7 +217,7 @@ void attach_journal(SweepFile& file, const std::string& output, std::int64_t poi
   const std::string directory = building.empty() ? journal_directory(output) : building;
   const int rank = parallel::rank_of(comm);
   JournalHead head;
-  head.file_name = std::filesystem::path(output).filename().string();
+  head.file_name = std::filesystem::path(io::resolved_path(output)).filename().string();
   head.schema_version = io::read_int_attribute(file.handle(), "schema_version");
   head.config = file.config_text();
   head.provenance = file.provenance();

@@ -78,6 +78,10 @@ Activity activity_of(const SweepReader& reader, const std::vector<std::int64_t>&
   Activity a;
   a.lock_path = io::lock_path(reader.path());
   a.lock = io::probe_lock(a.lock_path, &a.lock_problem);
+  // Its lock file removed during a run: the lock on the file itself still says who writes it.
+  if (a.lock != io::LockHolder::another_process &&
+      io::probe_data_lock(reader.path()) == io::LockHolder::another_process)
+    a.lock = io::LockHolder::another_process;
   const std::vector<RunInfo> runs = reader.provenance().runs;
   a.latest_run = static_cast<std::int64_t>(runs.size()) - 1;
   if (a.latest_run < 0) return a;
@@ -136,6 +140,39 @@ std::vector<FailedPoint> failed_points(const SweepReader& reader, const std::vec
     failed.push_back({i, d[i], trial[i], delta[i], gamma[i], snr[i], weighting[i], errors[i]});
   }
   return failed;
+}
+
+Verification verify_with_journal(const SweepReader& reader) {
+  const std::string directory = journal_directory(reader.path());
+  std::optional<Journal> journal;
+  std::error_code ec;
+  if (std::filesystem::is_directory(directory, ec)) {
+    try {
+      journal = read_journal(directory);
+      if (journal->head().provenance.sweep_id != reader.text_attribute("sweep_id").value_or(""))
+        journal.reset();
+    } catch (const Error&) {  // said by journal_state
+      journal.reset();
+    }
+  }
+  return verify_sweep(reader, journal ? &*journal : nullptr);
+}
+
+SweepState sweep_state(const StatusCounts& counts, const Verification* verification) noexcept {
+  if (counts.other > 0 || (verification && !verification->damaged.empty())) return SweepState::damaged;
+  return counts.pending > 0 ? SweepState::pending : SweepState::done;
+}
+
+const char* to_string(SweepState state) noexcept {
+  switch (state) {
+    case SweepState::done:
+      return "done";
+    case SweepState::pending:
+      return "pending";
+    case SweepState::damaged:
+      return "damaged";
+  }
+  return "damaged";
 }
 
 }  // namespace rmtsweep::store

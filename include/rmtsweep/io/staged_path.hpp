@@ -7,6 +7,9 @@
 /// table (TABLE.csv.partial-<UTC>) and the measuring copy of /phase (FILE.h5.phase.tmp, discarded instead of
 /// put in place).
 ///
+/// The target is the file a symlink given for it names (io::resolved_path), so that the rename replaces that
+/// file and never the link.
+///
 /// A fixed temporary name (`StagedPath::fixed`) lets the next build find what a killed one left
 /// (remove_leftover); a fresh one (`StagedPath::fresh`) never meets another's. Until put_in_place or
 /// release, the destructor removes what was built, so a build that throws leaves nothing behind.
@@ -19,10 +22,9 @@ class StagedPath {
  public:
   /// Built as fixed_name(target, suffix), the same name every time.
   static StagedPath fixed(std::string target, const std::string& suffix);
-  /// "<target>.<suffix>": where fixed() builds, for those that look for it (owning nothing).
-  static std::string fixed_name(const std::string& target, const std::string& suffix) {
-    return target + "." + suffix;
-  }
+  /// "<target>.<suffix>", the target resolved (a symlink followed: io::resolved_path, file_lock.hpp): where
+  /// fixed() builds, for those that look for it (owning nothing).
+  static std::string fixed_name(const std::string& target, const std::string& suffix);
   /// Built under aside_name(target, label) (move_aside.hpp): "<target>.<label>-<UTC>", a name nothing has.
   static StagedPath fresh(std::string target, const std::string& label);
 

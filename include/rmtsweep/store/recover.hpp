@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "rmtsweep/io/file_lock.hpp"
+
 namespace rmtsweep::store {
 
 struct RecoverOutcome {
@@ -29,7 +31,8 @@ struct RecoverOutcome {
 /// Rebuilds `path` (serial: one process, its own MPI_COMM_SELF file). Throws InvalidFile (exit 2)
 /// when there is nothing to rebuild from: no journal, a journal of another sweep or schema, a
 /// directory given for the file; InvalidArgument when another process holds the file's lock;
-/// FileIoError when the rebuilt file cannot be written (then nothing was changed).
-RecoverOutcome recover_sweep(const std::string& path);
+/// FileIoError when the rebuilt file cannot be written (then nothing was changed). `held`: the writer's
+/// lock of `path` (writer_lock.hpp), where the caller holds it already (`run --resume`); else taken here.
+RecoverOutcome recover_sweep(const std::string& path, const io::FileLock* held = nullptr);
 
 }  // namespace rmtsweep::store

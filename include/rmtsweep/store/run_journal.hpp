@@ -30,11 +30,12 @@ struct ResumeRebuild {
 };
 
 /// A resume where FILE.h5 is missing or cannot be read as a sweep file (cut short, damaged) and its journal
-/// holds points: rank 0 rebuilds it first with recover_sweep (before the run takes the lock, which recover
-/// takes and releases), keeping the file that was there as FILE.h5.damaged-<UTC>. Returns what it did on
-/// rank 0 (nothing when nothing was to be done, and on the other ranks). A rebuild that fails (another
-/// sweep's journal, a full disk) refuses the resume on every rank (InvalidArgument "resume").
-std::optional<ResumeRebuild> recover_before_resume(const std::string& output, MPI_Comm comm);
+/// holds points: rank 0 rebuilds it first with recover_sweep (under the run's lock, `held` on rank 0),
+/// keeping the file that was there as FILE.h5.damaged-<UTC>. Returns what it did on rank 0 (nothing when
+/// nothing was to be done, and on the other ranks). A rebuild that fails (another sweep's journal, a full
+/// disk) refuses the resume on every rank (InvalidArgument "resume").
+std::optional<ResumeRebuild> recover_before_resume(const std::string& output, MPI_Comm comm,
+                                                   const io::FileLock* held = nullptr);
 
 /// Decided on rank 0 with the sweep's lock held, before the sweep file is created or opened; every rank
 /// returns or throws alike. A new sweep (`resuming` false): an existing journal is moved aside, to

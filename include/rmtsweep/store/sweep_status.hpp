@@ -10,6 +10,7 @@
 #include "rmtsweep/io/file_lock.hpp"
 #include "rmtsweep/store/journal.hpp"
 #include "rmtsweep/store/sweep_reader.hpp"
+#include "rmtsweep/store/verify.hpp"
 
 namespace rmtsweep::store {
 
@@ -78,5 +79,20 @@ struct FailedPoint {
 /// holds this sweep's).
 std::vector<FailedPoint> failed_points(const SweepReader& reader, const std::vector<std::int64_t>& status,
                                        const JournalState& journal);
+
+/// verify_sweep (verify.hpp) against the file's own journal, where it is this sweep's and reads; else
+/// against none (the creation-time columns and the status only).
+Verification verify_with_journal(const SweepReader& reader);
+
+/// Where a sweep stands, as `status` ends (its exit status, docs/commands.md): every point done or failed;
+/// points pending (a run holds them, or `--resume` computes them); damage found (verify_sweep, or a status
+/// that is none of pending, done and failed), whatever else holds.
+enum class SweepState { done, pending, damaged };
+
+/// The state of a sweep of `counts`, with `verification` where it was verified (null: --no-verify).
+SweepState sweep_state(const StatusCounts& counts, const Verification* verification) noexcept;
+
+/// "done", "pending", "damaged".
+const char* to_string(SweepState state) noexcept;
 
 }  // namespace rmtsweep::store

@@ -67,7 +67,7 @@ TEST(SilentDamage, FlippedValuesAreNamedByStatusAndRestoredBitForBitByResume) {
   const Finished skipped = serial({"status", output, "--no-verify"}, dir / "status.log");
   EXPECT_TRUE(contains(skipped.output, "verify: skipped (--no-verify)")) << skipped.output;
   const Finished verified = serial({"status", output}, dir / "verify.log");
-  EXPECT_EQ(verified.exit_code, 0) << verified.output;
+  EXPECT_EQ(verified.exit_code, 4) << "damaged: " << verified.output;
   EXPECT_TRUE(
       contains(verified.output,
                "verify: DAMAGED: 5 points hold values other than those written: 3 (spectrum); 5 (overlap); "
@@ -82,6 +82,7 @@ TEST(SilentDamage, FlippedValuesAreNamedByStatusAndRestoredBitForBitByResume) {
   const Finished same = compare(dir / "reference.h5", output, resumed_run_attributes);
   EXPECT_EQ(same.exit_code, 0) << same.output;
   const Finished clean = serial({"status", output}, dir / "clean.log");
+  EXPECT_EQ(clean.exit_code, 0) << "done: " << clean.output;
   EXPECT_TRUE(contains(clean.output, "verify: 32 points done or failed compared with their journal records"))
       << clean.output;
   EXPECT_TRUE(contains(clean.output, "verify: no damage found")) << clean.output;

@@ -18,9 +18,10 @@ std::vector<std::string> long_sweep(const std::string& output) {
           "8",       "--seed",   "3",     "--lines", "off"};
 }
 
-nlohmann::json status_json(const std::string& path, const std::string& log) {
+/// `status --json` of `path`, which must end with `exit_code` (0 done, 3 pending, 4 damaged).
+nlohmann::json status_json(const std::string& path, const std::string& log, int exit_code = 0) {
   const Finished status = run_serial({"status", path, "--json"}, log);
-  EXPECT_EQ(status.exit_code, 0) << status.output;
+  EXPECT_EQ(status.exit_code, exit_code) << status.output;
   return nlohmann::json::parse(status.output);  // throws (the test fails) unless stdout is one JSON value
 }
 
@@ -44,6 +45,12 @@ TEST(StatusJson, AFinishedSweepParsesWithItsCountsRunsJournalAndFailedPoint) {
   EXPECT_EQ(s["latest_run"]["points_finished"], 32);
   EXPECT_EQ(s["lock"]["held"], false);
   EXPECT_EQ(s["running"], false);
+  EXPECT_EQ(s["state"], "done") << "a failed point is finished: --resume retries it";
+  EXPECT_EQ(s["exit_status"], 0);
+  EXPECT_EQ(s["verify"]["checked"], true);
+  EXPECT_EQ(s["verify"]["result"], "no damage found");
+  EXPECT_EQ(s["verify"]["verified"], 32);
+  EXPECT_TRUE(s["verify"]["damaged"].empty());
   EXPECT_TRUE(s["latest_run"]["eta_seconds"].is_null()) << "no rate without a running run";
   EXPECT_EQ(s["journal"]["state"], "agrees");
   EXPECT_EQ(s["journal"]["records"], 32);
@@ -72,6 +79,37 @@ TEST(StatusJson, AFileWithoutItsJournalSaysSo) {
   EXPECT_EQ(s["points"]["done"], 32);
 }
 
+TEST(StatusJson, AValueOtherThanWrittenIsDamageInTheJsonAndExitsFour) {
+  const TempDir dir;
+  const std::string path = dir / "s.h5";
+  ASSERT_EQ(run(mpi_command(1, small_sweep_args(path, {"--lines", "off"})), dir / "run.log").exit_code, 0);
+  const std::string flip =
+      "import h5py, sys; f = h5py.File(sys.argv[1], 'r+'); f['points/overlap'][5] = 1e300";
+  ASSERT_EQ(run({RMTSWEEP_PYTHON, "-c", flip, path}, dir / "py.log").exit_code, 0)
+      << read_text(dir / "py.log");
+  const nlohmann::json s = status_json(path, dir / "status.log", 4);
+  EXPECT_EQ(s["state"], "damaged");
+  EXPECT_EQ(s["exit_status"], 4);
+  EXPECT_EQ(s["verify"]["result"], "damaged");
+  ASSERT_EQ(s["verify"]["damaged"].size(), 1u) << s["verify"].dump(2);
+  EXPECT_EQ(s["verify"]["damaged"][0]["point"], 5);
+  EXPECT_EQ(s["verify"]["damaged"][0]["columns"], nlohmann::json::array({"overlap"}));
+  const Finished skipped = run_serial({"status", path, "--json", "--no-verify"}, dir / "skipped.log");
+  EXPECT_EQ(skipped.exit_code, 0) << "not verified: done" << skipped.output;
+  EXPECT_EQ(nlohmann::json::parse(skipped.output)["verify"]["result"], "skipped");
+}
+
+TEST(StatusJson, PointsLeftToComputeArePendingAndExitThree) {
+  const TempDir dir;
+  const std::string path = dir / "s.h5";
+  ASSERT_EQ(run(mpi_command(1, small_sweep_args(path, {"--lines", "off", "--shard", "1/2"})), dir / "run.log")
+                .exit_code,
+            0);
+  const nlohmann::json s = status_json(path, dir / "status.log", 3);
+  EXPECT_EQ(s["state"], "pending");
+  EXPECT_EQ(s["points"]["pending"], 16);
+}
+
 TEST(StatusWhileRunning, SaysARunHoldsTheFileWithItsRateAndSuggestsNoRecover) {
   const TempDir dir;
   const std::string output = dir / "sweep.h5";
@@ -92,7 +130,7 @@ TEST(StatusWhileRunning, SaysARunHoldsTheFileWithItsRateAndSuggestsNoRecover) {
   // The rate is points over whole seconds since run_0_started (1 s resolution): at least one must have
   // passed.
   std::this_thread::sleep_for(std::chrono::milliseconds(1100));
-  const nlohmann::json s = status_json(output, dir / "status.json.log");
+  const nlohmann::json s = status_json(output, dir / "status.json.log", 3);
   const Finished human = run_serial({"status", output, "--no-verify"}, dir / "status.log");
   ::kill(-mpirun, SIGTERM);  // the sweep stops at its next point and closes a resumable file
   const Finished stopped = wait_for(mpirun, dir / "run.log");
@@ -104,12 +142,12 @@ TEST(StatusWhileRunning, SaysARunHoldsTheFileWithItsRateAndSuggestsNoRecover) {
   EXPECT_GT(s["latest_run"]["points_per_second"], 0.0) << s.dump(2);
   EXPECT_GE(s["latest_run"]["eta_seconds"], 0.0) << s.dump(2);
   EXPECT_TRUE(s["latest_run"]["eta"].is_string()) << s.dump(2);
-  EXPECT_EQ(human.exit_code, 0) << human.output;
+  EXPECT_EQ(human.exit_code, 3) << "pending: " << human.output;
   EXPECT_TRUE(contains(human.output, "a run holds this file (lock " + output + ".lock")) << human.output;
   EXPECT_TRUE(contains(human.output, "ETA ")) << human.output;
   EXPECT_FALSE(contains(human.output, "rmtsweep recover")) << human.output;
   // Once it has stopped, nobody holds the lock.
-  const nlohmann::json after = status_json(output, dir / "after.log");
+  const nlohmann::json after = status_json(output, dir / "after.log", 3);
   EXPECT_EQ(after["lock"]["held"], false);
   EXPECT_EQ(after["running"], false);
 }

@@ -376,8 +376,9 @@ int command_run(int argc, char** argv) {
                    coretype.c_str());
     }
   }
-  const sweep::RunOutcome outcome = sweep::run_sweep(
-      grid, file, MPI_COMM_WORLD, args.quiet ? nullptr : stderr, args.progress_seconds, shard);
+  const sweep::RunOutcome outcome =
+      sweep::run_sweep(grid, file, MPI_COMM_WORLD, args.quiet ? nullptr : stderr, args.progress_seconds,
+                       shard, args.progress_terminal);
   if (outcome.write_failed) {
     // A group leader's write of a point failed (a full disk): every rank ends alike, the file resumable
     // (its points written before are kept; the point whose record did not fit is pending).

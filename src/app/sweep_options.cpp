@@ -43,7 +43,7 @@ std::string as_config_key(std::string_view key) { return std::string(key); }
 /// The sweep keys, space-separated.
 std::string keys_text() {
   std::string text;
-  for (const std::string& key : config::config_keys()) text += (text.empty() ? "" : " ") + key;
+  for (const std::string& key : config::shown_config_keys()) text += (text.empty() ? "" : " ") + key;
   return text;
 }
 

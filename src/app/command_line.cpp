@@ -68,9 +68,13 @@ std::string shown_names(const po::option_description& option) {
   const std::string name = option.format_name(), parameter = option.format_parameter();
   static const std::regex both(R"(^-(\S) \[ --(\S+) \]$)");
   std::smatch match;
-  const std::string names =
-      std::regex_match(name, match, both) ? "-" + match[1].str() + ", --" + match[2].str() : name;
-  return parameter.empty() ? names : names + " " + parameter;
+  std::string names = name;
+  if (std::regex_match(name, match, both)) {  // appended, not prefixed: GCC 12 misreads "-" + s (-Wrestrict)
+    names = "-";
+    names.append(match[1].str()).append(", --").append(match[2].str());
+  }
+  if (!parameter.empty()) names.append(" ").append(parameter);
+  return names;
 }
 
 /// The widest column of names that argparse puts help beside (longer names have theirs on the next line).

@@ -100,8 +100,9 @@ io::FileLock lock_for_writing(const std::string& path, MPI_Comm comm) {
 /// Refuses an --output that is the file --config names (or any file given to read): `--force` would
 /// overwrite what the run reads.
 void refuse_reading_output(const RunArguments& args, MPI_Comm comm) {
-  const bool same = parallel::decided_on_root(
-      comm, [&] { return !args.config_path.empty() && io::same_file(args.output, args.config_path); });
+  const bool same = parallel::decided_on_root(comm, [&] {
+    return !args.config_path.empty() && !args.output.empty() && io::same_file(args.output, args.config_path);
+  });
   if (same) {
     throw InvalidOption("output", args.output,
                         "a file other than the config it reads (--config " + args.config_path +

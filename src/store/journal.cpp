@@ -34,7 +34,9 @@ std::vector<JournalColumn> journal_columns(
   return columns;
 }
 
-std::string journal_directory(const std::string& sweep_path) { return io::resolved_path(sweep_path) + ".journal"; }
+std::string journal_directory(const std::string& sweep_path) {
+  return io::resolved_path(sweep_path) + ".journal";
+}
 
 std::string journal_file_name(std::int64_t run, int rank) {
   return "run-" + std::to_string(run) + "-rank-" + std::to_string(rank) + ".jrnl";

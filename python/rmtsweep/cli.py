@@ -95,20 +95,27 @@ def check_point_syntax(point_text):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="rmtsweep plot", description=DESCRIPTION.split("\n")[0])
-    parser.add_argument("file", help="an assembled sweep file (rmtsweep assemble FILE.h5)")
+    # The one --help format of every rmtsweep command (src/app/command_line.hpp): its usage line, 100 columns,
+    # help beside the names from column 30 at most, "-h, --help  this help", defaults as "(default X)".
+    parser = argparse.ArgumentParser(
+        prog="rmtsweep plot", description=DESCRIPTION.split("\n")[0], add_help=False,
+        usage="rmtsweep plot FILE.h5 --output DIR [--format png|pdf|svg] [--dpi N] [--point I] [--force]",
+        formatter_class=lambda prog: argparse.HelpFormatter(prog, width=100, max_help_position=30))
+    parser.add_argument("file", metavar="FILE.h5", help="an assembled sweep file (rmtsweep assemble FILE.h5) or a "
+                                                       "phase file (rmtsweep assemble FILE.h5 --output PHASE.h5)")
     # The defaults are plot's own; `rmtsweep plot --help` shows them, and the option table of the C++ commands
     # repeats them (src/app/command_options.cpp), which tests/cli/style/test_option_table.cpp compares.
-    parser.add_argument("--output", "--out", dest="output", default="figures",
-                        help="directory for the figures (created); --out is the same (default: %(default)s)")
-    parser.add_argument("--format", default="png",
-                        help="file format of the figures: " + ", ".join(FORMATS) + " (default: %(default)s)")
-    parser.add_argument("--point", default=None,
+    parser.add_argument("--output", "--out", dest="output", default="figures", metavar="DIR",
+                        help="directory for the figures (created); --out is the same (default %(default)s)")
+    parser.add_argument("--format", default="png", metavar="png|pdf|svg",
+                        help="file format of the figures: " + ", ".join(FORMATS) + " (default %(default)s)")
+    parser.add_argument("--point", default=None, metavar="I",
                         help="point index of the spectrum, a done point; without it one is chosen")
-    parser.add_argument("--dpi", default="200",
+    parser.add_argument("--dpi", default="200", metavar="N",
                         help=f"resolution of PNG files (and of PDF/SVG rasters), {DPI_MIN} to {DPI_MAX} "
-                             "(default: %(default)s)")
+                             "(default %(default)s)")
     parser.add_argument("--force", action="store_true", help="overwrite figures of the same names in --output")
+    parser.add_argument("-h", "--help", action="help", help="this help")
     args = parser.parse_args(argv)
     try:
         # Everything is checked before the first file is written.

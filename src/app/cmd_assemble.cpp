@@ -398,7 +398,12 @@ int command_assemble(int argc, char** argv) {
   const bool in_place = !output_given;
   if (!in_place) check_output(output, path, force);
   if (table_given) check_table(table_target, force);
-  const io::FileLock lock = lock_for_assembly(path);
+  // In place, /phase is written into the sweep file under the writer's lock. With --output the sweep file is
+  // only read, as `status` reads it: no lock, so a running sweep is assembled from the points done in it.
+  const io::FileLock lock = in_place ? lock_for_assembly(path) : io::FileLock{};
+  std::string lock_problem;
+  const bool run_writes =
+      !in_place && io::probe_lock(io::lock_path(path), &lock_problem) == io::LockHolder::another_process;
   // The phase file's own writer's lock: --force never replaces a file another process writes.
   io::FileLock output_lock;
   if (!in_place) {
@@ -515,6 +520,12 @@ int command_assemble(int argc, char** argv) {
       data.axes.delta.size(), data.axes.gamma.size(), data.axes.snr.size(), static_cast<long long>(data.done),
       static_cast<long long>(data.total));
   if (data.failed > 0) std::fprintf(summary, ", %lld failed", static_cast<long long>(data.failed));
+  if (run_writes) {
+    std::fprintf(summary,
+                 " (a run writes %s now: the tables hold the points done in it when it was read; assemble "
+                 "again for more, `rmtsweep status` counts those in flight)",
+                 path.c_str());
+  }
   if (data.refined_total > 0) {
     std::fprintf(summary, "; %lld refined points (%lld done, %lld failed)",
                  static_cast<long long>(data.refined_total), static_cast<long long>(data.refined_done),

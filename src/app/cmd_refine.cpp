@@ -2,9 +2,9 @@
 // adaptive refinement of every line's threshold (docs/refinement.md).
 //
 // The rounds are the refine library's (include/rmtsweep/refine/refinement.hpp); this command checks the file
-// and the ranks, holds the file's lock and prints the summary. Exit status: 0 finished (tolerance reached, or
-// the budget spent: the summary says which lines); 2 invalid option; 3 some refined points failed;
-// 128 + signal.
+// and the ranks, holds the file's lock and prints the summary. Exit status: 0 every line within the
+// tolerance; 2 invalid option; 3 some refined points failed; 4 some lines' error still above the tolerance
+// when the budget is spent; 128 + signal.
 #include <mpi.h>
 
 #include <boost/program_options.hpp>
@@ -95,7 +95,8 @@ std::string joined_command_line(int argc, char** argv) {
 }
 
 /// The summary per line on rank 0: each line's estimate after the refinement, as the replay sees it.
-void print_summary(const refine::RefineOutcome& outcome, const refine::RefineOptions& options) {
+/// Returns the lines whose error is still above the tolerance.
+std::size_t print_summary(const refine::RefineOutcome& outcome, const refine::RefineOptions& options) {
   const assemble::Axes& a = outcome.axes;
   std::printf("%-18s %9s %9s %8s %6s %8s %9s %9s %9s %9s\n", "weighting", "delta", "gamma", "d", "how",
               "trials", "threshold", "err", "res_err", "spread");
@@ -117,6 +118,7 @@ void print_summary(const refine::RefineOutcome& outcome, const refine::RefineOpt
   std::printf("rmtsweep refine: %lld refined points in all; %zu of %zu lines above the tolerance %g%s\n",
               static_cast<long long>(outcome.used), unmet, a.lines(), options.tolerance,
               outcome.budget_spent ? " (budget --max-points spent)" : "");
+  return unmet;
 }
 
 }  // namespace
@@ -176,7 +178,9 @@ int command_refine(int argc, char** argv) {
   run.eigensolver = config.eigensolver;
   sweep::install_stop_handlers();
   const refine::RefineOutcome outcome = refinement.run(run, stderr);
-  if (rank == 0 && outcome.stop_signal == 0) print_summary(outcome, options);
+  const auto unmet = parallel::broadcast(
+      static_cast<std::int64_t>(rank == 0 && outcome.stop_signal == 0 ? print_summary(outcome, options) : 0),
+      MPI_COMM_WORLD);
   lock.release();
   if (outcome.stop_signal != 0) {
     if (rank == 0)
@@ -186,7 +190,16 @@ int command_refine(int argc, char** argv) {
   }
   if (rank == 0 && outcome.rounds == options.max_rounds)
     std::fprintf(stderr, "rmtsweep refine: --max-rounds %d reached\n", options.max_rounds);
-  return outcome.failed > 0 ? 3 : 0;
+  if (outcome.failed > 0) return 3;
+  if (unmet > 0) {
+    if (rank == 0)
+      std::fprintf(stderr,
+                   "rmtsweep refine: the tolerance %g is not reached on %lld line(s) and the budget is spent "
+                   "(exit status %d): a larger --max-points or --max-rounds, or a larger --tolerance\n",
+                   options.tolerance, static_cast<long long>(unmet), tolerance_not_met_exit);
+    return tolerance_not_met_exit;
+  }
+  return 0;
 }
 
 }  // namespace rmtsweep::app

@@ -100,8 +100,9 @@ io::FileLock lock_for_writing(const std::string& path, MPI_Comm comm) {
 /// Refuses an --output that is the file --config names (or any file given to read): `--force` would
 /// overwrite what the run reads.
 void refuse_reading_output(const RunArguments& args, MPI_Comm comm) {
-  const bool same = parallel::decided_on_root(
-      comm, [&] { return !args.config_path.empty() && io::same_file(args.output, args.config_path); });
+  const bool same = parallel::decided_on_root(comm, [&] {
+    return !args.config_path.empty() && !args.output.empty() && io::same_file(args.output, args.config_path);
+  });
   if (same) {
     throw InvalidOption("output", args.output,
                         "a file other than the config it reads (--config " + args.config_path +
@@ -160,6 +161,43 @@ void check_space(const RunArguments& args, const config::Grid& grid, bool journa
           " and its file system has " + sweep::memory_text(available) +
           " free; allowed: a file that fits (free space there, or choose another --output), or "
           "--force-space to try anyway");
+}
+
+/// What `run` refuses before it writes anything, and `run --plan` alike (with the same messages): a
+/// config a new file could not take (k), and the output (where --output is given; `run` requires it) that
+/// is no regular file in an existing directory, exists without --resume or --force, cannot be written, or
+/// does not fit. Returns whether the output exists. Every rank refuses alike.
+bool check_run(const RunArguments& args, const config::Grid& grid) {
+  if (args.output.empty()) {
+    config::require_top_four(grid.config());
+    return false;
+  }
+  const OutputPath output = inspect_output(args.output, MPI_COMM_WORLD);
+  if (output == OutputPath::no_directory) {
+    throw InvalidOption("output", args.output, "a file in an existing directory");
+  }
+  if (output == OutputPath::not_a_file) {
+    throw InvalidOption("output", args.output, "a regular file (this path is a directory or a special file)");
+  }
+  const bool exists = output == OutputPath::regular_file;
+  if (!(exists && args.resume)) config::require_top_four(grid.config());  // a resumed file keeps its own k
+  if (exists && !args.resume && !args.force) {
+    throw InvalidOption("output", args.output,
+                        "exists; pass --resume to continue it or --force to overwrite it");
+  }
+  // Rank 0 tries the path as this run will write it (a dangling link, a directory it cannot write in,
+  // a file it cannot open), before any collective create or open; every rank refuses alike.
+  // A new file is built beside it under a temporary name and renamed (store/sweep_creation.hpp): its
+  // directory must take new files even under --force.
+  const std::string unwritable = parallel::decided_on_root(MPI_COMM_WORLD, [&] {
+    const std::string building = store::creating_name(args.output);
+    const std::string problem = output_write_problem(args.output, exists, building);
+    return problem.empty() && exists && !args.resume ? output_write_problem(building, false, building)
+                                                     : problem;
+  });
+  if (!unwritable.empty()) throw InvalidOption("output", args.output, unwritable);
+  if (!(exists && args.resume)) check_space(args, grid, store::journal_enabled(MPI_COMM_WORLD));
+  return exists;
 }
 
 /// SweepFile::open_for_resume, its failure said as the file's (an open of a damaged file, a full
@@ -261,8 +299,6 @@ int command_run(int argc, char** argv) {
         "an integer >= 1 that divides the number of MPI ranks (" + std::to_string(size) + ")");
   }
   parallel::configure_blas_threads(MPI_COMM_WORLD);  // cores / ranks per node, unless set
-  if (check_plan(args, grid, size)) return 0;        // --plan: printed, nothing written
-  if (args.output.empty()) throw InvalidOption("output", "", "required: the HDF5 file of the sweep");
   if (args.resume && args.force)
     throw InvalidOption("force", "with --resume", "either --resume or --force, not both");
   refuse_reading_output(args, MPI_COMM_WORLD);
@@ -270,39 +306,22 @@ int command_run(int argc, char** argv) {
   // refine, recover, merge or assemble, through any name of the file) is refused, --force or not. A resume
   // locks before the rebuild of a file that does not open; a new sweep after the checks of its values.
   io::FileLock lock;
-  if (args.resume) lock = lock_for_writing(args.output, MPI_COMM_WORLD);
   const bool journal = store::journal_enabled(MPI_COMM_WORLD);
-  if (args.resume && journal) {
-    if (const auto rebuilt = store::recover_before_resume(args.output, MPI_COMM_WORLD, &lock)) {
-      (void)lock.hold_data_file(args.output);  // the rebuilt file, now at the path (rank 0)
-      print_rebuild(args.output, *rebuilt);
+  if (!args.plan) {
+    if (args.output.empty()) throw InvalidOption("output", "", "required: the HDF5 file of the sweep");
+    // A resume locks, then rebuilds an unreadable file from its journal before it is looked at (this writes:
+    // not for --plan).
+    if (args.resume) lock = lock_for_writing(args.output, MPI_COMM_WORLD);
+    if (args.resume && journal) {
+      if (const auto rebuilt = store::recover_before_resume(args.output, MPI_COMM_WORLD, &lock)) {
+        (void)lock.hold_data_file(args.output);  // the rebuilt file, now at the path (rank 0)
+        print_rebuild(args.output, *rebuilt);
+      }
     }
   }
-  const OutputPath output = inspect_output(args.output, MPI_COMM_WORLD);
-  if (output == OutputPath::no_directory) {
-    throw InvalidOption("output", args.output, "a file in an existing directory");
-  }
-  if (output == OutputPath::not_a_file) {
-    throw InvalidOption("output", args.output, "a regular file (this path is a directory or a special file)");
-  }
-
-  const bool exists = output == OutputPath::regular_file;
-  if (!(exists && args.resume)) config::require_top_four(config);  // a resumed file keeps its own k
-  if (exists && !args.resume && !args.force) {
-    throw InvalidOption("output", args.output,
-                        "exists; pass --resume to continue it or --force to overwrite it");
-  }
-  // Rank 0 tries the path as this run will write it (a dangling link, a directory it cannot write in,
-  // a file it cannot open), before any collective create or open; every rank refuses alike.
-  // A new file is built beside it under a temporary name and renamed (store/sweep_creation.hpp): its
-  // directory must take new files even under --force.
-  const std::string unwritable = parallel::decided_on_root(MPI_COMM_WORLD, [&] {
-    const std::string building = store::creating_name(args.output);
-    const std::string problem = output_write_problem(args.output, exists, building);
-    return problem.empty() && exists && !args.resume ? output_write_problem(building, false, building)
-                                                     : problem;
-  });
-  if (!unwritable.empty()) throw InvalidOption("output", args.output, unwritable);
+  // --plan refuses what the run would, by the same checks: nothing is written before they pass.
+  const bool exists = check_run(args, grid);
+  if (check_plan(args, grid, size)) return 0;  // --plan: printed, nothing written
   if (!args.resume) lock = lock_for_writing(args.output, MPI_COMM_WORLD);
   const parallel::Communicator io_comm = parallel::Communicator::duplicate(MPI_COMM_WORLD);
   const std::string resolved = config::resolved_config_text(config);
@@ -343,7 +362,6 @@ int command_run(int argc, char** argv) {
   }
   const store::JournalSnapshot journal_before =
       journal ? store::snapshot_journal(args.output, MPI_COMM_WORLD) : store::JournalSnapshot{};
-  if (!(exists && args.resume)) check_space(args, grid, journal);
 
   store::RunInfo run;
   run.command_line = parallel::broadcast(args.command_line, MPI_COMM_WORLD);
@@ -395,8 +413,9 @@ int command_run(int argc, char** argv) {
                    coretype.c_str());
     }
   }
-  const sweep::RunOutcome outcome = sweep::run_sweep(
-      grid, file, MPI_COMM_WORLD, args.quiet ? nullptr : stderr, args.progress_seconds, shard);
+  const sweep::RunOutcome outcome =
+      sweep::run_sweep(grid, file, MPI_COMM_WORLD, args.quiet ? nullptr : stderr, args.progress_seconds,
+                       shard, args.progress_terminal);
   if (outcome.write_failed) {
     // A group leader's write of a point failed (a full disk): every rank ends alike, the file resumable
     // (its points written before are kept; the point whose record did not fit is pending).

@@ -22,6 +22,7 @@
 #include "rmtsweep/store/sweep_reader.hpp"
 #include "rmtsweep/store/sweep_status.hpp"
 #include "rmtsweep/store/verify.hpp"
+#include "rmtsweep/sweep/eta.hpp"
 #include "status_json.hpp"
 
 namespace po = boost::program_options;
@@ -85,8 +86,9 @@ void print_journal(const std::string& path, const std::string& sweep_id, const s
     std::printf(" %lld points the journal holds are pending in the file",
                 static_cast<long long>(a.journal_only));
     if (a.in_flight > 0)
-      std::printf(" (%lld of them the last record of a writer of the latest run: in flight while it runs)",
-                  static_cast<long long>(a.in_flight));
+      std::printf(" (%lld of them in flight: %s)", static_cast<long long>(a.in_flight),
+                  activity.running() ? "the running run's, which the file has not yet got"
+                                     : "the last record of a writer of the latest run");
     std::printf(";");
   }
   if (a.file_only > 0)
@@ -107,8 +109,9 @@ void print_journal(const std::string& path, const std::string& sweep_id, const s
   std::printf("\n");
 }
 
-/// The line of a run that holds the file now: its rate since it started and the ETA of the pending points.
-void print_activity(const store::Activity& a) {
+/// The line of a run that holds the file now: its rate since it started and the ETA of the pending points
+/// (sweep::running_eta, as the run's own progress line computes it).
+void print_activity(const store::Activity& a, const std::optional<double>& eta) {
   if (a.lock == io::LockHolder::unknown) {
     std::printf("lock: %s cannot be tested (%s): whether a run writes this file now is unknown\n",
                 a.lock_path.c_str(), a.lock_problem.c_str());
@@ -121,12 +124,11 @@ void print_activity(const store::Activity& a) {
     if (a.finished_by_latest >= 0)
       std::printf(", %lld points finished by it", static_cast<long long>(a.finished_by_latest));
   }
-  if (a.points_per_second) {
-    std::printf(", %.3g points/s in %s, ETA %s", *a.points_per_second,
-                duration_text(*a.elapsed_seconds).c_str(), duration_text(*a.eta_seconds).c_str());
-  } else {
-    std::printf(", no point finished yet: ETA unknown");
-  }
+  if (a.points_per_second)
+    std::printf(", %.3g points/s in %s", *a.points_per_second, duration_text(*a.elapsed_seconds).c_str());
+  else
+    std::printf(", no point finished yet");
+  if (eta) std::printf(", ETA %s%s", duration_text(*eta).c_str(), a.points_per_second ? "" : " (the plan's)");
   std::printf("\n");
 }
 
@@ -198,9 +200,9 @@ store::SweepState print_status(const std::string& path, bool verify) {
   }
   std::printf("\n");
   const store::Activity activity = store::activity_of(reader, status);
-  print_activity(activity);
+  print_activity(activity, sweep::running_eta(reader, status, activity));
   const std::string sweep_id = reader.text_attribute("sweep_id").value_or("");
-  const store::JournalState journal = store::journal_state(path, sweep_id, status);
+  const store::JournalState journal = store::journal_state(path, sweep_id, status, activity.running());
   print_journal(path, sweep_id, journal, activity);
   std::optional<store::Verification> verification;
   std::optional<store::ChecksumReport> checksums;

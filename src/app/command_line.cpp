@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -60,6 +61,43 @@ std::string wrapped(const std::string& text, std::size_t width, std::size_t inde
   return out;
 }
 
+namespace {
+
+/// How argparse names an option: "-q, --quiet", "--margin V" (Boost's own form is "-q [ --quiet ]").
+std::string shown_names(const po::option_description& option) {
+  const std::string name = option.format_name(), parameter = option.format_parameter();
+  static const std::regex both(R"(^-(\S) \[ --(\S+) \]$)");
+  std::smatch match;
+  std::string names = name;
+  if (std::regex_match(name, match, both)) {  // appended, not prefixed: GCC 12 misreads "-" + s (-Wrestrict)
+    names = "-";
+    names.append(match[1].str()).append(", --").append(match[2].str());
+  }
+  if (!parameter.empty()) names.append(" ").append(parameter);
+  return names;
+}
+
+/// The widest column of names that argparse puts help beside (longer names have theirs on the next line).
+constexpr std::size_t most_names_column = 30;
+
+/// One entry: its names after two spaces, its help beside them from `column` on, wrapped at help_columns.
+void print_entry(std::ostream& out, const std::string& names, const std::string& help, std::size_t column) {
+  std::string line = "  " + names;
+  const std::string text = wrapped(help, help_columns - column, 0);
+  std::istringstream lines(text);
+  std::string first;
+  std::getline(lines, first);
+  if (line.size() + 2 > column) {
+    out << line << "\n";
+    if (!first.empty()) out << std::string(column, ' ') << first << "\n";
+  } else {
+    out << line << std::string(column - line.size(), ' ') << first << "\n";
+  }
+  for (std::string rest; std::getline(lines, rest);) out << std::string(column, ' ') << rest << "\n";
+}
+
+}  // namespace
+
 std::string help_text(const std::string& usage, const std::string& description,
                       const po::options_description& options, const std::vector<Positional>& positionals,
                       const std::vector<std::pair<std::string, const po::options_description*>>& groups) {
@@ -68,21 +106,23 @@ std::string help_text(const std::string& usage, const std::string& description,
   for (const auto& [caption, group] : groups) {
     for (const auto& option : group->options()) apart.insert(option->long_name());
   }
-  // The options shown, by caption, and all of them together for one column width.
-  po::options_description every(help_columns);
+  // The options shown, by caption, and the one column their help starts at (argparse's layout).
+  using Shown = std::vector<std::pair<std::string, std::string>>;  // names, help
+  std::size_t width = 12;
   auto shown = [&](const po::options_description& from, const std::set<std::string>& skip) {
-    po::options_description listed(help_columns);
+    Shown listed;
     for (const auto& option : from.options()) {
       if (skip.count(option->long_name()) || hidden_from_help(option->long_name())) continue;
-      listed.add(option);
-      every.add(option);
+      listed.emplace_back(shown_names(*option), option->description());
+      width = std::max(width, std::min(listed.back().first.size() + 4, most_names_column));
     }
     return listed;
   };
-  std::vector<std::pair<std::string, po::options_description>> sections;
+  std::vector<std::pair<std::string, Shown>> sections;
   sections.emplace_back("options", shown(options, apart));
   for (const auto& [caption, group] : groups) sections.emplace_back(caption, shown(*group, {}));
-  const unsigned width = std::max(every.get_option_column_width(), 12u);
+  for (const Positional& positional : positionals)
+    width = std::max(width, std::min(positional.shown.size() + 4, most_names_column));
 
   std::ostringstream out;
   out << wrapped("usage: " + usage, help_columns) << "\n";
@@ -91,22 +131,14 @@ std::string help_text(const std::string& usage, const std::string& description,
     out << "positional arguments:\n";
     for (const Positional& positional : positionals) {
       const po::option_description* option = options.find_nothrow(positional.option, false);
-      const std::string help = option ? option->description() : std::string();
-      std::string line = "  " + positional.shown;
-      line += std::string(line.size() < width ? width - line.size() : 1, ' ');
-      const std::string text = wrapped(help, help_columns - line.size(), 0);
-      std::istringstream lines(text);
-      std::string first;
-      std::getline(lines, first);
-      out << line << first << "\n";
-      for (std::string rest; std::getline(lines, rest);) out << std::string(line.size(), ' ') << rest << "\n";
+      print_entry(out, positional.shown, option ? option->description() : std::string(), width);
     }
     out << "\n";
   }
   for (const auto& [caption, listed] : sections) {
-    if (listed.options().empty()) continue;
+    if (listed.empty()) continue;
     out << caption << ":\n";
-    listed.print(out, width);
+    for (const auto& [names, help] : listed) print_entry(out, names, help, width);
     out << "\n";
   }
   return out.str();

@@ -16,6 +16,10 @@ int command_merge(int argc, char** argv);     ///< the shards of a sweep combine
 int command_plot(int argc, char** argv);      ///< PNG figures from a sweep file (no MPI)
 int command_schema(int argc, char** argv);    ///< the /points columns (no MPI)
 
+/// `refine`'s exit status when its budget (--max-points, --max-rounds) is spent, or nothing more can be
+/// proposed, and some lines' threshold error is still above --tolerance (docs/commands.md lists it).
+inline constexpr int tolerance_not_met_exit = 4;
+
 /// The time now, ISO 8601 UTC (a run's `started`; run and refine record it).
 std::string utc_now();
 

@@ -115,6 +115,13 @@ InvalidOption command_line_error(const po::error& e, int argc, char** argv,
 }
 
 InvalidOption as_option(const InvalidArgument& e) {
+  // The sweep file of status, assemble, refine, recover and plot is a bare argument (stored as the hidden
+  // option "file"): said as the argument, never as an option --file no one can type.
+  if (e.name() == positional_file && !e.described()) {
+    if (e.value().empty())
+      return InvalidOption::described(e.name(), e.value(), "the file argument is missing: " + e.allowed());
+    return InvalidOption::described(e.name(), e.value(), "invalid file '" + e.value() + "': " + e.allowed());
+  }
   if (const auto* option = dynamic_cast<const InvalidOption*>(&e)) return *option;
   std::string allowed = e.allowed();
   if (!e.override_switch().empty()) {

@@ -26,9 +26,13 @@ InvalidOption command_line_error(const boost::program_options::error& e, int arg
 InvalidOption unexpected_argument(const std::string& option, const std::string& word,
                                   const std::string& takes);
 
+/// The name the sweep file argument of the commands that take one is stored under (a hidden option).
+inline constexpr const char* positional_file = "file";
+
 /// The library's refusal `e` said as the option it came from: its name is the option's (the option table
 /// names a value as the library does); a switch that would accept the value is named as an option: "exists;
-/// pass --force to replace it". An InvalidOption stays as it is.
+/// pass --force to replace it". An InvalidOption stays as it is, but for the sweep file argument
+/// (positional_file), said as "invalid file 'x': ..." or "the file argument is missing: ...".
 InvalidOption as_option(const InvalidArgument& e);
 
 /// An option's name as Boost reports it ("--seed", "seed"), without its leading dashes.

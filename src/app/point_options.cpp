@@ -156,7 +156,7 @@ std::optional<po::variables_map> parse_file_command(int argc, char** argv,
     if (rank == 0) std::printf("%s", help_text(usage, description, options, {{"file", "FILE.h5"}}).c_str());
     return std::nullopt;
   }
-  if (path.empty()) throw InvalidOption("file", "", "required: the sweep's HDF5 file");
+  if (path.empty()) throw InvalidOption("file", "", "the sweep's HDF5 file (usage: " + usage + ")");
   return values;
 }
 

@@ -4,6 +4,7 @@
 #include "rmtsweep/common/duration_text.hpp"
 #include "rmtsweep/store/schema.hpp"
 #include "rmtsweep/store/sweep_status.hpp"
+#include "rmtsweep/sweep/eta.hpp"
 
 namespace rmtsweep::app {
 namespace {
@@ -66,25 +67,25 @@ nlohmann::json status_json(const store::SweepReader& reader, bool verify) {
   }
   out["runs"] = runs;
   const store::Activity a = store::activity_of(reader, status);
+  const std::optional<double> eta = sweep::running_eta(reader, status, a);
   out["lock"] = {{"path", a.lock_path}, {"state", to_string(a.lock)}, {"held", a.running()}};
   if (!a.lock_problem.empty()) out["lock"]["problem"] = a.lock_problem;
   out["running"] = a.running();
   nlohmann::json latest = nullptr;
   if (a.latest_run >= 0) {
-    latest = {
-        {"index", a.latest_run},
-        {"started", a.latest_started},
-        {"mpi_ranks", a.latest_mpi_ranks},
-        {"points_finished",
-         a.finished_by_latest >= 0 ? nlohmann::json(a.finished_by_latest) : nlohmann::json(nullptr)},
-        {"elapsed_seconds", optional_number(a.elapsed_seconds)},
-        {"points_per_second", optional_number(a.points_per_second)},
-        {"eta_seconds", optional_number(a.eta_seconds)},
-        {"eta", a.eta_seconds ? nlohmann::json(duration_text(*a.eta_seconds)) : nlohmann::json(nullptr)}};
+    latest = {{"index", a.latest_run},
+              {"started", a.latest_started},
+              {"mpi_ranks", a.latest_mpi_ranks},
+              {"points_finished",
+               a.finished_by_latest >= 0 ? nlohmann::json(a.finished_by_latest) : nlohmann::json(nullptr)},
+              {"elapsed_seconds", optional_number(a.elapsed_seconds)},
+              {"points_per_second", optional_number(a.points_per_second)},
+              {"eta_seconds", optional_number(eta)},
+              {"eta", eta ? nlohmann::json(duration_text(*eta)) : nlohmann::json(nullptr)}};
   }
   out["latest_run"] = latest;
-  const store::JournalState j =
-      store::journal_state(reader.path(), reader.text_attribute("sweep_id").value_or(""), status);
+  const store::JournalState j = store::journal_state(
+      reader.path(), reader.text_attribute("sweep_id").value_or(""), status, a.running());
   nlohmann::json journal = {{"state", store::to_string(j.kind)}, {"directory", j.directory}};
   if (!j.problem.empty()) journal["problem"] = j.problem;
   if (j.journal) {

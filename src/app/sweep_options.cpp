@@ -6,6 +6,7 @@
 
 #include <boost/program_options.hpp>
 #include <climits>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -42,7 +43,7 @@ std::string as_config_key(std::string_view key) { return std::string(key); }
 /// The sweep keys, space-separated.
 std::string keys_text() {
   std::string text;
-  for (const std::string& key : config::config_keys()) text += (text.empty() ? "" : " ") + key;
+  for (const std::string& key : config::shown_config_keys()) text += (text.empty() ? "" : " ") + key;
   return text;
 }
 
@@ -80,6 +81,7 @@ void resolve_run_controls(RunArguments& args, const po::variables_map& vm) {
   } else {
     args.progress_seconds = progress_default_seconds();
   }
+  args.progress_terminal = !args.quiet && progress_watched();
   if (vm.count("ranks")) {
     const std::string& ranks = vm["ranks"].as<std::string>();
     if (!args.plan)
@@ -97,13 +99,23 @@ void resolve_run_controls(RunArguments& args, const po::variables_map& vm) {
 
 }  // namespace
 
-double progress_default_seconds() {
-  if (::isatty(STDERR_FILENO)) return watched_progress_seconds;
+bool progress_watched() {
+  if (::isatty(STDERR_FILENO)) return true;
+  if (std::getenv("OMPI_COMM_WORLD_SIZE") == nullptr) return false;  // alone: stderr is what shows it
+  // A rank of mpirun, its parent, which shows the rank's stderr on its own.
+  std::error_code ec;
+  const std::string shown =
+      std::filesystem::read_symlink("/proc/" + std::to_string(::getppid()) + "/fd/2", ec).string();
+  if (!ec) return shown.starts_with("/dev/pts/") || shown.starts_with("/dev/tty");
   const int terminal =
       ::open("/dev/tty", O_RDONLY | O_NOCTTY | O_CLOEXEC);  // fails without a controlling one
-  if (terminal < 0) return batch_progress_seconds;
+  if (terminal < 0) return false;
   ::close(terminal);
-  return watched_progress_seconds;
+  return true;
+}
+
+double progress_default_seconds() {
+  return progress_watched() ? watched_progress_seconds : batch_progress_seconds;
 }
 
 std::optional<std::string> read_local_file(const std::string& path) {

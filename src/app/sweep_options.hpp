@@ -19,6 +19,7 @@ struct RunArguments {
   bool force_ntest = false;                   ///< --force-ntest: an ntest above 1e8 (feasibility.hpp)
   bool quiet = false;                         ///< --quiet: no progress lines
   double progress_seconds = 0.0;              ///< --progress SECONDS, else progress_default_seconds()
+  bool progress_terminal = false;             ///< progress_watched(): one line rewritten in place
   int plan_ranks = 0;                         ///< --ranks N with --plan (0: the ranks this run has)
   std::string plan_ranks_text;                ///< --ranks as given, for messages
   bool help = false;                          ///< --help
@@ -34,9 +35,13 @@ using ConfigReader = std::function<std::optional<std::string>(const std::string&
 /// The text of `path` read by this process alone (nullopt if unreadable).
 std::optional<std::string> read_local_file(const std::string& path);
 
-/// The seconds between progress lines without --progress: watched_progress_seconds where someone watches
-/// (stderr a terminal, or a controlling terminal: mpirun's ranks never see one on stderr, but an interactive
-/// mpirun's ranks share its session), batch_progress_seconds otherwise (command_options.hpp).
+/// Whether a terminal shows the progress: stderr is one, or, in a rank of mpirun (whose stderr is a pipe to
+/// mpirun), mpirun's stderr is one (its /proc entry; where that cannot be read, whether this process has
+/// a controlling terminal, as an interactive mpirun's ranks do).
+bool progress_watched();
+
+/// The seconds between progress lines without --progress: watched_progress_seconds where a terminal
+/// watches (progress_watched), batch_progress_seconds otherwise (command_options.hpp).
 double progress_default_seconds();
 
 /// Parses argv (argv[0] = "run"); throws InvalidOption for unknown keys, repeated keys, a

@@ -223,6 +223,14 @@ const std::vector<std::string>& config_keys() {
   return keys;
 }
 
+std::vector<std::string> shown_config_keys() {
+  std::vector<std::string> names;
+  for (const OptionSpec& spec : option_table()) {
+    if ((spec.use & in_sweep) && !spec.test_only) names.emplace_back(spec.name);
+  }
+  return names;
+}
+
 const char* spectra_setting(SpectraSetting setting) noexcept {
   switch (setting) {
     case SpectraSetting::always:
@@ -376,7 +384,7 @@ SweepConfig parse_sweep_config(const std::map<std::string, std::string>& values)
   const auto& keys = config_keys();
   for (const auto& [key, value] : values) {
     if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
-      throw InvalidOption(key, value, "unknown key; allowed keys: " + join(keys));
+      throw InvalidOption(key, value, "unknown key; allowed keys: " + join(shown_config_keys()));
     }
   }
   // The value given, else the option's one default (option_table.hpp).

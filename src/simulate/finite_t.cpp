@@ -192,8 +192,14 @@ std::optional<theory::FiniteTTopLevels> finite_t_levels(const model::PointParams
   if (!finite_t_levels_computed(params)) return std::nullopt;
   double directions = 0.0;
   for (const double m : outlier.bulk().weights) directions += m;
-  const int k = static_cast<int>(std::min<double>(theory::default_top_levels, directions - 1.0));
-  if (k < 1) return std::nullopt;
+  if (directions < 2.0) return std::nullopt;
+  // The rule's k: the supercritical count levels, a level being the tokens seen equally often (tau = c
+  // w^2/N).
+  double w = 0.0;
+  for (const double x : model::pooling_weights(params.weighting, params.correlation, params.T))
+    if (x != 0.0) w = x;
+  const double unit = w * w / static_cast<double>(params.sequences());
+  const int k = theory::kept_top_directions(outlier.bulk(), params.d, unit);
   return theory::FiniteTTopLevels(outlier.bulk(), outlier.signal(), params.d, params.vocabulary(),
                                   params.table, k);
 }

@@ -149,9 +149,12 @@ PointStatus record_status(const PointRecord& record) {
 JournalAgreement compare_with_file(const Journal& journal, const std::vector<std::int64_t>& status) {
   JournalAgreement a;
   const std::vector<const PointRecord*> latest = latest_records(journal);
-  std::vector<bool> last_written(latest.size(), false);
-  for (const JournalFile& file : journal.files) {
-    if (file.head.run == journal.head().run && !file.records.empty())
+  std::vector<bool> last_written(latest.size(), false), by_latest_run(latest.size(), false);
+  for (const JournalFile& file : journal.files) {  // by run, as latest_records
+    const bool latest_run = file.head.run == journal.head().run;
+    for (const PointRecord& record : file.records)
+      by_latest_run[static_cast<std::size_t>(record.index)] = latest_run;
+    if (latest_run && !file.records.empty())
       last_written[static_cast<std::size_t>(file.records.back().index)] = true;
   }
   const auto pending = static_cast<std::int64_t>(PointStatus::pending);
@@ -161,6 +164,7 @@ JournalAgreement compare_with_file(const Journal& journal, const std::vector<std
     } else if (status[i] == pending) {
       ++a.journal_only;
       a.in_flight += last_written[i] ? 1 : 0;
+      a.of_latest_run += by_latest_run[i] ? 1 : 0;
     } else if (status[i] != static_cast<std::int64_t>(record_status(*latest[i]))) {
       ++a.differing;
     }

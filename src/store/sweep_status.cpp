@@ -42,7 +42,7 @@ const char* to_string(JournalState::Kind kind) {
 }
 
 JournalState journal_state(const std::string& path, const std::string& sweep_id,
-                           const std::vector<std::int64_t>& status) {
+                           const std::vector<std::int64_t>& status, bool run_writes) {
   JournalState state;
   state.directory = journal_directory(path);
   std::error_code ec;
@@ -63,7 +63,8 @@ JournalState journal_state(const std::string& path, const std::string& sweep_id,
     state.problem = state.journal->head().provenance.sweep_id;
     return state;
   }
-  const JournalAgreement& a = state.agreement = compare_with_file(*state.journal, status);
+  JournalAgreement& a = state.agreement = compare_with_file(*state.journal, status);
+  if (run_writes) a.in_flight = a.of_latest_run;
   if (a.agrees()) {
     state.kind = JournalState::Kind::agrees;
   } else if (a.journal_only == a.in_flight && a.file_only == 0 && a.differing == 0) {
@@ -101,8 +102,6 @@ Activity activity_of(const SweepReader& reader, const std::vector<std::int64_t>&
   a.elapsed_seconds = std::max(0.0, static_cast<double>(std::time(nullptr)) - *started);
   if (*a.elapsed_seconds <= 0.0 || a.finished_by_latest == 0) return a;  // no rate measured yet
   a.points_per_second = static_cast<double>(a.finished_by_latest) / *a.elapsed_seconds;
-  const StatusCounts counts = count_status(status);
-  a.eta_seconds = static_cast<double>(counts.pending) / *a.points_per_second;
   return a;
 }
 

@@ -3,10 +3,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <new>
+#include <numeric>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -15,10 +17,12 @@
 #include "rmtsweep/common/duration_text.hpp"
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/model/parse_number.hpp"
+#include "rmtsweep/parallel/blas_threads.hpp"
 #include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/parallel/communicator.hpp"
 #include "rmtsweep/parallel/work_counter.hpp"
 #include "rmtsweep/simulate/point.hpp"
+#include "rmtsweep/sweep/eta.hpp"
 #include "rmtsweep/sweep/plan.hpp"
 #include "rmtsweep/sweep/schedule.hpp"
 
@@ -31,38 +35,56 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-/// Progress lines on rank 0, at most one per `interval` seconds (and always the last one).
+/// Progress on rank 0: the points done of all, their percentage, the rate and the ETA (eta.hpp), at most
+/// once per `interval` seconds (and always the last time). On a terminal one line, rewritten in place (a
+/// carriage return, then the line, then the rest of the old one cleared); elsewhere a line each time.
 class Progress {
  public:
-  /// `cost_before[p]`: the summed point_cost of order positions [0, p) (size todo + 1). The points are
-  /// taken in that order, costliest first, so the cost of the first `finished` positions estimates the
-  /// work done: in a sweep of mixed sizes a count of points would promise the small ones' rate for the
-  /// large ones' remaining work, or the reverse.
-  Progress(std::FILE* out, const char* label, double interval, std::int64_t total, std::int64_t already_done,
-           std::vector<double> cost_before)
+  /// `planned_before[p]`: the planned seconds (eta.hpp) of order positions [0, p) (size todo + 1). The
+  /// points are taken in that order, costliest first, so the plan's seconds of the first `finished`
+  /// positions estimate the work done: in a sweep of mixed sizes a count of points would promise the small
+  /// ones' rate for the large ones' remaining work, or the reverse.
+  Progress(std::FILE* out, const PointBatch& batch, std::int64_t already_done,
+           std::vector<double> planned_before, double unit_seconds, int groups)
       : out_(out),
-        label_(label),
-        interval_(interval),
-        total_(total),
+        label_(batch.label),
+        interval_(batch.progress_interval),
+        terminal_(batch.progress_terminal),
+        total_(batch.total),
         already_done_(already_done),
-        todo_(static_cast<std::int64_t>(cost_before.size()) - 1),
-        cost_before_(std::move(cost_before)),
+        todo_(static_cast<std::int64_t>(planned_before.size()) - 1),
+        planned_before_(std::move(planned_before)),
+        unit_seconds_(unit_seconds),
+        groups_(groups),
         start_(Clock::now()) {}
 
-  void report(std::int64_t finished_this_run, bool force = false) {
-    if (!out_ || finished_this_run == last_) return;
+  void report(std::int64_t finished_this_run, bool last = false) {
+    if (!out_ || ended_) return;
+    if (finished_this_run == last_) {
+      if (last && terminal_ && last_ >= 0) end_line();
+      return;
+    }
     const double elapsed = seconds_since(start_);
-    if (!force && elapsed - last_time_ < interval_ && finished_this_run < todo_) return;
+    if (!last && elapsed - last_time_ < interval_ && finished_this_run < todo_) return;
     last_ = finished_this_run;
     last_time_ = elapsed;
     const double rate = elapsed > 0 ? static_cast<double>(finished_this_run) / elapsed : 0.0;
     const auto done = static_cast<std::size_t>(std::clamp<std::int64_t>(finished_this_run, 0, todo_));
-    const double cost_done = cost_before_[done], cost_all = cost_before_.back();
-    const double eta = cost_done > 0 ? (cost_all - cost_done) * elapsed / cost_done : 0.0;
-    std::fprintf(out_, "%s: %lld/%lld points (%lld this run), %.2f points/s, elapsed %s, ETA %s\n", label_,
-                 static_cast<long long>(already_done_ + finished_this_run), static_cast<long long>(total_),
+    EtaInput eta;
+    eta.planned_done = planned_before_[done];
+    eta.planned_left = planned_before_.back() - planned_before_[done];
+    eta.unit_seconds = unit_seconds_;
+    eta.elapsed = elapsed;
+    eta.groups = groups_;
+    const std::int64_t all_done = already_done_ + finished_this_run;
+    const double percent =
+        total_ > 0 ? 100.0 * static_cast<double>(all_done) / static_cast<double>(total_) : 100.0;
+    std::fprintf(out_, "%s%s: %lld/%lld points (%.0f%%; %lld this run), %.2f points/s, elapsed %s, ETA %s%s",
+                 terminal_ ? "\r" : "", label_, static_cast<long long>(all_done),
+                 static_cast<long long>(total_), std::floor(percent),
                  static_cast<long long>(finished_this_run), rate, duration_text(elapsed).c_str(),
-                 duration_text(eta).c_str());
+                 duration_text(eta_seconds(eta)).c_str(), terminal_ ? "\033[K" : "\n");
+    if (terminal_ && last) end_line();
     std::fflush(out_);
   }
 
@@ -70,11 +92,24 @@ class Progress {
   std::FILE* out_;
   const char* label_;
   double interval_;
+  bool terminal_;
   std::int64_t total_, already_done_, todo_;
-  std::vector<double> cost_before_;
+  std::vector<double> planned_before_;
+  double unit_seconds_;
+  int groups_;
   Clock::time_point start_;
+  /// The line on a terminal ended, as the run's are: what is printed next starts on a line of its own.
+  void end_line() {
+    std::fputc('\n', out_);
+    std::fflush(out_);
+    ended_ = true;
+  }
+
   std::int64_t last_ = -1;
-  double last_time_ = -1e9;
+  /// A line at the first finished point, then one per interval; on a terminal the first line waits for the
+  /// first interval, so that its ETA has more than the costliest first units to go by.
+  double last_time_ = terminal_ ? 0.0 : -1e9;
+  bool ended_ = false;
 };
 
 /// The pending units of the grid, decided on rank 0 and broadcast: every line (config.lines_apply) with a
@@ -249,21 +284,27 @@ RunOutcome run_batch(const PointBatch& batch, int ranks_per_point, MPI_Comm comm
   for (std::size_t u = 0; u < units; ++u) firsts.push_back(points[batch.unit_begin(u)]);
   const std::vector<std::int64_t> runs = unit_runs(firsts, costs, groups);
   const auto tasks = static_cast<std::int64_t>(runs.size()) - 1;
-  // Progress in points, each wanted point carrying its unit's cost over the unit's wanted points.
-  std::vector<double> cost_before(1, 0.0);
+  // Progress in points, each wanted point carrying its unit's planned seconds (its cost where the batch has
+  // no plan) over the unit's wanted points.
+  const std::vector<double>& planned = batch.planned_seconds.empty() ? costs : batch.planned_seconds;
+  std::vector<double> planned_before(1, 0.0);
   if (rank == 0 && progress_out) {
     for (std::size_t u = 0; u < units; ++u) {
       std::size_t wanted = 0;
       for (std::size_t at = batch.unit_begin(u); at < batch.unit_end(u); ++at)
         wanted += batch.is_wanted(at) ? 1 : 0;
       for (std::size_t i = 0; i < wanted; ++i)
-        cost_before.push_back(cost_before.back() + costs[u] / static_cast<double>(wanted));
+        planned_before.push_back(planned_before.back() + planned[u] / static_cast<double>(wanted));
     }
   } else {
-    cost_before.assign(static_cast<std::size_t>(outcome.todo) + 1, 0.0);
+    planned_before.assign(static_cast<std::size_t>(outcome.todo) + 1, 0.0);
   }
-  Progress progress(rank == 0 ? progress_out : nullptr, batch.label, batch.progress_interval, batch.total,
-                    batch.total - outcome.todo, std::move(cost_before));
+  const double unit_seconds =
+      batch.unit_seconds > 0.0 || units == 0
+          ? batch.unit_seconds
+          : std::accumulate(planned.begin(), planned.end(), 0.0) / static_cast<double>(units);
+  Progress progress(rank == 0 ? progress_out : nullptr, batch, batch.total - outcome.todo,
+                    std::move(planned_before), unit_seconds, groups);
 
   // Units along snr and weighting share their noise table; the order puts them one after the other and
   // unit_runs hands them to one group, which draws the table once for all of them.
@@ -439,13 +480,14 @@ RunOutcome run_batch(const PointBatch& batch, int ranks_per_point, MPI_Comm comm
 }
 
 RunOutcome run_sweep(const config::Grid& grid, store::SweepFile& file, MPI_Comm comm, std::FILE* progress,
-                     double progress_interval, const config::Shard& shard) {
+                     double progress_interval, const config::Shard& shard, bool progress_terminal) {
   const std::vector<char> in_shard = config::shard_points(grid, shard);
   const PendingWork work = pending_work(grid, file, in_shard, comm);
   const std::vector<std::int64_t>& order = work.points;
   PointBatch batch;
   batch.label = "rmtsweep run";
   batch.progress_interval = progress_interval;
+  batch.progress_terminal = progress_terminal;
   batch.total = static_cast<std::int64_t>(std::count(in_shard.begin(), in_shard.end(), 1));
   batch.points.reserve(order.size());
   for (const std::int64_t index : order) batch.points.push_back(grid.params(index));
@@ -453,6 +495,16 @@ RunOutcome run_sweep(const config::Grid& grid, store::SweepFile& file, MPI_Comm 
   for (const std::int64_t wanted : work.wanted) batch.wanted.push_back(static_cast<char>(wanted));
   batch.costs = work.costs;
   const config::SweepConfig& config = grid.config();
+  if (progress != nullptr && parallel::rank_of(comm) == 0) {  // the plan's seconds, for the ETA
+    const PlannedWork planned = planned_work(grid, parallel::blas_threads());
+    for (std::size_t u = 0; u < batch.unit_count(); ++u) {
+      double seconds = 0.0;
+      for (std::size_t at = batch.unit_begin(u); at < batch.unit_end(u); ++at)
+        seconds += planned.point_seconds[static_cast<std::size_t>(order[at])];
+      batch.planned_seconds.push_back(seconds);
+    }
+    batch.unit_seconds = planned.unit_seconds;
+  }
   batch.options_of = [&](int d) { return config::simulation_options(config, d); };
   batch.id_of = [&](std::size_t at) { return order[at]; };
   batch.fail_injected = [&](std::size_t at) {

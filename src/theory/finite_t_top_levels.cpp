@@ -28,8 +28,42 @@ std::vector<double> top_vector(const std::vector<double>& a, int k) {
 /// tr R, tr R^2, mhat^T R mhat and mhat^T R^2 mhat at z = z_R(zeta), R = (z - S_R)^(-1), with S_R's
 /// outlier taken out of the last two.
 struct FiniteTTopLevels::Forms {
-  double t = 0.0, t2 = 0.0, r = 0.0, r2 = 0.0;
+  double t = 0.0, t2 = 0.0, r = 0.0, r2 = 0.0, t3 = 0.0;
 };
+
+int kept_top_directions(const SpectralMeasure& bulk, int d, double level_unit) {
+  if (d < 1 || !(level_unit > 0.0) || bulk.nodes.empty() || bulk.nodes.size() != bulk.weights.size())
+    throw std::invalid_argument("kept_top_directions: needs d >= 1, level_unit > 0 and a bulk, got d = " +
+                                std::to_string(d) + ", level_unit = " + std::to_string(level_unit));
+  // Levels from the top: (level, directions), and the atoms of each.
+  std::vector<std::size_t> order(bulk.nodes.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return bulk.nodes[a] > bulk.nodes[b]; });
+  std::vector<std::size_t> level_end;  // one past each level's last atom in `order`
+  double total = 0.0;
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    total += std::round(bulk.weights[order[i]]);
+    if (i + 1 == order.size() || std::llround(bulk.nodes[order[i + 1]] / level_unit) !=
+                                     std::llround(bulk.nodes[order[i]] / level_unit))
+      level_end.push_back(i + 1);
+  }
+  double kept = 0.0;
+  std::size_t begin = 0;
+  for (const std::size_t end : level_end) {
+    if (end == order.size()) break;  // the bottom level has no rest below it
+    SpectralMeasure rest;
+    for (std::size_t i = end; i < order.size(); ++i) {
+      rest.nodes.push_back(bulk.nodes[order[i]]);
+      rest.weights.push_back(bulk.weights[order[i]]);
+    }
+    const double pole = d * bulk.nodes[order[begin]];
+    for (std::size_t i = begin; i < end; ++i) kept += std::round(bulk.weights[order[i]]);
+    begin = end;
+    if (!(pole > finite_t_edge_point(rest, d).zeta)) break;  // the first subcritical level, kept, is the last
+  }
+  return static_cast<int>(std::clamp(kept, 1.0, std::max(1.0, total - 1.0)));
+}
 
 FiniteTTopLevels::FiniteTTopLevels(const SpectralMeasure& bulk, const SpectralMeasure& signal, int d,
                                    std::int64_t vocabulary, model::Table table, int k)
@@ -103,7 +137,14 @@ double FiniteTTopLevels::minus_g_prime(double zeta) const {
 FiniteTTopLevels::Forms FiniteTTopLevels::forms(double zeta, double m2, double outlier_z, double rho) const {
   const double zp = z_prime(zeta), h = m2 * g(zeta), hp = -m2 * minus_g_prime(zeta);
   const double den = zeta * (1.0 - h);
-  Forms f{d_ / zeta, d_ / (zeta * zeta * zp), 1.0 / den, (1.0 - h - zeta * hp) / (den * den) / zp};
+  // tr R^3 = -(1/2) d tr R^2/dz with tr R^2 = d/(zeta^2 z'): d/(zeta^3 z'^2) + d z''/(2 zeta^2 z'^3).
+  double zpp = 0.0;
+  for (std::size_t j = 0; j < rest_.nodes.size(); ++j) {
+    const double q = zeta - d_ * rest_.nodes[j];
+    zpp += 2.0 * d_ * rest_.weights[j] * rest_.nodes[j] * rest_.nodes[j] / (q * q * q);
+  }
+  Forms f{d_ / zeta, d_ / (zeta * zeta * zp), 1.0 / den, (1.0 - h - zeta * hp) / (den * den) / zp,
+          d_ / (zeta * zeta * zeta * zp * zp) + d_ * zpp / (2.0 * zeta * zeta * zp * zp * zp)};
   if (!std::isnan(outlier_z)) {
     const double dz = z(zeta) - outlier_z;
     f.r -= rho / dz;
@@ -123,7 +164,7 @@ FiniteTTopLevels::Forms FiniteTTopLevels::smooth_forms(double zeta, double m2, d
               hi = forms(outlier_zeta + eps, m2, outlier_z, rho);
   const double f = (zeta - (outlier_zeta - eps)) / (2.0 * eps);
   return {lo.t + f * (hi.t - lo.t), lo.t2 + f * (hi.t2 - lo.t2), lo.r + f * (hi.r - lo.r),
-          lo.r2 + f * (hi.r2 - lo.r2)};
+          lo.r2 + f * (hi.r2 - lo.r2), lo.t3 + f * (hi.t3 - lo.t3)};
 }
 
 TopLevelDraw FiniteTTopLevels::draw(double snr, const TopLevelDraws& draws, std::size_t i) const {
@@ -149,11 +190,30 @@ TopLevelDraw FiniteTTopLevels::draw(double snr, const TopLevelDraws& draws, std:
   const double* gg = draws.g.data() + i * uk;
   const double* go = draws.go.data() + i * uk;
   const double m = std::sqrt(m2);
-  std::vector<double> a(uk * uk), num(uk), uo(uk);
+  std::vector<double> a(uk * uk), num(uk), uo(uk), l(uk * uk), w(uk * uk);
   // A(zeta) into a, and mhat^T (z - S_R)^(-1) x_j into num.
   const auto build = [&](double zeta) {
     const Forms f = smooth_forms(zeta, m2, outlier_zeta, outlier_z, rho);
-    const double sd = std::sqrt(std::max(f.t2, 0.0)), eta_sd = m * std::sqrt(std::max(f.r2, 0.0));
+    const double eta_sd = m * std::sqrt(std::max(f.r2, 0.0));
+    // Y_K^T R Y_K = sum_i r_i w_i w_i^T (w_i iid N(0, I_k)) as b I + a W, W Wishart_k(n) by Bartlett from the
+    // draws (xi below the diagonal, xi_pp/sqrt 2 through Wilson-Hilferty's chi^2), with a, n, b matching its
+    // mean tr R, variance tr R^2 and third cumulant tr R^3: a Gaussian of the first two alone puts A's top
+    // low by about k tr R^3/tr R^2 (docs/finite_t.md, "How many directions").
+    const double t2 = std::max(f.t2, 1e-300), t3 = std::max(f.t3, 1e-300);
+    const double scale = t3 / t2, dof = t2 * t2 * t2 / (t3 * t3), shift = f.t - t2 * t2 / t3;
+    std::fill(l.begin(), l.end(), 0.0);
+    for (std::size_t p = 0; p < uk; ++p) {
+      const double nu = std::max(dof - static_cast<double>(p), 0.5), c = 2.0 / (9.0 * nu);
+      const double cube = std::max(0.0, 1.0 - c + xi[p * uk + p] / std::sqrt(2.0) * std::sqrt(c));
+      l[p * uk + p] = std::sqrt(nu * cube * cube * cube);
+      for (std::size_t q = 0; q < p; ++q) l[p * uk + q] = xi[p * uk + q];
+    }
+    for (std::size_t p = 0; p < uk; ++p)
+      for (std::size_t q = 0; q <= p; ++q) {
+        double sum = 0.0;
+        for (std::size_t r = 0; r <= q; ++r) sum += l[p * uk + r] * l[q * uk + r];
+        w[p * uk + q] = w[q * uk + p] = shift * (p == q ? 1.0 : 0.0) + scale * sum;
+      }
     const double pole = std::isnan(outlier_z) ? 0.0 : 1.0 / (z(zeta) - outlier_z);
     for (std::size_t p = 0; p < uk; ++p) {
       uo[p] = std::sqrt(tau_[p]) * go[p] + std::sqrt(rho) * m * beta_[p];
@@ -162,7 +222,7 @@ TopLevelDraw FiniteTTopLevels::draw(double snr, const TopLevelDraws& draws, std:
     }
     for (std::size_t p = 0; p < uk; ++p) {
       for (std::size_t q = 0; q < uk; ++q) {
-        const double yy = (p == q ? f.t : 0.0) + sd * xi[p * uk + q];
+        const double yy = w[p * uk + q];
         a[p * uk + q] = std::sqrt(tau_[p] * tau_[q]) * yy + std::sqrt(tau_[p]) * eta_sd * gg[p] * beta_[q] +
                         beta_[p] * std::sqrt(tau_[q]) * eta_sd * gg[q] + m2 * f.r * beta_[p] * beta_[q] +
                         pole * uo[p] * uo[q];
@@ -179,8 +239,16 @@ TopLevelDraw FiniteTTopLevels::draw(double snr, const TopLevelDraws& draws, std:
                              " is not finite (snr " + std::to_string(snr) + ")");
     return top > 1e-6 ? 1.0 - 1.0 / top : 1.0 - 1e6;
   };
-  double lo = std::isnan(outlier_zeta) ? rest_edge_.zeta * (1.0 + 1e-9)
-                                       : outlier_zeta + 1e-7 * (outlier_zeta - rest_edge_.zeta);
+  double lo = rest_edge_.zeta * (1.0 + 1e-9);
+  if (!std::isnan(outlier_zeta)) {
+    // Just above S_R's outlier, where A's pole 1/(z - outlier_z) is finite: an outlier just above the rest's
+    // threshold lies so near the rest's edge (z' ~ 0) that 1e-7 of the gap can leave z(lo) = outlier_z in
+    // doubles (measured: d = 2000, iid, k = 4, a gap of 2e-5 in zeta).
+    const double gap = outlier_zeta - rest_edge_.zeta;
+    double step = 1e-7 * gap;
+    while (!(z(outlier_zeta + step) - outlier_z > 1e-12 * outlier_z) && step < 0.5 * gap) step *= 10.0;
+    lo = outlier_zeta + step;
+  }
   double f_lo = excess(lo);
   // Nothing of S above S_R: its top is S_R's outlier (overlap rho with m) or its edge. Rarely reached: near
   // the edge tr R^2, and with it the forms' fluctuations, diverge, so A's top eigenvalue exceeds 1 there.

@@ -66,6 +66,37 @@ std::array<double, 2> watched(const std::vector<double>& alpha, const std::vecto
   return {(zeta * x[0] - 1.0) / d, second / d};
 }
 
+/// sum_i x(i, j) y(i, j) for every column j, in one pass over the rows.
+std::vector<double> column_sums_of_products(const RowBlock& x, const RowBlock& y) {
+  const auto b = static_cast<std::size_t>(x.cols());
+  std::vector<double> sums(b, 0.0);
+  for (Eigen::Index i = 0; i < x.rows(); ++i) {
+    const double* xi = x.data() + i * x.cols();
+    const double* yi = y.data() + i * y.cols();
+    for (std::size_t j = 0; j < b; ++j) sums[j] += xi[j] * yi[j];
+  }
+  return sums;
+}
+
+/// w(:, j) -= c_j v(:, j) for every column j, in one pass over the rows.
+void subtract_scaled_columns(RowBlock& w, const RowBlock& v, const std::vector<double>& c) {
+  const auto b = static_cast<std::size_t>(w.cols());
+  for (Eigen::Index i = 0; i < w.rows(); ++i) {
+    double* wi = w.data() + i * w.cols();
+    const double* vi = v.data() + i * v.cols();
+    for (std::size_t j = 0; j < b; ++j) wi[j] -= c[j] * vi[j];
+  }
+}
+
+/// w(:, j) *= c_j for every column j, in one pass over the rows.
+void scale_columns(RowBlock& w, const std::vector<double>& c) {
+  const auto b = static_cast<std::size_t>(w.cols());
+  for (Eigen::Index i = 0; i < w.rows(); ++i) {
+    double* wi = w.data() + i * w.cols();
+    for (std::size_t j = 0; j < b; ++j) wi[j] *= c[j];
+  }
+}
+
 /// Nodes and weights (first components squared, times `scale`) of a Lanczos tridiagonal.
 void append_gauss(const std::vector<double>& alpha, const std::vector<double>& beta, double scale,
                   SpectralMeasure& out) {
@@ -124,22 +155,27 @@ std::vector<SpectralMeasure> lanczos_runs(const TokenGram& gram, GramSide side, 
     basis.push_back(q);
     gram.apply(side, std::span<const double>(q.data(), static_cast<std::size_t>(q.size())),
                std::span<double>(w.data(), static_cast<std::size_t>(w.size())), static_cast<std::size_t>(b));
+    // The block's rows hold one entry of every run: each pass below goes over them once, in order (a column
+    // at a time would stride through the whole block once per run).
+    const std::vector<double> products = column_sums_of_products(q, w);
     for (Eigen::Index j = 0; j < b; ++j) {
       const auto jj = static_cast<std::size_t>(j);
-      if (running[jj]) alpha[jj].push_back(q.col(j).dot(w.col(j)));
+      if (running[jj]) alpha[jj].push_back(products[jj]);
     }
     if (bulk) {
       // A probe's run: the three-term recurrence alone. Its Gauss quadrature stays accurate without
       // reorthogonalisation (lost orthogonality repeats converged nodes, whose weights then add up to the one
       // node's: Golub and Meurant, Matrices, Moments and Quadrature, ch. 4), and the run stops on its
       // quadrature's values, not on a node count.
-      const Eigen::Index last = static_cast<Eigen::Index>(basis.size()) - 1;
-      for (Eigen::Index j = 0; j < b; ++j) {
-        const auto jj = static_cast<std::size_t>(j);
-        if (!running[jj]) continue;
-        w.col(j) -= alpha[jj].back() * basis[static_cast<std::size_t>(last)].col(j);
-        if (last > 0) w.col(j) -= beta[jj].back() * basis[static_cast<std::size_t>(last - 1)].col(j);
+      const std::size_t last = basis.size() - 1;
+      std::vector<double> a(static_cast<std::size_t>(b), 0.0), c(static_cast<std::size_t>(b), 0.0);
+      for (std::size_t j = 0; j < a.size(); ++j) {
+        if (!running[j]) continue;
+        a[j] = alpha[j].back();
+        if (last > 0) c[j] = beta[j].back();
       }
+      subtract_scaled_columns(w, basis[last], a);
+      if (last > 0) subtract_scaled_columns(w, basis[last - 1], c);
       if (basis.size() > 2) basis.erase(basis.begin());
     } else {
       // The signal's run: full reorthogonalisation, twice (classical Gram-Schmidt against the whole basis).
@@ -150,6 +186,8 @@ std::vector<SpectralMeasure> lanczos_runs(const TokenGram& gram, GramSide side, 
         }
       }
     }
+    const std::vector<double> squares = column_sums_of_products(w, w);
+    std::vector<double> rescale(static_cast<std::size_t>(b), 0.0);
     for (Eigen::Index j = 0; j < b; ++j) {
       const auto jj = static_cast<std::size_t>(j);
       if (!running[jj]) continue;
@@ -159,18 +197,18 @@ std::vector<SpectralMeasure> lanczos_runs(const TokenGram& gram, GramSide side, 
                          std::abs(now[1] - previous[jj][1]) <= quiet * std::abs(now[1]);
       quiet_steps[jj] = still ? quiet_steps[jj] + 1 : 0;
       previous[jj] = now;
-      const double nrm = w.col(j).norm();
+      const double nrm = std::sqrt(squares[jj]);
       if (quiet_steps[jj] >= 2 || nrm <= 1e-13 * scale_seen ||
           alpha[jj].size() >= static_cast<std::size_t>(n)) {
         running[jj] = 0;
         append_gauss(alpha[jj], beta[jj], norm2[jj] * scale, out[jj]);
-        w.col(j).setZero();
-        continue;
+        continue;  // its column is scaled by 0
       }
       beta[jj].push_back(nrm);
-      w.col(j) /= nrm;
+      rescale[jj] = 1.0 / nrm;
     }
-    q = w;
+    scale_columns(w, rescale);
+    q.swap(w);
   }
   return out;
 }

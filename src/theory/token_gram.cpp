@@ -65,26 +65,43 @@ SparseGram outer_gram(std::size_t rows, const std::vector<std::size_t>& b_ptr,
   return g;
 }
 
-/// tr G^j, j = 1..4, from G's rows: row i of G^2 accumulated densely from the rows of G it combines.
+/// tr G^j, j = 1..4, from G's rows (sorted by column): the upper triangle of G^2 row by row, (G^2)_ij for
+/// j >= i accumulated densely from the rows of G it combines, each row of G entered at its first column >= i;
+/// G and G^2 are symmetric, so tr G^3 = sum_ij (G^2)_ij G_ij and tr G^4 = sum_ij (G^2)_ij^2 count the entries
+/// off the diagonal twice. Half the work of the whole rows.
 std::array<double, 5> sparse_trace_powers(const SparseGram& g) {
   std::array<double, 5> t{static_cast<double>(g.n), 0.0, 0.0, 0.0, 0.0};
-  std::vector<double> acc(g.n, 0.0);  // row i of G^2, zero again after each row
+  std::vector<double> acc(g.n, 0.0);  // row i of G^2 from column i on, zero again after each row
+  std::vector<std::size_t> from;      // per entry a of row i: where row k = col[a] reaches column i
   for (std::size_t i = 0; i < g.n; ++i) {
-    for (std::size_t a = g.ptr[i]; a < g.ptr[i + 1]; ++a) {
+    const std::size_t row_begin = g.ptr[i], row_end = g.ptr[i + 1];
+    from.resize(row_end - row_begin);
+    for (std::size_t a = row_begin; a < row_end; ++a) {
       const std::uint32_t k = g.col[a];
       const double gik = g.val[a];
       if (k == i) t[1] += gik;
       t[2] += gik * gik;
-      for (std::size_t b = g.ptr[k]; b < g.ptr[k + 1]; ++b) acc[g.col[b]] += gik * g.val[b];
+      const auto first = std::lower_bound(g.col.begin() + static_cast<std::ptrdiff_t>(g.ptr[k]),
+                                          g.col.begin() + static_cast<std::ptrdiff_t>(g.ptr[k + 1]),
+                                          static_cast<std::uint32_t>(i));
+      const auto b0 = static_cast<std::size_t>(first - g.col.begin());
+      from[a - row_begin] = b0;
+      for (std::size_t b = b0; b < g.ptr[k + 1]; ++b) acc[g.col[b]] += gik * g.val[b];
     }
-    // (G^3)_ii = sum_l (G^2)_il G_li.
-    for (std::size_t a = g.ptr[i]; a < g.ptr[i + 1]; ++a) t[3] += acc[g.col[a]] * g.val[a];
-    // (G^4)_ii = |row i of G^2|^2: the same entries visited again, each read once and zeroed (branch-free).
-    for (std::size_t a = g.ptr[i]; a < g.ptr[i + 1]; ++a) {
+    // (G^3)_ii summed over i: (G^2)_il G_il over l >= i, twice off the diagonal.
+    for (std::size_t a = row_begin; a < row_end; ++a) {
+      const std::uint32_t l = g.col[a];
+      if (l >= i) t[3] += (l == i ? 1.0 : 2.0) * acc[l] * g.val[a];
+    }
+    // (G^4)_ii summed over i: (G^2)_ij^2 over j >= i, twice off the diagonal; the same entries visited again,
+    // each read once and zeroed.
+    const double diagonal = acc[i];
+    t[4] -= diagonal * diagonal;  // counted twice below, once it should be
+    for (std::size_t a = row_begin; a < row_end; ++a) {
       const std::uint32_t k = g.col[a];
-      for (std::size_t b = g.ptr[k]; b < g.ptr[k + 1]; ++b) {
+      for (std::size_t b = from[a - row_begin]; b < g.ptr[k + 1]; ++b) {
         double& x = acc[g.col[b]];
-        t[4] += x * x;
+        t[4] += 2.0 * x * x;
         x = 0.0;
       }
     }
@@ -191,9 +208,19 @@ TokenGram::TokenGram(std::span<const double> w, std::span<const std::int64_t> to
 
 void TokenGram::apply(GramSide side, std::span<const double> x, std::span<double> y,
                       std::size_t block) const {
-  const std::size_t n = dimension(side), b = block;
-  if (b == 0 || x.size() != n * b || y.size() != n * b)
+  const std::size_t n = dimension(side);
+  if (block == 0 || x.size() != n * block || y.size() != n * block)
     throw std::invalid_argument("TokenGram::apply: x and y must hold dimension x block entries");
+  // The probes' blocks (gram_quadrature.cpp) and Spectra's single vectors take loops of known length.
+  if (block == 16) return apply_blocked<16>(side, x, y, block);
+  if (block == 1) return apply_blocked<1>(side, x, y, block);
+  apply_blocked<0>(side, x, y, block);
+}
+
+template <std::size_t B>
+void TokenGram::apply_blocked(GramSide side, std::span<const double> x, std::span<double> y,
+                              std::size_t block) const {
+  const std::size_t b = B != 0 ? B : block;
   const double inv_N = 1.0 / static_cast<double>(N_), inv_V = 1.0 / static_cast<double>(V_);
   const std::size_t half = (V_ + 1) / 2;  // tokens below V/2 have class +1
   // The intermediate vectors (on the other side) and the per-vector sums, kept between calls of this thread.

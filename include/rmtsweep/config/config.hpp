@@ -39,6 +39,9 @@ namespace rmtsweep::config {
 /// `eigensolver`, `fail_points`) are not part of the resolved config text that --resume compares.
 const std::vector<std::string>& config_keys();
 
+/// The keys a message lists as allowed: config_keys() but the test-only ones (fault injection).
+std::vector<std::string> shown_config_keys();
+
 /// store_spectra: every size, none, or auto = the sizes d <= max_auto_spectrum_d.
 enum class SpectraSetting { automatic, always, never };
 inline constexpr int max_auto_spectrum_d = 4096;

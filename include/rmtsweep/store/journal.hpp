@@ -173,6 +173,9 @@ struct JournalAgreement {
   /// Of those, points whose record is the last of its file in the latest run: a running sweep writes
   /// such a point's status next (in flight), or a killed one never did.
   std::int64_t in_flight = 0;
+  /// Of journal_only, points whose latest record is the latest run's: while that run holds the file's lock
+  /// all of them are in flight (its writes reach a reader of the file later than its records).
+  std::int64_t of_latest_run = 0;
   std::int64_t file_only = 0;  ///< points done or failed in the file that no record holds
   std::int64_t differing = 0;  ///< points done in one and failed in the other
   bool agrees() const noexcept { return journal_only == 0 && file_only == 0 && differing == 0; }

@@ -27,18 +27,22 @@ struct JournalState {
   JournalAgreement agreement;      ///< agrees, in_flight, disagrees
 };
 
-/// "agrees", "in_flight" (agrees but for the last record of each writer: a run writes them now),
+/// "agrees", "in_flight" (agrees but for points in flight: the journal holds them and the file does not yet),
 /// "disagrees", "missing", "other_sweep", "unreadable".
 const char* to_string(JournalState::Kind kind);
 
 /// Reads the journal of the sweep file `path` (sweep_id: the file's) and compares it with `status`.
-/// Never throws for the journal: a journal that cannot be read is Kind::unreadable.
+/// Points the journal holds and the file marks pending are in flight, not a disagreement: while a run
+/// holds the file's lock (`run_writes`), every such point of the latest run's records (the file catches up
+/// with its records as the run's writes reach it); otherwise only the last record of each of the latest
+/// run's writers (a killed run's last point). agreement.in_flight counts them. Never throws for the
+/// journal: a journal that cannot be read is Kind::unreadable.
 JournalState journal_state(const std::string& path, const std::string& sweep_id,
-                           const std::vector<std::int64_t>& status);
+                           const std::vector<std::int64_t>& status, bool run_writes = false);
 
 /// Whether a run writes the file now (it holds the file's lock, io::FileLock), and how far its latest
 /// run has come: the points it finished (/points/run), and while it runs, its rate since it started
-/// (run_N_started) and the ETA of the pending points at that rate.
+/// (run_N_started). Its ETA is sweep::running_eta's (sweep/eta.hpp), which weighs the points by the plan.
 struct Activity {
   std::string lock_path;
   io::LockHolder lock = io::LockHolder::none;
@@ -48,7 +52,7 @@ struct Activity {
   std::int64_t latest_mpi_ranks = 0;  ///< its run_N_mpi_ranks (0: unrecorded)
   std::int64_t finished_by_latest =
       -1;  ///< points it finished (done or failed); -1 where /points/run is missing
-  std::optional<double> elapsed_seconds, points_per_second, eta_seconds;  ///< while a run holds the lock
+  std::optional<double> elapsed_seconds, points_per_second;  ///< while a run holds the lock
   bool running() const noexcept { return lock == io::LockHolder::another_process; }
 };
 

@@ -47,6 +47,7 @@ struct RunOutcome {
 struct PointBatch {
   const char* label = "rmtsweep run";      ///< prefix of the progress lines
   double progress_interval = 1.0;          ///< seconds at least between two progress lines
+  bool progress_terminal = false;          ///< progress as one line rewritten in place (a terminal watches)
   std::int64_t total = 0;                  ///< points in the whole set (progress: total - todo are done)
   std::vector<model::PointParams> points;  ///< every point of every unit, in hand-out order
   /// Unit u is points[units[u], units[u + 1]); a unit of several points is a line. Empty: every point alone.
@@ -54,6 +55,10 @@ struct PointBatch {
   /// Per unit: its relative cost (schedule.hpp's point_cost, line_cost for a line), the key the units are
   /// ordered by: unit_runs groups units of equal cost into tasks, and progress weighs finished points by it.
   std::vector<double> costs;
+  /// Per unit (optional): its planned seconds (eta.hpp), which progress weighs finished points by and its
+  /// ETA counts in; empty: the costs, and an ETA at the plan's rate meaningless until a unit is finished.
+  std::vector<double> planned_seconds;
+  double unit_seconds = 0.0;  ///< a mean unit's planned seconds (eta.hpp); 0: the mean of planned_seconds
   /// The simulation options of a point of size d (config.hpp's simulation_options of the sweep's config).
   std::function<simulate::SimulationOptions(int d)> options_of;
   /// Per point: whether it is written. A line is computed whole, so that its results do not depend on which
@@ -87,10 +92,12 @@ RunOutcome run_batch(const PointBatch& batch, int ranks_per_point, MPI_Comm comm
 /// the leader writes it. A point whose engine call throws is recorded as failed and the sweep
 /// goes on. After SIGTERM/SIGINT (install_stop_handlers, below) no new point is handed out. Progress
 /// lines go to `progress` on rank 0 (nullptr: silent), at most one per `progress_interval` seconds
-/// (`run --progress`) and always the last. The outcome is the same on every rank. With a `shard`
+/// (`run --progress`) and always the last, as one line rewritten in place with `progress_terminal` (a
+/// terminal watches). The outcome is the same on every rank. With a `shard`
 /// (run --shard, shard.hpp) only its points are computed and counted: the others stay pending.
 RunOutcome run_sweep(const config::Grid& grid, store::SweepFile& file, MPI_Comm comm, std::FILE* progress,
-                     double progress_interval = 1.0, const config::Shard& shard = {});
+                     double progress_interval = 1.0, const config::Shard& shard = {},
+                     bool progress_terminal = false);
 
 /// What a sweep records for a point whose engine call threw `e`. An out-of-memory error
 /// (std::bad_alloc, whose what() says only "std::bad_alloc") becomes a sentence naming the point's

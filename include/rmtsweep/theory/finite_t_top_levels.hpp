@@ -14,9 +14,10 @@
 /// (mhat^T (z - S_R)^(-1) X_K c)^2 / (-c^T A'(z) c). The entries of A: tr (z - S_R)^(-1) = d/zeta_R,
 /// tr (z - S_R)^(-2) = d/(zeta_R^2 z_R'), mhat^T (z - S_R)^(-1) mhat = 1/(zeta_R (1 - H_R)) from R's
 /// measures (the finite-T theory on R), S_R's own signal outlier (where H_R(zeta_e^R) > 1) as an explicit
-/// eigenpair of weight rho, and the fluctuations of the Gaussian quadratic forms (variance 2 tr R^2 on the
-/// diagonal, tr R^2 off it, |m|^2 mhat^T R^2 mhat for y_j^T R m, and y_j's component along S_R's outlier) as
-/// the given standard normals times their exact standard deviation. For `iid` tables |m|^2 = snr +
+/// eigenpair of weight rho; the block Y_K^T R Y_K as b I + a W (W Wishart_k(n) by Bartlett from the given
+/// normals) matching its mean tr R, variance tr R^2 and third cumulant tr R^3, whose omission lowered A's top
+/// by about k tr R^3/tr R^2 and made the overlap grow with k; y_j^T R m and y_j's component along S_R's
+/// outlier as the given standard normals times their exact standard deviation. For `iid` tables |m|^2 = snr +
 /// 2 sqrt(snr/V) g1 + chi^2_d/V and the cap (mhat^T u)^2 are drawn too (chi^2_d as d + sqrt(2d) chi).
 /// The prediction is the mean over the draws. Further approximations: A'(z) is the derivative of the model's
 /// own A (the same draws at every z), the forms of mhat stay at their limit, chi^2_d is drawn as a normal.
@@ -53,10 +54,17 @@ struct TopLevelPrediction {
   int draws = 0;                ///< table draws averaged
 };
 
-/// The k directions of Pi kept exactly by default: the top count level and most of the next at the sizes
-/// measured. Fixed before any comparison with simulation; the result depends on it by about 0.01-0.02 in the
-/// window (docs/finite_t.md, "How many directions").
+/// The constructor's default k (the sweep takes kept_top_directions'): before the rule, the top count level
+/// and most of the next at the sizes measured.
 inline constexpr int default_top_levels = 10;
+/// The directions the model keeps exactly, by the rule of docs/finite_t.md ("How many directions"): the count
+/// levels of Pi (its atoms grouped by round(tau / level_unit); for single-token pooling level_unit = w^2/N,
+/// so a level is the tokens seen equally often) from the top down, each kept while it is supercritical for
+/// the rest below it, d tau_level > zeta_e of that rest (its eigenvalues stand apart from the rest's bulk,
+/// with the O(d^(-1/2)) scatter the limit misses), and the first subcritical level too (at the rest's edge);
+/// the levels under it lie inside the rest's bulk. At least one direction, at most the bulk's less one.
+/// Throws std::invalid_argument for d < 1, level_unit <= 0 or an empty bulk.
+int kept_top_directions(const SpectralMeasure& bulk, int d, double level_unit);
 /// Draws per point by default. Measured at d = 2000 (`last`, 32 trials): the standard error of one point's
 /// overlap is at most 0.03 in the window and under 0.005 away from it, against a simulated overlap that
 /// scatters by about 0.15 from one table draw to the next there; about 2.3 ms a point on one core.

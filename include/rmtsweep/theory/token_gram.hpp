@@ -53,6 +53,10 @@ class TokenGram {
   std::array<double, 5> trace_powers(GramSide side) const;
 
  private:
+  /// apply's work for blocks of B vectors (B = 0: any block), so that the loops over a block unroll.
+  template <std::size_t B>
+  void apply_blocked(GramSide side, std::span<const double> x, std::span<double> y, std::size_t block) const;
+
   std::size_t V_ = 0, N_ = 0;
   // A by sequence (CSR over n: the merged (token, weight) pairs of a_n) and by token (CSR over v).
   std::vector<std::size_t> seq_ptr_, tok_ptr_;

@@ -154,7 +154,7 @@ TEST_F(AssembleCli, FileThatIsNotASweepIsRejectedNamingTheFile) {
 TEST_F(AssembleCli, MissingFileArgumentIsRejected) {
   const auto result = run_rmtsweep("assemble");
   EXPECT_EQ(result.status, 2);
-  EXPECT_NE(result.output.find("--file"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("the file argument is missing"), std::string::npos) << result.output;
 }
 
 }  // namespace

@@ -409,7 +409,8 @@ TEST(RecoverRefined, ARefinedFileIsRebuiltWithItsPointsAndTheNoteThatRefineIsNot
   ASSERT_EQ(run(mpi_command(2, args), dir / "run.log").exit_code, 0) << read_text(dir / "run.log");
   const Finished refined =
       run(mpi_command(2, {"refine", path, "--max-points", "16", "--max-rounds", "1"}), dir / "refine.log");
-  ASSERT_EQ(refined.exit_code, 0) << refined.output;
+  // 0, or 4 where the budget of 16 points is spent before the tolerance is reached: refined either way.
+  ASSERT_TRUE(refined.exit_code == 0 || refined.exit_code == 4) << refined.output;
   fs::copy_file(path, dir / "refined.h5");
   const Finished recovered = run(serial({"recover", path}), dir / "recover.log");
   ASSERT_EQ(recovered.exit_code, 0) << recovered.output;

@@ -88,6 +88,37 @@ TEST(RunPlan, RanksThatNoJobCouldRunAreRefusedNamingTheOption) {
   EXPECT_FALSE(std::filesystem::exists(dir / "x.h5"));
 }
 
+TEST(RunPlan, RefusesWhatRunRefusesWithTheSameMessageAndWritesNothing) {
+  const TempDir dir;
+  const std::string existing = dir / "existing.h5";
+  std::ofstream(existing) << "a file already there";
+  std::ofstream(dir / "k2.ini") << "d = 50\nk = 2\n";
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
+      {{"--config", dir / "k2.ini", "--output", dir / "new.h5"}, "invalid --k '2'"},
+      {{"--config", dir / "k2.ini"},
+       "invalid --k '2'"},  // --plan needs no --output; run is refused first on k
+      {{"--config", cluster_config, "--output", existing},
+       "invalid --output '" + existing + "': exists; pass --resume to continue it or --force"},
+      {{"--config", cluster_config, "--output", existing, "--resume", "--force"}, "invalid --force"},
+      {{"--config", cluster_config, "--output", dir / "no/such/x.h5"}, "a file in an existing directory"}};
+  for (const auto& [options, message] : cases) {
+    std::vector<std::string> args{"run"};
+    args.insert(args.end(), options.begin(), options.end());
+    const Finished refused = run_serial(args, dir / "run.log");
+    args.push_back("--plan");
+    const Finished planned = run_serial(args, dir / "plan.log");
+    EXPECT_EQ(planned.exit_code, 2) << planned.output;
+    EXPECT_FALSE(contains(planned.output, "#SBATCH")) << planned.output;
+    EXPECT_TRUE(contains(planned.output, message)) << message << " missing in\n" << planned.output;
+    if (options.size() > 2) {  // run itself needs --output: with one it says the same
+      EXPECT_EQ(refused.exit_code, 2) << refused.output;
+      EXPECT_EQ(planned.output, refused.output);
+    }
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir / "new.h5"));
+  EXPECT_EQ(read_text(existing), "a file already there");
+}
+
 /// A sweep of 48 points at d = 600, each alone, on one process: long enough (2-3 s on the 2-core machine)
 /// for several progress lines 0.2 s apart.
 std::vector<std::string> short_sweep(const std::string& output, std::vector<std::string> extra) {

@@ -145,7 +145,7 @@ TEST(Refusals, RefineOnAReadOnlyFileSystemIsOneLineWithoutMpiAbort) {
       << std::strerror(errno);
   const Finished done =
       bounded(mpi_command(2, {"refine", disk / "ro.h5", "--max-points", "4"}), dir / "refine.log");
-  expect_refused(done, "rmtsweep refine: invalid --file '" + disk / "ro.h5" +
+  expect_refused(done, "rmtsweep refine: invalid file '" + disk / "ro.h5" +
                            "': a file this process can read and "
                            "write; opening it for writing failed (Read-only file system)");
 }

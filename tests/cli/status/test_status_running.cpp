@@ -152,5 +152,38 @@ TEST(StatusWhileRunning, SaysARunHoldsTheFileWithItsRateAndSuggestsNoRecover) {
   EXPECT_EQ(after["running"], false);
 }
 
+TEST(StatusWhileRunning, PointsTheJournalHoldsAndTheFileNotYetAreInFlightNotADisagreement) {
+  const TempDir dir;
+  const std::string output = dir / "lines.h5";
+  // 240 lines of 31 snr values at d = 200 (seconds on 2 ranks): each line's 31 records reach the journal
+  // before its points reach a reader of the file.
+  const pid_t mpirun = start(mpi_command(2, {"run", "--output", output, "--d", "200", "--delta", "0.1:2:10",
+                                             "--gamma", "0.5", "--snr", "0:3:31", "--weighting",
+                                             "mean,harmonic,optimal", "--trials", "8", "--seed", "1"}),
+                             dir / "run.log", true);
+  std::vector<nlohmann::json> seen;
+  bool in_flight = false;
+  for (const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+       !in_flight && std::chrono::steady_clock::now() < deadline && waitpid(mpirun, nullptr, WNOHANG) == 0;) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    if (!std::filesystem::exists(output)) continue;
+    const Finished status = run_serial({"status", output, "--json"}, dir / "status.log");
+    if (status.exit_code != 3) continue;  // still being created (3: points pending, as a running sweep has)
+    seen.push_back(nlohmann::json::parse(status.output));
+    in_flight = seen.back()["running"] == true && seen.back()["journal"]["state"] == "in_flight";
+  }
+  ::kill(-mpirun, SIGTERM);
+  wait_for(mpirun, dir / "run.log");
+  ASSERT_TRUE(in_flight) << "no status saw points in flight in " << seen.size() << " reads";
+  const nlohmann::json& journal = seen.back()["journal"];
+  EXPECT_GT(journal["in_flight"], 0) << journal.dump();
+  EXPECT_EQ(journal["in_flight"], journal["journal_only"]) << journal.dump();
+  EXPECT_EQ(journal["file_only"], 0) << journal.dump();
+  EXPECT_EQ(journal["differing"], 0) << journal.dump();
+  for (const nlohmann::json& s : seen) EXPECT_NE(s["journal"]["state"], "disagrees") << s["journal"].dump();
+  const Finished human = run_serial({"status", output, "--no-verify"}, dir / "after.log");
+  EXPECT_FALSE(contains(human.output, "disagree")) << human.output;
+}
+
 }  // namespace
 }  // namespace rmtsweep::test

@@ -2,11 +2,14 @@
 // underscore spellings of before as hidden aliases, one --help format, --version after a command.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "../assemble/command.hpp"
+#include "temp_dir.hpp"
 
 using rmtsweep::test::run_rmtsweep;
 
@@ -74,8 +77,44 @@ TEST(CliStyle, EveryCommandsHelpHasOneFormatWithinOneHundredColumns) {
   }
 }
 
-TEST(CliStyle, AFileCommandShowsItsFileAsAPositionalArgument) {
+TEST(CliStyle, EveryCommandsHelpListsItsOptionsAsArgparseDoesPlotsIncluded) {
+  for (const std::string& command : commands) {
+    const auto result = run_rmtsweep(command + " --help");
+    EXPECT_NE(result.output.find("\noptions:\n"), std::string::npos) << command << ": " << result.output;
+    EXPECT_EQ(result.output.find("[ --"), std::string::npos) << "Boost's '-h [ --help ]': " << result.output;
+    EXPECT_TRUE(std::regex_search(result.output, std::regex("\n  -h, --help +this help\n"))) << result.output;
+    EXPECT_EQ(result.output.find("(default:"), std::string::npos)
+        << "argparse's '(default: X)': " << result.output;
+  }
+}
+
+TEST(CliStyle, AFileMissingOrRefusedIsSaidAsTheFileArgumentNeverAsAHiddenOption) {
+  const auto missing = run_rmtsweep("status");
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_NE(
+      missing.output.find("rmtsweep status: the file argument is missing: the sweep's HDF5 file (usage: "
+                          "rmtsweep status FILE.h5"),
+      std::string::npos)
+      << missing.output;
   for (const std::string command : {"status", "assemble", "refine", "recover"}) {
+    EXPECT_EQ(run_rmtsweep(command).output.find("--file"), std::string::npos) << command;
+    const auto refused = run_rmtsweep(command + " /nonexistent/x.h5");
+    EXPECT_EQ(refused.status, 2) << refused.output;
+    EXPECT_EQ(refused.output.find("--file"), std::string::npos) << refused.output;
+  }
+}
+
+TEST(CliStyle, AnUnknownConfigKeyListsTheKeysButNotTheTestOnlyOnes) {
+  const rmtsweep::test::TempDir dir;
+  std::ofstream(dir / "bad.ini") << "d = 20\nno_such_key = 1\n";
+  const auto result = run_rmtsweep("run --plan --config " + dir / "bad.ini");
+  EXPECT_EQ(result.status, 2);
+  EXPECT_NE(result.output.find("allowed keys: d T delta"), std::string::npos) << result.output;
+  EXPECT_EQ(result.output.find("fail"), std::string::npos) << result.output;
+}
+
+TEST(CliStyle, AFileCommandShowsItsFileAsAPositionalArgument) {
+  for (const std::string command : {"status", "assemble", "refine", "recover", "plot"}) {
     const auto result = run_rmtsweep(command + " --help");
     EXPECT_NE(result.output.find("positional arguments:\n  FILE.h5"), std::string::npos) << result.output;
     EXPECT_EQ(result.output.find("--file"), std::string::npos) << result.output;

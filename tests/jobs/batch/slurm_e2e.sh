@@ -201,7 +201,7 @@ step "sbatch of a longer sweep (384 points), SIGTERM to the batch script while i
 job=$(sbatch --parsable --ntasks=2 --time=10 --output="$work/long.out" "$source_dir/jobs/slurm.sbatch" long.ini long.h5) ||
   fail "sbatch refused the job"
 for i in $(seq 240); do  # signal as soon as the sweep reports its first done points
-  grep -q "points ([1-9][0-9]* this run)" long.out 2>/dev/null && break
+  grep -q "points ([0-9]*%; [1-9][0-9]* this run)" long.out 2>/dev/null && break
   sleep 0.5
 done
 step "sending SIGTERM to the batch script of job $job"

@@ -47,7 +47,7 @@ counts() {  # file: prints "done pending" from rmtsweep status
 bash "$source_dir/jobs/local.sh" sweep.ini local.h5 2 > local.log 2>&1 &
 script=$!
 for i in $(seq 240); do
-  grep -q "points ([1-9][0-9]* this run)" local.log 2>/dev/null && break
+  grep -q "points ([0-9]*%; [1-9][0-9]* this run)" local.log 2>/dev/null && break
   sleep 0.25
 done
 kill -TERM $script

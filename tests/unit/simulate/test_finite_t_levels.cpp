@@ -204,3 +204,63 @@ TEST(FiniteTLevels, RefusesNoDirectionsAndABulkTooSmallForK) {
                                         params.table, 100000),
                std::invalid_argument);
 }
+
+TEST(FiniteTLevels, AnOutlierOfTheRestJustAboveItsThresholdDoesNotBreakTheRoot) {
+  // d = 2000, iid, k = 4 (the top two count levels): in table draw 28 of trial 2 the rest's own outlier lies
+  // 2e-5 above its edge in zeta, where 1e-7 of that gap left z(lo) equal to the outlier's z in doubles and A
+  // infinite (dsyevd failed).
+  model::PointParams params = last_point(2000, model::Table::iid);
+  params.T = 10;
+  params.correlation = model::parse_correlation("prefix:10", params.T);
+  params.weighting = model::parse_weighting("last", params.T);
+  params.delta = 1.0;
+  params.trial = 2;
+  const theory::FiniteTOutlier outlier = simulate::build_finite_t_outlier(params);
+  const theory::FiniteTTopLevels levels(outlier.bulk(), outlier.signal(), params.d, params.vocabulary(),
+                                        params.table, 4);
+  const theory::TopLevelPrediction p = levels.at(2.0, simulate::top_level_draws(params, 4, 32));
+  EXPECT_TRUE(std::isfinite(p.overlap));
+  EXPECT_TRUE(std::isfinite(p.top_eigenvalue));
+}
+
+TEST(FiniteTLevels, TheRuleKeepsTheSupercriticalLevelsAndTheFirstSubcriticalOne) {
+  // Levels in units u = w^2/N (tau = c u), d = 200, over 400 directions of count 2. The rest {c = 2 x 400}
+  // alone has zeta_e = d 2u + 2u sqrt(200 400) = 965.7 u, above the poles of c = 3 (600 u) and c = 4
+  // (800 u): both subcritical; c = 10 (pole 2000 u) is supercritical above {c = 4, 3, 2}. Kept: c = 10 and
+  // the first subcritical level, c = 4 (two atoms 0.1 % apart, a level's own span atom beside it: one level
+  // of 3 directions); c = 3 not.
+  const double u = 1e-3;
+  const theory::SpectralMeasure bulk{{10 * u, 4 * u, 4 * u * (1 - 1e-3), 3 * u, 2 * u}, {1, 2, 1, 5, 400}};
+  EXPECT_EQ(theory::kept_top_directions(bulk, 200, u), 4);
+  // At d = 2000 the rest {c = 2 x 400} has zeta_e = 4000 u + 2u sqrt(800000) = 5789 u, c = 3's pole 6000 u:
+  // every level above c = 2 is supercritical, and c = 2 is the bottom: 1 + 3 + 5.
+  EXPECT_EQ(theory::kept_top_directions(bulk, 2000, u), 9);
+  // Nothing supercritical: the top level alone.
+  const theory::SpectralMeasure low{{3 * u, 2 * u}, {5, 400}};
+  EXPECT_EQ(theory::kept_top_directions(low, 200, u), 5);
+  EXPECT_THROW(theory::kept_top_directions(low, 200, 0.0), std::invalid_argument);
+  EXPECT_THROW(theory::kept_top_directions(theory::SpectralMeasure{}, 200, u), std::invalid_argument);
+}
+
+TEST(FiniteTLevels, WithTheFormsThirdCumulantTheOverlapNoLongerGrowsWithK) {
+  // The kept block Y^T R Y drawn as a Gaussian of its mean and variances alone drops its third cumulant,
+  // which puts A's top low by about k tr R^3/tr R^2 (for R = r I: r (d + 2 sqrt(dk)) against the Wishart's r
+  // (d + 2 sqrt(dk) + k)) and the overlap high, growing with k: at d = 200, centered, at the threshold, k =
+  // 60 gave 0.336 against the brute force's 0.260 +- 0.013. With the third cumulant matched (a scaled
+  // Wishart), the rule's k and k = 60 both meet the brute force and each other.
+  const model::PointParams params = last_point(200, model::Table::centered);
+  const theory::FiniteTOutlier outlier = simulate::build_finite_t_outlier(params);
+  const auto rule = simulate::finite_t_levels(params, outlier);
+  ASSERT_TRUE(rule.has_value());
+  const double snr = outlier.threshold_snr();
+  const Mean brute = brute_force_overlap(params, snr, 160);
+  const theory::TopLevelPrediction kept = rule->at(snr, simulate::top_level_draws(params, rule->k(), 400));
+  const theory::FiniteTTopLevels many(outlier.bulk(), outlier.signal(), params.d, params.vocabulary(),
+                                      params.table, 60);
+  const theory::TopLevelPrediction more = many.at(snr, simulate::top_level_draws(params, 60, 400));
+  std::printf("brute force %.4f +- %.4f, rule (k = %d) %.4f +- %.4f, k = 60 %.4f +- %.4f\n", brute.value,
+              brute.error, rule->k(), kept.overlap, kept.overlap_error, more.overlap, more.overlap_error);
+  EXPECT_NEAR(kept.overlap, brute.value, 3.0 * std::hypot(brute.error, kept.overlap_error));
+  EXPECT_NEAR(more.overlap, brute.value, 3.0 * std::hypot(brute.error, more.overlap_error));
+  EXPECT_NEAR(more.overlap, kept.overlap, 3.0 * std::hypot(kept.overlap_error, more.overlap_error));
+}

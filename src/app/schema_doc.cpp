@@ -243,7 +243,10 @@ Only done points count: `assemble` may run on a partial file (while a sweep is p
 later. A cell with no done trial (pending or failed points) has `trials_done` 0 and NaN statistics;
 a line whose threshold depends on such a cell gets bracket 2 and a NaN threshold (the table on
 stdout says `no data`), never an interpolation across the missing cell. Assembling twice leaves the
-same bytes: datasets are rewritten in place and the file holds no timestamp of the assembly.
+same bytes, and so does assembling with another `--margin` and then the first again: datasets are
+rewritten in place and the file holds no timestamp of the assembly, not even HDF5's object modification
+times (rmtsweep creates its groups and datasets without them; a `/phase` dataset assembled by an earlier
+rmtsweep with one is made anew).
 
 The top-level detection columns (`detected_fraction`, the thresholds, their extrapolations, residuals
 and flags, `refined_*`) are the default rule's, per (weighting, δ, γ) the one `default_detection_rule`

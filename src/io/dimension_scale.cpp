@@ -74,7 +74,8 @@ Dataset create_dimension_only(hid_t loc, const std::string& name, hsize_t size) 
   const Dataspace space = simple_dataspace({size});
   PropertyList lcpl(check_id(H5Pcreate(H5P_LINK_CREATE), "H5Pcreate(H5P_LINK_CREATE)"));
   check(H5Pset_create_intermediate_group(lcpl, 1), "H5Pset_create_intermediate_group");
-  Dataset set(check_id(H5Dcreate2(loc, name.c_str(), H5T_IEEE_F32LE, space, lcpl, H5P_DEFAULT, H5P_DEFAULT),
+  const PropertyList dcpl = untimed_creation(H5P_DATASET_CREATE);  // no times (hdf5.hpp)
+  Dataset set(check_id(H5Dcreate2(loc, name.c_str(), H5T_IEEE_F32LE, space, lcpl, dcpl, H5P_DEFAULT),
                        ("H5Dcreate2(" + name + ")").c_str()));
   char label[96];
   std::snprintf(label, sizeof label, "%s%10llu", not_a_variable, static_cast<unsigned long long>(size));

@@ -156,11 +156,26 @@ bool is_hdf5_file(const std::string& path) {
   return answer > 0;
 }
 
+PropertyList untimed_creation(hid_t plist_class) {
+  PropertyList plist(check_id(H5Pcreate(plist_class), "H5Pcreate"));
+  check(H5Pset_obj_track_times(plist, 0), "H5Pset_obj_track_times");
+  return plist;
+}
+
+bool tracks_times(hid_t object) {
+  // Read from the header, not from the creation property list: HDF5 rebuilds that of an object whose header
+  // is of version 1 (as rmtsweep's are) with times on, whatever it holds; a header without a time reads 0.
+  H5O_info_t info;
+  check(H5Oget_info2(object, &info, H5O_INFO_TIME), "H5Oget_info2");
+  return info.mtime != 0 || info.ctime != 0;
+}
+
 Group create_group(hid_t loc, const std::string& name) {
   PropertyList lcpl(check_id(H5Pcreate(H5P_LINK_CREATE), "H5Pcreate(H5P_LINK_CREATE)"));
   check(H5Pset_create_intermediate_group(lcpl, 1), "H5Pset_create_intermediate_group");
-  return Group(check_id(H5Gcreate2(loc, name.c_str(), lcpl, H5P_DEFAULT, H5P_DEFAULT),
-                        ("H5Gcreate2(" + name + ")").c_str()));
+  const PropertyList gcpl = untimed_creation(H5P_GROUP_CREATE);
+  return Group(
+      check_id(H5Gcreate2(loc, name.c_str(), lcpl, gcpl, H5P_DEFAULT), ("H5Gcreate2(" + name + ")").c_str()));
 }
 
 Group open_group(hid_t loc, const std::string& name) {

@@ -17,7 +17,7 @@ hsize_t product(const std::vector<hsize_t>& dims) {
 Dataset create_dataset(hid_t loc, const std::string& name, hid_t type, const std::vector<hsize_t>& dims,
                        const DatasetOptions& options, const void* fill) {
   const Dataspace space = simple_dataspace(dims);
-  PropertyList dcpl(check_id(H5Pcreate(H5P_DATASET_CREATE), "H5Pcreate(H5P_DATASET_CREATE)"));
+  PropertyList dcpl = untimed_creation(H5P_DATASET_CREATE);  // no times (hdf5.hpp)
   check(H5Pset_layout(dcpl, H5D_CONTIGUOUS), "H5Pset_layout");
   if (options.early_allocation) {
     check(H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY), "H5Pset_alloc_time");

@@ -5,7 +5,8 @@
 /// ascending); per (weighting, delta, gamma, snr) cell the trial statistics, the detected fraction
 /// and the theory; per (weighting, delta, gamma) line the thresholds; /phase/theory the fine curves.
 /// Writing is deterministic: a dataset that exists with the same shape and type is overwritten
-/// in place, so assembling twice leaves the same bytes; no timestamps are stored.
+/// in place, so assembling twice leaves the same bytes; no timestamps are stored, not even HDF5's
+/// object modification times (io::untimed_creation: a new `checksum` attribute would set them).
 #include <cstdint>
 #include <string>
 #include <vector>

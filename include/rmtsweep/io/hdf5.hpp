@@ -112,7 +112,19 @@ bool is_hdf5_file(const std::string& path);
 
 // ---- groups and links --------------------------------------------------------------------
 
-/// Creates group `name` under loc (intermediate groups are created too).
+/// Every group and dataset rmtsweep creates records no times (H5Pset_obj_track_times off). HDF5 otherwise
+/// keeps an object's modification time in its header and sets it whenever an attribute of the object is
+/// written: rewriting a dataset's `checksum` (store/checksums.hpp) with its values would change the file's
+/// bytes by the clock alone, and assembling with another margin and then with the first would not leave
+/// the first bytes. Nothing reads those times.
+/// An object creation property list of `plist_class` (H5P_DATASET_CREATE, H5P_GROUP_CREATE) without times.
+PropertyList untimed_creation(hid_t plist_class);
+
+/// Whether the object `object` records its modification time in its header (created by an rmtsweep before
+/// untimed_creation, or by another program): an attribute written to it then changes its header's time.
+bool tracks_times(hid_t object);
+
+/// Creates group `name` under loc (intermediate groups are created too), recording no times.
 Group create_group(hid_t loc, const std::string& name);
 Group open_group(hid_t loc, const std::string& name);
 

@@ -167,4 +167,42 @@ TEST(AssembleOldFile, AFileFromBeforeDimensionScalesAssemblesResumesAndReads) {
   EXPECT_EQ(run_rmtsweep("assemble --quiet " + file).status, 0);
 }
 
+// The same file's /phase, assembled by that commit with HDF5's modification times in every object header:
+// assembling again makes each of its datasets anew without them, so that a new `checksum` attribute (another
+// margin) sets no clock time in a header; assembling with another margin and then with the first leaves the
+// first bytes, seconds apart (the times are whole seconds).
+TEST(AssembleOldFile, AnOlderAssemblyIsReplacedDeterministically) {
+  const ScratchDir scratch("rmtsweep-old-phase");
+  const std::string file = (scratch / "old.h5").string();
+  std::filesystem::copy_file(std::string(RMTSWEEP_SOURCE_DIR) + "/tests/data/sweep_noscales.h5", file);
+  {
+    const io::File h5 = io::open_file(file, io::Access::read_only);
+    ASSERT_TRUE(io::tracks_times(io::open_dataset(h5, "phase/overlap_mean")))
+        << "the kept file's /phase no longer records times: this test proves nothing";
+  }
+  ASSERT_EQ(run_rmtsweep("assemble --quiet " + file).status, 0);
+  {
+    const io::File h5 = io::open_file(file, io::Access::read_only);
+    const io::Group phase = io::open_group(h5, "phase");
+    int checked = 0;
+    for (const std::string& name : io::list_children(phase)) {
+      const hid_t object = H5Oopen(phase, name.c_str(), H5P_DEFAULT);
+      ASSERT_GE(object, 0) << name;
+      const bool dataset = H5Iget_type(object) == H5I_DATASET;
+      if (dataset) EXPECT_FALSE(io::tracks_times(object)) << "/phase/" << name;
+      H5Oclose(object);
+      if (!dataset) continue;
+      ++checked;
+    }
+    EXPECT_GT(checked, 20);
+  }
+  const std::string first = read_bytes(file);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+  ASSERT_EQ(run_rmtsweep("assemble --quiet --margin 6 " + file).status, 0);
+  EXPECT_FALSE(read_bytes(file) == first) << "another margin changed nothing: this test proves nothing";
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+  ASSERT_EQ(run_rmtsweep("assemble --quiet " + file).status, 0);
+  EXPECT_TRUE(read_bytes(file) == first);
+}
+
 }  // namespace

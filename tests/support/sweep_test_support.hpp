@@ -206,7 +206,9 @@ inline std::vector<std::int64_t> read_status(const std::string& path) {
 
 /// Every numeric dataset of /points and /spectra, by name, but for what records how and when a
 /// point was computed (timings, the run, the Krylov engine's products and residual, which differ
-/// with the summation order) and the texts.
+/// with the summation order), the texts and the rows' checksums (a CRC-32 of a row's bits, which changes
+/// wholesale with its last bit: compared as values it would say nothing of how far the values are apart;
+/// `status` checks each against its own row).
 inline std::vector<std::pair<std::string, std::vector<double>>> stored_values(const std::string& path) {
   const io::File file = io::open_file(path, io::Access::read_only);
   std::vector<std::pair<std::string, std::vector<double>>> values;
@@ -240,6 +242,7 @@ inline std::vector<std::pair<std::string, std::vector<double>>> stored_values(co
   if (io::exists(file, "lines")) {
     for (const std::string& size : io::list_children(io::open_group(file, "lines"))) {
       for (const std::string& name : io::list_children(io::open_group(file, "lines/" + size))) {
+        if (name == "checksum") continue;  // the rows' CRC-32 (schema_version 4)
         const std::string dataset = "lines/" + size + "/" + name;
         values.emplace_back(dataset, io::read_doubles(io::open_dataset(file, dataset)));
       }

@@ -106,6 +106,27 @@ TEST(SweepFiniteT, AFileWrittenBeforeTheColumnsExistedStillAssemblesWithoutThem)
     for (const char* name : finite_t_columns)
       ASSERT_GE(H5Ldelete(f, ("points/" + std::string(name)).c_str(), H5P_DEFAULT), 0) << name;
   }
+  // Such a file is of schema_version 3 at most, from before checksums (whose point rows covered the columns
+  // removed): made one, its checksums removed as such a file never had them.
+  const std::string as_version_3 =
+      "import sys, h5py, numpy\n"
+      "f = h5py.File(sys.argv[1], 'r+')\n"
+      "def strip(name, obj):\n"
+      "    if isinstance(obj, h5py.Dataset) and 'checksum' in obj.attrs: del obj.attrs['checksum']\n"
+      "f.visititems(strip)\n"
+      "for size in list(f['lines']) if 'lines' in f else []:\n"
+      "    group = f['lines'][size]\n"
+      "    if 'checksum' in group:\n"
+      "        group['checksum'].dims[0].detach_scale(group['line'])\n"
+      "        del group['checksum']\n"
+      "f['checksums/points'].dims[0].detach_scale(f['checksums/point'])\n"
+      "del f['checksums']\n"
+      "f.attrs['schema_version'] = numpy.int64(3)\n";
+  const Finished stripped = run({RMTSWEEP_PYTHON, "-c", as_version_3, file}, dir / "strip.log");
+  ASSERT_EQ(stripped.exit_code, 0) << stripped.output;
+  const Finished before = run({RMTSWEEP_BINARY, "status", file}, dir / "before.log");
+  EXPECT_EQ(before.exit_code, 0) << before.output;
+  EXPECT_TRUE(contains(before.output, "checksums: not checksummed")) << before.output;
   const Finished assembled = run({RMTSWEEP_BINARY, "assemble", file}, dir / "assemble.log");
   ASSERT_EQ(assembled.exit_code, 0) << assembled.output;
   for (const double x : read_column(file, "phase/theory_finite_t_threshold_snr")) EXPECT_TRUE(std::isnan(x));

@@ -15,7 +15,7 @@ from .errors import FileProblem, InvalidFile, InvalidOption, file_problem  # noq
 from .figures import draw_all, figure_names  # noqa: E402
 from .figures.common import DPI_MAX, DPI_MIN, FORMATS  # noqa: E402
 from .figures.data import as_dataset  # noqa: E402
-from .files import check_file  # noqa: E402
+from .files import check_file, phase_staleness  # noqa: E402
 
 DESCRIPTION = """Figures from an assembled rmtsweep sweep file or phase file (PNG, PDF or SVG).
 
@@ -129,6 +129,9 @@ def main(argv=None):
         names, index, _ = figure_names(data, args.point)
         check_overwrite(args.output, [f"{name}.{args.format}" for name in names], args.force)
         notes = []
+        stale = phase_staleness(args.file)  # said before the figures, which show /phase as it is
+        if stale:
+            print(f"rmtsweep plot: warning: {stale}", file=sys.stderr)
         for path in draw_all(data, args.output, dpi, args.format, index, notes=notes):
             print(path)
         for note in notes:

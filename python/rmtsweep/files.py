@@ -6,6 +6,7 @@ same way here. Every dataset carries netCDF-4 dimension scales (named dimensions
 is what lets xarray label the axes; files assembled before them are refused by open_phase with what to do.
 """
 import os
+import zlib
 
 import h5py
 import numpy as np
@@ -58,6 +59,46 @@ def sweep_of(h5):
 def require_phase(h5, path):
     if "phase" not in h5:
         raise InvalidFile(path, "the file has no /phase group: run `rmtsweep assemble FILE.h5` first")
+
+
+def _text(value):
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def status_checksum(status):
+    """The CRC-32 of /points/status as rmtsweep computes it (src/store/checksums.cpp): each value as its 8
+    little-endian bytes, zlib's CRC-32, its low 31 bits."""
+    return zlib.crc32(np.asarray(status, dtype="<i8").tobytes()) & 0x7FFFFFFF
+
+
+def phase_staleness(path):
+    """None when the /phase of `path` was built from the points its sweep file holds now, or when that cannot
+    be told (a /phase of an assemble before it recorded its points, a phase file whose sweep file is gone);
+    else a sentence saying that /phase is stale: built from other points than the sweep file holds (its
+    attribute built_from_status, the CRC-32 of /points/status then, against the status now). A phase file
+    (`assemble --output`) is compared with the sweep file its attribute sweep_file names."""
+    path = os.fspath(path)
+    with open_h5(path) as h5:
+        if "phase" not in h5 or "built_from_status" not in h5["phase"].attrs:
+            return None
+        built = int(h5["phase"].attrs["built_from_status"])
+        built_from = _text(h5["phase"].attrs.get("built_from", "points not recorded"))
+        sweep = sweep_of(h5)
+        status = h5["points/status"][...] if sweep is None and "points/status" in h5 else None
+    if sweep is not None:
+        try:
+            with h5py.File(sweep, "r") as f:
+                status = f["points/status"][...]
+        except (OSError, KeyError):
+            return None  # the sweep file moved or is no sweep file: nothing to compare with
+    if status is None or status_checksum(status) == built:
+        return None
+    counts = [int(np.count_nonzero(status == code)) for code in (1, FAILED, 0)]
+    source = sweep if sweep is not None else path
+    return (f"/phase is STALE: it was built from {built_from}, and {source} now holds {counts[0]} done, "
+            f"{counts[1]} failed, {counts[2]} pending of {len(status)} points: the figures show the points of "
+            f"then; `rmtsweep assemble {source}{'' if sweep is None else ' --output ' + path + ' --force'}` "
+            "builds it again")
 
 
 def open_phase(path, group=None):

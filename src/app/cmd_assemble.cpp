@@ -35,6 +35,8 @@
 #include "rmtsweep/io/move_aside.hpp"
 #include "rmtsweep/model/parse_number.hpp"
 #include "rmtsweep/parallel/blas_threads.hpp"
+#include "rmtsweep/store/checksums.hpp"
+#include "rmtsweep/store/sweep_reader.hpp"
 #include "rmtsweep/store/writer_lock.hpp"
 #include "rmtsweep/sweep/plan.hpp"
 #include "threshold_table.hpp"
@@ -328,6 +330,67 @@ void check_writable_in_place(const std::string& path) {
   }
 }
 
+/// Whether assemble's tables are read from the dataset `path` as a whole: a damaged one has no rows to leave
+/// out. /points' columns but the messages (error) and the dimensions (point, k), and each size's
+/// /lines/d<d>/line (which line each row is).
+bool read_whole_by_assemble(const std::string& path) {
+  if (path.starts_with("/lines/")) return true;
+  return path.starts_with("/points/") && path != "/points/error" && path != "/points/point" &&
+         path != "/points/k";
+}
+
+/// " 5 9 17" (the first 20 of `items`, then how many in all).
+std::string listed(const std::vector<std::int64_t>& items) {
+  std::string text;
+  // Appended part by part: GCC 12 misreads " " + std::string as overlapping copies (-Wrestrict).
+  for (std::size_t i = 0; i < items.size() && i < 20; ++i) text.append(" ").append(std::to_string(items[i]));
+  if (items.size() > 20) text.append(" ... (").append(std::to_string(items.size())).append(" in all)");
+  return text;
+}
+
+/// What assemble does with the damage the checksums of the sweep file `path` show (store::check_checksums;
+/// /phase's own is left aside: assemble rewrites it). Returns the rows to leave out (--skip-damaged), or
+/// an empty message when the tables may be built; else (exit 4) the message that says why not.
+struct DamageDecision {
+  assemble::LeftOut left_out;
+  std::string refusal;                       ///< non-empty: nothing is written, exit 4
+  std::vector<std::string> unread_datasets;  ///< damaged datasets the tables do not read (said, not refused)
+};
+
+DamageDecision judge_damage(const std::string& path, const store::ChecksumReport& report, bool skip_damaged) {
+  DamageDecision decision;
+  std::vector<std::string> whole;
+  for (const std::string& dataset : report.damaged_datasets) {
+    if (dataset.starts_with("/phase/")) continue;
+    (read_whole_by_assemble(dataset) ? whole : decision.unread_datasets).push_back(dataset);
+  }
+  std::string rows;
+  if (!report.damaged_points.empty())
+    rows += "/points (and /spectra) rows of points" + listed(report.damaged_points);
+  if (!report.damaged_lines.empty())
+    rows += std::string(rows.empty() ? "" : ", ") + "/lines rows of lines" + listed(report.damaged_lines);
+  const std::string status_hint = "`rmtsweep status " + path + "` names the damage and what repairs it";
+  if (!whole.empty()) {
+    std::string names;
+    for (const std::string& dataset : whole) names += " " + dataset;
+    decision.refusal = "checksums fail in the datasets" + names + (rows.empty() ? "" : " and in " + rows) +
+                       ", which the tables read whole: nothing written (--skip-damaged leaves out rows, not "
+                       "whole datasets); " +
+                       status_hint;
+    return decision;
+  }
+  if (rows.empty()) return decision;
+  if (!skip_damaged) {
+    decision.refusal = "checksums fail in " + rows + ": nothing written; " + status_hint +
+                       ", or `rmtsweep assemble " + path +
+                       " --skip-damaged` builds /phase without those rows";
+    return decision;
+  }
+  decision.left_out.points.insert(report.damaged_points.begin(), report.damaged_points.end());
+  decision.left_out.lines.insert(report.damaged_lines.begin(), report.damaged_lines.end());
+  return decision;
+}
+
 /// The suffixes of an HDF5 file that --output takes (netCDF-4's .nc too: the phase file is one).
 constexpr const char* hdf5_suffixes[] = {".h5", ".hdf5", ".hdf", ".he5", ".nc"};
 
@@ -372,7 +435,7 @@ void check_output(const std::string& output, const std::string& sweep, bool forc
 
 int command_assemble(int argc, char** argv) {
   std::string path, margin_text, detection_text, output, table_target;  // as typed; parsed below
-  bool help = false, quiet = false, force = false;
+  bool help = false, quiet = false, force = false, skip_damaged = false;
   po::options_description options;
   options.add_options()("file", po::value<std::string>(&path), "the sweep file");
   add_command_option(options, config::in_assemble, "margin", &margin_text);
@@ -380,6 +443,7 @@ int command_assemble(int argc, char** argv) {
   add_command_option(options, config::in_assemble, "output", &output);
   add_command_option(options, config::in_assemble, "table", &table_target);
   add_command_option(options, config::in_assemble, "force", &force);
+  add_command_option(options, config::in_assemble, "skip-damaged", &skip_damaged);
   add_command_option(options, config::in_assemble, "quiet", &quiet);
   options.add_options()("help,h", po::bool_switch(&help), "this help");
   const auto values =
@@ -414,9 +478,31 @@ int command_assemble(int argc, char** argv) {
     }
   }
 
+  // Every checksum of the sweep file first (a file of schema_version 3 or older has none): damaged rows are
+  // refused, or left out with --skip-damaged.
+  const DamageDecision damage = [&] {
+    try {
+      const store::SweepReader reader(path);
+      return judge_damage(path, store::check_checksums(reader.file()), skip_damaged);
+    } catch (const Hdf5Error& e) {
+      throw io::file_error(path, "read the sweep file", e);
+    }
+  }();
+  if (!damage.refusal.empty()) {
+    std::fprintf(stderr, "rmtsweep assemble: %s: %s\n", path.c_str(), damage.refusal.c_str());
+    return 4;
+  }
+  if (!damage.unread_datasets.empty()) {
+    std::string names;
+    for (const std::string& dataset : damage.unread_datasets) names += " " + dataset;
+    std::fprintf(stderr,
+                 "rmtsweep assemble: warning: %s: checksums fail in%s, which the tables do not read; "
+                 "`rmtsweep status %s` names the damage and what repairs it\n",
+                 path.c_str(), names.c_str(), path.c_str());
+  }
   const assemble::SweepData data = [&] {
     try {
-      return assemble::read_sweep(path);
+      return assemble::read_sweep(path, damage.left_out);
     } catch (const Hdf5Error& e) {
       throw io::file_error(path, "read the sweep file", e);
     }
@@ -520,6 +606,21 @@ int command_assemble(int argc, char** argv) {
       data.axes.delta.size(), data.axes.gamma.size(), data.axes.snr.size(), static_cast<long long>(data.done),
       static_cast<long long>(data.total));
   if (data.failed > 0) std::fprintf(summary, ", %lld failed", static_cast<long long>(data.failed));
+  if (!data.left_out_points.empty() || !data.left_out_lines.empty()) {
+    std::fprintf(summary,
+                 " (--skip-damaged: %zu done points and %zu lines' secular forms left out, their "
+                 "checksums failing)",
+                 data.left_out_points.size(), data.left_out_lines.size());
+    std::fprintf(stderr,
+                 "rmtsweep assemble: warning: %s: left out as damaged (--skip-damaged): %zu done points (%s) "
+                 "and %zu lines' secular forms (%s); assemble again once `rmtsweep status %s` finds them "
+                 "repaired\n",
+                 path.c_str(), data.left_out_points.size(),
+                 data.left_out_points.empty() ? "none" : listed(data.left_out_points).substr(1).c_str(),
+                 data.left_out_lines.size(),
+                 data.left_out_lines.empty() ? "none" : listed(data.left_out_lines).substr(1).c_str(),
+                 path.c_str());
+  }
   if (run_writes) {
     std::fprintf(summary,
                  " (a run writes %s now: the tables hold the points done in it when it was read; assemble "

@@ -136,6 +136,11 @@ std::vector<OptionSpec> build_table() {
        .help = "overwrite an existing --output or --table file",
        .use = in_assemble,
        .flag = true},
+      {.name = "skip-damaged",
+       .help = "leave out the points and lines whose checksums fail (else refused, exit 4) and say how many; "
+               "docs/reliability.md",
+       .use = in_assemble,
+       .flag = true},
       {.name = "quiet",
        .help = "print no threshold table",
        .use = in_assemble,

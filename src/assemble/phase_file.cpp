@@ -74,7 +74,7 @@ void put_group(PhaseWriter& out, PhaseGroup group, const PhaseSources& sources) 
 
 }  // namespace
 
-SweepData read_sweep(const std::string& path) {
+SweepData read_sweep(const std::string& path, const LeftOut& left_out) {
   const store::SweepReader reader(path);
   namespace column = store::column;
   SweepData data;
@@ -127,6 +127,10 @@ SweepData read_sweep(const std::string& path) {
   data.failed = counts.failed;
   for (std::size_t p = 0; p < status.size(); ++p) {
     if (status[p] != static_cast<std::int64_t>(store::PointStatus::done)) continue;
+    if (left_out.points.count(static_cast<std::int64_t>(p)) > 0) {
+      data.left_out_points.push_back(static_cast<std::int64_t>(p));
+      continue;
+    }
     data.points.push_back({static_cast<std::size_t>(wi[p]),
                            delta_position.at(static_cast<std::size_t>(di[p])),
                            gamma_position.at(static_cast<std::size_t>(gi[p])),
@@ -141,6 +145,10 @@ SweepData read_sweep(const std::string& path) {
   {
     const config::Grid grid(c);
     for (auto& [line, stored] : store::read_lines(reader.file(), c)) {
+      if (left_out.lines.count(line) > 0) {
+        data.left_out_lines.push_back(line);
+        continue;
+      }
       if (!stored.converged) continue;
       const config::GridCoordinates at = grid.coordinates(grid.line_points(line).front());
       const std::size_t phase_line = data.axes.line(at.weighting, d_position.at(at.d),
@@ -182,6 +190,26 @@ SweepData read_sweep(const std::string& path) {
                              rows.top_eigenvalues.begin() + static_cast<std::ptrdiff_t>((r + 1) * rk))});
   }
   return data;
+}
+
+std::string built_from_text(const SweepData& data) {
+  std::string text = std::to_string(data.done) + " done, " + std::to_string(data.failed) + " failed, " +
+                     std::to_string(data.pending) + " pending of " + std::to_string(data.total) + " points";
+  const auto list = [&](const std::vector<std::int64_t>& items, const char* what) {
+    if (items.empty()) return;
+    // Appended part by part: GCC 12 misreads "x" + std::string as overlapping copies (-Wrestrict).
+    text.append("; ")
+        .append(std::to_string(items.size()))
+        .append(" ")
+        .append(what)
+        .append(" left out as damaged (");
+    for (std::size_t i = 0; i < items.size() && i < 20; ++i)
+      text.append(i ? " " : "").append(std::to_string(items[i]));
+    text.append(items.size() > 20 ? " ...)" : ")");
+  };
+  list(data.left_out_points, "done points");
+  list(data.left_out_lines, "lines' secular forms");
+  return text;
 }
 
 void create_phase_file(const std::string& path, const SweepData& data, const std::string& sweep_path) {
@@ -243,9 +271,7 @@ void write_phase(const std::string& path, const SweepData& data, const PhaseTabl
   set_attribute(phase, "assembled_by", std::string("rmtsweep ") + rmtsweep::version);
   // What it was built from: readers compare it with the sweep's status now (store::phase_staleness).
   store::write_number_in_place(phase, std::string(store::phase_built_from_status), data.status_checksum);
-  set_attribute(phase, std::string(store::phase_built_from),
-                std::to_string(data.done) + " done, " + std::to_string(data.failed) + " failed, " +
-                    std::to_string(data.pending) + " pending of " + std::to_string(data.total) + " points");
+  set_attribute(phase, std::string(store::phase_built_from), built_from_text(data));
   // Flushed here, where a failure throws: H5Fclose in the destructor would fail silently (a full
   // disk) and leave the command saying "/phase written".
   io::flush(file);

@@ -8,6 +8,7 @@
 /// in place, so assembling twice leaves the same bytes; no timestamps are stored, not even HDF5's
 /// object modification times (io::untimed_creation: a new `checksum` attribute would set them).
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,9 @@ struct SweepData {
   Axes axes;                        ///< numeric axes ascending; weighting in grid order
   std::vector<PointRecord> points;  ///< done points, in the file's point order
   std::int64_t total = 0, done = 0, failed = 0, pending = 0;
+  /// The done points and the lines left out as damaged (LeftOut, `assemble --skip-damaged`), ascending: not
+  /// in `points` or `secular`, still counted in `done`.
+  std::vector<std::int64_t> left_out_points, left_out_lines;
   /// The checksum of /points/status as read (store::Checksum): /phase records it as built_from_status, and
   /// a reader that finds another status there knows /phase is stale.
   std::int64_t status_checksum = 0;
@@ -44,9 +48,20 @@ struct SweepData {
   TrialSecular refined_secular;
 };
 
-/// Reads the config, grid and done points of `path` (store::SweepReader). Throws InvalidFile
-/// when it is not a complete rmtsweep sweep file.
-SweepData read_sweep(const std::string& path);
+/// Rows of a sweep file that assembly leaves out: those whose checksums fail (store::check_checksums), which
+/// `assemble --skip-damaged` skips.
+struct LeftOut {
+  std::set<std::int64_t> points;  ///< /points rows (point indices)
+  std::set<std::int64_t> lines;   ///< grid lines, whose /lines rows (their secular forms) are left out
+};
+
+/// Reads the config, grid and done points of `path` (store::SweepReader), but those of `left_out`. Throws
+/// InvalidFile when it is not a complete rmtsweep sweep file.
+SweepData read_sweep(const std::string& path, const LeftOut& left_out = {});
+
+/// What /phase's attribute built_from says: "28 done, 4 failed, 0 pending of 32 points", and where rows were
+/// left out "; 2 done points left out as damaged (5 9)".
+std::string built_from_text(const SweepData& data);
 
 /// Creates the phase file `path` of `assemble --output` (truncating it): Conventions, the sweep's root
 /// attributes config, config_json, history and sweep_id, sweep_file (store::phase_file_source: the absolute

@@ -169,7 +169,7 @@ TEST(CliPoint, WithNoOptionsComputesThePointOfASweepWithNoKeys) {
   EXPECT_EQ(json::parse(run.out)["empirical"]["eigensolver"], "lapack");  // one rank
 }
 
-// Issue 16: what `point` accepted and then crashed on, or computed for days, is refused up front with
+// What `point` accepted and then crashed on, or computed for days, is refused up front with
 // the option and the value as given (exit 2), without std::bad_alloc or MPI_Abort's banner.
 namespace {
 

@@ -1,4 +1,4 @@
-// What killing mpirun does to a sweep (issue 20): with Open MPI, SIGTERM to mpirun's process
+// What killing mpirun does to a sweep: with Open MPI, SIGTERM to mpirun's process
 // group and SIGKILL of it both end every rank within seconds (mpirun passes SIGTERM on to the
 // ranks, then kills them; a rank whose mpirun is gone exits on its own), the lock goes with them,
 // and --resume finishes the sweep. docs/cluster.md says the same.

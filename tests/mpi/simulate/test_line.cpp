@@ -1,4 +1,4 @@
-// A line of snr values from one factorization against simulate_point on the same draws (issue 12).
+// A line of snr values from one factorization against simulate_point on the same draws.
 #include <gtest/gtest.h>
 #include <mpi.h>
 

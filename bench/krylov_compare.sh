@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Krylov engine against the dense engine and the scipy reference (issue 7), side by side:
+# The Krylov engine against the dense engine and the scipy reference, side by side:
 #
 #   bash bench/krylov_compare.sh [--build DIR] [--rounds R] [--dims "2000 4000 8000"] [--big 16000]
 #

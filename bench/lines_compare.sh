@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A line of snr values from one factorization against its points computed one at a time (issue 12), side by side:
+# A line of snr values from one factorization against its points computed one at a time, side by side:
 #
 #   bash bench/lines_compare.sh [--build DIR] [--rounds R] [--dims "2000 4000"] [--sample P] [--skip-sweep]
 #                               [--skip-line] [--finite-size]

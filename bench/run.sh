@@ -138,7 +138,7 @@ print(json.dumps({"kind": "machine", "cpu": cpu, "cores": os.cpu_count(), "memor
 EOF
 $PY "$SRC/bench/report.py" "$RESULTS"
 
-# The matrix-free Krylov engine beside the dense point and the scipy reference (issue 7), in the same run.
+# The matrix-free Krylov engine beside the dense point and the scipy reference, in the same run.
 if [ ${#DIMS[@]} -eq 2 ]; then krylov_dims="2000"; big=0; else krylov_dims="2000 4000 8000"; big=16000; fi
 : > "$OUT/krylov.jsonl"
 bash "$SRC/bench/krylov_compare.sh" --build "$BUILD" --rounds 1 --dims "$krylov_dims" --big "$big"

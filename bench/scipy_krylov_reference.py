@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """One point of model.md by a matrix-free Krylov method the way a researcher would write it in scipy.
 
-The reference the C++ Krylov engine is benchmarked against (issue 7): the same outputs as
+The reference the C++ Krylov engine is benchmarked against: the same outputs as
 `rmtsweep point` (top k eigenvalues, overlaps with u, ridge accuracy) for `table = iid`,
 `correlation = prefix:L`, `weighting = mean`, with S never formed:
 

@@ -1,5 +1,6 @@
 # rmtsweep_add_test(<name> SOURCES <files...> [MPIRANKS <n>...] [TIER <tier>] [PROCESSORS <n>]
-#                   [LIBRARIES <libs...>] [LABELS <labels...>] [TIMEOUT <s>] [RESOURCE_LOCK <names...>])
+#                   [LIBRARIES <libs...>] [LABELS <labels...>] [TIMEOUT <s>] [RESOURCE_LOCK <names...>]
+#                   [SIGNALS_MPIRUN])
 #
 # Registers one GoogleTest executable with ctest, in one tier (its first label; docs/testing.md):
 #   unit        a plain process testing the library or the program's parsing (the default without MPIRANKS)
@@ -13,14 +14,31 @@
 #   per rank count, as `mpiexec -n <n> --oversubscribe <test>`: one executable, tests <name> (one count) or
 #   <name>_ranks<n> (several), labels "ranks<n>", PROCESSORS n.
 #   As root, Open MPI's run-as-root variables are set for the test.
+# - SIGNALS_MPIRUN: the test signals mpirun (SIGTERM to it or its process group) and expects the ranks to
+#   stop cleanly, so mpirun keeps Open MPI's default second between its SIGTERM and SIGKILL of the ranks.
+#   Every other test sets that grace to 0: mpirun then ends at once when a rank exits non-zero, where it
+#   would otherwise wait about 2 s on every refused launch (odls_base_sigkill_timeout; docs/testing.md).
 set(RMTSWEEP_MPIEXEC_EXTRA_FLAGS "--oversubscribe" CACHE STRING "Extra flags for mpiexec in MPI tests")
 
 # The environment of every test: Open MPI as root and oversubscribed, one BLAS thread per process.
 set(RMTSWEEP_TEST_ENVIRONMENT
     "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1;OPENBLAS_NUM_THREADS=1")
+# What a test that does not signal mpirun adds to it (SIGNALS_MPIRUN above).
+set(RMTSWEEP_TEST_NO_SIGNAL_ENVIRONMENT "OMPI_MCA_odls_base_sigkill_timeout=0")
+
+# The environment of test `name`: every test's, and the grace of 0 unless `signals` (SIGNALS_MPIRUN).
+function(rmtsweep_test_environment out signals)
+  set(environment "${RMTSWEEP_TEST_ENVIRONMENT}")
+  if(NOT signals)
+    list(APPEND environment "${RMTSWEEP_TEST_NO_SIGNAL_ENVIRONMENT}")
+  endif()
+  set(${out} "${environment}" PARENT_SCOPE)
+endfunction()
 
 function(rmtsweep_add_test name)
-  cmake_parse_arguments(arg "" "TIER;PROCESSORS;TIMEOUT" "SOURCES;LIBRARIES;LABELS;MPIRANKS;RESOURCE_LOCK" ${ARGN})
+  cmake_parse_arguments(arg "SIGNALS_MPIRUN" "TIER;PROCESSORS;TIMEOUT" "SOURCES;LIBRARIES;LABELS;MPIRANKS;RESOURCE_LOCK"
+                        ${ARGN})
+  rmtsweep_test_environment(environment "${arg_SIGNALS_MPIRUN}")
   add_executable(${name} ${arg_SOURCES})
   target_link_libraries(${name} PRIVATE rmtsweep_lib nlohmann_json::nlohmann_json ${arg_LIBRARIES})
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests/support)
@@ -51,7 +69,7 @@ function(rmtsweep_add_test name)
         COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${ranks} ${RMTSWEEP_MPIEXEC_EXTRA_FLAGS}
                 $<TARGET_FILE:${name}>)
       set_tests_properties(${test} PROPERTIES LABELS "${tier};ranks${ranks};${arg_LABELS}" PROCESSORS ${ranks}
-        ENVIRONMENT "${RMTSWEEP_TEST_ENVIRONMENT}" TIMEOUT ${timeout})
+        ENVIRONMENT "${environment}" TIMEOUT ${timeout})
       if(arg_RESOURCE_LOCK)
         set_tests_properties(${test} PROPERTIES RESOURCE_LOCK "${arg_RESOURCE_LOCK}")
       endif()
@@ -63,7 +81,7 @@ function(rmtsweep_add_test name)
       set(tier ${arg_TIER})
     endif()
     add_test(NAME ${name} COMMAND $<TARGET_FILE:${name}>)
-    set_tests_properties(${name} PROPERTIES LABELS "${tier};${arg_LABELS}" ENVIRONMENT "${RMTSWEEP_TEST_ENVIRONMENT}"
+    set_tests_properties(${name} PROPERTIES LABELS "${tier};${arg_LABELS}" ENVIRONMENT "${environment}"
       TIMEOUT ${timeout})
     if(arg_PROCESSORS)
       set_tests_properties(${name} PROPERTIES PROCESSORS ${arg_PROCESSORS})
@@ -75,13 +93,15 @@ function(rmtsweep_add_test name)
 endfunction()
 
 # rmtsweep_add_script_test(<name> TIER <tier> COMMAND <command...> [PROCESSORS <n>] [LABELS <labels...>]
-#                          [TIMEOUT <s>] [ENVIRONMENT <vars...>] [SKIP_RETURN_CODE <code>] [RESOURCE_LOCK <names...>])
+#                          [TIMEOUT <s>] [ENVIRONMENT <vars...>] [SKIP_RETURN_CODE <code>] [RESOURCE_LOCK <names...>]
+#                          [SIGNALS_MPIRUN])
 #
 # A test that is a script (Python, bash) or the program itself, in its tier as above, with the environment of
 # every test (and ENVIRONMENT besides).
 function(rmtsweep_add_script_test name)
-  cmake_parse_arguments(arg "" "TIER;PROCESSORS;TIMEOUT;SKIP_RETURN_CODE" "COMMAND;LABELS;ENVIRONMENT;RESOURCE_LOCK"
-                        ${ARGN})
+  cmake_parse_arguments(arg "SIGNALS_MPIRUN" "TIER;PROCESSORS;TIMEOUT;SKIP_RETURN_CODE"
+                        "COMMAND;LABELS;ENVIRONMENT;RESOURCE_LOCK" ${ARGN})
+  rmtsweep_test_environment(environment "${arg_SIGNALS_MPIRUN}")
   if(NOT arg_TIER)
     message(FATAL_ERROR "rmtsweep_add_script_test(${name}): TIER unit, mpi, cli, validation or style")
   endif()
@@ -91,7 +111,7 @@ function(rmtsweep_add_script_test name)
   endif()
   add_test(NAME ${name} COMMAND ${arg_COMMAND})
   set_tests_properties(${name} PROPERTIES LABELS "${arg_TIER};${arg_LABELS}"
-    ENVIRONMENT "${RMTSWEEP_TEST_ENVIRONMENT};${arg_ENVIRONMENT}" TIMEOUT ${timeout})
+    ENVIRONMENT "${environment};${arg_ENVIRONMENT}" TIMEOUT ${timeout})
   if(arg_PROCESSORS)
     set_tests_properties(${name} PROPERTIES PROCESSORS ${arg_PROCESSORS})
   endif()

@@ -128,6 +128,7 @@ std::vector<FiniteTPoint> finite_t_predictions(const model::PointParams& params,
   // Per snr: the limit's lambda, overlap, threshold, edge and detectable, then the top levels' lambda,
   // overlap, its error, k and draws; NaN where not computed.
   constexpr std::size_t limit_fields = 5, level_fields = 5, per = limit_fields + level_fields;
+  if (!options.finite_t_theory) return std::vector<FiniteTPoint>(snr.size());  // alike on every rank
   std::vector<double> values(per * snr.size(), nan);
   const auto warn = [&](const char* what, const char* columns, const std::exception& e) {
     std::fprintf(

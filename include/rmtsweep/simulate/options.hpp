@@ -53,6 +53,10 @@ struct SimulationOptions {
   /// Where to keep the finite-T outlier of the point's line (simulate/finite_t.hpp) across the points
   /// of a sweep that share it (all snr of one line); null builds it for this point. Results are the same.
   FiniteTCache* finite_t = nullptr;
+  /// Whether a point or line carries the finite-T theory of its own token draws beside its measurements
+  /// (PointResult::finite_t and finite_t_levels; docs/finite_t.md). A sweep always does; a caller that reads
+  /// only the measurements and the paper's theory may leave it out, which at d = 1000 is about half the time.
+  bool finite_t_theory = true;
 };
 
 /// The most products of S the Krylov engine makes for a point or a line (each vector of a block counted):

@@ -43,8 +43,9 @@ struct PointResult {
   double residual = 0.0;            ///< Krylov: max_j ||S x_j - l_j x_j|| / |l_j|, top k
   bool fell_back = false;           ///< Krylov did not converge; recomputed densely
   /// The finite-T theory of the point's own token draws at its snr (simulate/finite_t.hpp; docs/finite_t.md),
-  /// absent where simulate::finite_t_computed says it is not computed, or where it failed (rank 0 then warns
-  /// on stderr; the measurements stand).
+  /// absent where simulate::finite_t_computed says it is not computed, where the options leave it out
+  /// (SimulationOptions::finite_t_theory), or where it failed (rank 0 then warns on stderr; the measurements
+  /// stand).
   std::optional<theory::FiniteTPrediction> finite_t;
   /// The finite-d model of the top levels (theory/finite_t_top_levels.hpp) where finite_t_levels_computed;
   /// absent elsewhere and where it failed (rank 0 then warns; finite_t stands).

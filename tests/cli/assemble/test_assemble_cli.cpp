@@ -159,8 +159,9 @@ TEST_F(AssembleCli, MissingFileArgumentIsRejected) {
 
 }  // namespace
 
-// The detection rules (issue 9) under /phase/detection/<rule>; the top level is the default rule's (issue
-// 18): with 12 snr = 0 trials, too few for the null rule, finite_t_edge, which holds its level along d here.
+// The detection rules under /phase/detection/<rule>; the top level is the default rule's
+// (docs/detection.md): with 12 snr = 0 trials, too few for the null rule, finite_t_edge, which holds its
+// level along d here.
 TEST_F(AssembleCli, EveryDetectionRuleIsStoredAndTheTopLevelIsTheDefaultRulesTable) {
   EXPECT_EQ(phase_ints("default_detection_rule"), (std::vector<std::int64_t>{3, 3}));  // 3: finite_t_edge
   EXPECT_EQ(phase_doubles("detection/finite_t_edge/detected_fraction"), phase_doubles("detected_fraction"));

@@ -1,6 +1,7 @@
-// `assemble` on a sweep whose checksums fail (issue 20): damaged rows refused (exit 4, nothing written, the
-// rows named) unless --skip-damaged, which leaves them out and says how many; a damaged dataset the tables
-// read whole refused even then; one they do not read said. And `plot` saying that /phase is stale.
+// `assemble` on a sweep whose checksums fail (docs/reliability.md, Checksums): damaged rows refused (exit 4,
+// nothing written, the rows named) unless --skip-damaged, which leaves them out and says how many; a damaged
+// dataset the tables read whole refused even then; one they do not read said. And `plot` saying that /phase
+// is stale.
 #include <gtest/gtest.h>
 
 #include <filesystem>

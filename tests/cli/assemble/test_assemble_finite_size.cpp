@@ -1,4 +1,4 @@
-// `rmtsweep assemble` along d (issue 18; docs/finite_size.md, docs/detection.md): the default rule at the top
+// `rmtsweep assemble` along d (docs/finite_size.md, docs/detection.md): the default rule at the top
 // of /phase, both fits beside the F-test's choice, the residuals against the trials' own finite-T thresholds,
 // the rules' consistency along d, the flags and the warnings, on small sweeps of `last` pooling (whose points
 // carry their finite-T thresholds) at five sizes d = 40 ... 640: about 15 s on 2 ranks.

@@ -1,4 +1,4 @@
-// `rmtsweep assemble FILE --output PHASE.h5` (issue 14): the phase tables in a file of their own, the sweep
+// `rmtsweep assemble FILE --output PHASE.h5`: the phase tables in a file of their own, the sweep
 // file only read; assembling in place while another process holds the file open; and a sweep file kept
 // from before dimension scales (tests/data/sweep_noscales.h5) assembled, resumed and read by status.
 #include <gtest/gtest.h>

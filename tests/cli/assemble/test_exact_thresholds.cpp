@@ -1,4 +1,4 @@
-// Each trial's exact threshold from its line's secular form (issue 12, docs/model.md section 9) against the
+// Each trial's exact threshold from its line's secular form (docs/model.md section 9) against the
 // same trial's detections on the grid: every grid snr above the threshold is detected, every undetected one
 // lies at or below it, so the threshold lies inside the grid's bracket; the line's empirical threshold is
 // their median. On a sweep whose trials dip (lambda_1 falls before it rises) and are detected at snr = 0.

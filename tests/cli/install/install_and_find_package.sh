@@ -4,7 +4,7 @@
 # and `import rmtsweep` works with PYTHONPATH=<prefix>/share/rmtsweep/python, its theory module too where the build
 # made one.
 set -euo pipefail
-build_dir=$1 source_dir=$2
+build_dir=$1 source_dir=$2 python=${3:-/usr/bin/python3}  # the Python CMake found with h5py
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cmake --install "$build_dir" --prefix "$work/prefix" >/dev/null
@@ -18,11 +18,11 @@ test -x "$work/prefix/bin/rmtsweep"
 python_dir="$work/prefix/share/rmtsweep/python"
 test -f "$python_dir/rmtsweep/__init__.py"
 test -z "$(find "$work/prefix" -name __pycache__)"
-(cd "$work" && PYTHONDONTWRITEBYTECODE=1 PYTHONPATH="$python_dir" /usr/bin/python3 -c \
+(cd "$work" && PYTHONDONTWRITEBYTECODE=1 PYTHONPATH="$python_dir" "$python" -c \
   'import rmtsweep, rmtsweep.figures, sys; sys.exit(0 if rmtsweep.__file__.startswith(sys.argv[1]) else 1)' "$python_dir")
 # The compiled theory module, installed beside the package where the build made one (pybind11 found).
 if compgen -G "$source_dir/python/rmtsweep/_theory*.so" > /dev/null; then
   compgen -G "$python_dir/rmtsweep/_theory*.so" > /dev/null
-  (cd "$work" && PYTHONDONTWRITEBYTECODE=1 PYTHONPATH="$python_dir" /usr/bin/python3 -c \
+  (cd "$work" && PYTHONDONTWRITEBYTECODE=1 PYTHONPATH="$python_dir" "$python" -c \
     'from rmtsweep import theory; import sys; sys.exit(0 if theory.module().__file__.startswith(sys.argv[1]) and abs(theory.paper(weighting="mean")["overlap"] - 0.424875) < 5e-7 else 1)' "$python_dir")
 fi

@@ -4,16 +4,16 @@
 # rmtsweep from the venv, `python -m rmtsweep --help` and `python -m rmtsweep.cli --help`, the compiled theory
 # module installed with it (equal to `rmtsweep theory --json`), open_phase on a small sweep.
 #
-#   tests/cli/install/venv_install.sh SOURCE_DIR RMTSWEEP_BINARY
+#   tests/cli/install/venv_install.sh SOURCE_DIR RMTSWEEP_BINARY [PYTHON]   (PYTHON: the one CMake found with h5py)
 set -euo pipefail
-source_dir=$1 binary=$2
+source_dir=$1 binary=$2 python=${3:-/usr/bin/python3}
 work=$(mktemp -d /tmp/rmtsweep-venv.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 # A copy of python/: pip builds in the tree it installs from (build/, *.egg-info), which must not be the source's.
 cp -r "$source_dir/python" "$work/python"
 find "$work/python" -name __pycache__ -prune -exec rm -rf {} +
-/usr/bin/python3 -m venv --system-site-packages "$work/venv"
+"$python" -m venv --system-site-packages "$work/venv"
 "$work/venv/bin/pip" install --no-index --no-build-isolation --quiet "$work/python" ||
   fail "pip install --no-index --no-build-isolation ./python"
 py="$work/venv/bin/python"

@@ -1,4 +1,4 @@
-// run --shard i/n and rmtsweep merge (issue 15): a sweep run as 3 shards (on 2 ranks each) and merged holds
+// run --shard i/n and rmtsweep merge: a sweep run as 3 shards (on 2 ranks each) and merged holds
 // the same numbers as the sweep run whole, before and after assemble; a missing shard, a shard of another
 // config and a shard given twice are refused; --allow-partial leaves a missing shard's points pending for
 // --resume; a shard killed mid-run and resumed with its --shard merges to the whole run as well.
@@ -217,9 +217,10 @@ TEST_F(Shards, AnExistingOutputBadShardValuesAndAResumeAsAnotherShardAreRefused)
 
 namespace {
 
-/// 160 points at d = 600, each computed alone (--lines off: long enough to be killed in the middle).
+/// 160 points at d = 300, each computed alone (--lines off: a shard of 55 takes about a second on two ranks,
+/// long enough to be killed in the middle; the test fails, not passes, if it ends first).
 std::vector<std::string> long_sweep(const std::string& output, std::vector<std::string> extra = {}) {
-  std::vector<std::string> args{"run",     "--output",    output,         "--d",      "600",
+  std::vector<std::string> args{"run",     "--output",    output,         "--d",      "300",
                                 "--delta", "0.25,0.5",    "--gamma",      "0.25,0.5", "--snr",
                                 "0:4:5",   "--weighting", "mean,optimal", "--trials", "4",
                                 "--seed",  "3",           "--lines",      "off"};

@@ -157,7 +157,7 @@ TEST_F(PlotCli, PointOutsideTheFileIsRejectedNamingTheRangeOfDonePoints) {
 }
 
 // A value no file could take is refused as typed, before the file is read: even in a file without
-// /phase the answer is about --point, not "run assemble first" (issue 11's smaller findings).
+// /phase the answer is about --point, not "run assemble first".
 TEST_F(PlotCli, ANegativeOrNonIntegerPointIsRefusedBeforeTheFileIsRead) {
   for (const std::string& file : {file_, unassembled_}) {
     for (const char* point : {"-1", "two"}) {

@@ -1,4 +1,4 @@
-// `rmtsweep recover` and the point journal end to end (issue 20): a finished file truncated at several
+// `rmtsweep recover` and the point journal end to end: a finished file truncated at several
 // sizes and one killed mid-run are rebuilt from their journals with nothing lost that the journal held,
 // equal to a clean run's file (tests/python/compare_sweep_files.py); a torn journal record is skipped;
 // the journal of a 2- or 3-rank run recovers to the same file as a 1-rank run's; bad input is refused in

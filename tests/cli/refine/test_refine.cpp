@@ -1,4 +1,4 @@
-// `rmtsweep refine` end to end (issue 19, issue 12): the refined file does not depend on the number of ranks,
+// `rmtsweep refine` end to end: the refined file does not depend on the number of ranks,
 // a kill -9 and a rerun of the same command equal a clean refine, a second refine once the tolerance
 // is reached adds nothing, a file whose stored config was edited by hand is refused with the
 // difference, and refined and grid points reproduce `rmtsweep point`. On a sweep of lines refine adds

@@ -1,4 +1,4 @@
-// A failed point's message (issue 15: /points/error a variable-length string, written when the run closes
+// A failed point's message (/points/error a variable-length string, written when the run closes
 // the file; src/store/failure_messages.cpp): kept whole through a kill -9 (the journal holds it, `status`
 // shows it from there, `recover` and `merge --allow-partial` write it, `--resume` writes it again), an
 // earlier failure's message on a point a killed run then computed is neither shown nor called damage and the

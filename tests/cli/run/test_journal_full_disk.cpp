@@ -1,4 +1,4 @@
-// A full disk while a sweep writes its points, and while recover writes the rebuilt file (issue 20),
+// A full disk while a sweep writes its points, and while recover writes the rebuilt file,
 // on a small tmpfs (skipped, saying so, where this process may not mount one): one clear line naming
 // the file, and a state from which the same command succeeds once space is freed.
 #include "rmtsweep/store/journal.hpp"
@@ -64,7 +64,7 @@ TEST(JournalFullDisk,
   const auto error =
       std::find_if(lines.begin(), lines.end(), [](const std::string& l) { return contains(l, ": error: "); });
   ASSERT_NE(error, lines.end()) << full.output;
-  // Every rank agreed on it and ended alike (issue 16): the line without a rank, and no MPI_Abort banner.
+  // Every rank agreed on it and ended alike: the line without a rank, and no MPI_Abort banner.
   EXPECT_TRUE(error->starts_with("rmtsweep run: error: ")) << *error;
   EXPECT_FALSE(contains(full.output, "MPI_ABORT")) << full.output;
   EXPECT_EQ(full.exit_code, 1) << full.output;

@@ -1,6 +1,6 @@
 // `run --plan --ranks N` plans a job of N ranks on one process, with the scheduler's resource lines; the
 // progress lines come every --progress seconds (60 in a batch job), none with --quiet, the ETA in words
-// (issue 15).
+//.
 #include <cstdlib>
 #include <regex>
 

@@ -1,4 +1,4 @@
-// The creation window (issue 16): a sweep file is built as FILE.h5.creating and renamed when complete
+// The creation window: a sweep file is built as FILE.h5.creating and renamed when complete
 // (include/rmtsweep/store/sweep_creation.hpp), so kill -9 of every rank at any moment leaves either no file
 // or a complete one, and `run --resume` then finishes the sweep (starting it where there is no file), equal
 // to an uninterrupted run's. Before, a kill within ~10 ms of the file appearing left a file --resume refused.

@@ -1,4 +1,4 @@
-// Silent damage (issue 16): bytes flipped in /points or /spectra are named by `status` and
+// Silent damage: bytes flipped in /points or /spectra are named by `status` and
 // restored by `run --resume` from the journal's CRC-checked records (src/store/verify.cpp); a journal
 // removed or cut short while a run writes it is said, and `recover` then keeps every point the file holds
 // (it never ends with fewer done points than the file and the journal hold together); a journal path that

@@ -1,4 +1,4 @@
-// End-to-end sweeps with the real binary under mpiexec (issue 3's required tests): the same
+// End-to-end sweeps with the real binary under mpiexec: the same
 // file on 1, 2, 3 ranks and with ranks_per_point = 2; existing output and changed config
 // refused; a failing point recorded while the others finish; bad values rejected before
 // any file exists.

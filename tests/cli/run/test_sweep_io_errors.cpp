@@ -1,4 +1,4 @@
-// Clear I/O errors (issue 20): a truncated sweep file, a full disk. Every command says in one line
+// Clear I/O errors: a truncated sweep file, a full disk. Every command says in one line
 // which file, what it was doing, the cause and what to do, without HDF5's error stack (unless
 // RMTSWEEP_VERBOSE=1) and, in the serial commands, without an MPI abort banner; a file whose
 // creation failed is removed, so that the same command succeeds once there is room.

@@ -1,4 +1,4 @@
-// Sweeps whose unit of work is a line (issue 12): the same points as computing each alone, a failing line,
+// Sweeps whose unit of work is a line: the same points as computing each alone, a failing line,
 // and an old file without /lines resumed and assembled.
 #include <fstream>
 

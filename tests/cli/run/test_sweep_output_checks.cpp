@@ -101,7 +101,7 @@ TEST(SweepOutputChecks, AFileOfTheFirstSchemaResumesAndKeepsItsColumns) {
   EXPECT_EQ(io::read_int_attribute(h5, "runs"), 2);
 }
 
-// `run --plan` (issue 11): the number of points, the memory and time of the largest, the core-hours;
+// `run --plan`: the number of points, the memory and time of the largest, the core-hours;
 // nothing written. A sweep whose largest point cannot fit in a rank's memory is refused before
 // anything is written, with the memory it needs, unless --force-memory.
 TEST(SweepOutputChecks, APlanIsPrintedAndNothingIsWritten) {

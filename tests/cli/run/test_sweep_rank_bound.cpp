@@ -1,4 +1,4 @@
-// How far a sweep's values depend on how it was run (issue 16, "rank independence, said honestly"): on
+// How far a sweep's values depend on how it was run ("rank independence, said honestly"): on
 // any number of ranks with one BLAS thread each and ranks_per_point = 1 the file is the same bit for bit;
 // with another BLAS thread count or ranks computing a point together, S is summed and reduced in another
 // order and the values agree to 1e-13 relative to max(1, |value|), while the discrete outcomes (status,

@@ -1,4 +1,4 @@
-// What the reliability probe of issue 16 found accepted, hung or said wrongly by `run`, `status`,
+// What a reliability probe (docs/reliability.md) found accepted, hung or said wrongly by `run`, `status`,
 // `assemble`, `refine` and `recover`: each is refused up front with the option and the value as given,
 // or says what is there, in one line and without MPI_Abort's banner; nothing hangs (a FIFO, a device).
 #include <sys/stat.h>

@@ -1,4 +1,4 @@
-// `rmtsweep status --json` for scripts, and what status says while a run holds the file (issue 15): the
+// `rmtsweep status --json` for scripts, and what status says while a run holds the file: the
 // lock held, the run's rate and ETA, and no `rmtsweep recover` for the points the run is writing.
 #include <nlohmann/json.hpp>
 

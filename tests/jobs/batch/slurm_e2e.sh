@@ -119,6 +119,7 @@ JobCompType=jobcomp/none
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 SchedulerType=sched/builtin
+SchedulerParameters=sched_interval=1
 MpiDefault=none
 ReturnToService=2
 MinJobAge=600

@@ -173,7 +173,7 @@ TEST(Hdf5Parallel, RowsWrittenIndependentlyByEachRankLandInOneSharedFile) {
   }
 }
 
-// The sweep's failure messages (issue 15): a variable-length string dataset is created collectively, but
+// The sweep's failure messages: a variable-length string dataset is created collectively, but
 // parallel HDF5 1.10 refuses to write it through MPI-IO; after the parallel close one process writes chosen
 // rows serially, beside a reader that holds the file open, and an empty text there is a null string again.
 TEST(Hdf5Parallel, AVariableLengthStringDatasetIsCreatedInParallelAndWrittenSeriallyBesideAReader) {

@@ -19,6 +19,7 @@ simulate::PointResult run(const model::PointParams& params, simulate::Covariance
   options.spectrum = true;
   options.path = path;
   options.ntest = ntest;
+  options.finite_t_theory = false;  // the measurements are compared here (and below with the theory)
   return simulate::simulate_point(params, options, comm);
 }
 
@@ -51,6 +52,24 @@ void expect_token_path_equal_to_panel_path(const model::PointParams& params, MPI
 // Same data, two decompositions: S = C~ C~^T / N (d x d) and K = C~^T C~ / N (N x N) share
 // their nonzero eigenvalues exactly; rounding differs by a few ulps of ||S||, so 1e-9 relative
 // to the largest eigenvalue, and 1e-9 on the overlaps (well-separated top eigenvalues).
+// The finite-T theory is computed beside the measurements, from the point's token draws: leaving it out
+// (finite_t_theory = false) leaves the measurements bit for bit and the finite-T results empty.
+TEST(PointPaths, WithoutTheFiniteTTheoryThePointHasTheSameMeasurementsAndNoFiniteTResults) {
+  const auto params = test::make_point(120, 0.5, 0.5, 2.0, "harmonic", "prefix:3", "iid");
+  simulate::SimulationOptions options;
+  options.spectrum = true;
+  const auto with = simulate::simulate_point(params, options, MPI_COMM_WORLD);
+  options.finite_t_theory = false;
+  const auto without = simulate::simulate_point(params, options, MPI_COMM_WORLD);
+  ASSERT_TRUE(with.finite_t.has_value());
+  EXPECT_FALSE(without.finite_t.has_value());
+  EXPECT_FALSE(without.finite_t_levels.has_value());
+  EXPECT_EQ(with.eigenvalues, without.eigenvalues);
+  EXPECT_EQ(with.top_eigenvalues, without.top_eigenvalues);
+  EXPECT_EQ(with.overlaps, without.overlaps);
+  EXPECT_EQ(with.ridge_accuracy, without.ridge_accuracy);
+}
+
 TEST(PointPaths, GramPathGivesTheSameSpectrumOverlapsAndRidgeAsTheDirectPath) {
   const auto params = test::make_point(200, 0.5, 2.0, 4.0, "mean", "prefix:3", "iid");
   const auto direct = run(params, simulate::CovariancePath::panels);

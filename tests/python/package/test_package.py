@@ -1,5 +1,5 @@
-"""The rmtsweep Python package and the files' dimension scales, on small sweeps run with the real binary
-(issue 14): xarray opens every group with named dimensions on 1 and 2 ranks and after --resume; open_phase,
+"""The rmtsweep Python package and the files' dimension scales, on small sweeps run with the real binary:
+xarray opens every group with named dimensions on 1 and 2 ranks and after --resume; open_phase,
 read_points, read_config and the figures on a sweep file, a phase file (`assemble --output`) and a file kept
 from before dimension scales (tests/data/sweep_noscales.h5); the failed points' messages, in a new file and in one
 of schema_version 2 (tests/data/sweep_schema2.h5).

@@ -1,4 +1,4 @@
-"""The figure functions (rmtsweep.figures) and `rmtsweep plot` on sweep files synthesised with xarray (issue 21).
+"""The figure functions (rmtsweep.figures) and `rmtsweep plot` on sweep files synthesised with xarray.
 
 No sweep is run: each file holds the /phase contract the figures read (the dimension scales xarray writes, a
 /phase/theory group on fine axes, the root config, a few /points with spectra), with values chosen so that every

@@ -1,4 +1,4 @@
-"""The sweep file as netCDF-4 and CF see it (issue 19), on a sweep made from an INI config and resumed once:
+"""The sweep file as netCDF-4 and CF see it, on a sweep made from an INI config and resumed once:
 ncdump (netcdf-bin) reads every group; the CF rules docs/schema.md lists are checked one by one (no CF checker
 is packaged by Debian); flag variables decode through their flag attributes; xarray's own .plot() labels every
 /phase variable; weighting round-trips through to_netcdf; read_config gives the INI's values typed and

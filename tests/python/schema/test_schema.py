@@ -1,4 +1,4 @@
-"""The sweep file's schema, as users' h5py scripts see it (issue 3: the names are a contract).
+"""The sweep file's schema, as users' h5py scripts see it (the names are a contract).
 
 Runs a small sweep with the real binary on 2 ranks, then checks every contracted name, its
 shape, its type, its `description` attribute and the root attributes, plus a few values that

@@ -1,4 +1,4 @@
-"""rmtsweep.theory, the compiled module over the functions `rmtsweep theory` calls (issue 19): on a grid of
+"""rmtsweep.theory, the compiled module over the functions `rmtsweep theory` calls: on a grid of
 points the paper's theory and the finite-T theory equal `rmtsweep theory --json` and `--bulk finite-T --json`
 bit for bit, key for key; arrays broadcast; bad values are refused as the command refuses them; and without the
 compiled module the package still imports and reads files, and the theory says what is missing.

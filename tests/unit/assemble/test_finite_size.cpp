@@ -301,7 +301,7 @@ std::vector<double> offset_thresholds(const std::vector<double>& d, double b, st
   return y;
 }
 
-const std::vector<double> five_sizes{300, 600, 1200, 2400, 4800};  // the sizes of issue 18's sweep
+const std::vector<double> five_sizes{300, 600, 1200, 2400, 4800};  // the sizes of a finite-size study's sweep
 
 /// 1.3 + 0.8 x at the sizes d, off by less than half their error 0.01 each (chi2/dof below 1: scale factor
 /// 1).

@@ -190,8 +190,9 @@ TEST(FiniteSizeTables, TheEdgeRuleIsTheDefaultWhereNeitherNullNorFiniteTEdgeHasA
 }
 
 TEST(FiniteSizeTables, WithoutSnrZeroExactThresholdsOfZeroCountAndLowMediansAreFlagged) {
-  // The grid starts at snr 0.6 (issue 18's); every line's thresholds are exact. Three of eight trials at
-  // threshold 0 and a median of 0.3 at the largest size only: many zeros, below the grid, and a trend in d.
+  // The grid starts at snr 0.6 (as the studies' grids); every line's thresholds are exact. Three of eight
+  // trials at threshold 0 and a median of 0.3 at the largest size only: many zeros, below the grid, and a
+  // trend in d.
   const Axes a = axes_with({0.6, 0.7, 0.8});
   auto rules = rules_with(a);
   RuleTable& edge = rule_of(rules, Rule::edge);

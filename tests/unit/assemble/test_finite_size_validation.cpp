@@ -1,4 +1,4 @@
-// The levels and powers of the tests assemble makes along d (issue 18; docs/finite_size.md and
+// The levels and powers of the tests assemble makes along d (docs/finite_size.md and
 // docs/detection.md quote these numbers), measured on many synthetic draws: ctest label `validation` (a few
 // seconds).
 #include <gtest/gtest.h>
@@ -21,7 +21,7 @@ namespace {
 double low_band(double p, int n) { return p - 3.0 * std::sqrt(p * (1.0 - p) / n); }
 double high_band(double p, int n) { return p + 3.0 * std::sqrt(p * (1.0 - p) / n); }
 
-const std::vector<double> five_sizes{300, 600, 1200, 2400, 4800};  // issue 18's sweep
+const std::vector<double> five_sizes{300, 600, 1200, 2400, 4800};  // a finite-size study's sweep
 
 struct FitRun {
   double quadratic_share = 0.0;  ///< draws where the F-test added b x^2

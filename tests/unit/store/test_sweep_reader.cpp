@@ -132,7 +132,7 @@ TEST(SweepReader, AnotherProgramsHdf5FileIsNotCalledAnInterruptedSweep) {
 }
 
 // Another program's file with the names a sweep file has (/points, /grid, a config attribute) is still
-// another program's: no advice may offer to overwrite it (issue 16).
+// another program's: no advice may offer to overwrite it.
 TEST(SweepReader, AnotherProgramsFileWithPointsAndGridIsNotCalledAnInterruptedSweep) {
   const auto path =
       std::filesystem::temp_directory_path() / ("rmtsweep_alike_" + std::to_string(::getpid()) + ".h5");

@@ -189,7 +189,9 @@ TEST(AssembleOldFile, AnOlderAssemblyIsReplacedDeterministically) {
       const hid_t object = H5Oopen(phase, name.c_str(), H5P_DEFAULT);
       ASSERT_GE(object, 0) << name;
       const bool dataset = H5Iget_type(object) == H5I_DATASET;
-      if (dataset) EXPECT_FALSE(io::tracks_times(object)) << "/phase/" << name;
+      if (dataset) {
+        EXPECT_FALSE(io::tracks_times(object)) << "/phase/" << name;
+      }
       H5Oclose(object);
       if (!dataset) continue;
       ++checked;

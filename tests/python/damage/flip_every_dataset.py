@@ -5,8 +5,10 @@ a summary. Usage: flip_every_dataset.py RMTSWEEP SWEEP.h5 WORKDIR [FLIPS_PER_DAT
 The flips land in a dataset's raw storage (h5py's get_offset and get_storage_size: contiguous datasets);
 datasets without storage are listed as skipped. The journal beside the file is copied with it.
 """
+import concurrent.futures
 import json
 import os
+import queue
 import random
 import shutil
 import subprocess
@@ -30,13 +32,34 @@ def storage(path):
     return out
 
 
+def flipped_status(binary, sweep, copy, at, bit):
+    """`rmtsweep status --json` on a copy of `sweep` (and its journal) with bit `bit` of byte `at` flipped."""
+    shutil.copyfile(sweep, copy)
+    if os.path.isdir(sweep + ".journal"):
+        shutil.rmtree(copy + ".journal", ignore_errors=True)
+        shutil.copytree(sweep + ".journal", copy + ".journal")
+    with open(copy, "r+b") as f:
+        f.seek(at)
+        byte = f.read(1)[0]
+        f.seek(at)
+        f.write(bytes([byte ^ (1 << bit)]))
+    done = subprocess.run([binary, "status", copy, "--json"], capture_output=True, text=True)
+    named = False
+    try:
+        report = json.loads(done.stdout)
+        named = report["verify"]["result"] == "damaged"
+    except (ValueError, KeyError):
+        pass
+    return {"exit": done.returncode, "named": named, "stderr": done.stderr.strip()[-300:]}
+
+
 def main():
     binary, sweep, work = sys.argv[1], sys.argv[2], sys.argv[3]
     flips = int(sys.argv[4]) if len(sys.argv) > 4 else 3
     rng = random.Random(int(sys.argv[5]) if len(sys.argv) > 5 else 1)
     os.makedirs(work, exist_ok=True)
-    copy = os.path.join(work, "flipped.h5")
     results = []
+    planned = []  # (index into results, offset, bit): the flips, drawn in order from the seed
     only = os.environ.get("FLIP_ONLY")  # a dataset name's part: flips there alone
     for name, offset, size in storage(sweep):
         if only and only not in name:
@@ -46,24 +69,24 @@ def main():
             continue
         for _ in range(flips):
             at = offset + rng.randrange(size)
-            shutil.copyfile(sweep, copy)
-            if os.path.isdir(sweep + ".journal"):
-                shutil.rmtree(copy + ".journal", ignore_errors=True)
-                shutil.copytree(sweep + ".journal", copy + ".journal")
-            with open(copy, "r+b") as f:
-                f.seek(at)
-                byte = f.read(1)[0]
-                f.seek(at)
-                f.write(bytes([byte ^ (1 << rng.randrange(8))]))
-            done = subprocess.run([binary, "status", copy, "--json"], capture_output=True, text=True)
-            named = False
-            try:
-                report = json.loads(done.stdout)
-                named = report["verify"]["result"] == "damaged"
-            except (ValueError, KeyError):
-                pass
-            results.append({"dataset": name, "offset": at, "exit": done.returncode, "named": named,
-                            "stderr": done.stderr.strip()[-300:]})
+            planned.append((len(results), at, rng.randrange(8)))
+            results.append({"dataset": name, "offset": at})
+    # Each `status` mostly waits on its start (MPI's): several at once, each on a copy of its own.
+    workers = 2 * (os.cpu_count() or 1)
+    copies = queue.Queue()
+    for i in range(workers):
+        copies.put(os.path.join(work, f"flipped-{i}.h5"))
+
+    def one(flip):
+        index, at, bit = flip
+        copy = copies.get()
+        try:
+            results[index].update(flipped_status(binary, sweep, copy, at, bit))
+        finally:
+            copies.put(copy)
+
+    with concurrent.futures.ThreadPoolExecutor(workers) as pool:
+        list(pool.map(one, planned))
     for r in results:
         print(json.dumps(r))
     flipped = [r for r in results if "exit" in r]

@@ -17,6 +17,7 @@
 #include "rmtsweep/io/file_error.hpp"
 #include "rmtsweep/model/parse_number.hpp"
 #include "rmtsweep/parallel/eigen.hpp"
+#include "rmtsweep/parallel/environment.hpp"
 #include "rmtsweep/store/journal.hpp"
 #include "rmtsweep/store/refine_file.hpp"
 #include "rmtsweep/store/sweep_reader.hpp"
@@ -321,9 +322,8 @@ int command_status(int argc, char** argv) {
                           "Summarises a sweep file: its config, runs, and points done, pending and failed; "
                           "while a run holds it, the run's rate and ETA."))
     return 0;
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  if (rank != 0) return 0;  // a serial report: rank 0 alone reads the file
+  // A serial report: rank 0 alone reads the file (MPI is initialised only under a launcher: main.cpp).
+  if (parallel::world_rank() != 0) return 0;
   store::SweepState state{};
   try {
     if (json) {

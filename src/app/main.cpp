@@ -22,7 +22,10 @@ namespace {
 struct Subcommand {
   std::string_view name;
   int (*run)(int, char**);
-  bool needs_mpi;
+  /// Whether MPI is initialised: `always`; `when_launched`, only under an MPI launcher (mpirun, srun), for a
+  /// command that reads a file alone and otherwise need not wait a third of a second for a singleton MPI's
+  /// start; `never`.
+  enum class Mpi { never, when_launched, always } mpi;
   /// Rank 0 alone does the work (the other ranks return at once): an error there ends the program
   /// with exit status 1 (after MPI_Finalize, or at once after an HDF5 error: end_after_file_error),
   /// without MPI_Abort's banner.
@@ -31,23 +34,25 @@ struct Subcommand {
 };
 
 constexpr Subcommand subcommands[] = {
-    {"theory", rmtsweep::app::command_theory, false, true, "print the theory's predictions for one point"},
-    {"point", rmtsweep::app::command_point, true, false,
+    {"theory", rmtsweep::app::command_theory, Subcommand::Mpi::never, true,
+     "print the theory's predictions for one point"},
+    {"point", rmtsweep::app::command_point, Subcommand::Mpi::always, false,
      "simulate one point (or, with --snr LIST, a line of snr values) on all ranks beside theory"},
-    {"run", rmtsweep::app::command_run, true, false, "run a sweep config into one HDF5 file (resumable)"},
-    {"status", rmtsweep::app::command_status, true, true,
+    {"run", rmtsweep::app::command_run, Subcommand::Mpi::always, false,
+     "run a sweep config into one HDF5 file (resumable)"},
+    {"status", rmtsweep::app::command_status, Subcommand::Mpi::when_launched, true,
      "summarise a sweep file: done, pending, failed points; verify it against its journal"},
-    {"assemble", rmtsweep::app::command_assemble, true, true,
+    {"assemble", rmtsweep::app::command_assemble, Subcommand::Mpi::always, true,
      "write phase diagrams (/phase) into a sweep file, or into a file of their own (--output)"},
-    {"refine", rmtsweep::app::command_refine, true, false,
+    {"refine", rmtsweep::app::command_refine, Subcommand::Mpi::always, false,
      "add trials or points near every line's threshold until it is known to a tolerance"},
-    {"recover", rmtsweep::app::command_recover, true, true,
+    {"recover", rmtsweep::app::command_recover, Subcommand::Mpi::always, true,
      "rebuild a sweep file that cannot be read from its point journal"},
-    {"merge", rmtsweep::app::command_merge, true, true,
+    {"merge", rmtsweep::app::command_merge, Subcommand::Mpi::always, true,
      "combine the files of a sweep's shards (run --shard i/n) into one sweep file"},
-    {"plot", rmtsweep::app::command_plot, false, true,
+    {"plot", rmtsweep::app::command_plot, Subcommand::Mpi::never, true,
      "draw figures (PNG, PDF or SVG) from an assembled sweep file or phase file"},
-    {"schema", rmtsweep::app::command_schema, false, true,
+    {"schema", rmtsweep::app::command_schema, Subcommand::Mpi::never, true,
      "print the /points columns of a sweep file (Markdown or JSON)"},
 };
 
@@ -65,6 +70,15 @@ void print_usage(std::FILE* out) {
       "\nExit status: 0 done, 1 an error (a file that cannot be written, ...), 2 a bad option,\n"
       "value or file, 3 run/refine: some points failed, 4 refine: budget spent, tolerance not\n"
       "met, 128 + signal: stopped, resumable (mpirun signalled itself exits 1) (docs/commands.md).\n");
+}
+
+/// Whether an MPI launcher started this process (Open MPI's mpirun, or a PMI/PMIx one such as srun): then
+/// every rank initialises MPI, so that only rank 0 of a serial command reports.
+bool launched_by_mpi() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE"}) {
+    if (std::getenv(name) != nullptr) return true;
+  }
+  return false;
 }
 
 /// Whether "--version" is on the line after the command (before a bare "--"): `rmtsweep run --version`
@@ -159,14 +173,16 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "rmtsweep: unknown command '%s': allowed are %s\n", argv[1], names.c_str());
     return 2;
   }
+  const bool needs_mpi = chosen->mpi == Subcommand::Mpi::always ||
+                         (chosen->mpi == Subcommand::Mpi::when_launched && launched_by_mpi());
   std::optional<rmtsweep::parallel::MpiEnvironment> mpi;
   try {
-    if (chosen->needs_mpi) mpi.emplace(argc, argv);
+    if (needs_mpi) mpi.emplace(argc, argv);
   } catch (const rmtsweep::Error& e) {  // an MPI without the thread level rmtsweep needs
     print_error(("rmtsweep " + std::string(argv[1]) + ": error: ").c_str(), e);
     return 1;
   }
-  if (!chosen->needs_mpi || chosen->serial) {
+  if (!needs_mpi || chosen->serial) {
     // No other rank waits on this one (none exist, or they have returned): no MPI_Abort; with MPI,
     // MPI_Finalize in the environment's destructor.
     try {

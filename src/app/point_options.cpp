@@ -1,7 +1,5 @@
 #include "point_options.hpp"
 
-#include <mpi.h>
-
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -14,6 +12,7 @@
 #include "rmtsweep/config/option_table.hpp"
 #include "rmtsweep/config/option_values.hpp"
 #include "rmtsweep/model/parse_number.hpp"
+#include "rmtsweep/parallel/environment.hpp"
 #include "rmtsweep/simulate/point.hpp"
 
 namespace rmtsweep::app {
@@ -151,9 +150,9 @@ std::optional<po::variables_map> parse_file_command(int argc, char** argv,
                                                     const std::string& description) {
   po::variables_map values = parse_command_line(argc, argv, options, command, "file");
   if (help) {
-    int rank = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    if (rank == 0) std::printf("%s", help_text(usage, description, options, {{"file", "FILE.h5"}}).c_str());
+    // Rank 0 alone prints (a command that reads a file alone may run without MPI: main.cpp).
+    if (parallel::world_rank() == 0)
+      std::printf("%s", help_text(usage, description, options, {{"file", "FILE.h5"}}).c_str());
     return std::nullopt;
   }
   if (path.empty()) throw InvalidOption("file", "", "the sweep's HDF5 file (usage: " + usage + ")");

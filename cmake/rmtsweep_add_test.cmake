@@ -8,8 +8,9 @@
 #   cli         the rmtsweep program itself, launched as a user would (TIER cli)
 #   validation  statistics over many draws: slow, and checking the model rather than the code (TIER validation)
 # - Without MPIRANKS the test links gtest_main and runs as a plain process. PROCESSORS says how many
-#   cores it keeps busy (a test that launches `mpiexec -n 2 rmtsweep ...` keeps 2), so that `ctest -j`
-#   runs no more at once than the machine has.
+#   cores it keeps busy on average (its CPU time over its wall time, rounded up; default 1): a test that
+#   launches `mpiexec -n 2 rmtsweep ...` mostly waits on mpirun and keeps 0.3-1.0 of a core busy, so 1,
+#   unless it times something (test_run_example_eta: 2). An MPI test below keeps its ranks busy.
 # - With MPIRANKS n1 [n2 ...] it links the shared MPI test main (tests/mpi_main.cpp) and is registered once
 #   per rank count, as `mpiexec -n <n> --oversubscribe <test>`: one executable, tests <name> (one count) or
 #   <name>_ranks<n> (several), labels "ranks<n>", PROCESSORS n.

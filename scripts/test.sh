@@ -4,10 +4,10 @@
 #   bash scripts/test.sh            # every tier: what CI runs
 #   bash scripts/test.sh --fast     # the fast tiers only: unit and mpi
 #   bash scripts/test.sh -L cli     # other arguments go to ctest
-# RMTSWEEP_TEST_JOBS sets ctest's -j (default: twice the cores). A test declares the processes it runs at its
-# peak (PROCESSORS; an MPI test its ranks), but the tests that launch the program wait on mpirun's start and
-# end most of the time (their CPU time is 0.3-0.7 of their wall time), so twice the cores keeps the cores busy
-# (docs/testing.md).
+# RMTSWEEP_TEST_JOBS sets ctest's -j (default: twice the cores). A test declares the cores it keeps busy on
+# average (PROCESSORS, rounded up; an MPI test its ranks); the tests that launch the program wait on mpirun's
+# start and end most of the time (their CPU time is 0.3-1.0 of their wall time), so twice the cores keeps the
+# cores busy (docs/testing.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh

@@ -29,6 +29,7 @@
 #include "rmtsweep/assemble/phase_schema.hpp"
 #include "rmtsweep/assemble/theory_tables.hpp"
 #include "rmtsweep/common/error.hpp"
+#include "rmtsweep/common/index_list.hpp"
 #include "rmtsweep/io/file_error.hpp"
 #include "rmtsweep/io/file_lock.hpp"
 #include "rmtsweep/io/hdf5.hpp"
@@ -339,13 +340,9 @@ bool read_whole_by_assemble(const std::string& path) {
          path != "/points/k";
 }
 
-/// " 5 9 17" (the first 20 of `items`, then how many in all).
+/// " 5 9 17" (index_list after a space; appended: GCC 12 misreads " " + std::string as overlapping copies).
 std::string listed(const std::vector<std::int64_t>& items) {
-  std::string text;
-  // Appended part by part: GCC 12 misreads " " + std::string as overlapping copies (-Wrestrict).
-  for (std::size_t i = 0; i < items.size() && i < 20; ++i) text.append(" ").append(std::to_string(items[i]));
-  if (items.size() > 20) text.append(" ... (").append(std::to_string(items.size())).append(" in all)");
-  return text;
+  return std::string(" ").append(index_list(items));
 }
 
 /// What assemble does with the damage the checksums of the sweep file `path` show (store::check_checksums;

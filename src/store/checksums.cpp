@@ -13,6 +13,7 @@
 #include <set>
 
 #include "rmtsweep/common/error.hpp"
+#include "rmtsweep/common/index_list.hpp"
 #include "rmtsweep/io/dimension_scale.hpp"
 #include "rmtsweep/store/line_store.hpp"
 #include "rmtsweep/store/schema.hpp"
@@ -390,11 +391,7 @@ std::string describe(const ChecksumReport& report) {
   }
   const auto list = [&](const char* what, const std::vector<std::int64_t>& items) {
     if (items.empty()) return;
-    text += std::string(" ") + what;
-    for (std::size_t i = 0; i < items.size() && i < 20; ++i)
-      text.append(" ").append(std::to_string(items[i]));
-    if (items.size() > 20) text.append(" ... (").append(std::to_string(items.size())).append(" in all)");
-    text += ";";
+    text.append(" ").append(what).append(" ").append(index_list(items)).append(";");
   };
   list("points", report.damaged_points);
   list("lines", report.damaged_lines);

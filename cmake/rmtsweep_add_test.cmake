@@ -1,6 +1,6 @@
 # rmtsweep_add_test(<name> SOURCES <files...> [MPIRANKS <n>...] [TIER <tier>] [PROCESSORS <n>]
 #                   [LIBRARIES <libs...>] [LABELS <labels...>] [TIMEOUT <s>] [RESOURCE_LOCK <names...>]
-#                   [SIGNALS_MPIRUN])
+#                   [SIGNALS_MPIRUN] [RUN_SERIAL])
 #
 # Registers one GoogleTest executable with ctest, in one tier (its first label; docs/testing.md):
 #   unit        a plain process testing the library or the program's parsing (the default without MPIRANKS)
@@ -19,6 +19,8 @@
 #   stop cleanly, so mpirun keeps Open MPI's default second between its SIGTERM and SIGKILL of the ranks.
 #   Every other test sets that grace to 0: mpirun then ends at once when a rank exits non-zero, where it
 #   would otherwise wait about 2 s on every refused launch (odls_base_sigkill_timeout; docs/testing.md).
+# - RUN_SERIAL: the test times the program against the wall clock (test_run_example_eta), so ctest runs it
+#   alone: beside other tests its rate changes under it.
 set(RMTSWEEP_MPIEXEC_EXTRA_FLAGS "--oversubscribe" CACHE STRING "Extra flags for mpiexec in MPI tests")
 
 # The environment of every test: Open MPI as root and oversubscribed, one BLAS thread per process.
@@ -37,8 +39,8 @@ function(rmtsweep_test_environment out signals)
 endfunction()
 
 function(rmtsweep_add_test name)
-  cmake_parse_arguments(arg "SIGNALS_MPIRUN" "TIER;PROCESSORS;TIMEOUT" "SOURCES;LIBRARIES;LABELS;MPIRANKS;RESOURCE_LOCK"
-                        ${ARGN})
+  cmake_parse_arguments(arg "SIGNALS_MPIRUN;RUN_SERIAL" "TIER;PROCESSORS;TIMEOUT"
+                        "SOURCES;LIBRARIES;LABELS;MPIRANKS;RESOURCE_LOCK" ${ARGN})
   rmtsweep_test_environment(environment "${arg_SIGNALS_MPIRUN}")
   add_executable(${name} ${arg_SOURCES})
   target_link_libraries(${name} PRIVATE rmtsweep_lib nlohmann_json::nlohmann_json ${arg_LIBRARIES})
@@ -89,6 +91,9 @@ function(rmtsweep_add_test name)
     endif()
     if(arg_RESOURCE_LOCK)
       set_tests_properties(${name} PROPERTIES RESOURCE_LOCK "${arg_RESOURCE_LOCK}")
+    endif()
+    if(arg_RUN_SERIAL)
+      set_tests_properties(${name} PROPERTIES RUN_SERIAL TRUE)
     endif()
   endif()
 endfunction()

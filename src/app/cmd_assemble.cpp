@@ -8,8 +8,6 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <functional>
-#include <set>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -20,14 +18,12 @@
 #include "output_path.hpp"
 #include "point_options.hpp"
 #include "rmtsweep/assemble/detection_tables.hpp"
-#include "rmtsweep/assemble/finite_size_tables.hpp"
-#include "rmtsweep/assemble/finite_t_edges.hpp"
 #include "rmtsweep/assemble/finite_t_table.hpp"
 #include "rmtsweep/assemble/phase.hpp"
 #include "rmtsweep/assemble/phase_file.hpp"
 #include "rmtsweep/assemble/phase_output.hpp"
 #include "rmtsweep/assemble/phase_schema.hpp"
-#include "rmtsweep/assemble/theory_tables.hpp"
+#include "rmtsweep/assemble/phase_tables.hpp"
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/common/index_list.hpp"
 #include "rmtsweep/io/file_error.hpp"
@@ -331,61 +327,30 @@ void check_writable_in_place(const std::string& path) {
   }
 }
 
-/// Whether assemble's tables are read from the dataset `path` as a whole: a damaged one has no rows to leave
-/// out. /points' columns but the messages (error) and the dimensions (point, k), and each size's
-/// /lines/d<d>/line (which line each row is).
-bool read_whole_by_assemble(const std::string& path) {
-  if (path.starts_with("/lines/")) return true;
-  return path.starts_with("/points/") && path != "/points/error" && path != "/points/point" &&
-         path != "/points/k";
-}
-
 /// " 5 9 17" (index_list after a space; appended: GCC 12 misreads " " + std::string as overlapping copies).
 std::string listed(const std::vector<std::int64_t>& items) {
   return std::string(" ").append(index_list(items));
 }
 
-/// What assemble does with the damage the checksums of the sweep file `path` show (store::check_checksums;
-/// /phase's own is left aside: assemble rewrites it). Returns the rows to leave out (--skip-damaged), or
-/// an empty message when the tables may be built; else (exit 4) the message that says why not.
-struct DamageDecision {
-  assemble::LeftOut left_out;
-  std::string refusal;                       ///< non-empty: nothing is written, exit 4
-  std::vector<std::string> unread_datasets;  ///< damaged datasets the tables do not read (said, not refused)
-};
-
-DamageDecision judge_damage(const std::string& path, const store::ChecksumReport& report, bool skip_damaged) {
-  DamageDecision decision;
-  std::vector<std::string> whole;
-  for (const std::string& dataset : report.damaged_datasets) {
-    if (dataset.starts_with("/phase/")) continue;
-    (read_whole_by_assemble(dataset) ? whole : decision.unread_datasets).push_back(dataset);
-  }
+/// Why assemble refuses the damage `plan` shows in the sweep file `path` (exit 4), or empty when the tables
+/// may be built (none, or rows left out with --skip-damaged).
+std::string refusal(const std::string& path, const assemble::DamagePlan& plan, bool skip_damaged) {
+  if (!plan.refused(skip_damaged)) return {};
   std::string rows;
-  if (!report.damaged_points.empty())
-    rows += "/points (and /spectra) rows of points" + listed(report.damaged_points);
-  if (!report.damaged_lines.empty())
-    rows += std::string(rows.empty() ? "" : ", ") + "/lines rows of lines" + listed(report.damaged_lines);
+  if (!plan.points.empty()) rows += "/points (and /spectra) rows of points" + listed(plan.points);
+  if (!plan.lines.empty())
+    rows += std::string(rows.empty() ? "" : ", ") + "/lines rows of lines" + listed(plan.lines);
   const std::string status_hint = "`rmtsweep status " + path + "` names the damage and what repairs it";
-  if (!whole.empty()) {
+  if (!plan.read_whole.empty()) {
     std::string names;
-    for (const std::string& dataset : whole) names += " " + dataset;
-    decision.refusal = "checksums fail in the datasets" + names + (rows.empty() ? "" : " and in " + rows) +
-                       ", which the tables read whole: nothing written (--skip-damaged leaves out rows, not "
-                       "whole datasets); " +
-                       status_hint;
-    return decision;
+    for (const std::string& dataset : plan.read_whole) names += " " + dataset;
+    return "checksums fail in the datasets" + names + (rows.empty() ? "" : " and in " + rows) +
+           ", which the tables read whole: nothing written (--skip-damaged leaves out rows, not whole "
+           "datasets); " +
+           status_hint;
   }
-  if (rows.empty()) return decision;
-  if (!skip_damaged) {
-    decision.refusal = "checksums fail in " + rows + ": nothing written; " + status_hint +
-                       ", or `rmtsweep assemble " + path +
-                       " --skip-damaged` builds /phase without those rows";
-    return decision;
-  }
-  decision.left_out.points.insert(report.damaged_points.begin(), report.damaged_points.end());
-  decision.left_out.lines.insert(report.damaged_lines.begin(), report.damaged_lines.end());
-  return decision;
+  return "checksums fail in " + rows + ": nothing written; " + status_hint + ", or `rmtsweep assemble " +
+         path + " --skip-damaged` builds /phase without those rows";
 }
 
 /// The suffixes of an HDF5 file that --output takes (netCDF-4's .nc too: the phase file is one).
@@ -477,21 +442,21 @@ int command_assemble(int argc, char** argv) {
 
   // Every checksum of the sweep file first (a file of schema_version 3 or older has none): damaged rows are
   // refused, or left out with --skip-damaged.
-  const DamageDecision damage = [&] {
+  const assemble::DamagePlan damage = [&] {
     try {
       const store::SweepReader reader(path);
-      return judge_damage(path, store::check_checksums(reader.file()), skip_damaged);
+      return assemble::plan_for_damage(store::check_checksums(reader.file()));
     } catch (const Hdf5Error& e) {
       throw io::file_error(path, "read the sweep file", e);
     }
   }();
-  if (!damage.refusal.empty()) {
-    std::fprintf(stderr, "rmtsweep assemble: %s: %s\n", path.c_str(), damage.refusal.c_str());
+  if (const std::string why = refusal(path, damage, skip_damaged); !why.empty()) {
+    std::fprintf(stderr, "rmtsweep assemble: %s: %s\n", path.c_str(), why.c_str());
     return 4;
   }
-  if (!damage.unread_datasets.empty()) {
+  if (!damage.unread.empty()) {
     std::string names;
-    for (const std::string& dataset : damage.unread_datasets) names += " " + dataset;
+    for (const std::string& dataset : damage.unread) names += " " + dataset;
     std::fprintf(stderr,
                  "rmtsweep assemble: warning: %s: checksums fail in%s, which the tables do not read; "
                  "`rmtsweep status %s` names the damage and what repairs it\n",
@@ -499,90 +464,30 @@ int command_assemble(int argc, char** argv) {
   }
   const assemble::SweepData data = [&] {
     try {
-      return assemble::read_sweep(path, damage.left_out);
+      return assemble::read_sweep(path, damage.left_out());
     } catch (const Hdf5Error& e) {
       throw io::file_error(path, "read the sweep file", e);
     }
   }();
   if (in_place) check_writable_in_place(path);
-  model::PointParams base;
-  base.d = data.axes.d.back();  // the fine theory curves (d -> infinity limits) record the largest
-  base.T = data.config.T;
-  base.correlation = data.config.correlation;
-  base.table = data.config.table;
-  base.seed = data.config.seed;
-
-  const auto theory = assemble::theory_tables(base, data.config.weighting, data.axes, margin);
-  auto table = assemble::tabulate(data.axes, data.points, theory.detection_threshold);
-  const assemble::FiniteTTable finite_t_table = assemble::finite_t_table(data.axes, data.points);
-  // The finite-T rule judges each trial by its own edge: stored with its points where the sweep computed the
-  // finite-T theory, else one values-only eigenvalue problem per trial here.
-  const assemble::FiniteTEdges finite_t(base, data.config.weighting, data.axes, &data.points);
-  {
-    // Each edge computed here is an eigenvalue problem (FiniteTEdges::edge_seconds). Say so where they add up
-    // to more than a few seconds.
-    std::vector<std::pair<std::size_t, int>> keys = assemble::edges_asked_for(data.axes, data.points);
-    for (const auto& r : data.refined) keys.emplace_back(r.line, r.trial);
-    // The trials of the secular forms, which a partial file's done points need not name.
-    for (const auto* forms : {&data.secular, &data.refined_secular}) {
-      for (const auto& [key, secular] : *forms) keys.push_back(key);
-    }
-    std::set<std::pair<std::size_t, int>> own;  // (line, trial) whose edge is not stored
-    for (const auto& [line, trial] : keys) {
-      if (!finite_t.stored(line, trial)) own.emplace(line, trial);
-    }
-    double seconds = 0.0;
-    for (const auto& [line, trial] : own) seconds += finite_t.edge_seconds(line);
-    const int threads = parallel::blas_threads();  // the cores this rank may use
-    if (seconds > 10.0)
-      std::fprintf(
-          stderr,
-          "rmtsweep assemble: the finite-T edges of %zu trials not stored with their points, each its own "
-          "(one eigenvalue problem of size min(V, N) each, up to %d at once): about %.0f s of one core\n",
-          own.size(), threads, seconds);
-    finite_t.compute(keys, threads);
-  }
-  const auto finite_t_points = assemble::scaled_by_trial_edge(data.axes, data.points, finite_t);
-  const auto finite_t_refined = assemble::scaled_by_trial_edge(data.refined, finite_t);
-  // Each trial's own finite-T edge as a scale of the line's reference (1 where the line has no edge).
-  const auto trials = static_cast<std::size_t>(data.config.trials);
-  std::vector<double> finite_t_scale(data.axes.lines() * trials, 1.0);
-  for (const auto& [key, secular] : data.secular) {
-    const auto [line, trial] = key;
-    const double scale = finite_t.scale(line, trial);
-    if (std::isfinite(scale)) finite_t_scale[line * trials + static_cast<std::size_t>(trial)] = scale;
-  }
-  auto rules = assemble::detection_tables(
-      data.axes, data.points, theory.bulk_edge_right, finite_t.references(), margin,
-      assemble::default_null_alpha, &finite_t_points, &data.secular, data.config.trials, &finite_t_scale);
-  // Refined thresholds (probit fits over grid and /refine points); the extrapolation to d -> infinity
-  // takes them where a line has refined points.
-  std::vector<assemble::RefinedTable> refined;
-  for (auto& rule : rules) {
-    const bool scaled = rule.rule == assemble::Rule::finite_t_edge;
-    // Exact thresholds where every trial has its line's secular form: the rule's level on lambda_1 (the
-    // finite-T rule's divided by the trial's own edge scale where each trial has its own edge; none for
-    // eigengap).
-    assemble::ExactForms exact{&data.secular, &data.refined_secular, [&](std::size_t line, int trial) {
-                                 if (rule.rule == assemble::Rule::eigengap) return std::nan("");
-                                 const double scale = scaled ? finite_t.scale(line, trial) : 1.0;
-                                 return rule.threshold[line] / (std::isfinite(scale) ? scale : 1.0);
-                               }};
-    refined.push_back(assemble::refined_table(data.axes, scaled ? finite_t_points : data.points,
-                                              scaled ? finite_t_refined : data.refined, rule, &exact));
-    if (!data.refined.empty()) assemble::extrapolate_with_refined(data.axes, refined.back(), rule);
-  }
-  // Along d: residuals against the finite-T thresholds, consistency, flags, and per (weighting, delta, gamma)
-  // the default rule, whose detected fractions and thresholds the top level carries.
-  assemble::DefaultTables defaults;
-  defaults.along_d = assemble::finite_size_tables(
-      data.axes, table, assemble::finite_t_trial_thresholds(data.axes, data.points, data.config.trials),
-      finite_t_table, rules, data.config.trials);
-  defaults.rules = assemble::default_rule_table(data.axes, rules, defaults.along_d.default_rule);
-  defaults.refined = assemble::default_refined_table(data.axes, refined, defaults.along_d.default_rule);
-  table.detected_fraction = defaults.rules.detected_fraction;
-  table.empirical_threshold_snr = defaults.rules.empirical_threshold_snr;
-  table.empirical_threshold_bracket = defaults.rules.empirical_threshold_bracket;
+  // Each finite-T edge computed here is an eigenvalue problem (FiniteTEdges::edge_seconds). Said where they
+  // add up to more than a few seconds.
+  const assemble::PhaseTables tables = assemble::build_phase_tables(
+      data, margin, parallel::blas_threads(), [](const assemble::EdgeWork& work) {
+        if (work.seconds > 10.0)
+          std::fprintf(
+              stderr,
+              "rmtsweep assemble: the finite-T edges of %zu trials not stored with their points, each "
+              "its own (one eigenvalue problem of size min(V, N) each, up to %d at once): about %.0f s "
+              "of one core\n",
+              work.trials, work.threads, work.seconds);
+      });
+  const assemble::TheoryTables& theory = tables.theory;
+  const assemble::PhaseTable& table = tables.table;
+  const assemble::FiniteTTable& finite_t_table = tables.finite_t;
+  const std::vector<assemble::RuleTable>& rules = tables.rules;
+  const std::vector<assemble::RefinedTable>& refined = tables.refined;
+  const assemble::DefaultTables& defaults = tables.defaults;
   const auto write = [&](const std::string& target) {
     assemble::write_phase(target, data, table, theory, finite_t_table, margin, rules, shown, refined,
                           defaults);

@@ -53,9 +53,9 @@ PhaseTables build_phase_tables(const SweepData& data, double margin, int threads
     const double scale = finite_t.scale(line, trial);
     if (std::isfinite(scale)) finite_t_scale[line * trials + static_cast<std::size_t>(trial)] = scale;
   }
-  out.rules = detection_tables(data.axes, data.points, out.theory.bulk_edge_right, finite_t.references(), margin,
-                               default_null_alpha, &finite_t_points, &data.secular, data.config.trials,
-                               &finite_t_scale);
+  out.rules = detection_tables(data.axes, data.points, out.theory.bulk_edge_right, finite_t.references(),
+                               margin, default_null_alpha, &finite_t_points, &data.secular,
+                               data.config.trials, &finite_t_scale);
   // Refined thresholds (probit fits over grid and /refine points); the extrapolation to d -> infinity
   // takes them where a line has refined points.
   for (auto& rule : out.rules) {
@@ -74,9 +74,9 @@ PhaseTables build_phase_tables(const SweepData& data, double margin, int threads
   }
   // Along d: residuals against the finite-T thresholds, consistency, flags, and per (weighting, delta, gamma)
   // the default rule, whose detected fractions and thresholds the top level carries.
-  out.defaults.along_d =
-      finite_size_tables(data.axes, out.table, finite_t_trial_thresholds(data.axes, data.points, data.config.trials),
-                         out.finite_t, out.rules, data.config.trials);
+  out.defaults.along_d = finite_size_tables(
+      data.axes, out.table, finite_t_trial_thresholds(data.axes, data.points, data.config.trials),
+      out.finite_t, out.rules, data.config.trials);
   out.defaults.rules = default_rule_table(data.axes, out.rules, out.defaults.along_d.default_rule);
   out.defaults.refined = default_refined_table(data.axes, out.refined, out.defaults.along_d.default_rule);
   out.table.detected_fraction = out.defaults.rules.detected_fraction;

@@ -1,6 +1,6 @@
 #pragma once
-/// What /phase holds, computed from a sweep's data (`rmtsweep assemble`'s work; the command parses, prints and
-/// writes), and what assemble does with the damage the sweep file's checksums show.
+/// What /phase holds, computed from a sweep's data (`rmtsweep assemble`'s work; the command parses, prints
+/// and writes), and what assemble does with the damage the sweep file's checksums show.
 #include <cstddef>
 #include <functional>
 #include <string>

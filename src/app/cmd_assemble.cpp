@@ -1,7 +1,5 @@
 // `rmtsweep assemble FILE.h5 [--margin C] [--output PHASE.h5 [--force]]`: phase tables (/phase) into a sweep
 // file, or into a phase file of their own (the sweep file only read).
-#include <mpi.h>
-
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <cctype>
@@ -32,6 +30,7 @@
 #include "rmtsweep/io/move_aside.hpp"
 #include "rmtsweep/model/parse_number.hpp"
 #include "rmtsweep/parallel/blas_threads.hpp"
+#include "rmtsweep/parallel/environment.hpp"
 #include "rmtsweep/store/checksums.hpp"
 #include "rmtsweep/store/sweep_reader.hpp"
 #include "rmtsweep/store/writer_lock.hpp"
@@ -414,8 +413,7 @@ int command_assemble(int argc, char** argv) {
                          "(the sweep file only read).");
   if (!values) return 0;
   const bool output_given = values->count("output") > 0, table_given = values->count("table") > 0;
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const int rank = parallel::world_rank();  // 0 where MPI is not started (run by hand)
   const std::string margin_allowed = "allowed: a number margin >= 0";
   const double margin = model::parse_double(margin_text, "margin", margin_allowed);
   if (margin < 0) throw InvalidOption("margin", margin_text, margin_allowed);

@@ -1,0 +1,76 @@
+// A config file as editors and users write it: a UTF-8 byte order mark at its start, Windows (CR-LF) and
+// classic Mac OS (CR) line ends are read as the keys they hold; a file that sets no key, a value that is
+// not a finite number, a log: range through 0 and an axis too long for the config the file stores are
+// refused up front (exit 2, nothing written) saying what is wrong. `run` is started alone (a singleton MPI
+// rank, as `rmtsweep run` without mpirun): a refusal comes before any rank would matter, and a launch takes
+// under a second so.
+#include "sweep_test_support.hpp"
+
+namespace rmtsweep::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// rmtsweep run ARGS, alone (no mpirun).
+Finished run_alone(const std::vector<std::string>& args, const std::string& log) {
+  std::vector<std::string> command{"timeout", "60", RMTSWEEP_BINARY, "run"};
+  command.insert(command.end(), args.begin(), args.end());
+  return run(command, log);
+}
+
+/// `run --plan` of the config file `text`: what it plans (exit 0), or its refusal.
+Finished plan_of(const TempDir& dir, const std::string& name, const std::string& text) {
+  std::ofstream(dir / name, std::ios::binary) << text;
+  return run_alone({"--config", dir / name, "--output", dir / (name + ".h5"), "--plan"},
+                   dir / (name + ".log"));
+}
+
+void expect_refused(const Finished& done, const std::string& text) {
+  EXPECT_EQ(done.exit_code, 2) << done.output;
+  EXPECT_TRUE(contains(done.output, text)) << done.output;
+  EXPECT_EQ(lines_of(done.output).size(), 1u) << done.output;
+}
+
+// A byte order mark was taken as part of the first key ("unrecognised option '\xEF\xBB\xBFd'", shown as an
+// invisible character); CR-only line ends made the whole file the value of its first key.
+TEST(ConfigFile, AByteOrderMarkAndCrLfOrCrLineEndsAreReadAsTheKeysTheyHold) {
+  const TempDir dir;
+  const std::string keys[] = {"d = 40", "snr = 0,1,2", "T = 4", "# a comment", "trials = 2"};
+  const auto joined = [&](const std::string& end) {
+    std::string text;
+    for (const std::string& line : keys) text += line + end;
+    return text;
+  };
+  for (const auto& [name, text] :
+       std::vector<std::pair<std::string, std::string>>{{"bom.ini", "\xEF\xBB\xBF" + joined("\n")},
+                                                        {"crlf.ini", joined("\r\n")},
+                                                        {"cr.ini", joined("\r")},
+                                                        {"bom_cr.ini", "\xEF\xBB\xBF" + joined("\r")}}) {
+    const Finished plan = plan_of(dir, name, text);
+    EXPECT_EQ(plan.exit_code, 0) << name << ": " << plan.output;
+    EXPECT_TRUE(contains(plan.output, "rmtsweep run --plan: 6 points")) << name << ": " << plan.output;
+  }
+  // A byte order mark anywhere else is no line end's business: still said, as the character it is.
+  const Finished inside = plan_of(dir, "inside.ini", "d = 40\n\xEF\xBB\xBFsnr = 1\n");
+  EXPECT_EQ(inside.exit_code, 2) << inside.output;
+}
+
+// An empty config, or one of comments only, ran the default sweep: one point nobody asked for.
+TEST(ConfigFile, AConfigThatSetsNoKeysIsRefused) {
+  const TempDir dir;
+  for (const auto& [name, text] :
+       std::vector<std::pair<std::string, std::string>>{{"empty.ini", ""},
+                                                        {"comments.ini", "# d = 40\n\n   \n# snr = 1\n"},
+                                                        {"bom_only.ini", "\xEF\xBB\xBF"}}) {
+    std::ofstream(dir / name, std::ios::binary) << text;
+    const Finished refused =
+        run_alone({"--config", dir / name, "--output", dir / (name + ".h5")}, dir / (name + ".log"));
+    expect_refused(refused, "rmtsweep run: invalid --config '" + dir / name + "': the config " + dir / name +
+                                " sets no keys (it is empty, or holds only comments and blank lines)");
+    EXPECT_FALSE(fs::exists(dir / (name + ".h5"))) << name;
+    EXPECT_FALSE(fs::exists(dir / (name + ".h5.journal"))) << name;
+  }
+}
+
+}  // namespace
+}  // namespace rmtsweep::test

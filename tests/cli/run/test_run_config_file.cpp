@@ -72,5 +72,28 @@ TEST(ConfigFile, AConfigThatSetsNoKeysIsRefused) {
   }
 }
 
+// nan, inf and 1e999 got the axis's syntax message; a log: range through 0 the same.
+TEST(ConfigFile, ANonFiniteValueOrALogRangeEndNotAboveZeroIsNamed) {
+  const TempDir dir;
+  const std::string output = dir / "never.h5";
+  expect_refused(run_alone({"--output", output, "--snr", "nan"}, dir / "nan.log"),
+                 "rmtsweep run: invalid --snr 'nan': is not a finite number; allowed: a list a,b,c");
+  expect_refused(run_alone({"--output", output, "--snr", "0,1,inf"}, dir / "inf.log"),
+                 "rmtsweep run: invalid --snr '0,1,inf': 'inf' is not a finite number; allowed:");
+  expect_refused(
+      run_alone({"--output", output, "--delta", "0.5:1e999:3"}, dir / "huge.log"),
+      "invalid --delta '0.5:1e999:3': '1e999' is not a finite number: beyond the range of a double");
+  expect_refused(run_alone({"--output", output, "--snr", "log:0:10:4"}, dir / "log0.log"),
+                 "invalid --snr 'log:0:10:4': the log: range's start 0 is not > 0 (log:start:stop:count "
+                 "steps evenly in log10, so both ends must be > 0; for a range through 0 use "
+                 "start:stop:count)");
+  expect_refused(run_alone({"--output", output, "--gamma", "log:0.1:-1:4"}, dir / "logneg.log"),
+                 "invalid --gamma 'log:0.1:-1:4': the log: range's stop -1 is not > 0");
+  std::ofstream(dir / "ridge.ini") << "d = 40\nridge = inf\n";
+  expect_refused(run_alone({"--config", dir / "ridge.ini", "--output", output}, dir / "ridge.log"),
+                 "invalid --ridge 'inf': is not a finite number");
+  EXPECT_FALSE(fs::exists(output));
+}
+
 }  // namespace
 }  // namespace rmtsweep::test

@@ -17,13 +17,15 @@
 namespace rmtsweep::config {
 namespace {
 
-/// The most values a range start:stop:count gives (a list is bounded by the grid's points and the stored
-/// config's size, parse_sweep_config).
-constexpr std::int64_t max_range_count = 1000000;
+/// The most values a range start:stop:count gives: no more can fit the resolved config, which the file
+/// stores in at most max_resolved_config_bytes and where each value takes at least two bytes (a digit and
+/// a comma). That size is the real limit of every axis, list or range (parse_sweep_config checks it).
+constexpr std::int64_t max_range_count = static_cast<std::int64_t>(max_resolved_config_bytes / 2);
 
 const std::string axis_allowed =
     "allowed: a list a,b,c, a range start:stop:count or log:start:stop:count (1 <= count <= " +
-    std::to_string(max_range_count) + ", distinct values)";
+    std::to_string(max_range_count) + ", distinct values; every axis written out fits in the " +
+    std::to_string(max_resolved_config_bytes) + "-byte config the file stores)";
 
 std::vector<std::string> split(const std::string& text, char separator) {
   std::vector<std::string> items;

@@ -95,5 +95,27 @@ TEST(ConfigFile, ANonFiniteValueOrALogRangeEndNotAboveZeroIsNamed) {
   EXPECT_FALSE(fs::exists(output));
 }
 
+// The axis cap said was 1 000 000 values, while the file's 64 000-byte config attribute refused far fewer
+// after the range was parsed: the cap is now what can fit (two bytes a value at least), and the config's
+// size is the limit said for what fits the cap but not the attribute.
+TEST(ConfigFile, AnAxisIsBoundedByTheConfigTheFileStoresAndSaysSo) {
+  const TempDir dir;
+  const std::string output = dir / "never.h5";
+  expect_refused(run_alone({"--output", output, "--snr", "0:1:40000"}, dir / "cap.log"),
+                 "invalid --snr '0:1:40000': allowed: a list a,b,c, a range start:stop:count or "
+                 "log:start:stop:count (1 <= count <= 32000, distinct values; every axis written out fits in "
+                 "the 64000-byte config the file stores)");
+  const Finished too_long = run_alone({"--output", output, "--snr", "0:1:20000"}, dir / "long.log");
+  expect_refused(too_long,
+                 "invalid --snr '0:1:20000': allowed: fewer values; the resolved config (every axis "
+                 "value written out) is ");
+  EXPECT_TRUE(contains(too_long.output, " bytes, at most 64000 fit in the file's config attribute"))
+      << too_long.output;
+  EXPECT_FALSE(fs::exists(output));
+  const Finished fits =
+      run_alone({"--output", output, "--d", "40", "--snr", "0:9999:10000", "--plan"}, dir / "fits.log");
+  EXPECT_EQ(fits.exit_code, 0) << fits.output;
+}
+
 }  // namespace
 }  // namespace rmtsweep::test

@@ -21,9 +21,10 @@ std::string_view without_plus(std::string_view text) {
 /// where the value shown is a whole list or range; then `allowed`.
 std::string number_problem(std::string_view text, const std::string& value_for_message, const char* problem,
                            const std::string& allowed) {
-  const std::string item =
-      value_for_message.empty() || value_for_message == text ? std::string() : "'" + std::string(text) + "' ";
-  return item + problem + "; " + allowed;
+  // Appended, not "'" + std::string: GCC 12 misreads a literal before a std::string as overlapping copies.
+  std::string out;
+  if (!value_for_message.empty() && value_for_message != text) out.append("'").append(text).append("' ");
+  return out.append(problem).append("; ").append(allowed);
 }
 
 template <typename Number>

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "rmtsweep/io/hdf5.hpp"
+#include "rmtsweep/store/journal.hpp"
 #include "rmtsweep/store/schema.hpp"
 #include "rmtsweep/store/sweep_reader.hpp"
 #include "temp_dir.hpp"
@@ -72,6 +73,15 @@ class SmallDisk {
   bool mounted_ = false;
   std::string reason_;
 };
+
+/// Copies the sweep file `from` and its point journal to `to` (its journal beside it), replacing what is
+/// there.
+inline void copy_sweep_file(const std::string& from, const std::string& to) {
+  namespace fs = std::filesystem;
+  fs::copy_file(from, to, fs::copy_options::overwrite_existing);
+  fs::copy(store::journal_directory(from), store::journal_directory(to),
+           fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+}
 
 /// mpiexec -n ranks --oversubscribe rmtsweep args...
 inline std::vector<std::string> mpi_command(int ranks, const std::vector<std::string>& args) {

@@ -39,9 +39,7 @@ std::vector<std::string> serial(const std::vector<std::string>& args) {
 std::string copy_sweep(const std::string& from, const std::string& directory) {
   fs::create_directories(directory);
   const std::string to = (fs::path(directory) / fs::path(from).filename()).string();
-  fs::copy_file(from, to, fs::copy_options::overwrite_existing);
-  fs::copy(store::journal_directory(from), store::journal_directory(to),
-           fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+  copy_sweep_file(from, to);
   return to;
 }
 

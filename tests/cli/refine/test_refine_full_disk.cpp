@@ -57,13 +57,21 @@ void expect_refines_once_there_is_room(const SmallDisk& disk, const std::string&
   EXPECT_TRUE(contains(status.output, "verify: no damage found")) << status.output;
 }
 
-TEST(RefineFullDisk, ADiskFullAtTheStartIsSaidInOneLineAndNothingIsWritten) {
-  const SmallDisk disk("6m");
-  if (!disk.mounted()) GTEST_SKIP() << "cannot mount a tmpfs here (" << disk.reason() << "): needs root";
+/// A 6 MiB tmpfs holding a swept grid to refine (skipped where no tmpfs can be mounted).
+class RefineFullDisk : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!disk.mounted()) GTEST_SKIP() << "cannot mount a tmpfs here (" << disk.reason() << "): needs root";
+    ASSERT_EQ(run(mpi_command(2, grid_args(path)), dir / "grid.log").exit_code, 0)
+        << read_text(dir / "grid.log");
+  }
+
+  const SmallDisk disk{"6m"};
   const TempDir dir;
   const std::string path = disk / "grid.h5";
-  ASSERT_EQ(run(mpi_command(2, grid_args(path)), dir / "grid.log").exit_code, 0)
-      << read_text(dir / "grid.log");
+};
+
+TEST_F(RefineFullDisk, ADiskFullAtTheStartIsSaidInOneLineAndNothingIsWritten) {
   const auto size = fs::file_size(path);
   disk.fill("filler", 64 * 1024);
   const Finished full = run(mpi_command(2, refine_args(path)), dir / "full.log");
@@ -73,13 +81,7 @@ TEST(RefineFullDisk, ADiskFullAtTheStartIsSaidInOneLineAndNothingIsWritten) {
   expect_refines_once_there_is_room(disk, path, dir);
 }
 
-TEST(RefineFullDisk, ADiskTooFullForARoundsBlockIsSaidInOneLineAndTheFileStaysWhole) {
-  const SmallDisk disk("6m");
-  if (!disk.mounted()) GTEST_SKIP() << "cannot mount a tmpfs here (" << disk.reason() << "): needs root";
-  const TempDir dir;
-  const std::string path = disk / "grid.h5";
-  ASSERT_EQ(run(mpi_command(2, grid_args(path)), dir / "grid.log").exit_code, 0)
-      << read_text(dir / "grid.log");
+TEST_F(RefineFullDisk, ADiskTooFullForARoundsBlockIsSaidInOneLineAndTheFileStaysWhole) {
   // Room to start (the run's record), not for the first round's block of new trials.
   disk.fill("filler", 320 * 1024);
   const Finished full = run(mpi_command(2, refine_args(path)), dir / "full.log");

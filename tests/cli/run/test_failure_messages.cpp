@@ -98,8 +98,7 @@ TEST(FailureMessages, AKilledRunsFailureIsShownFromItsJournalAndWrittenByRecover
 
   const std::string copy = (fs::path(dir / "copy") / "k.h5").string();
   fs::create_directories(dir / "copy");
-  fs::copy_file(path, copy);
-  fs::copy(store::journal_directory(path), store::journal_directory(copy), fs::copy_options::recursive);
+  copy_sweep_file(path, copy);
   ASSERT_EQ(run_serial({"recover", copy}, dir / "recover.log").exit_code, 0)
       << read_text(dir / "recover.log");
   EXPECT_TRUE(errors_of(copy).at(0).starts_with(fault_start)) << errors_of(copy).at(0);

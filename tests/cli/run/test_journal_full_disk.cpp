@@ -105,9 +105,7 @@ TEST(JournalFullDisk, RecoverOnAFullDiskChangesNothingAndSucceedsOnceThereIsRoom
   ASSERT_EQ(run(mpi_command(2, sweep_args(dir / "sweep.h5")), dir / "run.log").exit_code, 0)
       << read_text(dir / "run.log");
   const std::string path = disk / "sweep.h5";
-  fs::copy_file(dir / "sweep.h5", path);
-  fs::copy(store::journal_directory(dir / "sweep.h5"), store::journal_directory(path),
-           fs::copy_options::recursive);
+  copy_sweep_file(dir / "sweep.h5", path);
   fs::resize_file(path, fs::file_size(path) / 10);
   const auto cut = fs::file_size(path);
   disk.fill("filler", 64 * 1024);

@@ -82,9 +82,7 @@ TEST(NoFreeInodes, RecoverSaysThereAreNoFreeInodesAndChangesNothing) {
   ASSERT_EQ(run(mpi_command(1, sweep_args(dir / "s.h5")), dir / "run.log").exit_code, 0)
       << read_text(dir / "run.log");
   const std::string path = disk / "s.h5";
-  fs::copy_file(dir / "s.h5", path);
-  fs::copy(store::journal_directory(dir / "s.h5"), store::journal_directory(path),
-           fs::copy_options::recursive);
+  copy_sweep_file(dir / "s.h5", path);
   fs::resize_file(path, fs::file_size(path) / 2);  // a file recover must rebuild
   const auto cut = fs::file_size(path);
   ASSERT_GT(disk.use_up_inodes("filler"), 0);

@@ -9,8 +9,8 @@
 ///     u32 kind (1 head, 2 point, 3 line) | u32 length | length bytes of payload | u32 crc32
 ///
 /// little-endian, the CRC-32 (zlib's) taken over kind, length and payload. The first two frames are the
-/// head, the same bytes twice: where one byte of the first copy is damaged, the second (which starts
-/// where the first would end, at 8 + 12 + its own length) is read, so that no damaged byte of the head
+/// head, the same bytes twice: where one byte of the first copy is damaged, the second (found as the
+/// head frame whose offset is 8 + 12 + its own length: where a copy as long would end) is read, so that no damaged byte of the head
 /// loses the file's records (a file of format 1, "rmtsjrn1", has one copy, and is still read). The head
 /// is a list of (key, value) texts ("format": "rmtsweep point journal 2"): the sweep file's name,
 /// schema_version, the stored config text, the sweep_id and the whole provenance (provenance.hpp: versions

@@ -10,21 +10,21 @@
 ///
 /// little-endian, the CRC-32 (zlib's) taken over kind, length and payload. The first two frames are the
 /// head, the same bytes twice: where one byte of the first copy is damaged, the second (found as the
-/// head frame whose offset is 8 + 12 + its own length: where a copy as long would end) is read, so that no damaged byte of the head
-/// loses the file's records (a file of format 1, "rmtsjrn1", has one copy, and is still read). The head
-/// is a list of (key, value) texts ("format": "rmtsweep point journal 2"): the sweep file's name,
-/// schema_version, the stored config text, the sweep_id and the whole provenance (provenance.hpp: versions
-/// and every run up to this one), this run and rank, k, the number of points and the record's columns (name,
-/// type, shape, width). Each point frame holds the point's index, one cell per column of the head (real: f64;
-/// integer: i64; text: u32 length and the bytes, the whole message; top_k: u32 count and f64s) and its
-/// spectrum (u32 count and f64s; 0 where its size stores none). A line frame holds a line's row of /lines
-/// (line_store.hpp): i64 line, i64 form, i64 converged, f64 rho, then poles, signal and offset (each u32
-/// count and f64s), written before its points' records. A record is written with one write(2) before the
-/// point's status is written in the file, so every point the file holds as done or failed is in the journal
-/// whatever kills the process afterwards; the journal is synced to the disk (fdatasync) at most once a second
-/// and when the run closes it (docs/reliability.md: the cost of a sync per record, measured). A frame cut
-/// short (kill -9 in the middle of a write, a full disk) or whose checksum fails ends what is read of its
-/// file: the bytes after the last whole record are ignored, and said.
+/// head frame whose offset is 8 + 12 + its own length: where a copy as long would end) is read, so that no
+/// damaged byte of the head loses the file's records (a file of format 1, "rmtsjrn1", has one copy, and is
+/// still read). The head is a list of (key, value) texts ("format": "rmtsweep point journal 2"): the sweep
+/// file's name, schema_version, the stored config text, the sweep_id and the whole provenance
+/// (provenance.hpp: versions and every run up to this one), this run and rank, k, the number of points and
+/// the record's columns (name, type, shape, width). Each point frame holds the point's index, one cell per
+/// column of the head (real: f64; integer: i64; text: u32 length and the bytes, the whole message; top_k: u32
+/// count and f64s) and its spectrum (u32 count and f64s; 0 where its size stores none). A line frame holds a
+/// line's row of /lines (line_store.hpp): i64 line, i64 form, i64 converged, f64 rho, then poles, signal and
+/// offset (each u32 count and f64s), written before its points' records. A record is written with one
+/// write(2) before the point's status is written in the file, so every point the file holds as done or failed
+/// is in the journal whatever kills the process afterwards; the journal is synced to the disk (fdatasync) at
+/// most once a second and when the run closes it (docs/reliability.md: the cost of a sync per record,
+/// measured). A frame cut short (kill -9 in the middle of a write, a full disk) or whose checksum fails ends
+/// what is read of its file: the bytes after the last whole record are ignored, and said.
 #include <chrono>
 #include <cstdint>
 #include <cstdio>

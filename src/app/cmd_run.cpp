@@ -17,6 +17,7 @@
 #include "feasibility.hpp"
 #include "output_path.hpp"
 #include "rmtsweep/common/error.hpp"
+#include "rmtsweep/common/index_list.hpp"
 #include "rmtsweep/config/config.hpp"
 #include "rmtsweep/config/grid.hpp"
 #include "rmtsweep/config/predictions.hpp"
@@ -30,6 +31,7 @@
 #include "rmtsweep/parallel/blas_threads.hpp"
 #include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/parallel/communicator.hpp"
+#include "rmtsweep/store/checksums.hpp"
 #include "rmtsweep/store/journal.hpp"
 #include "rmtsweep/store/run_journal.hpp"
 #include "rmtsweep/store/sweep_creation.hpp"
@@ -265,19 +267,58 @@ void print_rebuild(const std::string& output, const store::ResumeRebuild& rebuil
   for (const std::string& note : o.notes) std::fprintf(stderr, "rmtsweep run: note: %s\n", note.c_str());
 }
 
-/// What `--resume` restored of the damaged points (store::repair_damage).
-void print_repair(const std::string& output, const std::vector<store::DamagedPoint>& damaged,
-                  const store::Repair& repair) {
-  store::Verification said;
-  for (const store::DamagedPoint& point : damaged)
-    said.damaged.push_back({point.index, point.columns, std::nullopt});
-  std::fprintf(
-      stderr,
-      "rmtsweep run: %s: %zu points held values other than those written (damaged bytes: %s): %lld restored "
-      "from the journal, %lld to compute again, their damaged creation-time values rewritten from the "
-      "config\n",
-      output.c_str(), damaged.size(), store::describe_damage(said).c_str(),
-      static_cast<long long>(repair.restored), static_cast<long long>(repair.again));
+/// What `--resume` restored of the damage it found (store::repair_damage).
+void print_repair(const std::string& output, const store::Damage& damaged, const store::Repair& repair) {
+  if (!damaged.points.empty()) {
+    store::Verification said;
+    for (const store::DamagedPoint& point : damaged.points)
+      said.damaged.push_back({point.index, point.columns, std::nullopt});
+    std::fprintf(
+        stderr,
+        "rmtsweep run: %s: %zu points held values other than those written (damaged bytes: %s): %lld "
+        "restored from the journal, %lld to compute again, their damaged creation-time values "
+        "rewritten from the config\n",
+        output.c_str(), damaged.points.size(), store::describe_damage(said).c_str(),
+        static_cast<long long>(repair.restored), static_cast<long long>(repair.again));
+  }
+  if (!damaged.pending.empty()) {
+    std::vector<std::int64_t> points;
+    for (const store::DamagedPoint& point : damaged.pending) points.push_back(point.index);
+    std::fprintf(stderr,
+                 "rmtsweep run: %s: %zu points pending in the file were done or failed in their journal "
+                 "records (%s): %lld restored from the journal, not computed again\n",
+                 output.c_str(), damaged.pending.size(), index_list(points).c_str(),
+                 static_cast<long long>(repair.pending_restored));
+  }
+  if (!damaged.lines.empty() || !damaged.lines_without_record.empty()) {
+    std::vector<std::int64_t> lines = damaged.lines_without_record;
+    for (const store::LineRecord& line : damaged.lines) lines.push_back(line.line);
+    std::sort(lines.begin(), lines.end());
+    std::fprintf(
+        stderr,
+        "rmtsweep run: %s: %zu /lines rows failed their checksums (lines %s): %lld restored from the "
+        "journal, %zu without a record (their %lld points to compute again)\n",
+        output.c_str(), lines.size(), index_list(lines).c_str(),
+        static_cast<long long>(repair.lines_restored), damaged.lines_without_record.size(),
+        static_cast<long long>(repair.lines_again));
+  }
+  if (!damaged.datasets.empty()) {
+    std::string names;
+    for (const std::string& path : damaged.datasets) names += (names.empty() ? "" : " ") + path;
+    std::fprintf(stderr,
+                 "rmtsweep run: %s: datasets written at creation failed their checksums (%s): %lld rewritten "
+                 "from the config\n",
+                 output.c_str(), names.c_str(), static_cast<long long>(repair.datasets));
+  }
+  if (!damaged.unrepaired.empty()) {
+    store::ChecksumReport left;
+    left.checksummed = true;
+    left.damaged_datasets = damaged.unrepaired;
+    std::fprintf(stderr,
+                 "rmtsweep run: warning: %s: datasets fail their checksums that --resume cannot restore: "
+                 "%s\n",
+                 output.c_str(), store::describe_repairs(left, output).c_str());
+  }
 }
 
 /// The journal files of earlier runs that another process removed or cut while this run ran.
@@ -392,9 +433,8 @@ int command_run(int argc, char** argv) {
   sweep::install_stop_handlers();
   const bool resuming = exists && args.resume;  // with --force an existing file is recreated
   // Flipped bytes (a disk, a copy) are found before the file is opened and restored once it is.
-  const std::vector<store::DamagedPoint> damaged =
-      resuming ? store::find_damage(args.output, journal, MPI_COMM_WORLD)
-               : std::vector<store::DamagedPoint>{};
+  const store::Damage damaged =
+      resuming ? store::find_damage(args.output, journal, MPI_COMM_WORLD) : store::Damage{};
   store::SweepFile file =
       resuming ? open_for_resume(args.output, io_comm, grid, run)
                : store::create_sweep_file(args.output, io_comm, grid, predictions, run, journal);
@@ -403,7 +443,7 @@ int command_run(int argc, char** argv) {
   if (journal && resuming) store::attach_journal(file, args.output, grid.size(), MPI_COMM_WORLD);
   if (resuming) {
     const store::Repair repair = store::repair_damage(file, grid, predictions, damaged, MPI_COMM_WORLD);
-    if (!damaged.empty()) print_repair(args.output, damaged, repair);
+    if (rank == 0 && !damaged.empty()) print_repair(args.output, damaged, repair);
   }
   if (rank == 0) {
     if (!args.quiet) {

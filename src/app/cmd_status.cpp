@@ -18,6 +18,7 @@
 #include "rmtsweep/model/parse_number.hpp"
 #include "rmtsweep/parallel/eigen.hpp"
 #include "rmtsweep/parallel/environment.hpp"
+#include "rmtsweep/store/checksums.hpp"
 #include "rmtsweep/store/journal.hpp"
 #include "rmtsweep/store/refine_file.hpp"
 #include "rmtsweep/store/sweep_reader.hpp"
@@ -55,6 +56,9 @@ void print_journal(const std::string& path, const std::string& sweep_id, const s
                   std::filesystem::path(file.path).filename().c_str(),
                   static_cast<unsigned long long>(file.ignored_bytes), file.problem.c_str());
   }
+  for (const std::string& headless : journal.headless)
+    std::printf("; %s: its head is damaged (no copy whole): its records are not read",
+                std::filesystem::path(headless).filename().c_str());
   if (state.kind == Kind::other_sweep) {
     std::printf(
         "\njournal: belongs to another sweep (sweep_id %s, the file's %s): it cannot rebuild this file\n",
@@ -77,19 +81,25 @@ void print_journal(const std::string& path, const std::string& sweep_id, const s
     }
     std::printf(
         "; the file agrees with it but for %lld points pending in it whose record is the last of its "
-        "writer (in flight while a run writes them; after a kill `rmtsweep recover %s` keeps them, "
-        "--resume computes them again)\n",
+        "writer (in flight while a run writes them; after a kill `rmtsweep run ... --resume` restores them "
+        "from their records, as `rmtsweep recover %s` keeps them)\n",
         static_cast<long long>(a.in_flight), path.c_str());
     return;
   }
   std::printf("\njournal and file disagree:");
   if (a.journal_only > 0) {
-    std::printf(" %lld points the journal holds are pending in the file",
+    std::printf(" %lld points the journal holds as done or failed are pending in the file",
                 static_cast<long long>(a.journal_only));
     if (a.in_flight > 0)
       std::printf(" (%lld of them in flight: %s)", static_cast<long long>(a.in_flight),
                   activity.running() ? "the running run's, which the file has not yet got"
                                      : "the last record of a writer of the latest run");
+    if (a.journal_only > a.in_flight)
+      std::printf(
+          ": the journal vouches for %lld results the file no longer shows as done or failed (a status "
+          "flipped)%s",
+          static_cast<long long>(a.journal_only - a.in_flight),
+          activity.running() ? "" : "; `rmtsweep run ... --resume` restores them from their records");
     std::printf(";");
   }
   if (a.file_only > 0)
@@ -211,7 +221,9 @@ store::SweepState print_status(const std::string& path, bool verify) {
     verification = store::verify_with_journal(reader);
     print_verification(*verification);
     checksums = store::check_checksums(reader.file());
-    std::printf("checksums: %s\n", store::describe(*checksums).c_str());
+    const std::string repairs = store::describe_repairs(*checksums, path);
+    std::printf("checksums: %s%s%s\n", store::describe(*checksums).c_str(), repairs.empty() ? "" : "; ",
+                repairs.c_str());
   } else {
     std::printf("verify: skipped (--no-verify)\n");
   }

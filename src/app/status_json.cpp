@@ -91,6 +91,7 @@ nlohmann::json status_json(const store::SweepReader& reader, bool verify) {
   if (j.journal) {
     journal["files"] = j.journal->files.size();
     journal["records"] = j.journal->record_count();
+    journal["headless"] = j.journal->headless;  // files whose head is damaged: their records are not read
   }
   if (j.kind == store::JournalState::Kind::in_flight || j.kind == store::JournalState::Kind::disagrees) {
     journal["journal_only"] = j.agreement.journal_only;
@@ -128,7 +129,8 @@ nlohmann::json status_json(const store::SweepReader& reader, bool verify) {
                                  {"damaged_points", sums->damaged_points},
                                  {"damaged_lines", sums->damaged_lines},
                                  {"not_checksummed", sums->not_checksummed},
-                                 {"description", store::describe(*sums)}};
+                                 {"description", store::describe(*sums)},
+                                 {"repairs", store::describe_repairs(*sums, reader.path())}};
     verification["verified"] = v->verified;
     verification["unverified"] = v->unverified;
     verification["other_theory"] = v->other_theory;

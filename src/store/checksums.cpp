@@ -399,4 +399,53 @@ std::string describe(const ChecksumReport& report) {
   return text;
 }
 
+Repairer repairer_of(std::string_view path) {
+  const std::string_view name = path.starts_with("/") ? path.substr(1) : path;
+  if (name.starts_with("phase/") || name == "phase") return Repairer::assemble;
+  for (const DatasetEntry* axis : {&grid_axis::d, &grid_axis::delta, &grid_axis::gamma, &grid_axis::snr,
+                                   &grid_axis::weighting, &grid_axis::trial, &points_dimension::point})
+    if (name == axis->path) return Repairer::resume;
+  if (name == std::string(checksums_group).substr(1) + "/point") return Repairer::resume;
+  // /spectra/d<d>/point and /lines/d<d>/line: the rows' point and line indices.
+  const auto index_of = [&](std::string_view group, std::string_view leaf) {
+    const std::string prefix = std::string(group) + "/d";
+    if (!name.starts_with(prefix) || !name.ends_with(leaf)) return false;
+    const std::string_view d = name.substr(prefix.size(), name.size() - prefix.size() - leaf.size());
+    return !d.empty() && std::all_of(d.begin(), d.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
+  if (index_of(spectra_group, "/point") || index_of(lines_group, "/line")) return Repairer::resume;
+  for (const Column* column : point_columns())
+    if (column->phase == ColumnPhase::parameter && name == path_of(*column)) return Repairer::resume;
+  return Repairer::recover;
+}
+
+std::string describe_repairs(const ChecksumReport& report, const std::string& path) {
+  if (!report.damaged()) return {};
+  std::vector<std::string> created, rebuilt, assembled;
+  for (const std::string& dataset : report.damaged_datasets) {
+    const Repairer who = repairer_of(dataset);
+    (who == Repairer::resume ? created : who == Repairer::assemble ? assembled : rebuilt).push_back(dataset);
+  }
+  const auto joined = [](const std::vector<std::string>& items) {
+    std::string text;
+    for (const std::string& item : items) text += (text.empty() ? "" : " ") + item;
+    return text;
+  };
+  std::vector<std::string> parts;
+  std::string resume;
+  if (!report.damaged_points.empty()) resume += "points " + index_list(report.damaged_points);
+  if (!report.damaged_lines.empty())
+    resume += (resume.empty() ? "" : " and ") + std::string("lines ") + index_list(report.damaged_lines);
+  if (!resume.empty()) resume += " from the journal (or computes them again)";
+  if (!created.empty()) resume += (resume.empty() ? "" : " and ") + joined(created) + " from the config";
+  if (!resume.empty()) parts.push_back("`rmtsweep run ... --resume` restores " + resume);
+  if (!rebuilt.empty())
+    parts.push_back("`rmtsweep recover " + path + "` rebuilds " + joined(rebuilt) + " from the journal");
+  if (!assembled.empty())
+    parts.push_back("`rmtsweep assemble " + path + "` writes " + joined(assembled) + " again");
+  std::string text;
+  for (const std::string& part : parts) text += (text.empty() ? "" : "; ") + part;
+  return text;
+}
+
 }  // namespace rmtsweep::store

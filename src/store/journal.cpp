@@ -60,9 +60,7 @@ void JournalWriter::open() {
                                                   " aside (it may hold points) and run the same command again"
                                             : std::string(then_resume));
   }
-  std::vector<unsigned char> bytes(detail::journal_magic.begin(), detail::journal_magic.end());
-  const std::vector<unsigned char> head = detail::encode_head(head_);
-  bytes.insert(bytes.end(), head.begin(), head.end());
+  const std::vector<unsigned char> bytes = detail::file_start(head_);  // the magic and the head, twice
   try {
     write_frame(bytes, "write the head of the sweep's journal");
     sync("sync the sweep's journal");

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <optional>
 #include <stdexcept>
 
 namespace rmtsweep::store::detail {
@@ -167,10 +168,10 @@ Bytes frame(FrameKind kind, const Bytes& payload) {
   return sealed(std::move(out));
 }
 
-Bytes encode_head(const JournalHead& h) {
+Bytes encode_head(const JournalHead& h, int format) {
   const Provenance& p = h.provenance;
   std::vector<std::pair<std::string, std::string>> entries{
-      {"format", "rmtsweep point journal 1"},
+      {"format", "rmtsweep point journal " + std::to_string(format)},
       {"file", h.file_name},
       {"schema_version", std::to_string(h.schema_version)},
       {"sweep_id", p.sweep_id},
@@ -211,7 +212,16 @@ Bytes encode_head(const JournalHead& h) {
   return frame(FrameKind::head, payload);
 }
 
-JournalHead decode_head(std::span<const unsigned char> payload) {
+Bytes file_start(const JournalHead& head, int format) {
+  const std::string_view magic = format == 1 ? journal_magic_1 : journal_magic;
+  Bytes out(magic.begin(), magic.end());
+  const Bytes frame = encode_head(head, format);
+  // Format 2: the head twice, so that a damaged byte in one copy leaves the other (find_head).
+  for (int copy = 0; copy < (format == 1 ? 1 : 2); ++copy) out.insert(out.end(), frame.begin(), frame.end());
+  return out;
+}
+
+JournalHead decode_head(std::span<const unsigned char> payload, int* format) {
   Reader in(payload);
   std::map<std::string, std::string> entries;
   const std::uint32_t n = in.u32();
@@ -225,8 +235,10 @@ JournalHead decode_head(std::span<const unsigned char> payload) {
     return found->second;
   };
   const auto integer = [&](const std::string& key) { return to_integer(key, value(key)); };
-  if (value("format") != "rmtsweep point journal 1")
-    throw BadPayload{"a journal of another format ('" + value("format") + "')"};
+  const std::string& format_text = value("format");
+  if (format_text != "rmtsweep point journal 1" && format_text != "rmtsweep point journal 2")
+    throw BadPayload{"a journal of another format ('" + format_text + "')"};
+  if (format) *format = format_text.back() - '0';
   JournalHead h;
   h.file_name = value("file");
   h.schema_version = integer("schema_version");
@@ -392,6 +404,74 @@ Frames split_frames(std::span<const unsigned char> bytes, std::size_t offset) {
     out.frames.push_back({static_cast<FrameKind>(kind), std::span<const unsigned char>(p + 8, length)});
     out.end += length + frame_overhead;
   }
+  return out;
+}
+
+namespace {
+
+/// How many of the first bytes of `bytes` differ from `magic`'s.
+std::size_t differing(std::span<const unsigned char> bytes, std::string_view magic) {
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < magic.size(); ++i)
+    n += bytes[i] == static_cast<unsigned char>(magic[i]) ? 0 : 1;
+  return n;
+}
+
+/// The payload length of a head frame at `at` whose checksum holds, or none.
+std::optional<std::size_t> head_frame_at(std::span<const unsigned char> bytes, std::size_t at) {
+  if (bytes.size() < at + frame_overhead) return std::nullopt;
+  const unsigned char* p = bytes.data() + at;
+  if (get_u32(p) != static_cast<std::uint32_t>(FrameKind::head)) return std::nullopt;
+  const std::uint32_t length = get_u32(p + 4);
+  if (length > bytes.size() - at - frame_overhead) return std::nullopt;
+  const auto crc = ::crc32(0L, p, static_cast<uInt>(8 + length));
+  if (static_cast<std::uint32_t>(crc) != get_u32(p + 8 + length)) return std::nullopt;
+  return length;
+}
+
+}  // namespace
+
+FoundHead find_head(std::span<const unsigned char> bytes) {
+  FoundHead out;
+  const std::size_t start = journal_magic.size();
+  // A magic one byte off is a flipped byte: the frames that follow say whether this is a journal.
+  if (bytes.size() < start ||
+      (differing(bytes, journal_magic) > 1 && differing(bytes, journal_magic_1) > 1)) {
+    out.problem = bytes.empty() ? "an empty file" : "not an rmtsweep journal file";
+    return out;
+  }
+  std::size_t at = start;
+  std::optional<std::size_t> length = head_frame_at(bytes, at);
+  const bool first = length.has_value();
+  // The first copy damaged (its kind, length, payload or checksum): the second, as long as the first, starts
+  // where the first ends, at start + 12 + its own length; no other offset holds it.
+  for (std::size_t o = start + frame_overhead; !length && o + frame_overhead <= bytes.size(); ++o) {
+    const unsigned char* p = bytes.data() + o;
+    if (get_u32(p) != static_cast<std::uint32_t>(FrameKind::head) ||
+        get_u32(p + 4) != o - start - frame_overhead)
+      continue;
+    if ((length = head_frame_at(bytes, o))) at = o;
+  }
+  if (!length) {
+    out.problem = "its head is damaged, and no copy of it is whole";
+    return out;
+  }
+  try {
+    out.head = decode_head(bytes.subspan(at + 8, *length), &out.format);
+  } catch (const BadPayload& bad) {
+    out.problem = "its head does not decode: " + bad.what;
+    return out;
+  }
+  const std::size_t frame_bytes = *length + frame_overhead;
+  if (!first && out.format != 2) {
+    out.problem = "its head is damaged, and no copy of it is whole";
+    return out;
+  }
+  // Format 1: one head. Format 2: the records after the second copy (whether or not it is whole).
+  out.records = std::min(bytes.size(), out.format == 1 ? at + frame_bytes
+                                       : first         ? at + 2 * frame_bytes
+                                                       : at + frame_bytes);
+  out.found = true;
   return out;
 }
 

@@ -10,8 +10,12 @@
 
 namespace rmtsweep::store::detail {
 
-/// The 8 bytes a journal file starts with ("rmtsjrn1": format version 1).
-inline constexpr std::string_view journal_magic = "rmtsjrn1";
+/// The 8 bytes a journal file starts with: "rmtsjrn2" (format 2: the head written twice), "rmtsjrn1" in a
+/// file of format 1 (one head), which is still read.
+inline constexpr std::string_view journal_magic = "rmtsjrn2";
+inline constexpr std::string_view journal_magic_1 = "rmtsjrn1";
+/// The format this rmtsweep writes.
+inline constexpr int journal_format = 2;
 enum class FrameKind : std::uint32_t { head = 1, point = 2, line = 3 };
 /// Bytes of a frame around its payload: kind, length, CRC-32.
 inline constexpr std::size_t frame_overhead = 12;
@@ -19,7 +23,10 @@ inline constexpr std::size_t frame_overhead = 12;
 /// A whole frame of `payload`.
 std::vector<unsigned char> frame(FrameKind kind, const std::vector<unsigned char>& payload);
 
-std::vector<unsigned char> encode_head(const JournalHead& head);
+/// The head's frame, of format `format` (2; 1 only to test that files of the previous format still read).
+std::vector<unsigned char> encode_head(const JournalHead& head, int format = journal_format);
+/// The bytes a journal file starts with before its records: the magic and the head, twice in format 2.
+std::vector<unsigned char> file_start(const JournalHead& head, int format = journal_format);
 std::vector<unsigned char> encode_record(const PointRecord& record,
                                          const std::vector<JournalColumn>& columns);
 
@@ -29,8 +36,8 @@ std::vector<unsigned char> encode_line(const LineRecord& record);
 struct BadPayload {
   std::string what;
 };
-/// Throws BadPayload.
-JournalHead decode_head(std::span<const unsigned char> payload);
+/// Throws BadPayload. `format`: where given, the head's format (1 or 2).
+JournalHead decode_head(std::span<const unsigned char> payload, int* format = nullptr);
 PointRecord decode_record(std::span<const unsigned char> payload, const JournalHead& head);
 LineRecord decode_line(std::span<const unsigned char> payload);
 
@@ -47,5 +54,16 @@ struct Frames {
   std::string problem;
 };
 Frames split_frames(std::span<const unsigned char> bytes, std::size_t offset);
+
+/// A file's head as found in its bytes (the magic included): the first copy, or where its checksum fails, the
+/// second (format 2), so that no one damaged byte of the head loses the file's records.
+struct FoundHead {
+  bool found = false;
+  JournalHead head;
+  int format = 0;
+  std::size_t records = 0;  ///< the offset of the first record
+  std::string problem;      ///< why none was found, or a damage that did not matter (a copy that fails)
+};
+FoundHead find_head(std::span<const unsigned char> bytes);
 
 }  // namespace rmtsweep::store::detail

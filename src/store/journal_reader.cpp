@@ -28,36 +28,36 @@ std::string difference(const JournalHead& a, const JournalHead& b) {
 }  // namespace
 
 JournalFile read_journal_file(const std::string& path) {
-  JournalFile file;
-  file.path = path;
   std::ifstream in(path, std::ios::binary);
   if (!in) throw io::os_file_error(path, "read the sweep's journal file", errno ? errno : EIO);
   const std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)),
                                          std::istreambuf_iterator<char>());
   if (in.bad()) throw io::os_file_error(path, "read the sweep's journal file", EIO);
+  return read_journal_bytes(bytes, path);
+}
+
+JournalFile read_journal_bytes(std::span<const unsigned char> bytes, const std::string& path) {
+  JournalFile file;
+  file.path = path;
   file.bytes = bytes.size();
-  const std::string_view magic = detail::journal_magic;
-  if (bytes.size() < magic.size() || !std::equal(magic.begin(), magic.end(), bytes.begin())) {
-    file.problem = bytes.empty() ? "an empty file" : "not an rmtsweep journal file";
+  detail::FoundHead found = detail::find_head(bytes);
+  if (!found.found) {
+    file.problem = found.problem;
     file.ignored_bytes = bytes.size();
     return file;
   }
-  const detail::Frames frames = detail::split_frames(bytes, magic.size());
-  std::size_t used = magic.size();  // bytes of the frames decoded
+  file.has_head = true;
+  file.head = std::move(found.head);
+  const detail::Frames frames = detail::split_frames(bytes, found.records);
+  std::size_t used = found.records;  // bytes of the head and of the frames decoded
   file.problem = frames.problem;
   for (const detail::Frame& frame : frames.frames) {
     try {
-      if (!file.has_head) {
-        if (frame.kind != detail::FrameKind::head) throw detail::BadPayload{"its first record is not a head"};
-        file.head = detail::decode_head(frame.payload);
-        file.has_head = true;
+      if (frame.kind == detail::FrameKind::head) throw detail::BadPayload{"a second head"};
+      if (frame.kind == detail::FrameKind::line) {
+        file.lines.push_back(detail::decode_line(frame.payload));
       } else {
-        if (frame.kind == detail::FrameKind::head) throw detail::BadPayload{"a second head"};
-        if (frame.kind == detail::FrameKind::line) {
-          file.lines.push_back(detail::decode_line(frame.payload));
-        } else {
-          file.records.push_back(detail::decode_record(frame.payload, file.head));
-        }
+        file.records.push_back(detail::decode_record(frame.payload, file.head));
       }
     } catch (const detail::BadPayload& bad) {
       file.problem = "a record at byte " + std::to_string(used) + " that does not decode: " + bad.what;
@@ -102,8 +102,12 @@ Journal read_journal(const std::string& directory) {
     }
   }
   if (journal.files.empty()) {
+    std::string names;
+    for (const std::string& path : journal.headless)
+      names += (names.empty() ? "" : ", ") + std::filesystem::path(path).filename().string();
     throw InvalidFile(directory, paths.empty() ? "holds no journal file (run-<i>-rank-<r>.jrnl)"
-                                               : "holds no journal file with a readable head");
+                                               : "holds no journal file with a readable head (" + names +
+                                                     ": damaged, their records cannot be read)");
   }
   std::sort(journal.files.begin(), journal.files.end(), [](const JournalFile& a, const JournalFile& b) {
     return std::tie(a.head.run, a.head.rank) < std::tie(b.head.run, b.head.rank);

@@ -12,6 +12,7 @@
 #include "rmtsweep/io/file_lock.hpp"
 #include "rmtsweep/io/move_aside.hpp"
 #include "rmtsweep/parallel/collectives.hpp"
+#include "rmtsweep/store/checksums.hpp"
 #include "rmtsweep/store/journal.hpp"
 #include "rmtsweep/store/recover.hpp"
 #include "rmtsweep/store/sweep_reader.hpp"
@@ -175,8 +176,8 @@ std::vector<JournalLoss> journal_losses(const std::string& output, const Journal
   return lost;
 }
 
-std::vector<DamagedPoint> find_damage(const std::string& output, bool journal, MPI_Comm comm) {
-  std::vector<DamagedPoint> damaged;
+Damage find_damage(const std::string& output, bool journal, MPI_Comm comm) {
+  Damage damage;
   parallel::agreed(comm, [&] {
     if (parallel::rank_of(comm) != 0) return;
     const SweepReader reader(output);
@@ -184,17 +185,36 @@ std::vector<DamagedPoint> find_damage(const std::string& output, bool journal, M
     std::error_code ec;
     if (journal && std::filesystem::is_directory(journal_directory(output), ec))
       records = read_journal(journal_directory(output));  // of this sweep: prepare_journal checked
-    damaged = verify_sweep(reader, records ? &*records : nullptr).damaged;
+    const ChecksumReport sums = check_checksums(reader.file());
+    Verification v = verify_sweep(reader, records ? &*records : nullptr, sums.damaged_points);
+    damage.points = std::move(v.damaged);
+    damage.pending = std::move(v.pending_with_record);
+    const std::vector<const LineRecord*> lines =
+        records ? latest_lines(*records) : std::vector<const LineRecord*>{};
+    for (const std::int64_t line : sums.damaged_lines) {
+      if (line >= 0 && static_cast<std::size_t>(line) < lines.size() && lines[static_cast<std::size_t>(line)])
+        damage.lines.push_back(*lines[static_cast<std::size_t>(line)]);
+      else if (line >= 0)
+        damage.lines_without_record.push_back(line);
+    }
+    for (const std::string& path : sums.damaged_datasets) {
+      // A theory column of another version is kept as written (verify.hpp): not rewritten with this one's.
+      const bool other_theory =
+          std::any_of(v.other_theory.begin(), v.other_theory.end(),
+                      [&](const std::string& name) { return path.ends_with("/" + name); });
+      (repairer_of(path) == Repairer::resume && !other_theory ? damage.datasets : damage.unrepaired)
+          .push_back(path);
+    }
   });
-  return damaged;
+  return damage;
 }
 
 Repair repair_damage(SweepFile& file, const config::Grid& grid,
-                     const std::vector<theory::Prediction>& predictions,
-                     const std::vector<DamagedPoint>& damaged, MPI_Comm comm) {
+                     const std::vector<theory::Prediction>& predictions, const Damage& damaged,
+                     MPI_Comm comm) {
   Repair repair;
   parallel::agreed(comm, [&] {
-    for (const DamagedPoint& point : damaged) {
+    for (const DamagedPoint& point : damaged.points) {
       file.write_parameters(point.index, grid, predictions.at(static_cast<std::size_t>(point.index)),
                             point.columns);
       if (point.record) {
@@ -207,6 +227,39 @@ Repair repair_damage(SweepFile& file, const config::Grid& grid,
         file.mark_pending(point.index);
         ++repair.again;
       }
+    }
+    for (const DamagedPoint& point : damaged.pending) {
+      file.write_record(*point.record);
+      ++repair.pending_restored;
+    }
+    for (const LineRecord& line : damaged.lines) {
+      file.restore_line(line);
+      ++repair.lines_restored;
+    }
+    if (!damaged.lines_without_record.empty()) {
+      // The run computes a line's row again with its points.
+      const std::vector<std::int64_t> status = file.read_status();
+      for (std::int64_t i = 0; i < grid.size(); ++i) {
+        const std::int64_t line = grid.line_of(i);
+        if (status.at(static_cast<std::size_t>(i)) == static_cast<std::int64_t>(PointStatus::pending) ||
+            std::find(damaged.lines_without_record.begin(), damaged.lines_without_record.end(), line) ==
+                damaged.lines_without_record.end())
+          continue;
+        file.mark_pending(i);
+        ++repair.lines_again;
+      }
+    }
+  });
+  // The datasets' checksum attributes are written by every rank alike: the names go to all.
+  std::string names;
+  for (const std::string& path : damaged.datasets) names += path + "\n";
+  names = parallel::broadcast(names, comm);
+  parallel::agreed(comm, [&] {
+    std::size_t begin = 0;
+    while (begin < names.size()) {
+      const std::size_t end = names.find('\n', begin);
+      repair.datasets += file.restore_created(names.substr(begin, end - begin), grid, predictions) ? 1 : 0;
+      begin = end + 1;
     }
   });
   return repair;

@@ -491,6 +491,64 @@ void SweepFile::mark_pending(std::int64_t index) {
   write_cell(status_, static_cast<hsize_t>(index), Cell{static_cast<std::int64_t>(PointStatus::pending)});
 }
 
+void SweepFile::restore_line(const LineRecord& record) {
+  lines_.write(record.line, record.secular, record.converged);
+}
+
+bool SweepFile::restore_created(const std::string& path, const config::Grid& grid,
+                                const std::vector<theory::Prediction>& predictions) {
+  const std::string name = path.starts_with("/") ? path.substr(1) : path;
+  if (name.empty() || !io::exists(file_, name)) return false;
+  const config::SweepConfig& c = grid.config();
+  const bool writer = parallel::rank_of(comm_) == 0;
+  const io::Dataset set = io::open_dataset(file_, name);
+  const auto integers = [&](const std::vector<std::int64_t>& values) {
+    if (writer) io::write(set, values);
+    stamped(set, values);
+    return true;
+  };
+  const auto reals = [&](const std::vector<double>& values) {
+    if (writer) io::write(set, values);
+    stamped(set, values);
+    return true;
+  };
+  const auto range = [](std::int64_t from, std::int64_t count) {
+    std::vector<std::int64_t> values(static_cast<std::size_t>(count));
+    for (std::int64_t i = 0; i < count; ++i) values[static_cast<std::size_t>(i)] = from + i;
+    return values;
+  };
+  if (name == grid_axis::d.path) return integers(std::vector<std::int64_t>(c.d.begin(), c.d.end()));
+  if (name == grid_axis::delta.path) return reals(c.delta);
+  if (name == grid_axis::gamma.path) return reals(c.gamma);
+  if (name == grid_axis::snr.path) return reals(c.snr);
+  if (name == grid_axis::trial.path) return integers(range(0, c.trials));
+  if (name == grid_axis::weighting.path) {
+    std::vector<std::string> weightings;
+    for (const auto& w : c.weighting) weightings.push_back(model::to_string(w));
+    const std::size_t width = H5Tget_size(io::Datatype(H5Dget_type(set)));
+    if (writer) io::write(set, weightings);
+    stamped(set, weightings, width);
+    return true;
+  }
+  if (name == points_dimension::point.path || name == std::string(checksums_group).substr(1) + "/point")
+    return integers(range(0, grid.size()));
+  const std::int64_t sizes = static_cast<std::int64_t>(c.d.size());
+  for (std::int64_t n = 0; n < sizes; ++n) {
+    const int d = c.d[static_cast<std::size_t>(n)];
+    if (name == spectra_points_path(d)) return integers(range(n * c.points_per_d(), c.points_per_d()));
+    if (name == lines_group_of(d) + "/line") {
+      const std::int64_t rows = grid.line_count() / sizes;
+      return integers(range(n * rows, rows));
+    }
+  }
+  for (const Column* column : point_columns()) {
+    if (column->phase != ColumnPhase::parameter || name != path_of(*column)) continue;
+    write_parameter_column(set, *column, grid, predictions, writer);
+    return true;
+  }
+  return false;
+}
+
 void SweepFile::write_done(std::int64_t index, const simulate::PointResult& result, double seconds) {
   write_outcome(index, PointOutcome{&result, PointStatus::done, seconds, run_index_, "", k_},
                 &result.eigenvalues);

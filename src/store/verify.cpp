@@ -133,7 +133,8 @@ std::vector<double> spectra_of(const SweepReader& reader, const config::SweepCon
 
 }  // namespace
 
-Verification verify_sweep(const SweepReader& reader, const Journal* journal) {
+Verification verify_sweep(const SweepReader& reader, const Journal* journal,
+                          const std::vector<std::int64_t>& failing_checksums) {
   Verification v;
   const std::vector<std::int64_t> status = reader.status();
   v.points = static_cast<std::int64_t>(status.size());
@@ -206,6 +207,15 @@ Verification verify_sweep(const SweepReader& reader, const Journal* journal) {
         if (!same) note(damage, i, "spectrum");
       }
     }
+  }
+  // A row whose bytes fail its checksum where no cell compared differs (its checksum cell, a text's padding).
+  for (const std::int64_t i : failing_checksums) {
+    if (i >= 0 && i < v.points && !damage.contains(i)) note(damage, static_cast<std::size_t>(i), "checksum");
+  }
+  for (std::size_t i = 0; i < status.size(); ++i) {
+    if (status[i] == static_cast<std::int64_t>(PointStatus::pending) && latest[i] != nullptr &&
+        record_status(*latest[i]) != PointStatus::pending)
+      v.pending_with_record.push_back({static_cast<std::int64_t>(i), {"status"}, *latest[i]});
   }
   for (auto& [index, names] : damage) {
     DamagedPoint point{index, std::move(names), std::nullopt};

@@ -94,6 +94,18 @@ struct PhaseStaleness {
 };
 PhaseStaleness phase_staleness(hid_t file);
 
+/// What repairs a dataset that fails its checksum: `run --resume` rewrites one that creation wrote whole
+/// from the config (a /grid axis, a /points column of parameters, /points/point, /checksums/point,
+/// /spectra/d<d>/point, /lines/d<d>/line: SweepFile::restore_created); `assemble` writes /phase again;
+/// `recover` rebuilds the file from its journal for any other (the failed points' messages, a dimension).
+enum class Repairer { resume, assemble, recover };
+Repairer repairer_of(std::string_view path);
+
+/// What repairs each kind of damage `report` found, for the file `path`: "`rmtsweep run ... --resume`
+/// restores points 5 and lines 3 from the journal (or computes them again) and /grid/snr from the config;
+/// `rmtsweep recover FILE` rebuilds /points/error from the journal", or empty where nothing is damaged.
+std::string describe_repairs(const ChecksumReport& report, const std::string& path);
+
 /// One line saying `report` ("checksums: 41 datasets and 64 rows checked: no damage found", or what differs).
 std::string describe(const ChecksumReport& report);
 

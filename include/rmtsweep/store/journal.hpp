@@ -4,27 +4,31 @@
 ///
 /// Layout: FILE.h5.journal/run-<i>-rank-<r>.jrnl, one file per run i and writing world rank r
 /// (the leaders of the groups: the ranks that write the points' records into the file). A file is
-/// the 8 bytes "rmtsjrn1", then frames:
+/// the 8 bytes "rmtsjrn2", then frames:
 ///
 ///     u32 kind (1 head, 2 point, 3 line) | u32 length | length bytes of payload | u32 crc32
 ///
-/// little-endian, the CRC-32 (zlib's) taken over kind, length and payload. The first frame is the
-/// head, a list of (key, value) texts: the sweep file's name, schema_version, the stored config text,
-/// the sweep_id and the whole provenance (provenance.hpp: versions and every run up to this one),
-/// this run and rank, k, the number of points and the record's columns (name, type, shape, width).
-/// Each point frame holds the point's index, one cell per column of the head (real: f64; integer:
-/// i64; text: u32 length and the bytes, the whole message; top_k: u32 count and f64s) and its
-/// spectrum (u32 count and f64s; 0 where its size stores none). A line frame holds a line's row of /lines
-/// (line_store.hpp): i64 line, i64 form, i64 converged, f64 rho, then poles, signal and offset (each u32
-/// count and f64s), written before its points' records. A record is written with one write(2) before the
-/// point's status is written in the file, so every point the file holds as done or failed is in the journal
-/// whatever kills the process afterwards; the journal is synced to the disk (fdatasync) at most once a second
-/// and when the run closes it (docs/reliability.md: the cost of a sync per record, measured). A frame cut
-/// short (kill -9 in the middle of a write, a full disk) or whose checksum fails ends what is read of its
-/// file: the bytes after the last whole record are ignored, and said.
+/// little-endian, the CRC-32 (zlib's) taken over kind, length and payload. The first two frames are the
+/// head, the same bytes twice: where one byte of the first copy is damaged, the second (found as the
+/// head frame whose offset is 8 + 12 + its own length: where a copy as long would end) is read, so that no
+/// damaged byte of the head loses the file's records (a file of format 1, "rmtsjrn1", has one copy, and is
+/// still read). The head is a list of (key, value) texts ("format": "rmtsweep point journal 2"): the sweep
+/// file's name, schema_version, the stored config text, the sweep_id and the whole provenance
+/// (provenance.hpp: versions and every run up to this one), this run and rank, k, the number of points and
+/// the record's columns (name, type, shape, width). Each point frame holds the point's index, one cell per
+/// column of the head (real: f64; integer: i64; text: u32 length and the bytes, the whole message; top_k: u32
+/// count and f64s) and its spectrum (u32 count and f64s; 0 where its size stores none). A line frame holds a
+/// line's row of /lines (line_store.hpp): i64 line, i64 form, i64 converged, f64 rho, then poles, signal and
+/// offset (each u32 count and f64s), written before its points' records. A record is written with one
+/// write(2) before the point's status is written in the file, so every point the file holds as done or failed
+/// is in the journal whatever kills the process afterwards; the journal is synced to the disk (fdatasync) at
+/// most once a second and when the run closes it (docs/reliability.md: the cost of a sync per record,
+/// measured). A frame cut short (kill -9 in the middle of a write, a full disk) or whose checksum fails ends
+/// what is read of its file: the bytes after the last whole record are ignored, and said.
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -144,6 +148,8 @@ struct JournalFile {
 /// Reads one journal file: its head and every whole record up to the first frame cut short or
 /// failing its checksum. Throws FileIoError only when the file cannot be read at all.
 JournalFile read_journal_file(const std::string& path);
+/// Reads the bytes of a journal file as read_journal_file() does (`path`: the file's name, said in problems).
+JournalFile read_journal_bytes(std::span<const unsigned char> bytes, const std::string& path);
 
 /// The journal of one sweep: every file of its directory with a head, ordered by run then rank.
 struct Journal {

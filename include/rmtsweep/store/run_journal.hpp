@@ -63,24 +63,51 @@ struct JournalLoss {
 /// The files of `before` gone or shorter now.
 std::vector<JournalLoss> journal_losses(const std::string& output, const JournalSnapshot& before);
 
-/// A resume: rank 0 compares the file with its journal (when `journal`) and its config (verify.hpp) before
-/// the file is opened in parallel: the points whose stored values differ from what was written (flipped
-/// bytes), on rank 0; empty on the others.
-std::vector<DamagedPoint> find_damage(const std::string& output, bool journal, MPI_Comm comm);
+/// What a resume finds damaged in the file before it opens it (find_damage), on rank 0.
+struct Damage {
+  /// Points whose stored values differ from their journal record or the config, or whose row fails its
+  /// checksum (verify_sweep), each with the record that vouches for it where one does.
+  std::vector<DamagedPoint> points;
+  /// Points pending in the file whose latest record holds them done or failed (Verification).
+  std::vector<DamagedPoint> pending;
+  /// Rows of /lines that fail their checksum, as the journal's latest line records hold them.
+  std::vector<LineRecord> lines;
+  /// Lines whose row fails its checksum and that no record holds: their points are computed again.
+  std::vector<std::int64_t> lines_without_record;
+  /// Datasets written whole at creation that fail their checksum: rewritten from the config.
+  std::vector<std::string> datasets;
+  /// Datasets that fail their checksum and that a resume cannot restore (Repairer::recover, ::assemble).
+  std::vector<std::string> unrepaired;
+  bool empty() const noexcept {
+    return points.empty() && pending.empty() && lines.empty() && lines_without_record.empty() &&
+           datasets.empty() && unrepaired.empty();
+  }
+};
+
+/// A resume: rank 0 compares the file with its journal (when `journal`) and its config (verify.hpp), and
+/// checks its checksums (checksums.hpp), before the file is opened in parallel: what differs from what was
+/// written (flipped bytes), on rank 0; empty on the others.
+Damage find_damage(const std::string& output, bool journal, MPI_Comm comm);
 
 /// What repair_damage did.
 struct Repair {
-  std::int64_t restored = 0;  ///< points written again from their journal records
-  std::int64_t again = 0;     ///< points made pending, computed again by this run
+  std::int64_t restored = 0;          ///< damaged points written again from their journal records
+  std::int64_t again = 0;             ///< points made pending, computed again by this run
+  std::int64_t pending_restored = 0;  ///< pending points written from their done or failed records
+  std::int64_t lines_restored = 0;    ///< /lines rows written again from their records
+  std::int64_t lines_again = 0;       ///< points of lines without a record made pending
+  std::int64_t datasets = 0;          ///< datasets rewritten from the config
 };
 
-/// Rank 0 restores the points `damaged` in the open `file`: a point its journal record vouches for is written
-/// again from it, the creation-time cells from the grid and `predictions`, and a point no record vouches for
-/// is made pending, so that this run computes it again. Collective: a failed write ends every rank alike
-/// (AgreedFailure).
+/// Restores `damaged` in the open `file`: rank 0 writes a point its journal record vouches for again from
+/// it, its creation-time cells from the grid and `predictions`, a pending point whose record holds it done
+/// or failed from that record, and a line's row from its record, each with its checksum; a point no record
+/// vouches for, and the points of a line no record holds, are made pending, so that this run computes them
+/// again. Then every rank rewrites the damaged datasets written at creation from the config (their checksum
+/// attributes are written collectively). Collective: a failed write ends every rank alike (AgreedFailure).
 Repair repair_damage(SweepFile& file, const config::Grid& grid,
-                     const std::vector<theory::Prediction>& predictions,
-                     const std::vector<DamagedPoint>& damaged, MPI_Comm comm);
+                     const std::vector<theory::Prediction>& predictions, const Damage& damaged,
+                     MPI_Comm comm);
 
 /// Creates FILE.h5.journal (rank 0) and attaches to `file` this rank's journal writer (collective:
 /// the head is read from the open file); rank 0's journal file is created at once, a group leader's

@@ -116,6 +116,15 @@ class SweepFile {
   /// Sets point `index`'s status to pending (independent; one rank): a damaged row no record vouches for,
   /// computed again by the run.
   void mark_pending(std::int64_t index);
+  /// Writes line `record.line`'s row of /lines again as the journal recorded it, its checksum with it
+  /// (independent; one rank; the journal is not written): a row that failed its checksum restored.
+  void restore_line(const LineRecord& record);
+  /// Rewrites the dataset at `path` ("/grid/snr", checksums.hpp's names) that creation wrote whole from the
+  /// config (a /grid axis, a /points column of parameters, /points/point, /checksums/point,
+  /// /spectra/d<d>/point, /lines/d<d>/line), from the grid and `predictions`, and its checksum. Collective
+  /// (every rank; rank 0 writes the values). False, and nothing written, for any other dataset.
+  bool restore_created(const std::string& path, const config::Grid& grid,
+                       const std::vector<theory::Prediction>& predictions);
 
   /// Collective close: the file, then the journal (its last records reach the disk), then rank 0 writes
   /// the failed points' messages (failure_messages.hpp), the file opened serially. A failure of the

@@ -42,6 +42,10 @@ struct Verification {
   /// and status were checked.
   std::int64_t unverified = 0;
   std::vector<DamagedPoint> damaged;
+  /// Points pending in the file whose latest journal record holds them done or failed: the journal vouches
+  /// for a result the file no longer shows (a status flipped, or a run killed between a point's record and
+  /// its row), each with its record, which `run --resume` writes again instead of computing the point.
+  std::vector<DamagedPoint> pending_with_record;
   /// Creation-time columns that differ from this rmtsweep's computation at more than half of the points:
   /// not flipped bytes (which hit a few rows) but another version's theory; not counted as damage.
   std::vector<std::string> other_theory;
@@ -50,7 +54,10 @@ struct Verification {
 /// Compares the file at `reader` with `journal` (null: no journal, only the creation-time columns and the
 /// status values are checked) as above. Reads every /points column and the stored spectra whole: about the
 /// file's size, as the journal's read is (docs/reliability.md measures it).
-Verification verify_sweep(const SweepReader& reader, const Journal* journal);
+/// `failing_checksums`: rows of /points that fail their row checksum (checksums.hpp), counted as damaged
+/// ("checksum") where nothing else of theirs differs, so that a resume restores them from their records too.
+Verification verify_sweep(const SweepReader& reader, const Journal* journal,
+                          const std::vector<std::int64_t>& failing_checksums = {});
 
 /// Rows `rows` of the file at `reader` as journal records of `columns` (the cells of those /points columns
 /// and the row of its size's spectra): what `rmtsweep recover` keeps of points only the old file holds.

@@ -267,7 +267,8 @@ TEST_F(Recover, StatusSaysWhenTheFileAndItsJournalDisagree) {
       << read_text(path + ".py.log");
   const Finished pending = run(serial({"status", path}), path + ".2.log");
   EXPECT_TRUE(contains(pending.output,
-                       "journal and file disagree: 3 points the journal holds are pending in the file"))
+                       "journal and file disagree: 3 points the journal holds as done or failed are pending "
+                       "in the file"))
       << pending.output;
   EXPECT_TRUE(contains(pending.output, "`rmtsweep recover " + path + "` rebuilds the file from the journal"))
       << pending.output;

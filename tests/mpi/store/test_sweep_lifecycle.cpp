@@ -227,12 +227,12 @@ TEST(Damage, AValueFlippedInTheFileIsFoundAgainstItsRecordAndRestoredFromIt) {
     }
     file.close();
   }
-  const std::vector<DamagedPoint> damaged = find_damage(path, true, comm);
+  const Damage damaged = find_damage(path, true, comm);
   if (comm.rank() == 0) {
-    ASSERT_EQ(damaged.size(), 1u);
-    EXPECT_EQ(damaged[0].index, 2);
-    EXPECT_EQ(damaged[0].columns, std::vector<std::string>{"overlap"});
-    EXPECT_TRUE(damaged[0].record);
+    ASSERT_EQ(damaged.points.size(), 1u);
+    EXPECT_EQ(damaged.points[0].index, 2);
+    EXPECT_EQ(damaged.points[0].columns, std::vector<std::string>{"overlap"});
+    EXPECT_TRUE(damaged.points[0].record);
   } else {
     EXPECT_TRUE(damaged.empty());
   }

@@ -1,6 +1,7 @@
 // The point journal's format (include/rmtsweep/store/journal.hpp): records read back as written, a
-// torn last record is skipped wherever it is cut, a damaged one ends the read, a failed write leaves
-// whole records only, and a journal of several sweeps or of other columns is refused.
+// torn last record is skipped wherever it is cut, a damaged one ends the read, no damaged byte of a head
+// loses a record, a file of the previous format still reads, a failed write leaves whole records only,
+// and a journal of several sweeps or of other columns is refused.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -11,6 +12,7 @@
 #include <fstream>
 #include <limits>
 
+#include "journal_format.hpp"  // src/store: to write a file of the previous format
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/store/journal.hpp"
 #include "rmtsweep/store/recover.hpp"
@@ -109,6 +111,7 @@ std::string journal_with(const TempDir& dir, int records) {
   const std::string journal = dir / "sweep.h5.journal";
   fs::create_directories(journal);
   store::JournalWriter writer(journal, head_of(0, 0));
+  writer.open();  // the head, also without records
   for (int i = 0; i < records; ++i) writer.append(record_of(i));
   writer.close();
   return journal;
@@ -167,6 +170,91 @@ TEST(Journal, ADamagedByteFailsItsRecordsChecksumAndEndsTheRead) {
   EXPECT_EQ(file.records.size(), 1u);
   EXPECT_NE(file.problem.find("checksum fails"), std::string::npos) << file.problem;
   EXPECT_EQ(file.ignored_bytes, fs::file_size(path) - one_record);
+}
+
+std::string bytes_of(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+TEST(Journal, EveryByteOfItsHeadDamagedInTurnLosesNoRecordAndNoFieldOfTheHead) {
+  const TempDir dir;
+  const std::string path = journal_with(dir, 3) + "/" + store::journal_file_name(0, 0);
+  const std::string bytes = bytes_of(path);
+  // The head's bytes, magic included: the size of a file without records.
+  const TempDir other;
+  const auto head_bytes = fs::file_size(journal_with(other, 0) + "/" + store::journal_file_name(0, 0));
+  const store::JournalHead head = head_of(0, 0);
+  std::size_t checked = 0;
+  for (std::size_t at = 0; at < head_bytes; ++at) {
+    for (const int flip : {0x01, 0xff}) {                              // one bit, and every bit of the byte
+      std::vector<unsigned char> damaged(bytes.begin(), bytes.end());  // as read_journal_file reads it
+      damaged[at] = static_cast<unsigned char>(damaged[at] ^ flip);
+      const store::JournalFile file = store::read_journal_bytes(damaged, path);
+      ASSERT_TRUE(file.has_head) << "byte " << at << " flipped: " << file.problem;
+      ASSERT_EQ(file.records.size(), 3u) << "byte " << at << " flipped: " << file.problem;
+      ASSERT_EQ(file.ignored_bytes, 0u) << "byte " << at << " flipped";
+      ASSERT_EQ(file.head.config, head.config) << "byte " << at;
+      ASSERT_EQ(file.head.provenance.sweep_id, head.provenance.sweep_id) << "byte " << at;
+      ASSERT_EQ(file.head.provenance.runs.size(), 1u) << "byte " << at;
+      ASSERT_EQ(file.head.provenance.runs[0].command_line, head.provenance.runs[0].command_line);
+      ASSERT_EQ(file.head.columns, head.columns) << "byte " << at;
+      ASSERT_EQ(file.head.points, head.points) << "byte " << at;
+      for (std::size_t r = 0; r < 3; ++r)
+        expect_same(file.records[r], record_of(static_cast<std::int64_t>(r)));
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 2 * head_bytes);
+}
+
+TEST(Journal, AFileOfThePreviousFormatWithOneHeadStillReads) {
+  const TempDir dir;
+  const std::string journal = dir / "sweep.h5.journal";
+  fs::create_directories(journal);
+  const store::JournalHead head = head_of(0, 0);
+  std::vector<unsigned char> bytes = store::detail::file_start(head, 1);
+  ASSERT_EQ(std::string(bytes.begin(), bytes.begin() + 8), "rmtsjrn1");
+  for (const std::int64_t i : {0, 1}) {
+    const std::vector<unsigned char> frame = store::detail::encode_record(record_of(i), head.columns);
+    bytes.insert(bytes.end(), frame.begin(), frame.end());
+  }
+  const std::string path = journal + "/" + store::journal_file_name(0, 0);
+  std::ofstream(path, std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  const store::Journal read = store::read_journal(journal);
+  ASSERT_EQ(read.files.size(), 1u);
+  EXPECT_TRUE(read.files[0].problem.empty()) << read.files[0].problem;
+  EXPECT_EQ(read.files[0].ignored_bytes, 0u);
+  EXPECT_EQ(read.head().config, head.config);
+  ASSERT_EQ(read.files[0].records.size(), 2u);
+  expect_same(read.files[0].records[1], record_of(1));
+}
+
+TEST(Journal, AFileWhoseHeadCopiesAreBothDamagedIsNamedWhenTheJournalIsRead) {
+  const TempDir dir;
+  const std::string journal = journal_with(dir, 1);
+  const std::string path = journal + "/" + store::journal_file_name(0, 0);
+  std::string bytes = bytes_of(path);
+  const TempDir other;
+  const auto head_bytes = fs::file_size(journal_with(other, 0) + "/" + store::journal_file_name(0, 0));
+  bytes[20] ^= 0x10;                         // in the first copy's payload
+  bytes[(head_bytes + 8) / 2 + 20] ^= 0x10;  // and in the second's
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+  EXPECT_FALSE(store::read_journal_file(path).has_head);
+  try {
+    (void)store::read_journal(journal);
+    FAIL() << "a journal without a readable head was read";
+  } catch (const InvalidFile& e) {
+    EXPECT_NE(std::string(e.what()).find(store::journal_file_name(0, 0)), std::string::npos) << e.what();
+  }
+  // Beside a readable file, it is listed as without a head.
+  store::JournalWriter second(journal, head_of(0, 1));
+  second.append(record_of(2));
+  second.close();
+  const store::Journal read = store::read_journal(journal);
+  ASSERT_EQ(read.headless.size(), 1u);
+  EXPECT_EQ(fs::path(read.headless[0]).filename(), store::journal_file_name(0, 0));
 }
 
 TEST(Journal, AWriteThatFailsIsUndoneSoTheFileHoldsWholeRecordsOnly) {

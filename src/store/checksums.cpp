@@ -522,7 +522,8 @@ ChecksumReport check_checksums(hid_t file, const std::string& prefix) {
     } else if (kind == Kind::real32 && io::is_scale(set)) {  // a dimension without values: all zeros
       ++report.datasets;
       const std::vector<double> values = io::read_doubles(set);
-      if (std::any_of(values.begin(), values.end(), [](double v) { return v != 0.0; }))
+      // Bit for bit: a flipped sign bit reads -0.0, which == 0.0.
+      if (std::any_of(values.begin(), values.end(), [](double v) { return v != 0.0 || std::signbit(v); }))
         report.damaged_datasets.push_back(path);
     } else if (!(prefix.empty() && report.checksummed && row_covered(path))) {
       report.not_checksummed.push_back(path);

@@ -19,6 +19,7 @@
 #include "option_errors.hpp"
 #include "output_path.hpp"
 #include "point_options.hpp"
+#include "rmtsweep/assemble/damage.hpp"
 #include "rmtsweep/assemble/detection_tables.hpp"
 #include "rmtsweep/assemble/finite_size_tables.hpp"
 #include "rmtsweep/assemble/finite_t_edges.hpp"
@@ -29,7 +30,6 @@
 #include "rmtsweep/assemble/phase_schema.hpp"
 #include "rmtsweep/assemble/theory_tables.hpp"
 #include "rmtsweep/common/error.hpp"
-#include "rmtsweep/common/index_list.hpp"
 #include "rmtsweep/io/file_error.hpp"
 #include "rmtsweep/io/file_lock.hpp"
 #include "rmtsweep/io/hdf5.hpp"
@@ -331,63 +331,6 @@ void check_writable_in_place(const std::string& path) {
   }
 }
 
-/// Whether assemble's tables are read from the dataset `path` as a whole: a damaged one has no rows to leave
-/// out. /points' columns but the messages (error) and the dimensions (point, k), and each size's
-/// /lines/d<d>/line (which line each row is).
-bool read_whole_by_assemble(const std::string& path) {
-  if (path.starts_with("/lines/")) return true;
-  return path.starts_with("/points/") && path != "/points/error" && path != "/points/point" &&
-         path != "/points/k";
-}
-
-/// " 5 9 17" (index_list after a space; appended: GCC 12 misreads " " + std::string as overlapping copies).
-std::string listed(const std::vector<std::int64_t>& items) {
-  return std::string(" ").append(index_list(items));
-}
-
-/// What assemble does with the damage the checksums of the sweep file `path` show (store::check_checksums;
-/// /phase's own is left aside: assemble rewrites it). Returns the rows to leave out (--skip-damaged), or
-/// an empty message when the tables may be built; else (exit 4) the message that says why not.
-struct DamageDecision {
-  assemble::LeftOut left_out;
-  std::string refusal;                       ///< non-empty: nothing is written, exit 4
-  std::vector<std::string> unread_datasets;  ///< damaged datasets the tables do not read (said, not refused)
-};
-
-DamageDecision judge_damage(const std::string& path, const store::ChecksumReport& report, bool skip_damaged) {
-  DamageDecision decision;
-  std::vector<std::string> whole;
-  for (const std::string& dataset : report.damaged_datasets) {
-    if (dataset.starts_with("/phase/")) continue;
-    (read_whole_by_assemble(dataset) ? whole : decision.unread_datasets).push_back(dataset);
-  }
-  std::string rows;
-  if (!report.damaged_points.empty())
-    rows += "/points (and /spectra) rows of points" + listed(report.damaged_points);
-  if (!report.damaged_lines.empty())
-    rows += std::string(rows.empty() ? "" : ", ") + "/lines rows of lines" + listed(report.damaged_lines);
-  const std::string status_hint = "`rmtsweep status " + path + "` names the damage and what repairs it";
-  if (!whole.empty()) {
-    std::string names;
-    for (const std::string& dataset : whole) names += " " + dataset;
-    decision.refusal = "checksums fail in the datasets" + names + (rows.empty() ? "" : " and in " + rows) +
-                       ", which the tables read whole: nothing written (--skip-damaged leaves out rows, not "
-                       "whole datasets); " +
-                       status_hint;
-    return decision;
-  }
-  if (rows.empty()) return decision;
-  if (!skip_damaged) {
-    decision.refusal = "checksums fail in " + rows + ": nothing written; " + status_hint +
-                       ", or `rmtsweep assemble " + path +
-                       " --skip-damaged` builds /phase without those rows";
-    return decision;
-  }
-  decision.left_out.points.insert(report.damaged_points.begin(), report.damaged_points.end());
-  decision.left_out.lines.insert(report.damaged_lines.begin(), report.damaged_lines.end());
-  return decision;
-}
-
 /// The suffixes of an HDF5 file that --output takes (netCDF-4's .nc too: the phase file is one).
 constexpr const char* hdf5_suffixes[] = {".h5", ".hdf5", ".hdf", ".he5", ".nc"};
 
@@ -477,10 +420,11 @@ int command_assemble(int argc, char** argv) {
 
   // Every checksum of the sweep file first (a file of schema_version 3 or older has none): damaged rows are
   // refused, or left out with --skip-damaged.
-  const DamageDecision damage = [&] {
+  const assemble::DamageDecision damage = [&] {
     try {
       const store::SweepReader reader(path);
-      return judge_damage(path, store::check_checksums(reader.file()), skip_damaged);
+      return assemble::judge_damage(path, store::check_checksums(reader.file()), skip_damaged,
+                                    assemble::assemble_reads);
     } catch (const Hdf5Error& e) {
       throw io::file_error(path, "read the sweep file", e);
     }
@@ -608,15 +552,16 @@ int command_assemble(int argc, char** argv) {
                  " (--skip-damaged: %zu done points and %zu lines' secular forms left out, their "
                  "checksums failing)",
                  data.left_out_points.size(), data.left_out_lines.size());
-    std::fprintf(stderr,
-                 "rmtsweep assemble: warning: %s: left out as damaged (--skip-damaged): %zu done points (%s) "
-                 "and %zu lines' secular forms (%s); assemble again once `rmtsweep status %s` finds them "
-                 "repaired\n",
-                 path.c_str(), data.left_out_points.size(),
-                 data.left_out_points.empty() ? "none" : listed(data.left_out_points).substr(1).c_str(),
-                 data.left_out_lines.size(),
-                 data.left_out_lines.empty() ? "none" : listed(data.left_out_lines).substr(1).c_str(),
-                 path.c_str());
+    std::fprintf(
+        stderr,
+        "rmtsweep assemble: warning: %s: left out as damaged (--skip-damaged): %zu done points (%s) "
+        "and %zu lines' secular forms (%s); assemble again once `rmtsweep status %s` finds them "
+        "repaired\n",
+        path.c_str(), data.left_out_points.size(),
+        data.left_out_points.empty() ? "none" : assemble::listed(data.left_out_points).substr(1).c_str(),
+        data.left_out_lines.size(),
+        data.left_out_lines.empty() ? "none" : assemble::listed(data.left_out_lines).substr(1).c_str(),
+        path.c_str());
   }
   if (run_writes) {
     std::fprintf(summary,

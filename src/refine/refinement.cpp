@@ -111,11 +111,12 @@ std::vector<std::string> stored_config_mismatches(const std::string& path) {
   return out;
 }
 
-Refinement::Refinement(std::string path, config::Grid grid, const RefineOptions& options, MPI_Comm comm)
+Refinement::Refinement(std::string path, config::Grid grid, const RefineOptions& options, MPI_Comm comm,
+                       const assemble::LeftOut& left_out)
     : path_(std::move(path)), grid_(std::move(grid)), options_(options), comm_(comm) {
   Lines lines_root;
   const bool root = parallel::rank_of(comm_) == 0;
-  if (root) lines_root = read_lines(path_, options_);
+  if (root) lines_root = read_lines(path_, options_, left_out);
   geometry_ = geometry_everywhere(lines_root, comm_);
   if (root) replay_ = std::make_unique<Replay>(std::move(lines_root), options_, grid_.config().trials);
 }

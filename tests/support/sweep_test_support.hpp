@@ -170,6 +170,22 @@ inline Finished run_serial(const std::vector<std::string>& args, const std::stri
   return run(command, log);
 }
 
+/// Flips the lowest bit of the byte at `byte` of the storage of `dataset` (contiguous) in `path`, as a disk
+/// or a copy would: the bytes alone, no HDF5 call (h5py finds the offset; its output goes to `log`).
+inline void flip_stored_bit(const std::string& path, const std::string& dataset, std::size_t byte,
+                            const std::string& log) {
+  const Finished done =
+      run({RMTSWEEP_PYTHON, "-c",
+           "import sys, h5py\nf = h5py.File(sys.argv[1], 'r'); at = f['" + dataset + "'].id.get_offset() + " +
+               std::to_string(byte) +
+               "; f.close()\n"
+               "with open(sys.argv[1], 'r+b') as raw:\n"
+               "    raw.seek(at); b = raw.read(1)[0]; raw.seek(at); raw.write(bytes([b ^ 1]))\n",
+           path},
+          log);
+  EXPECT_EQ(done.exit_code, 0) << done.output;
+}
+
 /// tests/python/compare_sweep_files.py a b `extra`...: exit 0 when the two files hold the same content.
 inline Finished compare_sweep_files(const std::string& a, const std::string& b,
                                     const std::vector<std::string>& extra = {}) {

@@ -42,15 +42,9 @@ class AssembleDamaged : public ::testing::Test {
     return done.output;
   }
 
-  /// Flips the lowest bit of the byte at `byte` of the storage of `dataset` (contiguous) in `path`, as a
-  /// disk or a copy would: the bytes alone, no HDF5 call. Returns nothing; the caller knows the row.
+  /// Flips the lowest bit of the byte at `byte` of the storage of `dataset` in `path` (flip_stored_bit).
   void flip(const std::string& path, const std::string& dataset, std::size_t byte) const {
-    python("f = h5py.File(sys.argv[1], 'r'); at = f['" + dataset + "'].id.get_offset() + " +
-               std::to_string(byte) +
-               "; f.close()\n"
-               "with open(sys.argv[1], 'r+b') as raw:\n"
-               "    raw.seek(at); b = raw.read(1)[0]; raw.seek(at); raw.write(bytes([b ^ 1]))\n",
-           path);
+    flip_stored_bit(path, dataset, byte, own_ / "flip.log");
   }
 
   static std::vector<std::int64_t> ints(const std::string& path, const std::string& dataset) {

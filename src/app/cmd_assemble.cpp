@@ -441,6 +441,20 @@ int command_assemble(int argc, char** argv) {
                  "`rmtsweep status %s` names the damage and what repairs it\n",
                  path.c_str(), names.c_str(), path.c_str());
   }
+  if (!damage.phase_datasets.empty()) {  // never replaced without a word
+    std::string names;
+    for (const std::string& dataset : damage.phase_datasets) names += " " + dataset;
+    if (in_place)
+      std::fprintf(stderr,
+                   "rmtsweep assemble: warning: %s: checksums fail in%s: the damaged /phase is replaced by "
+                   "the one built now\n",
+                   path.c_str(), names.c_str());
+    else
+      std::fprintf(stderr,
+                   "rmtsweep assemble: warning: %s: checksums fail in%s: this writes %s, and leaves the "
+                   "sweep file's damaged /phase as it is (`rmtsweep assemble %s` rebuilds it)\n",
+                   path.c_str(), names.c_str(), output.c_str(), path.c_str());
+  }
   const assemble::SweepData data = [&] {
     try {
       return assemble::read_sweep(path, damage.left_out);

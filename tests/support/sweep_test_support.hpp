@@ -241,7 +241,8 @@ inline std::vector<std::pair<std::string, std::vector<double>>> stored_values(co
     for (const std::string& name : io::list_children(io::open_group(file, block))) {
       const store::Column* column = store::find_column(name);
       if (column != nullptr && column->type == store::ColumnType::text) continue;
-      if (name == "seconds" || name == "run" || name == "operator_products" || name == "solver_residual")
+      if (name == "seconds" || name == "run" || name == "operator_products" || name == "solver_residual" ||
+          name == "checksum")  // the rows' CRC-32 of their measurements (refine_file.hpp)
         continue;
       values.emplace_back(block + "/" + name, io::read_doubles(io::open_dataset(file, block + "/" + name)));
     }
@@ -251,6 +252,7 @@ inline std::vector<std::pair<std::string, std::vector<double>>> stored_values(co
     const std::string block = "refine/lines/block_" + std::to_string(b);
     for (const std::string& name : io::list_children(io::open_group(file, block))) {
       if (name == "row" || name == "pole_index") continue;  // dimensions without values
+      if (name == "checksum") continue;                     // the rows' CRC-32 of their secular forms
       values.emplace_back(block + "/" + name, io::read_doubles(io::open_dataset(file, block + "/" + name)));
     }
   }

@@ -1,6 +1,8 @@
 // Every byte readers read back is checked: a byte flipped anywhere in the datasets of a finished, assembled
 // sweep, or in the /refine blocks of a refined one, is named by `status` with exit 4; /phase says when it is
 // stale; a file of an earlier schema is "not checksummed", not damaged.
+#include <algorithm>
+#include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -90,6 +92,29 @@ TEST_F(RefinedStatusChecksums, EveryRefineDatasetIsCheckedAndARefinedSweepHasNoD
       << "the grid's 32 points and 8 lines' rows, the 16 refined points and 4 refined lines' rows";
   EXPECT_TRUE(sums["damaged_refined_points"].empty()) << sums.dump();
   EXPECT_TRUE(sums["damaged_refined_lines"].empty()) << sums.dump();
+}
+
+// A block written by an rmtsweep from before the /refine checksums (made here by deleting them): its datasets
+// are listed as not checksummed, which is no damage.
+TEST_F(RefinedStatusChecksums, ABlockWrittenBeforeItsRowChecksumsIsNotChecksummedAndNotDamaged) {
+  const TempDir dir;
+  const std::string path = dir / "older.h5";
+  std::filesystem::copy_file(sweep_, path);
+  const std::string unstamp =
+      "import h5py, sys\n"
+      "f = h5py.File(sys.argv[1], 'r+')\n"
+      "for name in ('checksum', 'parameters_checksum'): del f['refine/block_0/' + name]\n"
+      "del f['refine/block_0/error'].attrs['checksum']\n"
+      "for name in ('checksum', 'identity_checksum'): del f['refine/lines/block_0/' + name]\n";
+  ASSERT_EQ(run({RMTSWEEP_PYTHON, "-c", unstamp, path}, dir / "py.log").exit_code, 0)
+      << read_text(dir / "py.log");
+  const nlohmann::json sums = status_json(path, dir / "status.log", 0)["verify"]["checksums"];
+  const std::vector<std::string> unchecked = sums["not_checksummed"];
+  EXPECT_NE(std::find(unchecked.begin(), unchecked.end(), "/refine/block_0/top_eigenvalue"), unchecked.end())
+      << sums.dump();
+  EXPECT_NE(std::find(unchecked.begin(), unchecked.end(), "/refine/lines/block_0/poles"), unchecked.end())
+      << sums.dump();
+  EXPECT_EQ(sums["rows"], 32 + 8) << "the grid's rows alone";
 }
 
 // One byte flipped at a random offset inside each /refine dataset's storage, in rows given and not given.

@@ -21,6 +21,9 @@
 #   would otherwise wait about 2 s on every refused launch (odls_base_sigkill_timeout; docs/testing.md).
 # - RUN_SERIAL: the test times the program against the wall clock (test_run_example_eta), so ctest runs it
 #   alone: beside other tests its rate changes under it.
+# - Every test's COST (the order ctest starts them in on a build without timings) is in
+#   cmake/rmtsweep_test_costs.cmake.
+include(${CMAKE_CURRENT_LIST_DIR}/rmtsweep_test_costs.cmake)
 set(RMTSWEEP_MPIEXEC_EXTRA_FLAGS "--oversubscribe" CACHE STRING "Extra flags for mpiexec in MPI tests")
 
 # The environment of every test: Open MPI as root and oversubscribed, one BLAS thread per process.
@@ -73,6 +76,7 @@ function(rmtsweep_add_test name)
                 $<TARGET_FILE:${name}>)
       set_tests_properties(${test} PROPERTIES LABELS "${tier};ranks${ranks};${arg_LABELS}" PROCESSORS ${ranks}
         ENVIRONMENT "${environment}" TIMEOUT ${timeout})
+      rmtsweep_test_cost(${test})
       if(arg_RESOURCE_LOCK)
         set_tests_properties(${test} PROPERTIES RESOURCE_LOCK "${arg_RESOURCE_LOCK}")
       endif()
@@ -86,6 +90,7 @@ function(rmtsweep_add_test name)
     add_test(NAME ${name} COMMAND $<TARGET_FILE:${name}>)
     set_tests_properties(${name} PROPERTIES LABELS "${tier};${arg_LABELS}" ENVIRONMENT "${environment}"
       TIMEOUT ${timeout})
+    rmtsweep_test_cost(${name})
     if(arg_PROCESSORS)
       set_tests_properties(${name} PROPERTIES PROCESSORS ${arg_PROCESSORS})
     endif()
@@ -118,6 +123,7 @@ function(rmtsweep_add_script_test name)
   add_test(NAME ${name} COMMAND ${arg_COMMAND})
   set_tests_properties(${name} PROPERTIES LABELS "${arg_TIER};${arg_LABELS}"
     ENVIRONMENT "${environment};${arg_ENVIRONMENT}" TIMEOUT ${timeout})
+  rmtsweep_test_cost(${name})
   if(arg_PROCESSORS)
     set_tests_properties(${name} PROPERTIES PROCESSORS ${arg_PROCESSORS})
   endif()

@@ -1,34 +1,28 @@
 // `rmtsweep assemble FILE.h5 [--margin C] [--output PHASE.h5 [--force]]`: phase tables (/phase) into a sweep
 // file, or into a phase file of their own (the sweep file only read).
-#include <mpi.h>
-
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <functional>
-#include <set>
 #include <string>
 #include <system_error>
 #include <vector>
 
 #include "command_options.hpp"
 #include "commands.hpp"
+#include "damage_text.hpp"
 #include "option_errors.hpp"
 #include "output_path.hpp"
 #include "point_options.hpp"
-#include "rmtsweep/assemble/damage.hpp"
 #include "rmtsweep/assemble/detection_tables.hpp"
-#include "rmtsweep/assemble/finite_size_tables.hpp"
-#include "rmtsweep/assemble/finite_t_edges.hpp"
 #include "rmtsweep/assemble/finite_t_table.hpp"
 #include "rmtsweep/assemble/phase.hpp"
 #include "rmtsweep/assemble/phase_file.hpp"
 #include "rmtsweep/assemble/phase_output.hpp"
 #include "rmtsweep/assemble/phase_schema.hpp"
-#include "rmtsweep/assemble/theory_tables.hpp"
+#include "rmtsweep/assemble/phase_tables.hpp"
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/io/file_error.hpp"
 #include "rmtsweep/io/file_lock.hpp"
@@ -36,6 +30,7 @@
 #include "rmtsweep/io/move_aside.hpp"
 #include "rmtsweep/model/parse_number.hpp"
 #include "rmtsweep/parallel/blas_threads.hpp"
+#include "rmtsweep/parallel/environment.hpp"
 #include "rmtsweep/store/checksums.hpp"
 #include "rmtsweep/store/sweep_reader.hpp"
 #include "rmtsweep/store/writer_lock.hpp"
@@ -392,8 +387,7 @@ int command_assemble(int argc, char** argv) {
                          "(the sweep file only read).");
   if (!values) return 0;
   const bool output_given = values->count("output") > 0, table_given = values->count("table") > 0;
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const int rank = parallel::world_rank();  // 0 where MPI is not started (run by hand)
   const std::string margin_allowed = "allowed: a number margin >= 0";
   const double margin = model::parse_double(margin_text, "margin", margin_allowed);
   if (margin < 0) throw InvalidOption("margin", margin_text, margin_allowed);
@@ -420,30 +414,29 @@ int command_assemble(int argc, char** argv) {
 
   // Every checksum of the sweep file first (a file of schema_version 3 or older has none): damaged rows are
   // refused, or left out with --skip-damaged.
-  const assemble::DamageDecision damage = [&] {
+  const assemble::DamagePlan damage = [&] {
     try {
       const store::SweepReader reader(path);
-      return assemble::judge_damage(path, store::check_checksums(reader.file()), skip_damaged,
-                                    assemble::assemble_reads);
+      return assemble::plan_for_damage(store::check_checksums(reader.file()));
     } catch (const Hdf5Error& e) {
       throw io::file_error(path, "read the sweep file", e);
     }
   }();
-  if (!damage.refusal.empty()) {
-    std::fprintf(stderr, "rmtsweep assemble: %s: %s\n", path.c_str(), damage.refusal.c_str());
+  if (const std::string why = damage_refusal(path, damage, skip_damaged, assemble_words); !why.empty()) {
+    std::fprintf(stderr, "rmtsweep assemble: %s: %s\n", path.c_str(), why.c_str());
     return 4;
   }
-  if (!damage.unread_datasets.empty()) {
+  if (!damage.unread.empty()) {
     std::string names;
-    for (const std::string& dataset : damage.unread_datasets) names += " " + dataset;
+    for (const std::string& dataset : damage.unread) names += " " + dataset;
     std::fprintf(stderr,
                  "rmtsweep assemble: warning: %s: checksums fail in%s, which the tables do not read; "
                  "`rmtsweep status %s` names the damage and what repairs it\n",
                  path.c_str(), names.c_str(), path.c_str());
   }
-  if (!damage.phase_datasets.empty()) {  // never replaced without a word
+  if (!damage.phase.empty()) {  // never replaced without a word
     std::string names;
-    for (const std::string& dataset : damage.phase_datasets) names += " " + dataset;
+    for (const std::string& dataset : damage.phase) names += " " + dataset;
     if (in_place)
       std::fprintf(stderr,
                    "rmtsweep assemble: warning: %s: checksums fail in%s: the damaged /phase is replaced by "
@@ -457,90 +450,30 @@ int command_assemble(int argc, char** argv) {
   }
   const assemble::SweepData data = [&] {
     try {
-      return assemble::read_sweep(path, damage.left_out);
+      return assemble::read_sweep(path, damage.left_out());
     } catch (const Hdf5Error& e) {
       throw io::file_error(path, "read the sweep file", e);
     }
   }();
   if (in_place) check_writable_in_place(path);
-  model::PointParams base;
-  base.d = data.axes.d.back();  // the fine theory curves (d -> infinity limits) record the largest
-  base.T = data.config.T;
-  base.correlation = data.config.correlation;
-  base.table = data.config.table;
-  base.seed = data.config.seed;
-
-  const auto theory = assemble::theory_tables(base, data.config.weighting, data.axes, margin);
-  auto table = assemble::tabulate(data.axes, data.points, theory.detection_threshold);
-  const assemble::FiniteTTable finite_t_table = assemble::finite_t_table(data.axes, data.points);
-  // The finite-T rule judges each trial by its own edge: stored with its points where the sweep computed the
-  // finite-T theory, else one values-only eigenvalue problem per trial here.
-  const assemble::FiniteTEdges finite_t(base, data.config.weighting, data.axes, &data.points);
-  {
-    // Each edge computed here is an eigenvalue problem (FiniteTEdges::edge_seconds). Say so where they add up
-    // to more than a few seconds.
-    std::vector<std::pair<std::size_t, int>> keys = assemble::edges_asked_for(data.axes, data.points);
-    for (const auto& r : data.refined) keys.emplace_back(r.line, r.trial);
-    // The trials of the secular forms, which a partial file's done points need not name.
-    for (const auto* forms : {&data.secular, &data.refined_secular}) {
-      for (const auto& [key, secular] : *forms) keys.push_back(key);
-    }
-    std::set<std::pair<std::size_t, int>> own;  // (line, trial) whose edge is not stored
-    for (const auto& [line, trial] : keys) {
-      if (!finite_t.stored(line, trial)) own.emplace(line, trial);
-    }
-    double seconds = 0.0;
-    for (const auto& [line, trial] : own) seconds += finite_t.edge_seconds(line);
-    const int threads = parallel::blas_threads();  // the cores this rank may use
-    if (seconds > 10.0)
-      std::fprintf(
-          stderr,
-          "rmtsweep assemble: the finite-T edges of %zu trials not stored with their points, each its own "
-          "(one eigenvalue problem of size min(V, N) each, up to %d at once): about %.0f s of one core\n",
-          own.size(), threads, seconds);
-    finite_t.compute(keys, threads);
-  }
-  const auto finite_t_points = assemble::scaled_by_trial_edge(data.axes, data.points, finite_t);
-  const auto finite_t_refined = assemble::scaled_by_trial_edge(data.refined, finite_t);
-  // Each trial's own finite-T edge as a scale of the line's reference (1 where the line has no edge).
-  const auto trials = static_cast<std::size_t>(data.config.trials);
-  std::vector<double> finite_t_scale(data.axes.lines() * trials, 1.0);
-  for (const auto& [key, secular] : data.secular) {
-    const auto [line, trial] = key;
-    const double scale = finite_t.scale(line, trial);
-    if (std::isfinite(scale)) finite_t_scale[line * trials + static_cast<std::size_t>(trial)] = scale;
-  }
-  auto rules = assemble::detection_tables(
-      data.axes, data.points, theory.bulk_edge_right, finite_t.references(), margin,
-      assemble::default_null_alpha, &finite_t_points, &data.secular, data.config.trials, &finite_t_scale);
-  // Refined thresholds (probit fits over grid and /refine points); the extrapolation to d -> infinity
-  // takes them where a line has refined points.
-  std::vector<assemble::RefinedTable> refined;
-  for (auto& rule : rules) {
-    const bool scaled = rule.rule == assemble::Rule::finite_t_edge;
-    // Exact thresholds where every trial has its line's secular form: the rule's level on lambda_1 (the
-    // finite-T rule's divided by the trial's own edge scale where each trial has its own edge; none for
-    // eigengap).
-    assemble::ExactForms exact{&data.secular, &data.refined_secular, [&](std::size_t line, int trial) {
-                                 if (rule.rule == assemble::Rule::eigengap) return std::nan("");
-                                 const double scale = scaled ? finite_t.scale(line, trial) : 1.0;
-                                 return rule.threshold[line] / (std::isfinite(scale) ? scale : 1.0);
-                               }};
-    refined.push_back(assemble::refined_table(data.axes, scaled ? finite_t_points : data.points,
-                                              scaled ? finite_t_refined : data.refined, rule, &exact));
-    if (!data.refined.empty()) assemble::extrapolate_with_refined(data.axes, refined.back(), rule);
-  }
-  // Along d: residuals against the finite-T thresholds, consistency, flags, and per (weighting, delta, gamma)
-  // the default rule, whose detected fractions and thresholds the top level carries.
-  assemble::DefaultTables defaults;
-  defaults.along_d = assemble::finite_size_tables(
-      data.axes, table, assemble::finite_t_trial_thresholds(data.axes, data.points, data.config.trials),
-      finite_t_table, rules, data.config.trials);
-  defaults.rules = assemble::default_rule_table(data.axes, rules, defaults.along_d.default_rule);
-  defaults.refined = assemble::default_refined_table(data.axes, refined, defaults.along_d.default_rule);
-  table.detected_fraction = defaults.rules.detected_fraction;
-  table.empirical_threshold_snr = defaults.rules.empirical_threshold_snr;
-  table.empirical_threshold_bracket = defaults.rules.empirical_threshold_bracket;
+  // Each finite-T edge computed here is an eigenvalue problem (FiniteTEdges::edge_seconds). Said where they
+  // add up to more than a few seconds.
+  const assemble::PhaseTables tables = assemble::build_phase_tables(
+      data, margin, parallel::blas_threads(), [](const assemble::EdgeWork& work) {
+        if (work.seconds > 10.0)
+          std::fprintf(
+              stderr,
+              "rmtsweep assemble: the finite-T edges of %zu trials not stored with their points, each "
+              "its own (one eigenvalue problem of size min(V, N) each, up to %d at once): about %.0f s "
+              "of one core\n",
+              work.trials, work.threads, work.seconds);
+      });
+  const assemble::TheoryTables& theory = tables.theory;
+  const assemble::PhaseTable& table = tables.table;
+  const assemble::FiniteTTable& finite_t_table = tables.finite_t;
+  const std::vector<assemble::RuleTable>& rules = tables.rules;
+  const std::vector<assemble::RefinedTable>& refined = tables.refined;
+  const assemble::DefaultTables& defaults = tables.defaults;
   const auto write = [&](const std::string& target) {
     assemble::write_phase(target, data, table, theory, finite_t_table, margin, rules, shown, refined,
                           defaults);
@@ -566,16 +499,15 @@ int command_assemble(int argc, char** argv) {
                  " (--skip-damaged: %zu done points and %zu lines' secular forms left out, their "
                  "checksums failing)",
                  data.left_out_points.size(), data.left_out_lines.size());
-    std::fprintf(
-        stderr,
-        "rmtsweep assemble: warning: %s: left out as damaged (--skip-damaged): %zu done points (%s) "
-        "and %zu lines' secular forms (%s); assemble again once `rmtsweep status %s` finds them "
-        "repaired\n",
-        path.c_str(), data.left_out_points.size(),
-        data.left_out_points.empty() ? "none" : assemble::listed(data.left_out_points).substr(1).c_str(),
-        data.left_out_lines.size(),
-        data.left_out_lines.empty() ? "none" : assemble::listed(data.left_out_lines).substr(1).c_str(),
-        path.c_str());
+    std::fprintf(stderr,
+                 "rmtsweep assemble: warning: %s: left out as damaged (--skip-damaged): %zu done points (%s) "
+                 "and %zu lines' secular forms (%s); assemble again once `rmtsweep status %s` finds them "
+                 "repaired\n",
+                 path.c_str(), data.left_out_points.size(),
+                 data.left_out_points.empty() ? "none" : listed(data.left_out_points).substr(1).c_str(),
+                 data.left_out_lines.size(),
+                 data.left_out_lines.empty() ? "none" : listed(data.left_out_lines).substr(1).c_str(),
+                 path.c_str());
   }
   if (run_writes) {
     std::fprintf(summary,

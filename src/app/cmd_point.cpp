@@ -186,9 +186,14 @@ nlohmann::json edge_threshold_json(const simulate::LineResult& line, const theor
                                    int d) {
   const double level =
       assemble::detection_threshold(prediction.bulk_edge_right, d, assemble::default_detection_margin);
-  const spectral::LevelCrossing crossing = spectral::level_crossing(line.secular, level);
   nlohmann::json out;
   out["level"] = level;
+  if (line.secular.size() == 0) {  // no rank-one form (q = 0): its points were computed one at a time
+    out["threshold_snr"] = nullptr;
+    out["secular_form"] = false;
+    return out;
+  }
+  const spectral::LevelCrossing crossing = spectral::level_crossing(line.secular, level);
   out["threshold_snr"] = std::isfinite(crossing.r_from) ? nlohmann::json(crossing.r_from * crossing.r_from)
                                                         : nlohmann::json(nullptr);
   out["detected_at_zero"] = crossing.at_zero;
@@ -256,7 +261,11 @@ int point_line(const po::variables_map& values, const std::string& snr_text, int
   }
   const nlohmann::json edge = edge_threshold_json(line, at_zero, params.d);
   std::printf("edge rule      lambda_1 > %.8g (bulk edge x (1 + d^-2/3)): ", edge["level"].get<double>());
-  if (edge["threshold_snr"].is_null()) {
+  if (edge.contains("secular_form")) {
+    std::printf(
+        "no exact threshold: the signal weights sigma_n do not vary (q = 0), so the line has no rank-one "
+        "form and its points were computed one at a time\n");
+  } else if (edge["threshold_snr"].is_null()) {
     std::printf("never detected\n");
   } else {
     std::printf("detected for every snr > %.10g", edge["threshold_snr"].get<double>());

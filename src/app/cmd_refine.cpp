@@ -16,10 +16,11 @@
 
 #include "command_options.hpp"
 #include "commands.hpp"
+#include "damage_text.hpp"
 #include "output_path.hpp"
 #include "point_options.hpp"
-#include "rmtsweep/assemble/damage.hpp"
 #include "rmtsweep/assemble/detection_tables.hpp"
+#include "rmtsweep/assemble/phase_tables.hpp"
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/io/file_error.hpp"
 #include "rmtsweep/io/file_lock.hpp"
@@ -128,24 +129,22 @@ std::size_t print_summary(const refine::RefineOutcome& outcome, const refine::Re
 
 /// What the checksums found that refine goes on with (rank 0, stderr): damaged datasets it does not read, and
 /// the rows --skip-damaged leaves out.
-void print_damage_left(const std::string& path, const assemble::DamageDecision& damage) {
+void print_damage_left(const std::string& path, const assemble::DamagePlan& damage) {
   std::string names;
-  for (const auto* datasets : {&damage.unread_datasets, &damage.phase_datasets})
+  for (const auto* datasets : {&damage.unread, &damage.phase})
     for (const std::string& dataset : *datasets) names += " " + dataset;
   if (!names.empty())
     std::fprintf(stderr,
                  "rmtsweep refine: warning: %s: checksums fail in%s, which refine does not read; `rmtsweep "
                  "status %s` names the damage and what repairs it\n",
                  path.c_str(), names.c_str(), path.c_str());
-  const auto& points = damage.left_out.points;
-  const auto& lines = damage.left_out.lines;
-  if (points.empty() && lines.empty()) return;
-  const std::vector<std::int64_t> p(points.begin(), points.end()), l(lines.begin(), lines.end());
+  if (damage.points.empty() && damage.lines.empty()) return;
   std::fprintf(stderr,
                "rmtsweep refine: warning: %s: left out as damaged (--skip-damaged): %zu done points (%s) and "
                "%zu lines' secular forms (%s); refine again once `rmtsweep status %s` finds them repaired\n",
-               path.c_str(), p.size(), p.empty() ? "none" : assemble::listed(p).substr(1).c_str(), l.size(),
-               l.empty() ? "none" : assemble::listed(l).substr(1).c_str(), path.c_str());
+               path.c_str(), damage.points.size(),
+               damage.points.empty() ? "none" : listed(damage.points).substr(1).c_str(), damage.lines.size(),
+               damage.lines.empty() ? "none" : listed(damage.lines).substr(1).c_str(), path.c_str());
 }
 
 }  // namespace
@@ -172,17 +171,17 @@ int command_refine(int argc, char** argv) {
   if (!unwritable.empty()) throw InvalidOption("file", path, unwritable);
   io::FileLock lock = lock_for_refine(path, MPI_COMM_WORLD);
   // Every checksum of the sweep file before anything is read or computed (rank 0; a file of schema_version 3
-  // or older has none): damaged rows are refused, or left out with --skip-damaged (assemble/damage.hpp).
-  assemble::DamageDecision damage;
+  // or older has none): damaged rows are refused, or left out with --skip-damaged (assemble::plan_for_damage,
+  // phase_tables.hpp).
+  assemble::DamagePlan damage;  // rank 0's
   const std::string refusal = parallel::decided_on_root(MPI_COMM_WORLD, [&] {
     try {
       const store::SweepReader reader(path);
-      damage = assemble::judge_damage(path, store::check_checksums(reader.file()), options.skip_damaged,
-                                      assemble::refine_reads);
+      damage = assemble::plan_for_damage(store::check_checksums(reader.file()));
     } catch (const Hdf5Error& e) {
       throw io::file_error(path, "read the sweep file", e);
     }
-    return damage.refusal;
+    return damage_refusal(path, damage, options.skip_damaged, refine_words);
   });
   if (!refusal.empty()) {
     if (rank == 0) std::fprintf(stderr, "rmtsweep refine: %s: %s\n", path.c_str(), refusal.c_str());
@@ -214,7 +213,7 @@ int command_refine(int argc, char** argv) {
   parallel::configure_blas_threads(MPI_COMM_WORLD);
 
   // Rank 0 reads the grid's done points before the file is opened in parallel.
-  refine::Refinement refinement(path, grid, options, MPI_COMM_WORLD, damage.left_out);
+  refine::Refinement refinement(path, grid, options, MPI_COMM_WORLD, damage.left_out());
   store::RunInfo run;
   run.command_line = parallel::broadcast(joined_command_line(argc, argv), MPI_COMM_WORLD);
   run.started = parallel::broadcast(utc_now(), MPI_COMM_WORLD);

@@ -145,12 +145,31 @@ void print_summary(const sweep::RunOutcome& outcome, const std::string& output) 
 void check_space(const RunArguments& args, const config::Grid& grid, bool journal) {
   const double file = sweep::file_data_bytes(grid), log = journal ? sweep::journal_data_bytes(grid) : 0.0;
   const double needed = file + log;
+  const std::string directory = std::filesystem::absolute(args.output).parent_path().string();
+  // Free space, and free inodes (-1: no count, as btrfs has none): a file system out of inodes says "No
+  // space left on device" to a new file while df -h shows room.
+  double free_inodes = -1.0;
   const double available = parallel::decided_on_root(MPI_COMM_WORLD, [&] {
     struct statvfs fs {};
-    const std::string directory = std::filesystem::absolute(args.output).parent_path().string();
     if (::statvfs(directory.c_str(), &fs) != 0) return -1.0;
+    if (fs.f_files > 0) free_inodes = static_cast<double>(std::min(fs.f_favail, fs.f_ffree));
     return static_cast<double>(fs.f_bavail) * static_cast<double>(fs.f_frsize);
   });
+  free_inodes = parallel::broadcast(free_inodes, MPI_COMM_WORLD);
+  // The file, and with a journal its directory and a file per writing rank (a group's leader).
+  const double inodes =
+      1.0 + (journal ? 1.0 + static_cast<double>(std::max(
+                                 1, parallel::size_of(MPI_COMM_WORLD) / grid.config().ranks_per_point))
+                     : 0.0);
+  if (!args.force_space && free_inodes >= 0.0 && free_inodes < inodes) {
+    throw InvalidOption(
+        "output", args.output,
+        "its file system has no free inodes for it (df -i " + directory +
+            "): " + model::format_double(free_inodes) + " free, and the file" +
+            (journal ? ", its journal's directory and a journal file per writing rank" : std::string()) +
+            " take " + model::format_double(inodes) +
+            "; allowed: a file system with free inodes (remove files there, or choose another --output)");
+  }
   if (args.force_space || available < 0.0 || needed <= available) return;
   throw InvalidOption(
       "output", args.output,

@@ -42,7 +42,7 @@ constexpr Subcommand subcommands[] = {
      "run a sweep config into one HDF5 file (resumable)"},
     {"status", rmtsweep::app::command_status, Subcommand::Mpi::when_launched, true,
      "summarise a sweep file: done, pending, failed points; verify it against its journal"},
-    {"assemble", rmtsweep::app::command_assemble, Subcommand::Mpi::always, true,
+    {"assemble", rmtsweep::app::command_assemble, Subcommand::Mpi::when_launched, true,
      "write phase diagrams (/phase) into a sweep file, or into a file of their own (--output)"},
     {"refine", rmtsweep::app::command_refine, Subcommand::Mpi::always, false,
      "add trials or points near every line's threshold until it is known to a tolerance"},

@@ -10,6 +10,8 @@
 #include <filesystem>
 #include <system_error>
 
+#include "rmtsweep/io/file_error.hpp"
+
 namespace rmtsweep::app {
 
 std::string output_write_problem(const std::string& path, bool exists, const std::string& probe) {
@@ -36,6 +38,10 @@ std::string output_write_problem(const std::string& path, bool exists, const std
     const int error = errno;
     if (error == EEXIST) return {};  // left by a killed write, which the write itself clears
     const fs::path directory = fs::absolute(probe, ec).parent_path();
+    if (error == ENOSPC || error == EDQUOT) {  // writable, but full, or out of inodes, or over a quota
+      return "a new file where there is room for it; creating a file in " + directory.string() + " failed (" +
+             std::strerror(error) + "): " + io::os_error_advice(error, probe);
+    }
     return "a new file in a writable directory; the directory " + directory.string() +
            " is not writable (creating the file failed: " + std::strerror(error) + ")";
   }

@@ -70,6 +70,24 @@ void check_config_lines(const std::string& text, const std::string& path) {
   }
 }
 
+/// A config file's text as Boost reads it: a UTF-8 byte order mark at its start (which some Windows
+/// editors write) dropped, and CR-LF (Windows) and a lone CR (classic Mac OS) taken as line ends, where
+/// Boost would read the mark as part of the first key and a CR-only file as one line.
+std::string normalised_config_text(const std::string& text) {
+  constexpr std::string_view byte_order_mark = "\xEF\xBB\xBF";
+  std::string out;
+  out.reserve(text.size());
+  const std::size_t begin = std::string_view(text).starts_with(byte_order_mark) ? byte_order_mark.size() : 0;
+  for (std::size_t i = begin; i < text.size(); ++i) {
+    if (text[i] != '\r') {
+      out += text[i];
+    } else if (i + 1 >= text.size() || text[i + 1] != '\n') {
+      out += '\n';
+    }
+  }
+  return out;
+}
+
 /// --progress, --quiet and --ranks, checked once the options are parsed.
 void resolve_run_controls(RunArguments& args, const po::variables_map& vm) {
   if (vm.count("progress")) {
@@ -184,8 +202,9 @@ RunArguments parse_run_arguments(int argc, char** argv, const ConfigReader& read
     if (!text)
       throw InvalidOption("config", args.config_path,
                           "a readable INI file (a regular file: not a directory, FIFO or device)");
-    check_config_lines(*text, args.config_path);
-    std::istringstream file(*text);
+    const std::string config_text = normalised_config_text(*text);
+    check_config_lines(config_text, args.config_path);
+    std::istringstream file(config_text);
     try {
       po::store(po::parse_config_file(file, file_keys, false), file_vm);
     } catch (const po::multiple_occurrences& e) {
@@ -196,6 +215,14 @@ RunArguments parse_run_arguments(int argc, char** argv, const ConfigReader& read
     } catch (const po::error& e) {
       throw InvalidOption("config", args.config_path,
                           std::string(e.what()) + "; allowed keys: " + keys_text());
+    }
+    // An empty file (or one of comments only) would run the default sweep: one point, which nobody meant.
+    if (file_vm.empty()) {
+      throw InvalidOption("config", args.config_path,
+                          "the config " + args.config_path +
+                              " sets no keys (it is empty, or holds only comments and blank lines); allowed: "
+                              "an INI file of key = value lines, keys: " +
+                              keys_text());
     }
   }
   for (const std::string& key : config::config_keys()) {  // the command line wins

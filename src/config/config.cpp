@@ -17,13 +17,15 @@
 namespace rmtsweep::config {
 namespace {
 
-/// The most values a range start:stop:count gives (a list is bounded by the grid's points and the stored
-/// config's size, parse_sweep_config).
-constexpr std::int64_t max_range_count = 1000000;
+/// The most values a range start:stop:count gives: no more can fit the resolved config, which the file
+/// stores in at most max_resolved_config_bytes and where each value takes at least two bytes (a digit and
+/// a comma). That size is the real limit of every axis, list or range (parse_sweep_config checks it).
+constexpr std::int64_t max_range_count = static_cast<std::int64_t>(max_resolved_config_bytes / 2);
 
 const std::string axis_allowed =
     "allowed: a list a,b,c, a range start:stop:count or log:start:stop:count (1 <= count <= " +
-    std::to_string(max_range_count) + ", distinct values)";
+    std::to_string(max_range_count) + ", distinct values; every axis written out fits in the " +
+    std::to_string(max_resolved_config_bytes) + "-byte config the file stores)";
 
 std::vector<std::string> split(const std::string& text, char separator) {
   std::vector<std::string> items;
@@ -323,7 +325,16 @@ std::vector<double> parse_axis(const std::string& raw, const std::string& option
     const std::int64_t count = model::parse_integer(trim(parts[2]), option, axis_allowed, raw);
     if (count < 1 || count > max_range_count || (count == 1 && start != stop))
       throw InvalidOption(option, raw, axis_allowed);
-    if (logarithmic && !(start > 0.0 && stop > 0.0)) throw InvalidOption(option, raw, axis_allowed);
+    if (logarithmic && !(start > 0.0 && stop > 0.0)) {
+      // Steps of log10 need both ends > 0: say which end is not, rather than the syntax again.
+      const bool start_bad = !(start > 0.0);
+      throw InvalidOption(option, raw,
+                          "the log: range's " + std::string(start_bad ? "start " : "stop ") +
+                              trim(parts[start_bad ? 0 : 1]) +
+                              " is not > 0 (log:start:stop:count steps evenly in log10, so both ends must "
+                              "be > 0; for a range through 0 use start:stop:count); " +
+                              axis_allowed);
+    }
     // A log range steps the decimal exponent: 10^(log10 start + (log10 stop - log10 start) i / (count - 1)),
     // the product taken before the division, so that exact decades come out exact (log:1:100:3 is
     // 1,10,100, where exp/log gave 10.000000000000002). Both ends are always exactly as given.

@@ -25,10 +25,22 @@ std::string directory_of(const std::string& path) {
   return parent.empty() ? std::string(".") : parent.string();
 }
 
-/// What to do about an errno met reading or writing `path`.
-std::string advice_for(int os_error, const std::string& path) {
+}  // namespace
+
+bool out_of_inodes(const std::string& directory) {
+  struct statvfs fs {};
+  // f_files 0: a file system without an inode count (btrfs, some network ones), never out of them.
+  return ::statvfs(directory.c_str(), &fs) == 0 && fs.f_files > 0 && (fs.f_favail == 0 || fs.f_ffree == 0);
+}
+
+std::string os_error_advice(int os_error, const std::string& path) {
   switch (os_error) {
     case ENOSPC:
+      // ENOSPC also when the file system has space but no inode left for a new file: df -h shows room.
+      if (out_of_inodes(directory_of(path)))
+        return "its file system has no free inodes (df -i " + directory_of(path) +
+               "): remove files there or write elsewhere";
+      [[fallthrough]];
     case EFBIG:
       return "its file system is full (df -h " + directory_of(path) +
              "): free space there or write elsewhere";
@@ -54,6 +66,10 @@ std::string advice_for(int os_error, const std::string& path) {
   }
 }
 
+namespace {
+
+std::string advice_for(int os_error, const std::string& path) { return os_error_advice(os_error, path); }
+
 }  // namespace
 
 FileIoError file_error(const std::string& path, const std::string& operation, const Hdf5Error& error,
@@ -75,8 +91,9 @@ FileIoError file_error(const std::string& path, const std::string& operation, co
     // Open MPI's MPI-IO reports a write cut short by a full disk as a success, with no errno: the
     // file system's free space tells.
     struct statvfs fs {};
-    if (::statvfs(directory_of(path).c_str(), &fs) == 0 &&
-        static_cast<double>(fs.f_bavail) * static_cast<double>(fs.f_frsize) < full_below) {
+    if ((::statvfs(directory_of(path).c_str(), &fs) == 0 &&
+         static_cast<double>(fs.f_bavail) * static_cast<double>(fs.f_frsize) < full_below) ||
+        out_of_inodes(directory_of(path))) {
       os_error = ENOSPC;
     } else {
       cause = "a write was cut short without an error from the system";

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <system_error>
+#include <type_traits>
 
 #include "rmtsweep/common/error.hpp"
 
@@ -16,6 +17,15 @@ std::string_view without_plus(std::string_view text) {
   return text;
 }
 
+/// What is wrong with `text`, a number that parsed but is no use ("not a finite number"), said of the item
+/// where the value shown is a whole list or range; then `allowed`.
+std::string number_problem(std::string_view text, const std::string& value_for_message, const char* problem,
+                           const std::string& allowed) {
+  const std::string item =
+      value_for_message.empty() || value_for_message == text ? std::string() : "'" + std::string(text) + "' ";
+  return item + problem + "; " + allowed;
+}
+
 template <typename Number>
 Number parse_with_from_chars(std::string_view text, const std::string& option, const std::string& allowed,
                              const std::string& value_for_message) {
@@ -25,8 +35,18 @@ Number parse_with_from_chars(std::string_view text, const std::string& option, c
   const auto [ptr, ec] = std::from_chars(digits.data(), end, value);
   // The message's value is copied only when refused: value_for_message may be a whole axis list, and a
   // copy per item made parsing a list quadratic in its length (250 000 items 3.4 s).
-  if (digits.empty() || ec != std::errc{} || ptr != end)
-    throw InvalidOption(option, value_for_message.empty() ? std::string(text) : value_for_message, allowed);
+  if (digits.empty() || ec != std::errc{} || ptr != end) {
+    const std::string shown = value_for_message.empty() ? std::string(text) : value_for_message;
+    if constexpr (std::is_floating_point_v<Number>) {
+      if (ec == std::errc::result_out_of_range && ptr == end)  // 1e999, 1e-999
+        throw InvalidOption(option, shown,
+                            number_problem(text, value_for_message,
+                                           "is not a finite number: beyond the range of a double "
+                                           "(2.2e-308 to 1.8e308 in magnitude, or 0)",
+                                           allowed));
+    }
+    throw InvalidOption(option, shown, allowed);
+  }
   return value;
 }
 
@@ -35,8 +55,9 @@ Number parse_with_from_chars(std::string_view text, const std::string& option, c
 double parse_double(std::string_view text, const std::string& option, const std::string& allowed,
                     const std::string& value_for_message) {
   const double value = parse_with_from_chars<double>(text, option, allowed, value_for_message);
-  if (!std::isfinite(value)) {
-    throw InvalidOption(option, value_for_message.empty() ? std::string(text) : value_for_message, allowed);
+  if (!std::isfinite(value)) {  // nan, inf, infinity
+    throw InvalidOption(option, value_for_message.empty() ? std::string(text) : value_for_message,
+                        number_problem(text, value_for_message, "is not a finite number", allowed));
   }
   return value;
 }

@@ -1,19 +1,29 @@
 // A refinement of one sweep file (include/rmtsweep/refine/refinement.hpp).
 #include "rmtsweep/refine/refinement.hpp"
 
+#include <sys/statvfs.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstdio>
+#include <exception>
+#include <filesystem>
 #include <tuple>
 #include <variant>
 
 #include "rmtsweep/common/error.hpp"
 #include "rmtsweep/config/predictions.hpp"
+#include "rmtsweep/io/file_error.hpp"
 #include "rmtsweep/io/hdf5.hpp"
 #include "rmtsweep/model/parse_number.hpp"
+#include "rmtsweep/model/weighting.hpp"
 #include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/parallel/communicator.hpp"
+#include "rmtsweep/store/line_store.hpp"
 #include "rmtsweep/store/refine_file.hpp"
 #include "rmtsweep/store/refined_line_store.hpp"
+#include "rmtsweep/store/schema.hpp"
 #include "rmtsweep/store/sweep_file.hpp"
 #include "rmtsweep/store/sweep_reader.hpp"
 #include "rmtsweep/sweep/runner.hpp"
@@ -73,6 +83,74 @@ RoundBatch round_batch(const RoundPlan& plan, const config::Grid& grid, const Li
   return batch;
 }
 
+/// Room kept free beyond a new block's data: HDF5's own metadata for its datasets (object headers, the
+/// group's heap; about 1 KiB a dataset), the run's attributes and the failed points' messages at the close.
+constexpr double space_margin = 256.0 * 1024.0;
+
+/// The bytes a /refine block of `rows` points takes (its columns and its two row checksums, allocated when
+/// created), as sweep::file_data_bytes counts a grid's.
+double block_bytes(const config::SweepConfig& config, std::int64_t rows) {
+  std::size_t width = 1;
+  for (const auto& w : config.weighting) width = std::max(width, model::to_string(w).size());
+  double per_row = 2.0 * 8.0;  // checksum, parameters_checksum (store/checksums.hpp)
+  for (const store::Column* column : store::point_columns()) {
+    if (column->type == store::ColumnType::text && column->text_width == store::variable_length) {
+      per_row += 16.0;
+    } else if (column->type == store::ColumnType::text) {
+      per_row += static_cast<double>(column->text_width > 0 ? column->text_width : width);
+    } else {
+      per_row += 8.0 * (column->shape == store::ColumnShape::top_k ? config.k : 1);
+    }
+  }
+  return per_row * static_cast<double>(rows);
+}
+
+/// The bytes a /refine/lines block of `rows` trials of size d[d_index] takes: poles, signal and offset of
+/// the line's width, and its scalars, coordinates and two row checksums.
+double line_block_bytes(const config::SweepConfig& config, std::size_t d_index, std::int64_t rows) {
+  return static_cast<double>(rows) *
+         (3.0 * 8.0 * static_cast<double>(store::line_row_width(config, d_index)) + 14.0 * 8.0);
+}
+
+/// The free bytes of the file system holding `path` (statvfs, as `run` checks a new file's); -1 when unknown.
+double free_bytes(const std::string& path) {
+  struct statvfs fs {};
+  const std::string directory = std::filesystem::absolute(path).parent_path().string();
+  if (::statvfs(directory.c_str(), &fs) != 0) return -1.0;
+  return static_cast<double>(fs.f_bavail) * static_cast<double>(fs.f_frsize);
+}
+
+/// "2.4 MiB"
+std::string bytes_text(double bytes) {
+  char text[32];
+  if (bytes >= 1024.0 * 1024.0) {
+    std::snprintf(text, sizeof text, "%.1f MiB", bytes / (1024.0 * 1024.0));
+  } else {
+    std::snprintf(text, sizeof text, "%.0f KiB", std::ceil(bytes / 1024.0));
+  }
+  return text;
+}
+
+/// Rank 0's check that the file system of `path` has `needed` bytes free for `what` (every rank learns
+/// it): nullptr when it has, or when its free space is unknown; else the full disk's error, as `run` says
+/// it, which rank 0 holds (the others hold an empty one, so that the line is said once). A collective HDF5
+/// call that fails for want of space (a block's creation) ends in MPI_Abort's banner, and may leave the
+/// file unwritable: refine stops before it instead.
+std::exception_ptr space_problem(const std::string& path, double needed, const std::string& what,
+                                 const std::string& then, MPI_Comm comm) {
+  const double available = parallel::decided_on_root(comm, [&] { return free_bytes(path); });
+  if (available < 0.0 || available >= needed) return nullptr;
+  const FileIoError error = io::os_file_error(
+      path, what + " (" + bytes_text(needed) + " needed with HDF5's own, " + bytes_text(available) + " free)",
+      ENOSPC, then);
+  return std::make_exception_ptr(error);
+}
+
+/// Ends every rank alike (exit status 1, no MPI_Abort) with `problem`, said by rank 0.
+[[noreturn]] void end_for_space(const std::exception_ptr& problem, MPI_Comm comm) {
+  throw AgreedFailure(parallel::rank_of(comm) == 0 ? problem : nullptr);
+}
+
 }  // namespace
 
 std::vector<std::string> stored_config_mismatches(const std::string& path) {
@@ -125,6 +203,11 @@ RefineOutcome Refinement::run(const store::RunInfo& run, std::FILE* log) {
   const bool root = parallel::rank_of(comm_) == 0;
   const config::SweepConfig& config = grid_.config();
   const parallel::Communicator io_comm = parallel::Communicator::duplicate(comm_);
+  // A full disk before anything is written: opening the file records the run in it.
+  if (const std::exception_ptr full =
+          space_problem(path_, space_margin, "start refining the sweep file",
+                        "nothing was written: once there is room, run the same command again", comm_))
+    end_for_space(full, comm_);
   store::SweepFile file = store::SweepFile::open_for_resume(path_, io_comm, grid_, run);
   store::RefineFile refined(file.handle(), config, file.k(), file.run_index(), file.messages());
   store::RefinedLineStore refined_lines(file.handle(), config);
@@ -139,6 +222,7 @@ RefineOutcome Refinement::run(const store::RunInfo& run, std::FILE* log) {
         assemble::to_string(options_.rule));
   }
   RefineOutcome done;
+  std::exception_ptr full;  // a disk too full for the next round's blocks
   for (; done.rounds < options_.max_rounds; ++done.rounds) {
     RoundPlan plan;
     if (root) {
@@ -147,6 +231,20 @@ RefineOutcome Refinement::run(const store::RunInfo& run, std::FILE* log) {
     }
     plan = broadcast_plan(std::move(plan), comm_);
     if (plan.stop) break;
+    // The round's new blocks are allocated whole when created (collectively): checked first, and on a disk
+    // too full for them refine stops here, closing the file as after its last round, then ends.
+    double needed = space_margin + (plan.block_rows > 0 ? block_bytes(config, plan.block_rows) : 0.0);
+    for (std::size_t b = 0; b < plan.line_block_d.size(); ++b)
+      needed +=
+          line_block_bytes(config, static_cast<std::size_t>(plan.line_block_d[b]), plan.line_block_rows[b]);
+    if (plan.block_rows > 0 || !plan.line_block_d.empty()) {
+      full = space_problem(
+          path_, needed, "add round " + std::to_string(done.rounds) + "'s block of refined points",
+          "nothing of this round was written, the refined points of the rounds before are kept "
+          "(`rmtsweep status` shows them): once there is room, run the same command again",
+          comm_);
+      if (full) break;
+    }
     if (plan.block_rows > 0) refined.add_block(plan.block_rows);
     for (std::size_t b = 0; b < plan.line_block_d.size(); ++b)
       refined_lines.add_block(static_cast<std::size_t>(plan.line_block_d[b]), plan.line_block_rows[b]);
@@ -204,7 +302,7 @@ RefineOutcome Refinement::run(const store::RunInfo& run, std::FILE* log) {
       break;
     }
   }
-  if (root && done.stop_signal == 0) {
+  if (root && done.stop_signal == 0 && !full) {
     done.axes = replay_->lines().axes;
     done.summaries = replay_->summaries(store::read_refined_rows(file.handle()),
                                         store::read_refined_line_rows(file.handle()), read_form);
@@ -214,6 +312,7 @@ RefineOutcome Refinement::run(const store::RunInfo& run, std::FILE* log) {
   refined_lines.close();
   refined.close();
   file.close();
+  if (full) end_for_space(full, comm_);  // every rank found it alike (rank 0's free space)
   return done;
 }
 

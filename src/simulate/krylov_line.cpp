@@ -194,9 +194,7 @@ LineResult krylov_line(const model::PointParams& params, std::span<const double>
   const double kappa = model::pooling_scalars(pooled.weights(), R).kappa;
   context.lambda = options.ridge * kappa;
   if (!(signal.q > 0.0)) {
-    throw NumericalFailure(
-        "simulate_line: the training sequences' signal weights sigma_n do not vary (q = 0); "
-        "compute these points one at a time (lines = off)");
+    throw SignalDoesNotVary();
   }
 
   mark = MPI_Wtime();

@@ -212,9 +212,7 @@ LineResult dense_line(const model::PointParams& params, std::span<const double> 
   const bool gram =
       options.path == CovariancePath::gram || (options.path == CovariancePath::automatic && N < params.d);
   if (!(signal.q > 0.0)) {
-    throw NumericalFailure(
-        "simulate_line: the training sequences' signal weights sigma_n do not vary (q = 0); "
-        "compute these points one at a time (lines = off)");
+    throw SignalDoesNotVary();
   }
   Factored line = gram ? gram_line(context, pooled, signal) : direct_line(context, pooled, signal);
   line.secular = spectral::canonical(std::move(line.secular));
@@ -346,8 +344,18 @@ LineResult simulate_line(const model::PointParams& params, std::span<const doubl
   const DenseMemory memory = parallel::decided_on_root(comm, [&] { return dense_memory(params, ranks); });
   const bool krylov = choose_engine(params, options, Work::line, memory) == Engine::krylov;
   std::vector<std::size_t> unconverged;
-  LineResult result =
-      krylov ? krylov_line(params, snr, options, comm, unconverged) : dense_line(params, snr, options, comm);
+  LineResult result;
+  try {
+    result = krylov ? krylov_line(params, snr, options, comm, unconverged)
+                    : dense_line(params, snr, options, comm);
+  } catch (const SignalDoesNotVary&) {
+    // No rank-one form in r (every rank of the group finds q = 0 alike): every point alone, as lines = off
+    // computes it; the line's row then holds no secular form and says so (converged 0).
+    result = LineResult{};
+    result.points.resize(snr.size());
+    unconverged.clear();
+    for (std::size_t i = 0; i < snr.size(); ++i) unconverged.push_back(i);
+  }
   // The snr values the line's basis did not converge for: each point alone (simulate_point, which falls back
   // to the dense engine where its own Krylov iteration does not converge either).
   for (const std::size_t i : unconverged) {

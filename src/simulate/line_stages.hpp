@@ -5,6 +5,7 @@
 #include <span>
 #include <vector>
 
+#include "rmtsweep/common/error.hpp"
 #include "rmtsweep/simulate/line.hpp"
 #include "stages.hpp"
 
@@ -22,6 +23,18 @@ struct LineSignal {
   std::vector<double> sigma_weights;  ///< a_sigma = (1/N) sum_n sigma~_n a_n (V)
 };
 LineSignal line_signal(const SparsePooling& sequences, std::int64_t vocabulary);
+
+/// Raised by the line engines, on every rank of the group alike, when the training sequences' signal weights
+/// sigma_n do not vary (q = 0: d = 1, or a correlation whose weighted signs cancel, such as
+/// markov:-0.99999999 under mean pooling): S(r) then has no rank-one form in r, and simulate_line computes
+/// the line's points one at a time instead.
+class SignalDoesNotVary : public NumericalFailure {
+ public:
+  SignalDoesNotVary()
+      : NumericalFailure(
+            "simulate_line: the training sequences' signal weights sigma_n do not vary (q = 0); "
+            "compute these points one at a time (lines = off)") {}
+};
 
 /// The ridge along a line: beta(r) = sum_k coefficients(r)_k basis_k, basis d x count (column-major,
 /// replicated). The same span for every snr (Sherman-Morrison on the snr-free part).

@@ -12,6 +12,8 @@
 #include "rmtsweep/io/move_aside.hpp"
 #include "rmtsweep/io/staged_path.hpp"
 #include "rmtsweep/parallel/communicator.hpp"
+#include "rmtsweep/store/checksums.hpp"
+#include "rmtsweep/store/failure_messages.hpp"
 #include "rmtsweep/store/journal.hpp"
 #include "rmtsweep/store/line_store.hpp"
 #include "rmtsweep/store/sweep_file.hpp"
@@ -36,7 +38,29 @@ struct OldFile {
   std::int64_t not_kept = 0;  ///< such points it could not read (a file of another rmtsweep's columns)
   /// Its /lines rows, by grid line (kept where the journal has no record of the line, as for points).
   std::map<std::int64_t, StoredLine> lines;
+  /// Nothing to recover: it opens, holds every point the journal holds as the journal does (none pending
+  /// that a record holds, none done in one and failed in the other), every failed point's message, and
+  /// neither its checksums nor its journal find damage. Rebuilding it would only lose what is not journaled
+  /// (refine's blocks).
+  bool intact = false;
+  std::int64_t without_record = 0;  ///< its points done or failed that no record holds
 };
+
+/// Whether the file `reader` reads (`status`, its journal `journal`) is whole: see OldFile::intact.
+bool is_intact(const SweepReader& reader, const std::vector<std::int64_t>& status, const Journal& journal,
+               std::int64_t& without_record) {
+  const JournalAgreement agreement = compare_with_file(journal, status);
+  without_record = agreement.file_only;
+  if (agreement.journal_only != 0 || agreement.differing != 0) return false;
+  const std::vector<char> settled =
+      messages_settled(reader, reader.has(column::run) ? reader.integers(column::run)
+                                                       : std::vector<std::int64_t>(status.size(), 0));
+  for (std::size_t i = 0; i < status.size(); ++i) {
+    if (status[i] == static_cast<std::int64_t>(PointStatus::failed) && !settled[i]) return false;
+  }
+  if (check_checksums(reader.file()).damaged()) return false;
+  return verify_sweep(reader, &journal).damaged.empty();
+}
 
 std::optional<OldFile> read_old(const std::string& path, const Journal& journal) {
   try {
@@ -46,10 +70,18 @@ std::optional<OldFile> read_old(const std::string& path, const Journal& journal)
                 io::exists(reader.file(), "refine"),
                 {},
                 0,
-                {}};
+                {},
+                false,
+                0};
     if (old.sweep_id != journal.head().provenance.sweep_id ||
         static_cast<std::int64_t>(old.status.size()) != journal.head().points)
       return old;  // another sweep's: refused by the caller
+    try {
+      old.intact = is_intact(reader, old.status, journal, old.without_record);
+    } catch (const Error&) {  // a column that does not read: rebuilt
+      old.intact = false;
+    }
+    if (old.intact) return old;
     const std::vector<JournalColumn>& columns = journal.head().columns;
     std::size_t run_cell = columns.size();
     for (std::size_t c = 0; c < columns.size(); ++c)
@@ -192,6 +224,19 @@ RecoverOutcome recover_sweep(const std::string& path, const io::FileLock* held) 
   RecoverOutcome outcome;
   outcome.points = grid.size();
   outcome.records = journal.record_count();
+  if (old && old->intact) {  // nothing to rebuild: left in place, untouched
+    outcome.intact = true;
+    for (const std::int64_t s : old->status) {
+      if (s == static_cast<std::int64_t>(PointStatus::done)) ++outcome.done;
+      if (s == static_cast<std::int64_t>(PointStatus::failed)) ++outcome.failed;
+    }
+    if (old->without_record > 0) {
+      outcome.notes.push_back(std::to_string(old->without_record) +
+                              " points done or failed in the file have no record in the journal (a journal "
+                              "file removed or cut short): the file keeps them");
+    }
+    return outcome;
+  }
   const std::vector<const PointRecord*> latest = latest_records(journal);
   const std::vector<theory::Prediction> predictions = config::grid_predictions(grid);
 

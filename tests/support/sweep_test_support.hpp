@@ -33,12 +33,13 @@ struct Finished {
 };
 
 /// A tmpfs of `size` mounted on a fresh directory, unmounted by the destructor; mounted() is false
-/// where this process may not mount (a CI container without CAP_SYS_ADMIN).
+/// where this process may not mount (a CI container without CAP_SYS_ADMIN). `options` adds to the mount's
+/// (",nr_inodes=16": a file system that runs out of inodes before it runs out of space).
 class SmallDisk {
  public:
-  explicit SmallDisk(const std::string& size) : path_(dir_ / "disk") {
+  explicit SmallDisk(const std::string& size, const std::string& options = {}) : path_(dir_ / "disk") {
     std::filesystem::create_directory(path_);
-    mounted_ = ::mount("tmpfs", path_.c_str(), "tmpfs", 0, ("size=" + size).c_str()) == 0;
+    mounted_ = ::mount("tmpfs", path_.c_str(), "tmpfs", 0, ("size=" + size + options).c_str()) == 0;
     if (!mounted_) reason_ = std::strerror(errno);
   }
   SmallDisk(const SmallDisk&) = delete;
@@ -49,6 +50,16 @@ class SmallDisk {
   bool mounted() const noexcept { return mounted_; }
   const std::string& reason() const noexcept { return reason_; }
   std::string operator/(const std::string& name) const { return path_ + "/" + name; }
+  /// Creates empty files until the disk has no free inode left; returns how many.
+  int use_up_inodes(const std::string& prefix) const {
+    int made = 0;
+    for (;; ++made) {
+      const std::string name = *this / (prefix + std::to_string(made));
+      const int fd = ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+      if (fd < 0) return made;
+      ::close(fd);
+    }
+  }
   /// Fills all but `leave` bytes of the disk with one file.
   void fill(const std::string& name, std::uintmax_t leave) const {
     const auto free = std::filesystem::space(path_).available;

@@ -20,6 +20,15 @@ FileIoError file_error(const std::string& path, const std::string& operation, co
 FileIoError os_file_error(const std::string& path, const std::string& operation, int os_error,
                           const std::string& then = {});
 
+/// What to do about the errno `os_error` met reading or writing `path`: "its file system is full (df -h
+/// DIR): ..." for ENOSPC, or "its file system has no free inodes (df -i DIR): ..." where that is why (the
+/// same errno, with free space left); empty for an errno without advice.
+std::string os_error_advice(int os_error, const std::string& path);
+
+/// Whether the file system holding `directory` has no free inode (statvfs: f_favail or f_ffree 0 of a
+/// nonzero f_files), so that a new file cannot be created whatever its free space.
+bool out_of_inodes(const std::string& directory);
+
 /// What a path that exists is, for a message: "a directory", "a FIFO", "a character device", ... (from
 /// stat's st_mode).
 std::string file_kind(unsigned mode);

@@ -34,7 +34,7 @@ struct RefineOptions {
   double margin = assemble::default_detection_margin;
   int max_rounds = 60;
   /// Leave out the grid's points and lines whose checksums fail instead of refusing the file
-  /// (assemble/damage.hpp).
+  /// (assemble::plan_for_damage).
   bool skip_damaged = false;
 };
 
@@ -77,7 +77,7 @@ struct Lines {
 };
 
 /// The lines of the sweep file at `path` (rank 0: reads the file), but the done points and lines' secular
-/// forms of `left_out` (damaged: assemble/damage.hpp).
+/// forms of `left_out` (damaged: assemble::plan_for_damage).
 Lines read_lines(const std::string& path, const RefineOptions& options,
                  const assemble::LeftOut& left_out = {});
 

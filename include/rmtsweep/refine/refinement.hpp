@@ -47,8 +47,8 @@ struct RefineOutcome {
 class Refinement {
  public:
   /// Rank 0 reads the grid's done points and its lines' secular forms (before the file is opened in
-  /// parallel), but those of `left_out` (rank 0's: damaged rows left out, assemble/damage.hpp); every rank
-  /// gets the lines' geometry.
+  /// parallel), but those of `left_out` (rank 0's: damaged rows left out, assemble::plan_for_damage); every
+  /// rank gets the lines' geometry.
   Refinement(std::string path, config::Grid grid, const RefineOptions& options, MPI_Comm comm,
              const assemble::LeftOut& left_out = {});
 

@@ -35,7 +35,9 @@ struct LineResult {
   spectral::RankOneLine secular;
   StageSeconds seconds;  ///< the whole line's stage times (slowest rank)
   /// Positions of the points the line's Krylov basis did not converge for, recomputed one at a time by
-  /// simulate_point (their eigensolver says which engine computed them).
+  /// simulate_point (their eigensolver says which engine computed them). Every point, with `secular`
+  /// empty, where the line has no rank-one form: the training sequences' signal weights sigma_n do not
+  /// vary (q = 0, e.g. d = 1, or markov:-0.99999999 under mean pooling).
   std::vector<std::size_t> recomputed_alone;
 };
 

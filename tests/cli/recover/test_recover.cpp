@@ -4,6 +4,8 @@
 // the journal of a 2- or 3-rank run recovers to the same file as a 1-rank run's; bad input is refused in
 // one line; status says when a file and its journal disagree; --force never mixes an old journal into a
 // new sweep; refine's points are said not to be journaled.
+#include <sys/stat.h>
+
 #include <fstream>
 
 #include "rmtsweep/io/file_lock.hpp"
@@ -126,6 +128,31 @@ TEST_F(Recover, AFinishedFileTruncatedAtSeveralSizesOrRemovedIsRebuiltEqualToIt)
     }
     EXPECT_FALSE(fs::exists(path + ".recovering")) << case_name;
   }
+}
+
+// A file that opens, agrees with its journal and verifies: nothing to recover. Before, recover rebuilt it and
+// renamed the intact file FILE.damaged-<UTC>, calling a whole file damaged (and dropping what the journal
+// does not hold, refine's blocks); now it is left as it is, byte for byte and under its inode, exit 0.
+TEST_F(Recover, AnIntactFileIsLeftInPlaceWithNothingToRecover) {
+  const std::string path = copy_sweep(finished_, *dir_ / "intact");
+  const auto inode = [](const std::string& file) {
+    struct stat info {};
+    return ::stat(file.c_str(), &info) == 0 ? info.st_ino : 0;
+  };
+  const auto before = inode(path);
+  const std::string bytes = read_text(path);
+  const Finished recovered = run(serial({"recover", path}), path + ".log");
+  ASSERT_EQ(recovered.exit_code, 0) << recovered.output;
+  EXPECT_TRUE(
+      contains(recovered.output,
+               path + ": nothing to recover: the file opens, agrees with its journal (32 records) and no "
+                      "damage was found (31 of 32 points done, 1 failed, 0 pending); it is left as it is"))
+      << recovered.output;
+  EXPECT_FALSE(contains(recovered.output, "rebuilt")) << recovered.output;
+  EXPECT_TRUE(damaged_beside(path).empty());
+  EXPECT_EQ(inode(path), before);
+  EXPECT_EQ(read_text(path), bytes);
+  EXPECT_FALSE(fs::exists(path + ".recovering"));
 }
 
 // A journal file's last record cut short (kill -9 in the middle of its write): recover says so, skips
@@ -396,8 +423,9 @@ TEST(RecoverKilled, ASweepKilledMidRunIsRebuiltWithEveryPointItsJournalHeldAndRe
   }
 }
 
-// A refined file: recover rebuilds /points and says that /refine is not journaled.
-TEST(RecoverRefined, ARefinedFileIsRebuiltWithItsPointsAndTheNoteThatRefineIsNotJournaled) {
+// A refined file: left as it is when whole (its /refine blocks are not journaled: a rebuild would drop them);
+// behind its journal, recover rebuilds /points and says that /refine is not journaled.
+TEST(RecoverRefined, ARefinedFileIsKeptWholeOrRebuiltWithItsPointsAndTheNoteThatRefineIsNotJournaled) {
   const TempDir dir;
   const std::string path = dir / "r.h5";
   const std::vector<std::string> keys{
@@ -412,6 +440,14 @@ TEST(RecoverRefined, ARefinedFileIsRebuiltWithItsPointsAndTheNoteThatRefineIsNot
   // 0, or 4 where the budget of 16 points is spent before the tolerance is reached: refined either way.
   ASSERT_TRUE(refined.exit_code == 0 || refined.exit_code == 4) << refined.output;
   fs::copy_file(path, dir / "refined.h5");
+  const Finished whole = run(serial({"recover", path}), dir / "whole.log");
+  ASSERT_EQ(whole.exit_code, 0) << whole.output;
+  EXPECT_TRUE(contains(whole.output, "nothing to recover")) << whole.output;
+  EXPECT_EQ(read_text(path), read_text(dir / "refined.h5")) << "a whole refined file was changed";
+  // A point the journal holds made pending in the file (a kill between its record and its status): rebuilt.
+  const std::string unset = "import h5py, sys; f = h5py.File(sys.argv[1], 'r+'); f['points/status'][0] = 0";
+  ASSERT_EQ(run({RMTSWEEP_PYTHON, "-c", unset, path}, dir / "unset.log").exit_code, 0)
+      << read_text(dir / "unset.log");
   const Finished recovered = run(serial({"recover", path}), dir / "recover.log");
   ASSERT_EQ(recovered.exit_code, 0) << recovered.output;
   EXPECT_TRUE(

@@ -164,17 +164,20 @@ TEST(SilentDamage, AJournalRemovedOrCutDuringARunIsSaidAndRecoverLosesNoPoint) {
   fs::copy_file(output, dir / "before_recover.h5");
   const Finished recovered = serial({"recover", output}, dir / "recover.log");
   ASSERT_EQ(recovered.exit_code, 0) << recovered.output;
+  // The file is whole: nothing to recover, left as it is, and recover says which points no record holds.
+  EXPECT_TRUE(contains(recovered.output, "nothing to recover")) << recovered.output;
   EXPECT_TRUE(contains(recovered.output, "960 of 960 points done")) << recovered.output;
   EXPECT_TRUE(contains(recovered.output,
-                       "had no record of theirs in the journal (a journal file removed or cut "
-                       "short): kept from that file as it held them"))
+                       "points done or failed in the file have no record in the journal (a journal file "
+                       "removed or cut short): the file keeps them"))
       << recovered.output;
   EXPECT_EQ(done_in(output), 960);
   const Finished same = compare(dir / "before_recover.h5", output);
   EXPECT_EQ(same.exit_code, 0) << same.output;
 }
 
-// recover on an intact file whose journal was cut (it rebuilt 5 of 768 points before): every done point kept.
+// recover on an intact file whose journal was cut (it rebuilt 5 of 768 points before): every done point kept,
+// the file left as it is (nothing to recover).
 TEST(SilentDamage, RecoverOfAnIntactFileWithACutJournalKeepsEveryDonePoint) {
   const TempDir dir;
   const std::string output = dir / "cut.h5";
@@ -186,11 +189,12 @@ TEST(SilentDamage, RecoverOfAnIntactFileWithACutJournalKeepsEveryDonePoint) {
   fs::remove(store::journal_directory(output) + "/run-0-rank-1.jrnl");
   const Finished recovered = serial({"recover", output}, dir / "recover.log");
   ASSERT_EQ(recovered.exit_code, 0) << recovered.output;
+  EXPECT_TRUE(contains(recovered.output, "nothing to recover")) << recovered.output;
   EXPECT_EQ(done_in(output), 32);
   const Finished same = compare(dir / "reference.h5", output);
   EXPECT_EQ(same.exit_code, 0) << same.output;
-  // The kept points are rewritten from the file as it held them, so a flipped byte in them would be kept
-  // too; status says how many points no record vouches for.
+  // The file is kept as it is, so a flipped byte in the points no record vouches for would be kept too;
+  // status says how many points no record vouches for.
   const Finished verified = serial({"status", output}, dir / "verify.log");
   EXPECT_TRUE(contains(verified.output, "without a record that vouches for them")) << verified.output;
 }

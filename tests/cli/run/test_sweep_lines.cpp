@@ -50,7 +50,7 @@ void expect_same_points(const std::string& a, const std::string& b) {
     const auto& y = values_b[s].second;
     ASSERT_EQ(x.size(), y.size()) << values_a[s].first;
     for (std::size_t i = 0; i < x.size(); ++i) {
-      if (std::isnan(x[i]) && std::isnan(y[i])) continue;
+      if ((std::isnan(x[i]) && std::isnan(y[i])) || x[i] == y[i]) continue;  // equal infinities too
       if (values_a[s].first == "points/ridge_accuracy") {
         EXPECT_EQ(x[i], y[i]) << i;
       } else {
@@ -112,6 +112,36 @@ TEST(SweepLines, AFailingLineRecordsEachOfItsPointsAsFailedWhileTheOthersFinish)
   EXPECT_EQ(resumed.exit_code, 0) << resumed.output;
   EXPECT_TRUE(contains(resumed.output, "6 of 6 points computed in this run (0 failed)")) << resumed.output;
   EXPECT_EQ(read_status(file), std::vector<std::int64_t>(144, 1));
+}
+
+// Where the training sequences' signal weights do not vary (q = 0: d = 1 under optimal pooling, a markov
+// correlation whose alternating signs cancel under mean pooling) a line has no rank-one form. lines = auto
+// then computed nothing: every point of such a line failed ("sigma_n do not vary (q = 0)"), exit 3, where
+// lines = off computed them all. Now such a line's points are computed one at a time, as lines = off does,
+// and its /lines row says it holds no secular form (count 0, converged 0): assemble reads its thresholds off
+// the snr grid.
+TEST(SweepLines, ALineWhoseSignalWeightsDoNotVaryIsComputedPointByPoint) {
+  const TempDir dir;
+  for (const auto& [name, keys] : std::vector<std::pair<std::string, std::vector<std::string>>>{
+           {"d1", {"--d", "1", "--weighting", "optimal", "--snr", "0:2:3", "--trials", "2", "--seed", "3"}},
+           {"markov",
+            {"--d", "20", "--T", "4", "--correlation", "markov:-0.99999999", "--weighting", "mean", "--snr",
+             "0:2:3", "--trials", "2", "--seed", "3"}}}) {
+    std::vector<std::string> lines{"run", "--output", dir / (name + ".h5"), "--store_spectra", "false"};
+    lines.insert(lines.end(), keys.begin(), keys.end());
+    std::vector<std::string> alone = lines;
+    alone[2] = dir / (name + "_off.h5");
+    alone.insert(alone.end(), {"--lines", "off"});
+    const Finished by_lines = run(mpi_command(1, lines), dir / (name + ".log"));
+    EXPECT_EQ(by_lines.exit_code, 0) << name << ": " << by_lines.output;
+    EXPECT_EQ(read_status(dir / (name + ".h5")), std::vector<std::int64_t>(6, 1)) << name;
+    const Finished by_points = run(mpi_command(1, alone), dir / (name + "_off.log"));
+    EXPECT_EQ(by_points.exit_code, 0) << name << ": " << by_points.output;
+    expect_same_points(dir / (name + ".h5"), dir / (name + "_off.h5"));
+  }
+  const io::File h5 = io::open_file(dir / "markov.h5", io::Access::read_only);
+  EXPECT_EQ(io::read_ints(io::open_dataset(h5, "lines/d20/count")), std::vector<std::int64_t>(2, 0));
+  EXPECT_EQ(io::read_ints(io::open_dataset(h5, "lines/d20/converged")), std::vector<std::int64_t>(2, 0));
 }
 
 // A file written before lines (schema_version 1, no /lines) resumes with lines and still assembles: its

@@ -95,8 +95,9 @@ TEST(Refusals, WhatEveryPointWouldFailOnIsRefusedBeforeTheFileExists) {
       bounded(mpi_command(1, sweep_args(output, {"--ntest", "1000000000000"})), dir / "ntest.log"),
       "rmtsweep run: invalid --ntest '1000000000000': allowed: 0 <= ntest <= 100000000, or up to 2^40 "
       "with --force-ntest");
-  expect_refused(bounded(mpi_command(1, with(sweep_args(output), "snr", "0:1:2000000")), dir / "cap.log"),
-                 "(1 <= count <= 1000000, distinct values)");
+  expect_refused(
+      bounded(mpi_command(1, with(sweep_args(output), "snr", "0:1:2000000")), dir / "cap.log"),
+      "(1 <= count <= 32000, distinct values; every axis written out fits in the 64000-byte config");
   EXPECT_FALSE(fs::exists(output));
 }
 

@@ -227,14 +227,16 @@ class Package(unittest.TestCase):
         chosen = rmtsweep.figures.overlap_vs_snr(rmtsweep.open_phase(self.path).sel(delta=[0.2, 2.0], d=16))
         self.assertEqual([ax.get_title() for ax in chosen.axes if ax.has_data()], ["δ = 0.2", "δ = 2"])
 
-    def test_draw_all_writes_every_page_in_each_format(self):
-        for fmt in rmtsweep.figures.FORMATS:
-            out = os.path.join(self.tmp.name, f"figures_{fmt}")
-            paths = rmtsweep.figures.draw_all(self.path, out, dpi=30, format=fmt)
-            names, _, _ = rmtsweep.figures.figure_names(self.path)
-            self.assertEqual([os.path.basename(p) for p in paths], [f"{name}.{fmt}" for name in names])
-            self.assertIn(f"overlap_vs_snr.{fmt}", os.listdir(out))
-            self.assertIn(f"spectrum.{fmt}", os.listdir(out))
+    def test_draw_all_writes_every_page_of_a_real_sweep(self):
+        # In SVG: tests/python/plot's DrawAll draws every page as PNG and as PDF (the files' signatures checked),
+        # so each format is drawn once by the tests rather than every format here again.
+        out = os.path.join(self.tmp.name, "figures_svg")
+        paths = rmtsweep.figures.draw_all(self.path, out, dpi=30, format="svg")
+        names, _, _ = rmtsweep.figures.figure_names(self.path)
+        self.assertEqual([os.path.basename(p) for p in paths], [f"{name}.svg" for name in names])
+        self.assertIn("overlap_vs_snr.svg", os.listdir(out))
+        self.assertIn("spectrum.svg", os.listdir(out))
+        self.assertTrue(all(open(p, "rb").read(256).lstrip().startswith(b"<?xml") for p in paths), paths)
 
     def test_the_figures_of_a_phase_file_are_all_but_the_spectrum(self):
         names, index, notes = rmtsweep.figures.figure_names(self.phase_file)

@@ -349,10 +349,13 @@ TEST(SweepAxis, AListOfAMillionItemsParsesInLinearTime) {
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 10.0);
 }
 
+// The cap is what can fit the stored config (64000 bytes, two at least per value), and is said with it.
 TEST(SweepAxis, ARangeCountAboveTheCapStatesTheCap) {
   const InvalidOption e = rejection([] { (void)config::parse_axis("0:1:2000000", "snr"); });
   EXPECT_EQ(e.value(), "0:1:2000000");
-  EXPECT_NE(e.allowed().find("1 <= count <= 1000000"), std::string::npos) << e.what();
+  EXPECT_NE(e.allowed().find("1 <= count <= 32000"), std::string::npos) << e.what();
+  EXPECT_NE(e.allowed().find("fits in the 64000-byte config the file stores"), std::string::npos) << e.what();
+  EXPECT_EQ(config::max_resolved_config_bytes / 2, 32000u);
 }
 
 // Accepted before, then every point failed (exit 3): N = d/gamma beyond ScaLAPACK's 32-bit indices, and

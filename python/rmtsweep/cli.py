@@ -1,7 +1,8 @@
 """`rmtsweep plot`: the command-line entry point of the figures (python/rmtsweep_plot.py runs main).
 
 The one place of the package that prints messages and exits: the library raises InvalidOption (exit 2),
-InvalidFile and FileProblem (exit 1), and this turns them into rmtsweep's one-line messages.
+InvalidFile and FileProblem (exit 1), DamagedFile (exit 4), and this turns them into rmtsweep's one-line
+messages.
 """
 import argparse
 import os
@@ -11,11 +12,11 @@ import matplotlib
 
 matplotlib.use("Agg")  # files only, no display: before pyplot is imported by the figures
 
-from .errors import FileProblem, InvalidFile, InvalidOption, file_problem  # noqa: E402
+from .errors import DamagedFile, FileProblem, InvalidFile, InvalidOption, file_problem  # noqa: E402
 from .figures import draw_all, figure_names  # noqa: E402
 from .figures.common import DPI_MAX, DPI_MIN, FORMATS  # noqa: E402
 from .figures.data import as_dataset  # noqa: E402
-from .files import check_file, phase_staleness  # noqa: E402
+from .files import check_file, check_phase_checksums, phase_staleness  # noqa: E402
 
 DESCRIPTION = """Figures from an assembled rmtsweep sweep file or phase file (PNG, PDF or SVG).
 
@@ -43,7 +44,9 @@ and, after `rmtsweep refine` (a /refine group and /phase/refined_threshold_snr):
                                refinement added (detected at 1, not at 0) and the fitted probit curve
 The figures of one d show the largest (their captions say which). A phase file (`rmtsweep assemble FILE
 --output PHASE.h5`) has no points: no spectrum. It refuses (exit 2) to overwrite figures already in DIR
-unless --force is given. Needs Debian's python3-h5py, python3-xarray, python3-h5netcdf and
+unless --force is given, and draws nothing (exit 4) where a /phase dataset's checksum fails: `rmtsweep
+assemble FILE.h5` rebuilds /phase. A /phase built from other points than the sweep file holds now is said
+(STALE) before the figures. Needs Debian's python3-h5py, python3-xarray, python3-h5netcdf and
 python3-matplotlib. The same figures as functions of a Dataset: python/rmtsweep/figures
 (rmtsweep.figures.overlap_vs_snr(rmtsweep.open_phase(path), delta=0.5), ...).
 """
@@ -125,6 +128,7 @@ def main(argv=None):
         check_file(args.file)
         dpi = parse_dpi(args.dpi)
         check_out(args.output)
+        check_phase_checksums(args.file)  # /phase as assemble wrote it, or nothing drawn (exit 4)
         data = as_dataset(args.file)  # read once for both
         names, index, _ = figure_names(data, args.point)
         check_overwrite(args.output, [f"{name}.{args.format}" for name in names], args.force)
@@ -140,6 +144,8 @@ def main(argv=None):
         parser.exit(2, f"rmtsweep plot: {e}\n")
     except (FileProblem, InvalidFile) as e:
         parser.exit(1, f"rmtsweep plot: error: {e}\n")
+    except DamagedFile as e:
+        parser.exit(4, f"rmtsweep plot: error: {e}\n")
     except OSError as e:  # a figure not written (a full disk), a dataset not read (a damaged file)
         written = e.filename is not None and os.path.abspath(str(e.filename)) != os.path.abspath(args.file)
         problem = file_problem(str(e.filename) if written else args.file,

@@ -26,6 +26,15 @@ class InvalidFile(RmtsweepError):
         self.path = path
 
 
+class DamagedFile(RmtsweepError):
+    """A file whose checksums fail in what the call reads (src/store/checksums.cpp's CRC-32s): the message
+    names the datasets and what rebuilds them (`rmtsweep plot` exits 4 on it, as `status` and `assemble` do)."""
+
+    def __init__(self, path, problem):
+        super().__init__(f"{path}: {problem}")
+        self.path = path
+
+
 class FileProblem(RmtsweepError, OSError):
     """A file that cannot be opened, read or written (one line, as rmtsweep's FileIoError: the cause and
     what to do; `rmtsweep plot` exits 1 on it)."""

@@ -11,7 +11,7 @@ import zlib
 import h5py
 import numpy as np
 
-from .errors import InvalidFile, InvalidOption, file_problem
+from .errors import DamagedFile, InvalidFile, InvalidOption, file_problem
 
 # The root attribute of a phase file naming its sweep file (src/store/schema.hpp, phase_file_source).
 PHASE_FILE_SOURCE = "sweep_file"
@@ -69,6 +69,61 @@ def status_checksum(status):
     """The CRC-32 of /points/status as rmtsweep computes it (src/store/checksums.cpp): each value as its 8
     little-endian bytes, zlib's CRC-32, its low 31 bits."""
     return zlib.crc32(np.asarray(status, dtype="<i8").tobytes()) & 0x7FFFFFFF
+
+
+def dataset_checksum(dataset):
+    """The CRC-32 of a dataset's values as rmtsweep computes its attribute `checksum` (src/store/checksums.cpp,
+    content_checksum): a real of 8 bytes or an integer (of any width, as int64) as its 8 little-endian bytes,
+    a fixed-length text as its stored bytes (its whole width, NUL padding included), a variable-length one as
+    its UTF-8 bytes and a NUL; in storage order, zlib's CRC-32, its low 31 bits."""
+    kind, values = dataset.dtype, dataset[...]
+    string = h5py.check_string_dtype(kind)
+    if string is not None and string.length is None:  # variable-length
+        data = b"".join((v.encode() if isinstance(v, str) else bytes(v or b"")) + b"\0"
+                        for v in np.asarray(values, dtype=object).ravel())
+    elif kind.kind == "S":
+        data = np.ascontiguousarray(values).tobytes()
+    elif kind.kind == "f":
+        data = np.asarray(values, dtype="<f8").tobytes() if kind.itemsize == 8 else b""
+    elif kind.kind in "iu":
+        data = np.asarray(values).astype("<i8").tobytes()
+    else:
+        data = b""
+    return zlib.crc32(data) & 0x7FFFFFFF
+
+
+def damaged_phase(path):
+    """The /phase datasets of `path` (a sweep file or a phase file) whose attribute `checksum` is not the
+    CRC-32 of what they hold now, as "/phase/..." paths; empty where none fails or /phase has no checksums
+    (assembled before them)."""
+    damaged = []
+
+    def visit(name, obj):
+        if isinstance(obj, h5py.Dataset) and "checksum" in obj.attrs:
+            try:
+                if dataset_checksum(obj) != int(obj.attrs["checksum"]):
+                    damaged.append(f"/phase/{name}")
+            except OSError:  # bytes HDF5 cannot read back: damage too
+                damaged.append(f"/phase/{name}")
+
+    with open_h5(path) as h5:
+        if "phase" in h5:
+            h5["phase"].visititems(visit)
+    return damaged
+
+
+def check_phase_checksums(path):
+    """Raises DamagedFile naming the /phase datasets of `path` whose checksums fail, and what rebuilds them
+    (`rmtsweep assemble`, of the sweep file a phase file names)."""
+    path = os.fspath(path)
+    damaged = damaged_phase(path)
+    if not damaged:
+        return
+    with open_h5(path) as h5:
+        sweep = sweep_of(h5)
+    rebuild = f"rmtsweep assemble {path}" if sweep is None else f"rmtsweep assemble {sweep} --output {path} --force"
+    raise DamagedFile(path, f"checksums fail in {' '.join(damaged)}: its values are not those assemble wrote, "
+                            f"nothing drawn; `{rebuild}` rebuilds /phase")
 
 
 def phase_staleness(path):

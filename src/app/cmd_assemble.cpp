@@ -12,6 +12,7 @@
 
 #include "command_options.hpp"
 #include "commands.hpp"
+#include "damage_text.hpp"
 #include "option_errors.hpp"
 #include "output_path.hpp"
 #include "point_options.hpp"
@@ -23,7 +24,6 @@
 #include "rmtsweep/assemble/phase_schema.hpp"
 #include "rmtsweep/assemble/phase_tables.hpp"
 #include "rmtsweep/common/error.hpp"
-#include "rmtsweep/common/index_list.hpp"
 #include "rmtsweep/io/file_error.hpp"
 #include "rmtsweep/io/file_lock.hpp"
 #include "rmtsweep/io/hdf5.hpp"
@@ -326,32 +326,6 @@ void check_writable_in_place(const std::string& path) {
   }
 }
 
-/// " 5 9 17" (index_list after a space; appended: GCC 12 misreads " " + std::string as overlapping copies).
-std::string listed(const std::vector<std::int64_t>& items) {
-  return std::string(" ").append(index_list(items));
-}
-
-/// Why assemble refuses the damage `plan` shows in the sweep file `path` (exit 4), or empty when the tables
-/// may be built (none, or rows left out with --skip-damaged).
-std::string refusal(const std::string& path, const assemble::DamagePlan& plan, bool skip_damaged) {
-  if (!plan.refused(skip_damaged)) return {};
-  std::string rows;
-  if (!plan.points.empty()) rows += "/points (and /spectra) rows of points" + listed(plan.points);
-  if (!plan.lines.empty())
-    rows += std::string(rows.empty() ? "" : ", ") + "/lines rows of lines" + listed(plan.lines);
-  const std::string status_hint = "`rmtsweep status " + path + "` names the damage and what repairs it";
-  if (!plan.read_whole.empty()) {
-    std::string names;
-    for (const std::string& dataset : plan.read_whole) names += " " + dataset;
-    return "checksums fail in the datasets" + names + (rows.empty() ? "" : " and in " + rows) +
-           ", which the tables read whole: nothing written (--skip-damaged leaves out rows, not whole "
-           "datasets); " +
-           status_hint;
-  }
-  return "checksums fail in " + rows + ": nothing written; " + status_hint + ", or `rmtsweep assemble " +
-         path + " --skip-damaged` builds /phase without those rows";
-}
-
 /// The suffixes of an HDF5 file that --output takes (netCDF-4's .nc too: the phase file is one).
 constexpr const char* hdf5_suffixes[] = {".h5", ".hdf5", ".hdf", ".he5", ".nc"};
 
@@ -448,7 +422,7 @@ int command_assemble(int argc, char** argv) {
       throw io::file_error(path, "read the sweep file", e);
     }
   }();
-  if (const std::string why = refusal(path, damage, skip_damaged); !why.empty()) {
+  if (const std::string why = damage_refusal(path, damage, skip_damaged, assemble_words); !why.empty()) {
     std::fprintf(stderr, "rmtsweep assemble: %s: %s\n", path.c_str(), why.c_str());
     return 4;
   }
@@ -459,6 +433,20 @@ int command_assemble(int argc, char** argv) {
                  "rmtsweep assemble: warning: %s: checksums fail in%s, which the tables do not read; "
                  "`rmtsweep status %s` names the damage and what repairs it\n",
                  path.c_str(), names.c_str(), path.c_str());
+  }
+  if (!damage.phase.empty()) {  // never replaced without a word
+    std::string names;
+    for (const std::string& dataset : damage.phase) names += " " + dataset;
+    if (in_place)
+      std::fprintf(stderr,
+                   "rmtsweep assemble: warning: %s: checksums fail in%s: the damaged /phase is replaced by "
+                   "the one built now\n",
+                   path.c_str(), names.c_str());
+    else
+      std::fprintf(stderr,
+                   "rmtsweep assemble: warning: %s: checksums fail in%s: this writes %s, and leaves the "
+                   "sweep file's damaged /phase as it is (`rmtsweep assemble %s` rebuilds it)\n",
+                   path.c_str(), names.c_str(), output.c_str(), path.c_str());
   }
   const assemble::SweepData data = [&] {
     try {

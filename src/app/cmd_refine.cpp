@@ -2,9 +2,10 @@
 // adaptive refinement of every line's threshold (docs/refinement.md).
 //
 // The rounds are the refine library's (include/rmtsweep/refine/refinement.hpp); this command checks the file
-// and the ranks, holds the file's lock and prints the summary. Exit status: 0 every line within the
-// tolerance; 2 invalid option; 3 some refined points failed; 4 some lines' error still above the tolerance
-// when the budget is spent; 128 + signal.
+// and the ranks, holds the file's lock, checks the file's checksums and prints the summary. Exit status: 0
+// every line within the tolerance; 2 invalid option; 3 some refined points failed; 4 some lines' error still
+// above the tolerance when the budget is spent, or checksums failing in rows refine would read (nothing
+// computed); 128 + signal.
 #include <mpi.h>
 
 #include <boost/program_options.hpp>
@@ -15,10 +16,13 @@
 
 #include "command_options.hpp"
 #include "commands.hpp"
+#include "damage_text.hpp"
 #include "output_path.hpp"
 #include "point_options.hpp"
 #include "rmtsweep/assemble/detection_tables.hpp"
+#include "rmtsweep/assemble/phase_tables.hpp"
 #include "rmtsweep/common/error.hpp"
+#include "rmtsweep/io/file_error.hpp"
 #include "rmtsweep/io/file_lock.hpp"
 #include "rmtsweep/io/hdf5.hpp"
 #include "rmtsweep/model/parse_number.hpp"
@@ -26,6 +30,7 @@
 #include "rmtsweep/parallel/collectives.hpp"
 #include "rmtsweep/parallel/communicator.hpp"
 #include "rmtsweep/refine/refinement.hpp"
+#include "rmtsweep/store/checksums.hpp"
 #include "rmtsweep/store/sweep_file.hpp"
 #include "rmtsweep/store/sweep_reader.hpp"
 #include "rmtsweep/store/writer_lock.hpp"
@@ -47,6 +52,7 @@ refine::RefineOptions parse_refine_options(int argc, char** argv, bool& help) {
   add_command_option(options, config::in_refine, "max-points", &max_points);
   add_command_option(options, config::in_refine, "max-rounds", &rounds);
   add_command_option(options, config::in_refine, "detection", &detection);
+  add_command_option(options, config::in_refine, "skip-damaged", &o.skip_damaged);
   options.add_options()("help,h", po::bool_switch(&help), "this help");
   if (!parse_file_command(argc, argv, options, "refine", help, o.path, "rmtsweep refine FILE.h5 [options]",
                           "Adds trials (where every trial's threshold is exact) or points near each line's "
@@ -121,6 +127,26 @@ std::size_t print_summary(const refine::RefineOutcome& outcome, const refine::Re
   return unmet;
 }
 
+/// What the checksums found that refine goes on with (rank 0, stderr): damaged datasets it does not read, and
+/// the rows --skip-damaged leaves out.
+void print_damage_left(const std::string& path, const assemble::DamagePlan& damage) {
+  std::string names;
+  for (const auto* datasets : {&damage.unread, &damage.phase})
+    for (const std::string& dataset : *datasets) names += " " + dataset;
+  if (!names.empty())
+    std::fprintf(stderr,
+                 "rmtsweep refine: warning: %s: checksums fail in%s, which refine does not read; `rmtsweep "
+                 "status %s` names the damage and what repairs it\n",
+                 path.c_str(), names.c_str(), path.c_str());
+  if (damage.points.empty() && damage.lines.empty()) return;
+  std::fprintf(stderr,
+               "rmtsweep refine: warning: %s: left out as damaged (--skip-damaged): %zu done points (%s) and "
+               "%zu lines' secular forms (%s); refine again once `rmtsweep status %s` finds them repaired\n",
+               path.c_str(), damage.points.size(),
+               damage.points.empty() ? "none" : listed(damage.points).substr(1).c_str(), damage.lines.size(),
+               damage.lines.empty() ? "none" : listed(damage.lines).substr(1).c_str(), path.c_str());
+}
+
 }  // namespace
 
 int command_refine(int argc, char** argv) {
@@ -144,6 +170,24 @@ int command_refine(int argc, char** argv) {
       parallel::decided_on_root(MPI_COMM_WORLD, [&] { return output_write_problem(path, true, path); });
   if (!unwritable.empty()) throw InvalidOption("file", path, unwritable);
   io::FileLock lock = lock_for_refine(path, MPI_COMM_WORLD);
+  // Every checksum of the sweep file before anything is read or computed (rank 0; a file of schema_version 3
+  // or older has none): damaged rows are refused, or left out with --skip-damaged (assemble::plan_for_damage,
+  // phase_tables.hpp).
+  assemble::DamagePlan damage;  // rank 0's
+  const std::string refusal = parallel::decided_on_root(MPI_COMM_WORLD, [&] {
+    try {
+      const store::SweepReader reader(path);
+      damage = assemble::plan_for_damage(store::check_checksums(reader.file()));
+    } catch (const Hdf5Error& e) {
+      throw io::file_error(path, "read the sweep file", e);
+    }
+    return damage_refusal(path, damage, options.skip_damaged, refine_words);
+  });
+  if (!refusal.empty()) {
+    if (rank == 0) std::fprintf(stderr, "rmtsweep refine: %s: %s\n", path.c_str(), refusal.c_str());
+    return 4;
+  }
+  if (rank == 0) print_damage_left(path, damage);
   // A config edited by hand no longer describes the points: refused, with the difference.
   const std::string mismatches = parallel::decided_on_root(MPI_COMM_WORLD, [&] {
     std::string text;
@@ -169,7 +213,7 @@ int command_refine(int argc, char** argv) {
   parallel::configure_blas_threads(MPI_COMM_WORLD);
 
   // Rank 0 reads the grid's done points before the file is opened in parallel.
-  refine::Refinement refinement(path, grid, options, MPI_COMM_WORLD);
+  refine::Refinement refinement(path, grid, options, MPI_COMM_WORLD, damage.left_out());
   store::RunInfo run;
   run.command_line = parallel::broadcast(joined_command_line(argc, argv), MPI_COMM_WORLD);
   run.started = parallel::broadcast(utc_now(), MPI_COMM_WORLD);

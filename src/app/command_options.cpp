@@ -139,7 +139,7 @@ std::vector<OptionSpec> build_table() {
       {.name = "skip-damaged",
        .help = "leave out the points and lines whose checksums fail (else refused, exit 4) and say how many; "
                "docs/reliability.md",
-       .use = in_assemble,
+       .use = in_assemble | in_refine,
        .flag = true},
       {.name = "quiet",
        .help = "print no threshold table",

@@ -61,15 +61,15 @@ void print_usage(std::FILE* out) {
   for (const auto& sub : subcommands) {
     std::fprintf(out, "  %-10s %s\n", std::string(sub.name).c_str(), std::string(sub.summary).c_str());
   }
-  std::fprintf(
-      out,
-      "\noptions (anywhere on the line, after a command too):\n"
-      "  --help, -h   this list; after a command, that command's options\n"
-      "  --version    print rmtsweep's version and exit\n"
-      "  --verbose    with an error, HDF5's error stack too (or RMTSWEEP_VERBOSE=1)\n"
-      "\nExit status: 0 done, 1 an error (a file that cannot be written, ...), 2 a bad option,\n"
-      "value or file, 3 run/refine: some points failed, 4 refine: budget spent, tolerance not\n"
-      "met, 128 + signal: stopped, resumable (mpirun signalled itself exits 1) (docs/commands.md).\n");
+  std::fprintf(out,
+               "\noptions (anywhere on the line, after a command too):\n"
+               "  --help, -h   this list; after a command, that command's options\n"
+               "  --version    print rmtsweep's version and exit\n"
+               "  --verbose    with an error, HDF5's error stack too (or RMTSWEEP_VERBOSE=1)\n"
+               "\nExit status: 0 done, 1 an error (a file that cannot be written, ...), 2 a bad option,\n"
+               "value or file, 3 run/refine: some points failed, 4 damage found (status; assemble, refine\n"
+               "and plot refuse it) or refine: budget spent, tolerance not met, 128 + signal: stopped,\n"
+               "resumable (mpirun signalled itself exits 1) (docs/commands.md).\n");
 }
 
 /// Whether an MPI launcher started this process (Open MPI's mpirun, or a PMI/PMIx one such as srun): then

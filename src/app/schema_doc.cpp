@@ -331,7 +331,15 @@ checks ([reliability.md](reliability.md#checksums)):
 - a row written with its point or line has its CRC-32 in a dataset beside: `/checksums/points` (int64, one
   per /points row, -1 until written; its coordinate `/checksums/point`) over its measured cells (but `error`) as stored, its status and its
   spectrum row; `/lines/d<d>/checksum` over the row's poles, signal, offset, rho, form, converged and count;
-- a dimension without values (`/points/k`, `eigenvalue_index`, `pole_index`, `density_index`) reads zeros.
+- each `/refine/block_<i>` written since has two row checksums (int64, -1 until written):
+  `parameters_checksum` over the row's parameter cells, written when the row is given to a point (before
+  its status), and `checksum` over its measured cells (but `error`, which carries the attribute `checksum`)
+  and its status; a row not given reads the datasets' fill values. Each `/refine/lines/block_<b>` has
+  `checksum` over each row's secular form as `/lines`, and `identity_checksum` over its grid positions and
+  trial (written before the trial). Blocks written before these have none, and `status` lists their
+  datasets as not checksummed;
+- a dimension without values (`/points/k`, `eigenvalue_index`, `pole_index`, `density_index`, `row`) reads
+  zeros.
 
 Each value is the CRC-32's low 31 bits (so that a netCDF-3 copy holds it). Values are encoded as stored: reals and integers as their 8 little-endian bytes, a fixed-length text as
 its stored bytes (padded with NULs), a variable-length text as its bytes and a NUL. `/phase` records what

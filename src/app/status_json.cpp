@@ -128,6 +128,8 @@ nlohmann::json status_json(const store::SweepReader& reader, bool verify) {
                                  {"damaged_datasets", sums->damaged_datasets},
                                  {"damaged_points", sums->damaged_points},
                                  {"damaged_lines", sums->damaged_lines},
+                                 {"damaged_refined_points", sums->damaged_refined_points},
+                                 {"damaged_refined_lines", sums->damaged_refined_lines},
                                  {"not_checksummed", sums->not_checksummed},
                                  {"description", store::describe(*sums)},
                                  {"repairs", store::describe_repairs(*sums, reader.path())}};

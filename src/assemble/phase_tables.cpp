@@ -101,11 +101,15 @@ LeftOut DamagePlan::left_out() const {
 DamagePlan plan_for_damage(const store::ChecksumReport& report) {
   DamagePlan plan;
   for (const std::string& dataset : report.damaged_datasets) {
-    if (dataset.starts_with("/phase/")) continue;
-    (read_whole_by_tables(dataset) ? plan.read_whole : plan.unread).push_back(dataset);
+    if (dataset.starts_with("/phase/"))
+      plan.phase.push_back(dataset);
+    else
+      (read_whole_by_tables(dataset) ? plan.read_whole : plan.unread).push_back(dataset);
   }
   plan.points = report.damaged_points;
   plan.lines = report.damaged_lines;
+  plan.refined_points = report.damaged_refined_points;
+  plan.refined_lines = report.damaged_refined_lines;
   return plan;
 }
 

@@ -32,8 +32,8 @@ std::vector<std::size_t> ascending_positions(const std::vector<double>& values) 
 
 }  // namespace
 
-Lines read_lines(const std::string& path, const RefineOptions& options) {
-  const assemble::SweepData data = assemble::read_sweep(path);
+Lines read_lines(const std::string& path, const RefineOptions& options, const assemble::LeftOut& left_out) {
+  const assemble::SweepData data = assemble::read_sweep(path, left_out);
   const config::SweepConfig& c = data.config;
   Lines lines;
   lines.axes = data.axes;

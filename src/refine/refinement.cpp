@@ -87,12 +87,12 @@ RoundBatch round_batch(const RoundPlan& plan, const config::Grid& grid, const Li
 /// group's heap; about 1 KiB a dataset), the run's attributes and the failed points' messages at the close.
 constexpr double space_margin = 256.0 * 1024.0;
 
-/// The bytes a /refine block of `rows` points takes (its columns, allocated when created), as
-/// sweep::file_data_bytes counts a grid's.
+/// The bytes a /refine block of `rows` points takes (its columns and its two row checksums, allocated when
+/// created), as sweep::file_data_bytes counts a grid's.
 double block_bytes(const config::SweepConfig& config, std::int64_t rows) {
   std::size_t width = 1;
   for (const auto& w : config.weighting) width = std::max(width, model::to_string(w).size());
-  double per_row = 0.0;
+  double per_row = 2.0 * 8.0;  // checksum, parameters_checksum (store/checksums.hpp)
   for (const store::Column* column : store::point_columns()) {
     if (column->type == store::ColumnType::text && column->text_width == store::variable_length) {
       per_row += 16.0;
@@ -106,10 +106,10 @@ double block_bytes(const config::SweepConfig& config, std::int64_t rows) {
 }
 
 /// The bytes a /refine/lines block of `rows` trials of size d[d_index] takes: poles, signal and offset of
-/// the line's width, and its scalars and coordinates.
+/// the line's width, and its scalars, coordinates and two row checksums.
 double line_block_bytes(const config::SweepConfig& config, std::size_t d_index, std::int64_t rows) {
   return static_cast<double>(rows) *
-         (3.0 * 8.0 * static_cast<double>(store::line_row_width(config, d_index)) + 12.0 * 8.0);
+         (3.0 * 8.0 * static_cast<double>(store::line_row_width(config, d_index)) + 14.0 * 8.0);
 }
 
 /// The free bytes of the file system holding `path` (statvfs, as `run` checks a new file's); -1 when unknown.
@@ -189,11 +189,12 @@ std::vector<std::string> stored_config_mismatches(const std::string& path) {
   return out;
 }
 
-Refinement::Refinement(std::string path, config::Grid grid, const RefineOptions& options, MPI_Comm comm)
+Refinement::Refinement(std::string path, config::Grid grid, const RefineOptions& options, MPI_Comm comm,
+                       const assemble::LeftOut& left_out)
     : path_(std::move(path)), grid_(std::move(grid)), options_(options), comm_(comm) {
   Lines lines_root;
   const bool root = parallel::rank_of(comm_) == 0;
-  if (root) lines_root = read_lines(path_, options_);
+  if (root) lines_root = read_lines(path_, options_, left_out);
   geometry_ = geometry_everywhere(lines_root, comm_);
   if (root) replay_ = std::make_unique<Replay>(std::move(lines_root), options_, grid_.config().trials);
 }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <limits>
@@ -16,6 +17,8 @@
 #include "rmtsweep/common/index_list.hpp"
 #include "rmtsweep/io/dimension_scale.hpp"
 #include "rmtsweep/store/line_store.hpp"
+#include "rmtsweep/store/refine_file.hpp"
+#include "rmtsweep/store/refined_line_store.hpp"
 #include "rmtsweep/store/schema.hpp"
 
 namespace rmtsweep::store {
@@ -169,45 +172,73 @@ bool row_covered(const std::string& path) {
   return false;
 }
 
+/// A column's cells by row as readers read them back (a fixed-length text's raw bytes, its whole width) and a
+/// text's stored width.
+struct Read {
+  std::vector<Cell> cells;
+  std::size_t width = 0;
+};
+
+Read read_cells(hid_t set, Kind kind, bool top_k) {
+  Read read;
+  if (kind == Kind::fixed_text) {  // each row's raw bytes, which add(text, width) takes whole
+    const auto [buffer, width] = raw_texts(set);
+    read.width = width;
+    for (std::size_t at = 0; at + width <= buffer.size(); at += width)
+      read.cells.emplace_back(std::string(buffer.data() + at, width));
+  } else if (kind == Kind::integer) {
+    for (const std::int64_t v : io::read_ints(set)) read.cells.emplace_back(v);
+  } else {
+    const std::vector<double> values = io::read_doubles(set);
+    const std::vector<hsize_t> shape = io::shape(set);
+    const std::size_t per_row = shape.size() > 1 ? static_cast<std::size_t>(shape[1]) : 1;
+    for (std::size_t i = 0; i + per_row <= values.size(); i += per_row) {
+      if (top_k) {
+        read.cells.emplace_back(
+            std::vector<double>(values.begin() + static_cast<std::ptrdiff_t>(i),
+                                values.begin() + static_cast<std::ptrdiff_t>(i + per_row)));
+      } else {
+        read.cells.emplace_back(values[i]);
+      }
+    }
+  }
+  return read;
+}
+
+/// What a row of `set` never written reads: its fill value, as one cell.
+Cell fill_cell(hid_t set, Kind kind, bool top_k) {
+  const io::PropertyList creation(io::check_id(H5Dget_create_plist(set), "H5Dget_create_plist"));
+  if (kind == Kind::fixed_text) {
+    const io::Datatype type(io::check_id(H5Dget_type(set), "H5Dget_type"));
+    std::string fill(H5Tget_size(type), '\0');
+    io::check(H5Pget_fill_value(creation, type, fill.data()), "H5Pget_fill_value");
+    return fill;
+  }
+  if (kind == Kind::integer) {
+    std::int64_t fill = 0;
+    io::check(H5Pget_fill_value(creation, H5T_NATIVE_INT64, &fill), "H5Pget_fill_value");
+    return fill;
+  }
+  double fill = 0.0;
+  io::check(H5Pget_fill_value(creation, H5T_NATIVE_DOUBLE, &fill), "H5Pget_fill_value");
+  if (!top_k) return fill;
+  const std::vector<hsize_t> shape = io::shape(set);
+  return std::vector<double>(shape.size() > 1 ? static_cast<std::size_t>(shape[1]) : 1, fill);
+}
+
 /// The rows of /points checked against /checksums/points.
 void check_point_rows(hid_t file, ChecksumReport& report) {
   if (!io::exists(file, point_checksums_path)) return;
   const std::vector<std::int64_t> sums = io::read_ints(io::open_dataset(file, point_checksums_path));
   const std::vector<std::int64_t> status = io::read_ints(io::open_dataset(file, path_of(column::status)));
-  struct Read {
-    std::vector<Cell> cells;
-    std::size_t width = 0;
-  };
   std::vector<Read> columns;
   for (const Column* column : point_columns()) {
     if (column->phase != ColumnPhase::measurement || column == &column::status) continue;
     if (!io::exists(file, path_of(*column))) continue;
     const io::Dataset set = io::open_dataset(file, path_of(*column));
-    Read read;
     const Kind kind = kind_of(set);
     if (kind == Kind::variable_text) continue;  // the messages, written at the close
-    if (kind == Kind::fixed_text) {             // each row's raw bytes, which add(text, width) takes whole
-      const auto [buffer, width] = raw_texts(set);
-      read.width = width;
-      for (std::size_t at = 0; at + width <= buffer.size(); at += width)
-        read.cells.emplace_back(std::string(buffer.data() + at, width));
-    } else if (kind == Kind::integer) {
-      for (const std::int64_t v : io::read_ints(set)) read.cells.emplace_back(v);
-    } else {
-      const std::vector<double> values = io::read_doubles(set);
-      const std::vector<hsize_t> shape = io::shape(set);
-      const std::size_t per_row = shape.size() > 1 ? static_cast<std::size_t>(shape[1]) : 1;
-      for (std::size_t i = 0; i + per_row <= values.size(); i += per_row) {
-        if (column->shape == ColumnShape::top_k) {
-          read.cells.emplace_back(
-              std::vector<double>(values.begin() + static_cast<std::ptrdiff_t>(i),
-                                  values.begin() + static_cast<std::ptrdiff_t>(i + per_row)));
-        } else {
-          read.cells.emplace_back(values[i]);
-        }
-      }
-    }
-    columns.push_back(std::move(read));
+    columns.push_back(read_cells(set, kind, column->shape == ColumnShape::top_k));
   }
   // Each size's spectra: the /points row of each of its rows.
   std::map<std::int64_t, std::vector<double>> spectrum;
@@ -236,50 +267,189 @@ void check_point_rows(hid_t file, ChecksumReport& report) {
   }
 }
 
+/// The rows of a secular table (line_store.hpp's SecularTable: /lines/d<d>, /refine/lines/block_<b>) checked
+/// against its `checksum` dataset; returns the damaged rows. A row never written (its line failed, or is not
+/// computed yet) holds the datasets' fill values.
+std::vector<std::size_t> damaged_secular_rows(hid_t file, const std::string& group, std::int64_t& checked) {
+  std::vector<std::size_t> damaged;
+  const std::vector<std::int64_t> sums = io::read_ints(io::open_dataset(file, group + "/checksum"));
+  const std::vector<std::int64_t> count = io::read_ints(io::open_dataset(file, group + "/count"));
+  const io::Dataset poles_set = io::open_dataset(file, group + "/poles");
+  const auto width = static_cast<std::size_t>(io::shape(poles_set).at(1));
+  const std::vector<double> poles = io::read_doubles(poles_set);
+  const std::vector<double> signal = io::read_doubles(io::open_dataset(file, group + "/signal"));
+  const std::vector<double> offset = io::read_doubles(io::open_dataset(file, group + "/offset"));
+  const std::vector<double> rho = io::read_doubles(io::open_dataset(file, group + "/rho"));
+  const std::vector<std::int64_t> form = io::read_ints(io::open_dataset(file, group + "/form"));
+  const std::vector<std::int64_t> converged = io::read_ints(io::open_dataset(file, group + "/converged"));
+  const auto row_of = [&](const std::vector<double>& values, std::size_t r) {
+    return std::vector<double>(values.begin() + static_cast<std::ptrdiff_t>(r * width),
+                               values.begin() + static_cast<std::ptrdiff_t>((r + 1) * width));
+  };
+  Checksum unwritten;
+  const std::vector<double> nans(width, std::numeric_limits<double>::quiet_NaN());
+  unwritten.add(nans);
+  unwritten.add(nans);
+  unwritten.add(nans);
+  unwritten.add(std::numeric_limits<double>::quiet_NaN());
+  unwritten.add(std::int64_t{0});
+  unwritten.add(std::int64_t{0});
+  unwritten.add(std::int64_t{0});
+  for (std::size_t r = 0; r < sums.size() && r < count.size(); ++r) {
+    Checksum sum;
+    sum.add(row_of(poles, r));
+    sum.add(row_of(signal, r));
+    sum.add(row_of(offset, r));
+    sum.add(rho.at(r));
+    sum.add(form.at(r));
+    sum.add(converged.at(r));
+    sum.add(count[r]);
+    const std::int64_t expected = sums[r] == no_checksum ? unwritten.value() : sums[r];
+    if (sums[r] != no_checksum) ++checked;
+    if (sum.value() != expected) damaged.push_back(r);
+  }
+  return damaged;
+}
+
 /// The rows of each size's /lines checked against their checksum dataset.
 void check_line_rows(hid_t file, ChecksumReport& report) {
   if (!io::exists(file, std::string(lines_group))) return;
   for (const std::string& size : io::list_children(io::open_group(file, std::string(lines_group)))) {
     const std::string group = std::string(lines_group) + "/" + size;
     if (!io::exists(file, group + "/checksum") || !io::exists(file, group + "/count")) continue;
-    const std::vector<std::int64_t> sums = io::read_ints(io::open_dataset(file, group + "/checksum"));
     const std::vector<std::int64_t> line = io::read_ints(io::open_dataset(file, group + "/line"));
-    const std::vector<std::int64_t> count = io::read_ints(io::open_dataset(file, group + "/count"));
-    const io::Dataset poles_set = io::open_dataset(file, group + "/poles");
-    const auto width = static_cast<std::size_t>(io::shape(poles_set).at(1));
-    const std::vector<double> poles = io::read_doubles(poles_set);
-    const std::vector<double> signal = io::read_doubles(io::open_dataset(file, group + "/signal"));
-    const std::vector<double> offset = io::read_doubles(io::open_dataset(file, group + "/offset"));
-    const std::vector<double> rho = io::read_doubles(io::open_dataset(file, group + "/rho"));
-    const std::vector<std::int64_t> form = io::read_ints(io::open_dataset(file, group + "/form"));
-    const std::vector<std::int64_t> converged = io::read_ints(io::open_dataset(file, group + "/converged"));
-    const auto row_of = [&](const std::vector<double>& values, std::size_t r) {
-      return std::vector<double>(values.begin() + static_cast<std::ptrdiff_t>(r * width),
-                                 values.begin() + static_cast<std::ptrdiff_t>((r + 1) * width));
-    };
-    // A row never written (its line failed, or is not computed yet) holds the datasets' fill values.
-    Checksum unwritten;
-    const std::vector<double> nans(width, std::numeric_limits<double>::quiet_NaN());
-    unwritten.add(nans);
-    unwritten.add(nans);
-    unwritten.add(nans);
-    unwritten.add(std::numeric_limits<double>::quiet_NaN());
-    unwritten.add(std::int64_t{0});
-    unwritten.add(std::int64_t{0});
-    unwritten.add(std::int64_t{0});
-    for (std::size_t r = 0; r < sums.size() && r < count.size(); ++r) {
-      Checksum sum;
-      sum.add(row_of(poles, r));
-      sum.add(row_of(signal, r));
-      sum.add(row_of(offset, r));
-      sum.add(rho.at(r));
-      sum.add(form.at(r));
-      sum.add(converged.at(r));
-      sum.add(count[r]);
-      const std::int64_t expected = sums[r] == no_checksum ? unwritten.value() : sums[r];
-      if (sums[r] != no_checksum) ++report.rows;
-      if (sum.value() != expected) report.damaged_lines.push_back(r < line.size() ? line[r] : -1);
+    for (const std::size_t r : damaged_secular_rows(file, group, report.rows))
+      report.damaged_lines.push_back(r < line.size() ? line[r] : -1);
+  }
+}
+
+/// The paths of the /refine blocks' datasets that their row checksums cover (those of blocks written with
+/// them).
+std::set<std::string> refine_row_covered(hid_t file) {
+  std::set<std::string> covered;
+  for (const std::string_view group : {refine_group, refined_lines_group}) {
+    const std::size_t blocks = complete_blocks(file, group);
+    for (std::size_t b = 0; b < blocks; ++b) {
+      const std::string base = std::string("/").append(group).append("/block_").append(std::to_string(b));
+      if (!io::exists(file, base + "/checksum")) continue;
+      for (const std::string& name : io::list_children(io::open_group(file, base))) {
+        const std::string path = base + "/" + name;
+        const io::Dataset set = io::open_dataset(file, path);
+        if (!io::has_attribute(set, checksum_attribute) && !io::is_scale(set)) covered.insert(path);
+      }
     }
+  }
+  return covered;
+}
+
+/// The rows of every /refine block written with row checksums (refine_file.hpp): a row given to a point
+/// against its parameters' checksum and, once done or failed, its measurements' and status's; a row not given
+/// against the fill values (or, where a kill interrupted its giving, against what was written of it).
+void check_refined_rows(hid_t file, ChecksumReport& report) {
+  const std::size_t blocks = complete_blocks(file, refine_group);
+  std::int64_t first = 0;
+  for (std::size_t b = 0; b < blocks; ++b) {
+    const std::string base = std::string("/").append(refine_block_path(b)).append("/");
+    const std::int64_t rows = io::read_int_attribute(io::open_group(file, refine_block_path(b)), "rows");
+    if (!io::exists(file, base + "checksum") || !io::exists(file, base + refined_parameters_checksum)) {
+      first += rows;
+      continue;
+    }
+    const std::vector<std::int64_t> sums = io::read_ints(io::open_dataset(file, base + "checksum"));
+    const std::vector<std::int64_t> parameter_sums =
+        io::read_ints(io::open_dataset(file, base + refined_parameters_checksum));
+    const std::vector<std::int64_t> status = io::read_ints(io::open_dataset(file, base + "status"));
+    // Each column's cells and fill value, in the schema's order: the parameters, then the measurements.
+    std::vector<std::pair<Read, Cell>> parameters, measurements;
+    for (const Column* column : point_columns()) {
+      if (column == &column::status || !io::exists(file, base + std::string(column->name))) continue;
+      const io::Dataset set = io::open_dataset(file, base + std::string(column->name));
+      const Kind kind = kind_of(set);
+      if (kind == Kind::variable_text) continue;  // the messages: their own checksum attribute
+      const bool top_k = column->shape == ColumnShape::top_k;
+      (column->phase == ColumnPhase::parameter ? parameters : measurements)
+          .emplace_back(read_cells(set, kind, top_k), fill_cell(set, kind, top_k));
+    }
+    const auto sum_of = [](const std::vector<std::pair<Read, Cell>>& columns, std::size_t r, bool fill) {
+      Checksum sum;
+      for (const auto& [read, fill_value] : columns)
+        sum.add(fill ? fill_value : read.cells.at(r), read.width);
+      return sum;
+    };
+    constexpr auto unused = static_cast<std::int64_t>(PointStatus::unused);
+    constexpr auto pending = static_cast<std::int64_t>(PointStatus::pending);
+    Checksum unused_measurements = sum_of(measurements, 0, true);
+    unused_measurements.add(unused);
+    const std::int64_t unused_parameters = sum_of(parameters, 0, true).value();
+    for (std::size_t r = 0; r < status.size() && r < sums.size() && r < parameter_sums.size(); ++r) {
+      const std::int64_t s = status[r];
+      bool whole = s >= unused && s <= static_cast<std::int64_t>(PointStatus::failed);
+      const std::int64_t parameters_now = sum_of(parameters, r, false).value();
+      Checksum measured = sum_of(measurements, r, false);
+      if (s == unused) {
+        // Not given, or its giving interrupted (then given again): the parameters as far as written (their
+        // checksum follows them), the measurements of the pending row being written.
+        whole = whole &&
+                parameters_now == (parameter_sums[r] == no_checksum ? unused_parameters : parameter_sums[r]);
+        if (sums[r] == no_checksum) {
+          measured.add(unused);
+          whole = whole && measured.value() == unused_measurements.value();
+        } else {
+          measured.add(pending);
+          whole = whole && measured.value() == sums[r];
+        }
+      } else if (whole) {
+        ++report.rows;
+        whole = parameters_now == parameter_sums[r];
+        // A pending row's measurements are not checked: a kill between its checksum and its status leaves
+        // one, whose point is computed again.
+        measured.add(s);
+        if (s != pending) whole = whole && measured.value() == sums[r];
+      }
+      if (!whole) report.damaged_refined_points.push_back(first + static_cast<std::int64_t>(r));
+    }
+    first += rows;
+  }
+}
+
+/// The rows of every /refine/lines block written with row checksums (refined_line_store.hpp): each row's
+/// secular form as /lines, and its grid positions and trial against their checksum (a row not given: the
+/// fill values, -1).
+void check_refined_line_rows(hid_t file, ChecksumReport& report) {
+  const std::size_t blocks = complete_blocks(file, refined_lines_group);
+  std::int64_t first = 0;
+  for (std::size_t b = 0; b < blocks; ++b) {
+    const std::string base = std::string("/").append(refined_lines_block_path(b));
+    const std::int64_t rows = io::read_int_attribute(io::open_group(file, base), "rows");
+    if (!io::exists(file, base + "/checksum") || !io::exists(file, base + "/" + refined_identity_checksum)) {
+      first += rows;
+      continue;
+    }
+    std::set<std::int64_t> damaged;
+    for (const std::size_t r : damaged_secular_rows(file, base, report.rows))
+      damaged.insert(first + static_cast<std::int64_t>(r));
+    const std::vector<std::int64_t> identity_sums =
+        io::read_ints(io::open_dataset(file, base + "/" + refined_identity_checksum));
+    std::vector<std::vector<std::int64_t>> identity;
+    for (const char* name : refined_line_identity_columns)
+      identity.push_back(io::read_ints(io::open_dataset(file, base + "/" + name)));
+    const std::vector<std::int64_t>& trial = identity.back();
+    for (std::size_t r = 0; r < identity_sums.size() && r < trial.size(); ++r) {
+      Checksum sum, unwritten;
+      for (const auto& column : identity) {
+        sum.add(column.at(r));
+        unwritten.add(std::int64_t{-1});
+      }
+      bool whole = trial[r] >= -1;
+      if (trial[r] == -1 && identity_sums[r] == no_checksum)
+        whole = whole && sum.value() == unwritten.value();
+      else if (trial[r] != -1)  // given: its checksum was written before its trial
+        whole = whole && sum.value() == identity_sums[r];
+      // (A row whose giving a kill interrupted after its checksum is given again: not checked.)
+      if (!whole) damaged.insert(first + static_cast<std::int64_t>(r));
+    }
+    report.damaged_refined_lines.insert(report.damaged_refined_lines.end(), damaged.begin(), damaged.end());
+    first += rows;
   }
 }
 
@@ -332,8 +502,11 @@ void stamp_content(hid_t set) { stamp(set, content_checksum(set, kind_of(set)));
 ChecksumReport check_checksums(hid_t file, const std::string& prefix) {
   ChecksumReport report;
   report.checksummed = prefix.empty() ? io::exists(file, checksums_group) : false;
+  const std::set<std::string> refine_covered =
+      prefix.empty() ? refine_row_covered(file) : std::set<std::string>{};
   for (const std::string& path : dataset_paths(file, prefix)) {
     if (path == point_checksums_path || path.ends_with("/checksum")) continue;  // checked with their rows
+    if (refine_covered.count(path)) continue;
     const io::Dataset set = io::open_dataset(file, path);
     const Kind kind = kind_of(set);
     if (io::has_attribute(set, checksum_attribute)) {
@@ -349,7 +522,8 @@ ChecksumReport check_checksums(hid_t file, const std::string& prefix) {
     } else if (kind == Kind::real32 && io::is_scale(set)) {  // a dimension without values: all zeros
       ++report.datasets;
       const std::vector<double> values = io::read_doubles(set);
-      if (std::any_of(values.begin(), values.end(), [](double v) { return v != 0.0; }))
+      // Bit for bit: a flipped sign bit reads -0.0, which == 0.0.
+      if (std::any_of(values.begin(), values.end(), [](double v) { return v != 0.0 || std::signbit(v); }))
         report.damaged_datasets.push_back(path);
     } else if (!(prefix.empty() && report.checksummed && row_covered(path))) {
       report.not_checksummed.push_back(path);
@@ -358,6 +532,8 @@ ChecksumReport check_checksums(hid_t file, const std::string& prefix) {
   if (prefix.empty()) {
     check_point_rows(file, report);
     check_line_rows(file, report);
+    check_refined_rows(file, report);
+    check_refined_line_rows(file, report);
   }
   return report;
 }
@@ -395,6 +571,8 @@ std::string describe(const ChecksumReport& report) {
   };
   list("points", report.damaged_points);
   list("lines", report.damaged_lines);
+  list("refined points (/refine rows)", report.damaged_refined_points);
+  list("refined lines (/refine/lines rows)", report.damaged_refined_lines);
   text.pop_back();
   return text;
 }

@@ -6,6 +6,7 @@
 
 #include "column_io.hpp"
 #include "rmtsweep/model/weighting.hpp"
+#include "rmtsweep/store/checksums.hpp"
 #include "rmtsweep/theory/prediction.hpp"
 
 namespace rmtsweep::store {
@@ -80,8 +81,17 @@ void RefineFile::open_block(std::size_t index) {
   for (const Column* column : point_columns()) {
     if (!io::exists(group, std::string(column->name))) continue;
     block.columns.emplace_back(column, io::open_dataset(group, std::string(column->name)));
-    if (column == &column::error) block.deferred_error = io::is_variable_string(block.columns.back().second);
+    const io::Dataset& set = block.columns.back().second;
+    const bool variable = column->type == ColumnType::text && io::is_variable_string(set);
+    if (column == &column::error) block.deferred_error = variable;
+    block.widths.push_back(column->type == ColumnType::text && !variable
+                               ? H5Tget_size(io::Datatype(io::check_id(H5Dget_type(set), "H5Dget_type")))
+                               : 0);
   }
+  // A block written before its rows had checksums (checksums.hpp) is written without.
+  if (io::exists(group, "checksum")) block.checksum = io::open_dataset(group, "checksum");
+  if (io::exists(group, refined_parameters_checksum))
+    block.parameters_checksum = io::open_dataset(group, refined_parameters_checksum);
   blocks_.push_back(std::move(block));
 }
 
@@ -95,10 +105,30 @@ void RefineFile::add_block(std::int64_t rows) {
     const io::Group group = io::create_group(file_, path);
     std::size_t width = 1;
     for (const auto& w : config_->weighting) width = std::max(width, model::to_string(w).size());
+    // A file with checksums (schema_version 4 on) has them for its blocks too (checksums.hpp): the rows'
+    // (-1: none yet), and the messages' attribute, restamped when the close writes them.
+    const bool checksummed = io::exists(file_, checksums_group);
     for (const Column* column : point_columns()) {
       const std::int64_t fill =
           column == &column::status ? static_cast<std::int64_t>(PointStatus::unused) : column->integer_fill;
-      detail::create_column(group, *column, static_cast<hsize_t>(rows), k_, width, fill);
+      const io::Dataset set =
+          detail::create_column(group, *column, static_cast<hsize_t>(rows), k_, width, fill);
+      if (checksummed && column == &column::error && io::is_variable_string(set)) {
+        Checksum none;  // every message null, read back as empty
+        none.add(std::vector<std::string>(static_cast<std::size_t>(rows)));
+        stamp(set, none);
+      }
+    }
+    if (checksummed) {
+      const io::DatasetOptions unset{.int_fill = no_checksum};
+      detail::describe(
+          io::create_int_dataset(group, "checksum", {static_cast<hsize_t>(rows)}, unset),
+          "per row, the CRC-32 of its measured cells (but error) and its status as written (-1: none yet); "
+          "docs/reliability.md");
+      detail::describe(
+          io::create_int_dataset(group, refined_parameters_checksum, {static_cast<hsize_t>(rows)}, unset),
+          "per row, the CRC-32 of its parameter cells as written when it was given to a point (-1: not "
+          "given); docs/reliability.md");
     }
     io::flush(file_);
     io::write_attribute(group, rows_marker, rows);  // the "complete" marker, last
@@ -128,11 +158,16 @@ void RefineFile::write_pending(const std::vector<std::int64_t>& rows,
     const auto row = static_cast<hsize_t>(rows[p] - block.first);
     const theory::Prediction prediction = theory::predict(points[p].params);
     const PointFacts facts{points[p].params, points[p].at, prediction};
-    for (const auto& [column, set] : block.columns) {
+    Checksum sum;  // over the parameter cells as written (checksums.hpp)
+    for (std::size_t c = 0; c < block.columns.size(); ++c) {
+      const auto& [column, set] = block.columns[c];
       if (column->phase != ColumnPhase::parameter) continue;
-      detail::write_cell(set, row,
-                         column == &column::snr_index ? Cell(std::int64_t{-1}) : column->parameter(facts));
+      const Cell cell = column == &column::snr_index ? Cell(std::int64_t{-1}) : column->parameter(facts);
+      detail::write_cell(set, row, cell);
+      sum.add(cell, block.widths[c]);
     }
+    if (block.parameters_checksum.valid())  // after the cells, before the status that gives the row
+      detail::write_cell(block.parameters_checksum, row, Cell{sum.value()});
     // The measurements a previous, interrupted attempt may have left are cleared (NaN, fill values).
     write_outcome(rows[p], PointOutcome{nullptr, PointStatus::pending, 0.0, -1, "", k_});
   }
@@ -141,15 +176,22 @@ void RefineFile::write_pending(const std::vector<std::int64_t>& rows,
 void RefineFile::write_outcome(std::int64_t row_index, const PointOutcome& outcome) {
   const Block& block = block_of(row_index);
   const auto row = static_cast<hsize_t>(row_index - block.first);
-  for (const auto& [column, set] : block.columns) {
+  Checksum sum;  // over the measured cells as written and the status (checksums.hpp)
+  for (std::size_t c = 0; c < block.columns.size(); ++c) {
+    const auto& [column, set] = block.columns[c];
     if (column->phase != ColumnPhase::measurement || column == &column::status) continue;
     if (column == &column::error && block.deferred_error) {
       if (!outcome.error.empty()) messages_->add(block.path, static_cast<std::int64_t>(row), outcome.error);
       continue;
     }
-    detail::write_cell(set, row, column->measurement(outcome));
+    const Cell cell = column->measurement(outcome);
+    detail::write_cell(set, row, cell);
+    sum.add(cell, block.widths[c]);
   }
-  detail::write_cell(dataset(block, column::status), row, column::status.measurement(outcome));  // last
+  const Cell status = column::status.measurement(outcome);
+  sum.add(status, 0);
+  if (block.checksum.valid()) detail::write_cell(block.checksum, row, Cell{sum.value()});
+  detail::write_cell(dataset(block, column::status), row, status);  // last
 }
 
 void RefineFile::write_done(std::int64_t row, const simulate::PointResult& result, double seconds) {

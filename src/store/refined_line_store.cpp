@@ -5,6 +5,7 @@
 
 #include "column_io.hpp"
 #include "rmtsweep/io/dimension_scale.hpp"
+#include "rmtsweep/store/checksums.hpp"
 #include "rmtsweep/store/refine_file.hpp"
 
 namespace rmtsweep::store {
@@ -12,9 +13,6 @@ namespace {
 
 constexpr const char* rows_marker = "rows";
 constexpr const char* d_attribute = "d";
-/// The identity columns of a row, in the order they are written (the trial last: it marks the row as given).
-constexpr const char* identity_columns[] = {"weighting_index", "d_index", "delta_index", "gamma_index",
-                                            "trial"};
 
 }  // namespace
 
@@ -75,7 +73,9 @@ void RefinedLineStore::open_block(std::size_t index) {
   block.delta_index = io::open_dataset(group, "delta_index");
   block.gamma_index = io::open_dataset(group, "gamma_index");
   block.trial = io::open_dataset(group, "trial");
-  block.secular = SecularTable::open(group);
+  block.secular = SecularTable::open(group);  // with its rows' checksum where the block has it
+  if (io::exists(group, refined_identity_checksum))
+    block.identity_checksum = io::open_dataset(group, refined_identity_checksum);
   blocks_.push_back(std::move(block));
 }
 
@@ -99,7 +99,7 @@ void RefinedLineStore::add_block(std::size_t d_index, std::int64_t rows) {
     io::write_cf_attributes(row, "row of the refined lines' block", "");
     io::DatasetOptions unset;
     unset.int_fill = -1;
-    for (const char* name : identity_columns) {
+    for (const char* name : refined_line_identity_columns) {
       const io::Dataset set = io::create_int_dataset(group, name, {n}, unset);
       detail::describe(
           set, std::string(name) == "trial"
@@ -109,6 +109,20 @@ void RefinedLineStore::add_block(std::size_t d_index, std::int64_t rows) {
       io::attach_scale(set, row, 0);
     }
     SecularTable::create(group, n, line_row_width(*config_, d_index), row);
+    if (io::exists(file_, checksums_group)) {  // a file with checksums (checksums.hpp): its rows' too
+      const io::DatasetOptions none_yet{.int_fill = no_checksum};
+      const io::Dataset secular = io::create_int_dataset(group, "checksum", {n}, none_yet);
+      detail::describe(secular,
+                       "per row, the CRC-32 of its poles, signal, offset, rho, form, converged and count as "
+                       "written (-1: none yet); docs/reliability.md");
+      io::attach_scale(secular, row, 0);
+      const io::Dataset identity = io::create_int_dataset(group, refined_identity_checksum, {n}, none_yet);
+      detail::describe(
+          identity,
+          "per row, the CRC-32 of its grid positions and trial as written, before the trial (-1: "
+          "not given); docs/reliability.md");
+      io::attach_scale(identity, row, 0);
+    }
     io::flush(file_);
     io::write_attribute(group, d_attribute, static_cast<std::int64_t>(config_->d.at(d_index)));
     io::write_attribute(group, rows_marker, rows);  // the "complete" marker, last
@@ -136,6 +150,15 @@ void RefinedLineStore::write_pending(const std::vector<std::int64_t>& rows,
     put(block.d_index, static_cast<std::int64_t>(at[i].d));
     put(block.delta_index, static_cast<std::int64_t>(at[i].delta));
     put(block.gamma_index, static_cast<std::int64_t>(at[i].gamma));
+    if (block.identity_checksum.valid()) {  // over the five as written (checksums.hpp), before the trial
+      Checksum sum;
+      for (const std::int64_t value :
+           {static_cast<std::int64_t>(at[i].weighting), static_cast<std::int64_t>(at[i].d),
+            static_cast<std::int64_t>(at[i].delta), static_cast<std::int64_t>(at[i].gamma),
+            static_cast<std::int64_t>(at[i].trial)})
+        sum.add(value);
+      put(block.identity_checksum, sum.value());
+    }
     put(block.trial, at[i].trial);  // last: the row is given
   }
 }

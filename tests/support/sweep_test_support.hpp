@@ -191,6 +191,22 @@ inline Finished run_serial(const std::vector<std::string>& args, const std::stri
   return run(command, log);
 }
 
+/// Flips the lowest bit of the byte at `byte` of the storage of `dataset` (contiguous) in `path`, as a disk
+/// or a copy would: the bytes alone, no HDF5 call (h5py finds the offset; its output goes to `log`).
+inline void flip_stored_bit(const std::string& path, const std::string& dataset, std::size_t byte,
+                            const std::string& log) {
+  const Finished done =
+      run({RMTSWEEP_PYTHON, "-c",
+           "import sys, h5py\nf = h5py.File(sys.argv[1], 'r'); at = f['" + dataset + "'].id.get_offset() + " +
+               std::to_string(byte) +
+               "; f.close()\n"
+               "with open(sys.argv[1], 'r+b') as raw:\n"
+               "    raw.seek(at); b = raw.read(1)[0]; raw.seek(at); raw.write(bytes([b ^ 1]))\n",
+           path},
+          log);
+  EXPECT_EQ(done.exit_code, 0) << done.output;
+}
+
 /// tests/python/compare_sweep_files.py a b `extra`...: exit 0 when the two files hold the same content.
 inline Finished compare_sweep_files(const std::string& a, const std::string& b,
                                     const std::vector<std::string>& extra = {}) {
@@ -246,7 +262,8 @@ inline std::vector<std::pair<std::string, std::vector<double>>> stored_values(co
     for (const std::string& name : io::list_children(io::open_group(file, block))) {
       const store::Column* column = store::find_column(name);
       if (column != nullptr && column->type == store::ColumnType::text) continue;
-      if (name == "seconds" || name == "run" || name == "operator_products" || name == "solver_residual")
+      if (name == "seconds" || name == "run" || name == "operator_products" || name == "solver_residual" ||
+          name == "checksum")  // the rows' CRC-32 of their measurements (refine_file.hpp)
         continue;
       values.emplace_back(block + "/" + name, io::read_doubles(io::open_dataset(file, block + "/" + name)));
     }
@@ -256,6 +273,7 @@ inline std::vector<std::pair<std::string, std::vector<double>>> stored_values(co
     const std::string block = "refine/lines/block_" + std::to_string(b);
     for (const std::string& name : io::list_children(io::open_group(file, block))) {
       if (name == "row" || name == "pole_index") continue;  // dimensions without values
+      if (name == "checksum") continue;                     // the rows' CRC-32 of their secular forms
       values.emplace_back(block + "/" + name, io::read_doubles(io::open_dataset(file, block + "/" + name)));
     }
   }

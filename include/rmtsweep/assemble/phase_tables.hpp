@@ -40,16 +40,23 @@ struct EdgeWork {
 PhaseTables build_phase_tables(const SweepData& data, double margin, int threads,
                                const std::function<void(const EdgeWork&)>& before_edges = {});
 
-/// What assemble does with the damage `report` shows (store::check_checksums of the sweep file; /phase's
-/// own aside, since assemble writes it anew).
+/// What assemble, and refine (which reads the sweep file through read_sweep as the tables do), do with the
+/// damage `report` shows (store::check_checksums of the sweep file). /phase's own is kept apart: assemble
+/// writes /phase anew, and says so.
 struct DamagePlan {
   std::vector<std::string> read_whole;  ///< damaged datasets the tables read whole: no row can be left out
   std::vector<std::string> unread;      ///< damaged datasets the tables do not read
+  std::vector<std::string> phase;       ///< damaged /phase datasets
   std::vector<std::int64_t> points;     ///< /points rows that fail their checksums
   std::vector<std::int64_t> lines;      ///< /lines rows that fail theirs
-  /// Whether the tables may be built: nothing read whole is damaged, and damaged rows are left out.
+  /// /refine and /refine/lines rows that fail theirs: no journal restores them, and --skip-damaged does not
+  /// leave them out.
+  std::vector<std::int64_t> refined_points, refined_lines;
+  /// Whether the tables may be built: nothing read whole or refined is damaged, and damaged rows are left
+  /// out.
   bool refused(bool skip_damaged) const noexcept {
-    return !read_whole.empty() || (!skip_damaged && (!points.empty() || !lines.empty()));
+    return !read_whole.empty() || !refined_points.empty() || !refined_lines.empty() ||
+           (!skip_damaged && (!points.empty() || !lines.empty()));
   }
   /// The rows read_sweep leaves out (`assemble --skip-damaged`).
   LeftOut left_out() const;

@@ -15,6 +15,7 @@
 #include "rmtsweep/assemble/detection_tables.hpp"
 #include "rmtsweep/assemble/finite_t_edges.hpp"
 #include "rmtsweep/assemble/phase.hpp"
+#include "rmtsweep/assemble/phase_file.hpp"
 #include "rmtsweep/config/grid.hpp"
 #include "rmtsweep/refine/design.hpp"
 #include "rmtsweep/spectral/rank_one.hpp"
@@ -32,6 +33,9 @@ struct RefineOptions {
   assemble::Rule rule = assemble::default_detection_rule;
   double margin = assemble::default_detection_margin;
   int max_rounds = 60;
+  /// Leave out the grid's points and lines whose checksums fail instead of refusing the file
+  /// (assemble::plan_for_damage).
+  bool skip_damaged = false;
 };
 
 /// A refined point's identity: (line, snr, trial). Points are never duplicated on it.
@@ -72,8 +76,10 @@ struct Lines {
   }
 };
 
-/// The lines of the sweep file at `path` (rank 0: reads the file).
-Lines read_lines(const std::string& path, const RefineOptions& options);
+/// The lines of the sweep file at `path` (rank 0: reads the file), but the done points and lines' secular
+/// forms of `left_out` (damaged: assemble::plan_for_damage).
+Lines read_lines(const std::string& path, const RefineOptions& options,
+                 const assemble::LeftOut& left_out = {});
 
 /// The line of the grid positions (weighting, d, delta, gamma) as stored in /points and /refine.
 std::size_t line_at(const Lines& lines, std::int64_t weighting, std::int64_t d, std::int64_t delta,

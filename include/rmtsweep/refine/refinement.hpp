@@ -47,8 +47,10 @@ struct RefineOutcome {
 class Refinement {
  public:
   /// Rank 0 reads the grid's done points and its lines' secular forms (before the file is opened in
-  /// parallel); every rank gets the lines' geometry.
-  Refinement(std::string path, config::Grid grid, const RefineOptions& options, MPI_Comm comm);
+  /// parallel), but those of `left_out` (rank 0's: damaged rows left out, assemble::plan_for_damage); every
+  /// rank gets the lines' geometry.
+  Refinement(std::string path, config::Grid grid, const RefineOptions& options, MPI_Comm comm,
+             const assemble::LeftOut& left_out = {});
 
   /// Opens the file for resume as the run `run` and runs rounds until the replay proposes nothing (every line
   /// finished or the budget spent), options.max_rounds are run, or a stop signal (sweep/runner.hpp's

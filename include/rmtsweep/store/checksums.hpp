@@ -7,7 +7,15 @@
 ///   /checksums/points, written by that leader with the row and before its status: over every measured
 ///   cell (the variable-length message excepted, written at the close), its status and its spectrum row;
 /// - a line's row of /lines has its own in /checksums/lines/d<d>;
-/// - a dimension without values (`k`, `eigenvalue_index`) must read all zeros.
+/// - a dimension without values (`k`, `eigenvalue_index`) must read all zeros;
+/// - each /refine/block_<i> (refine_file.hpp) has two per row, written by whoever writes that part of the
+///   row: `parameters_checksum` over its parameter cells (rank 0, when it gives the row to a point, before
+///   its status) and `checksum` over its measured cells (the variable-length message excepted) and its
+///   status (the group leader that computed it, before the status; rank 0 for the pending row it gives); a
+///   row not given yet must hold the datasets' fill values; each /refine/lines/block_<b>
+///   (refined_line_store.hpp) has `checksum` over each row's secular form, as /lines, and
+///   `identity_checksum` over its grid positions and trial (rank 0, before the trial). A block written by an
+///   rmtsweep before these has none: its datasets are listed as not checksummed.
 /// The values are encoded as stored: a real or an integer as its 8 bytes (little-endian), a fixed-length
 /// text as its stored bytes (cut to its width, padded with NULs). Files of earlier schema versions have
 /// none of these: `status` says "not checksummed" for them.
@@ -53,6 +61,9 @@ inline constexpr const char* point_checksums_path = "/checksums/points";
 std::string line_checksums_path(int d);
 /// A row checksum not written yet (a pending point, a line not computed).
 inline constexpr std::int64_t no_checksum = -1;
+/// The row checksums of a /refine block (refine_file.hpp) and of a /refine/lines block's grid positions.
+inline constexpr const char* refined_parameters_checksum = "parameters_checksum";
+inline constexpr const char* refined_identity_checksum = "identity_checksum";
 
 /// Writes the integer attribute `name` of `object`, in place where it exists (its header unmoved).
 void write_number_in_place(hid_t object, const std::string& name, std::int64_t value);
@@ -66,15 +77,18 @@ void stamp_content(hid_t set);
 
 /// What check_checksums found.
 struct ChecksumReport {
-  bool checksummed = false;                   ///< the file has checksums (schema_version 4 on)
-  std::int64_t datasets = 0;                  ///< datasets checked whole
-  std::int64_t rows = 0;                      ///< rows checked by their row checksum
-  std::vector<std::string> damaged_datasets;  ///< checked whole and differing ("/grid/snr")
-  std::vector<std::int64_t> damaged_points;   ///< /points rows whose row checksum differs
-  std::vector<std::int64_t> damaged_lines;    ///< grid lines whose /lines row checksum differs
-  std::vector<std::string> not_checksummed;   ///< datasets nothing checks (a file of an earlier version)
+  bool checksummed = false;                          ///< the file has checksums (schema_version 4 on)
+  std::int64_t datasets = 0;                         ///< datasets checked whole
+  std::int64_t rows = 0;                             ///< rows checked by their row checksum
+  std::vector<std::string> damaged_datasets;         ///< checked whole and differing ("/grid/snr")
+  std::vector<std::int64_t> damaged_points;          ///< /points rows whose row checksum differs
+  std::vector<std::int64_t> damaged_lines;           ///< grid lines whose /lines row checksum differs
+  std::vector<std::int64_t> damaged_refined_points;  ///< /refine rows (over all blocks) that differ
+  std::vector<std::int64_t> damaged_refined_lines;   ///< /refine/lines rows (over all blocks) that differ
+  std::vector<std::string> not_checksummed;  ///< datasets nothing checks (a file of an earlier version)
   bool damaged() const noexcept {
-    return !damaged_datasets.empty() || !damaged_points.empty() || !damaged_lines.empty();
+    return !damaged_datasets.empty() || !damaged_points.empty() || !damaged_lines.empty() ||
+           !damaged_refined_points.empty() || !damaged_refined_lines.empty();
   }
 };
 

@@ -14,6 +14,11 @@
 /// its marker written and flushed again, before any row is written; afterwards only raw data is
 /// written. Status of a row never given holds the fill value -1 (PointStatus::unused): a kill while a
 /// row's parameters were being written leaves it unused, and the row is given again.
+///
+/// Checksums (schema_version 4 files, blocks written since: checksums.hpp): `parameters_checksum` per row,
+/// written by rank 0 after the parameter cells and before the pending status, and `checksum` per row over the
+/// measured cells and the status, written with them before the status by whoever writes them; the
+/// variable-length `error` carries the attribute `checksum`, restamped when the close writes the messages.
 #include <mpi.h>
 
 #include <cstdint>
@@ -84,8 +89,10 @@ class RefineFile {
   struct Block {
     std::int64_t first = 0, rows = 0;
     std::vector<std::pair<const Column*, io::Dataset>> columns;  ///< every column, schema order
-    std::string path;                                            ///< refine/block_<i>
-    bool deferred_error = false;  ///< its error is variable-length: messages go to messages_
+    std::vector<std::size_t> widths;            ///< per column: a fixed-length text's stored width, else 0
+    io::Dataset checksum, parameters_checksum;  ///< the rows' checksums (checksums.hpp), where it has them
+    std::string path;                           ///< refine/block_<i>
+    bool deferred_error = false;                ///< its error is variable-length: messages go to messages_
   };
   const Block& block_of(std::int64_t row) const;
   const io::Dataset& dataset(const Block& block, const Column& column) const;

@@ -32,6 +32,10 @@ namespace rmtsweep::store {
 
 inline constexpr std::string_view refined_lines_group = "refine/lines";
 std::string refined_lines_block_path(std::size_t block);
+/// The grid positions and trial of a row, in the order they are written (the trial last: it marks the row as
+/// given; before it, their checksum `identity_checksum`, checksums.hpp).
+inline constexpr const char* refined_line_identity_columns[] = {"weighting_index", "d_index", "delta_index",
+                                                                "gamma_index", "trial"};
 
 /// Every row of /refine/lines (all complete blocks in order): its line, trial and how many poles it holds.
 struct RefinedLineRows {
@@ -71,6 +75,7 @@ class RefinedLineStore {
   struct Block {
     std::int64_t first = 0, rows = 0;
     io::Dataset weighting_index, d_index, delta_index, gamma_index, trial;
+    io::Dataset identity_checksum;  ///< where the block has checksums (checksums.hpp)
     SecularTable secular;
   };
   const Block& block_of(std::int64_t row) const;

@@ -1,7 +1,7 @@
 // `assemble` on a sweep whose checksums fail (docs/reliability.md, Checksums): damaged rows refused (exit 4,
 // nothing written, the rows named) unless --skip-damaged, which leaves them out and says how many; a damaged
-// dataset the tables read whole refused even then; one they do not read said. And `plot` saying that /phase
-// is stale.
+// dataset the tables read whole refused even then; one they do not read said; a damaged /phase said before it
+// is replaced. And `plot` saying that /phase is stale, and refusing a damaged one.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -42,15 +42,9 @@ class AssembleDamaged : public ::testing::Test {
     return done.output;
   }
 
-  /// Flips the lowest bit of the byte at `byte` of the storage of `dataset` (contiguous) in `path`, as a
-  /// disk or a copy would: the bytes alone, no HDF5 call. Returns nothing; the caller knows the row.
+  /// Flips the lowest bit of the byte at `byte` of the storage of `dataset` in `path` (flip_stored_bit).
   void flip(const std::string& path, const std::string& dataset, std::size_t byte) const {
-    python("f = h5py.File(sys.argv[1], 'r'); at = f['" + dataset + "'].id.get_offset() + " +
-               std::to_string(byte) +
-               "; f.close()\n"
-               "with open(sys.argv[1], 'r+b') as raw:\n"
-               "    raw.seek(at); b = raw.read(1)[0]; raw.seek(at); raw.write(bytes([b ^ 1]))\n",
-           path);
+    flip_stored_bit(path, dataset, byte, own_ / "flip.log");
   }
 
   static std::vector<std::int64_t> ints(const std::string& path, const std::string& dataset) {
@@ -165,6 +159,34 @@ TEST_F(AssembleDamaged, PlotSaysThatAStalePhaseIsStale) {
   const Finished from_file = run_serial({"plot", phase, "--output", own_ / "phase"}, own_ / "phase.log");
   ASSERT_EQ(from_file.exit_code, 0) << from_file.output;
   EXPECT_TRUE(contains(from_file.output, said)) << from_file.output;
+}
+
+TEST_F(AssembleDamaged, AssemblingOverADamagedPhaseSaysSoBeforeReplacingIt) {
+  const std::string path = copy("s.h5");
+  ASSERT_EQ(run_serial({"assemble", path, "--quiet"}, own_ / "first.log").exit_code, 0);
+  flip(path, "phase/overlap_mean", 3);
+  const Finished again = run_serial({"assemble", path, "--quiet"}, own_ / "again.log");
+  ASSERT_EQ(again.exit_code, 0) << again.output;
+  EXPECT_TRUE(contains(again.output, "rmtsweep assemble: warning: " + path +
+                                         ": checksums fail in /phase/overlap_mean: the damaged /phase is "
+                                         "replaced by the one built now"))
+      << again.output;
+  const Finished status = run_serial({"status", path}, own_ / "status.log");
+  EXPECT_EQ(status.exit_code, 0) << "the new /phase is whole: " << status.output;
+}
+
+TEST_F(AssembleDamaged, PlotRefusesADamagedPhaseNamingItAndWhatRebuildsIt) {
+  const std::string path = copy("s.h5");
+  ASSERT_EQ(run_serial({"assemble", path, "--quiet"}, own_ / "assemble.log").exit_code, 0);
+  flip(path, "phase/detected_fraction", 8);
+  const std::string figures = own_ / "figures";
+  const Finished plot = run_serial({"plot", path, "--output", figures}, own_ / "plot.log");
+  EXPECT_EQ(plot.exit_code, 4) << plot.output;
+  EXPECT_TRUE(
+      contains(plot.output, "rmtsweep plot: error: " + path + ": checksums fail in /phase/detected_fraction"))
+      << plot.output;
+  EXPECT_TRUE(contains(plot.output, "`rmtsweep assemble " + path + "` rebuilds /phase")) << plot.output;
+  EXPECT_TRUE(!std::filesystem::exists(figures) || std::filesystem::is_empty(figures)) << "figures drawn";
 }
 
 }  // namespace

@@ -15,7 +15,8 @@ inline bool have_script() { return std::system("script --version > /dev/null 2>&
 /// `command` run on a pseudo-terminal by script(1): its exit status and the bytes the terminal received.
 inline Finished run_on_terminal(const std::vector<std::string>& command, const std::string& typescript) {
   std::string line;
-  for (const std::string& word : command) line += (line.empty() ? "" : " ") + ("'" + word + "'");
+  // Appended: GCC 12 misreads a literal + std::string as overlapping copies (-Wrestrict).
+  for (const std::string& word : command) line.append(line.empty() ? "'" : " '").append(word).append("'");
   Finished done = run({"script", "-qfec", line, typescript}, typescript + ".log");
   done.output = read_text(typescript);
   return done;

@@ -40,14 +40,15 @@ TEST(StatusChecksums, AFinishedSweepChecksEveryDatasetAndRowAndFindsNoDamage) {
 }
 
 // One byte flipped at a random offset inside each dataset's storage
-// (tests/python/damage/flip_every_dataset.py).
-TEST(StatusChecksums, AByteFlippedInAnyDatasetIsNamedWithANonZeroExit) {
+// (tests/python/damage/flip_every_dataset.py): status names it with a non-zero exit, and assemble of the same
+// copy either refuses (exit non-zero) or says which checksums fail.
+TEST(StatusChecksums, AByteFlippedInAnyDatasetIsNamedWithANonZeroExitAndAssembleNeverPassesOverIt) {
   const TempDir dir;
   const std::string path = finished_sweep(dir);
   const std::string log = dir / "flips.log";
   const Finished flips =
       run({RMTSWEEP_PYTHON, std::string(RMTSWEEP_SOURCE_DIR) + "/tests/python/damage/flip_every_dataset.py",
-           RMTSWEEP_BINARY, path, dir / "work", "1", "11"},
+           RMTSWEEP_BINARY, path, dir / "work", "1", "11", "--assemble"},
           log);
   ASSERT_EQ(flips.exit_code, 0) << flips.output;
   const std::vector<std::string> lines = lines_of(flips.output);
@@ -58,8 +59,11 @@ TEST(StatusChecksums, AByteFlippedInAnyDatasetIsNamedWithANonZeroExit) {
     const nlohmann::json flip = nlohmann::json::parse(line);
     if (!flip.contains("exit")) continue;
     EXPECT_NE(flip["exit"], 0) << "undetected: " << line;
+    EXPECT_TRUE(flip["assemble_exit"] != 0 || flip["assemble_said"] == true)
+        << "assemble passed over: " << line;
   }
   EXPECT_EQ(summary["nonzero_exit"], summary["flips"]) << summary.dump();
+  EXPECT_TRUE(summary["assemble_silent"].empty()) << summary.dump();
 }
 
 /// A finished 32-point sweep at d = 40 (small_sweep_args: 4 lines of 2 trials) refined by a third trial on

@@ -1,6 +1,9 @@
 """Flips one byte at random offsets inside every dataset of a finished sweep file and runs `rmtsweep status`
 on each copy: prints one JSON line per flip (dataset, offset, exit status, whether status named damage) and
-a summary. Usage: flip_every_dataset.py RMTSWEEP SWEEP.h5 WORKDIR [FLIPS_PER_DATASET] [SEED]
+a summary. Usage: flip_every_dataset.py RMTSWEEP SWEEP.h5 WORKDIR [FLIPS_PER_DATASET] [SEED] [--assemble]
+
+With --assemble, `rmtsweep assemble COPY --output PHASE.h5` runs on each copy too: its exit status, and
+whether it said so (a refusal, exit non-zero, or a warning naming the checksums that fail).
 
 The flips land in a dataset's raw storage (h5py's get_offset and get_storage_size: contiguous datasets);
 datasets without storage are listed as skipped. The journal beside the file is copied with it.
@@ -15,6 +18,8 @@ import subprocess
 import sys
 
 import h5py
+
+ASSEMBLE = "--assemble" in sys.argv
 
 
 def storage(path):
@@ -50,13 +55,22 @@ def flipped_status(binary, sweep, copy, at, bit):
         named = report["verify"]["result"] == "damaged"
     except (ValueError, KeyError):
         pass
-    return {"exit": done.returncode, "named": named, "stderr": done.stderr.strip()[-300:]}
+    out = {"exit": done.returncode, "named": named, "stderr": done.stderr.strip()[-300:]}
+    if ASSEMBLE:
+        phase = copy + ".phase.h5"
+        assembled = subprocess.run([binary, "assemble", copy, "--output", phase, "--force", "--quiet"],
+                                   capture_output=True, text=True)
+        out["assemble_exit"] = assembled.returncode
+        out["assemble_said"] = "checksums fail" in assembled.stderr
+        out["assemble_stderr"] = assembled.stderr.strip()[-300:]
+    return out
 
 
 def main():
-    binary, sweep, work = sys.argv[1], sys.argv[2], sys.argv[3]
-    flips = int(sys.argv[4]) if len(sys.argv) > 4 else 3
-    rng = random.Random(int(sys.argv[5]) if len(sys.argv) > 5 else 1)
+    args = [a for a in sys.argv[1:] if a != "--assemble"]
+    binary, sweep, work = args[0], args[1], args[2]
+    flips = int(args[3]) if len(args) > 3 else 3
+    rng = random.Random(int(args[4]) if len(args) > 4 else 1)
     os.makedirs(work, exist_ok=True)
     results = []
     planned = []  # (index into results, offset, bit): the flips, drawn in order from the seed
@@ -91,7 +105,10 @@ def main():
         print(json.dumps(r))
     flipped = [r for r in results if "exit" in r]
     missed = [r for r in flipped if r["exit"] == 0]
+    # assemble exited 0 and said nothing of the damage
+    silent = [r for r in flipped if ASSEMBLE and r["assemble_exit"] == 0 and not r["assemble_said"]]
     print(json.dumps({"flips": len(flipped), "nonzero_exit": len(flipped) - len(missed),
+                      "assemble_silent": sorted({r["dataset"] for r in silent}),
                       "named_damage": sum(r["named"] for r in flipped),
                       "missed": sorted({r["dataset"] for r in missed}),
                       "skipped": [r["dataset"] for r in results if "skipped" in r]}))

@@ -94,11 +94,11 @@ void print_journal(const std::string& path, const std::string& sweep_id, const s
       std::printf(" (%lld of them in flight: %s)", static_cast<long long>(a.in_flight),
                   activity.running() ? "the running run's, which the file has not yet got"
                                      : "the last record of a writer of the latest run");
-    if (a.journal_only > a.in_flight)
+    if (const std::int64_t flipped = store::flipped_statuses(state); flipped > 0)
       std::printf(
           ": the journal vouches for %lld results the file no longer shows as done or failed (a status "
-          "flipped)%s",
-          static_cast<long long>(a.journal_only - a.in_flight),
+          "flipped: DAMAGED)%s",
+          static_cast<long long>(flipped),
           activity.running() ? "" : "; `rmtsweep run ... --resume` restores them from their records");
     std::printf(";");
   }
@@ -220,7 +220,8 @@ store::SweepState print_status(const std::string& path, bool verify) {
   if (verify) {
     verification = store::verify_with_journal(reader);
     print_verification(*verification);
-    checksums = store::check_checksums(reader.file());
+    checksums = store::check_checksums(reader.file(), {},
+                                       activity.running() ? store::Writer::live : store::Writer::absent);
     const std::string repairs = store::describe_repairs(*checksums, path);
     std::printf("checksums: %s%s%s\n", store::describe(*checksums).c_str(), repairs.empty() ? "" : "; ",
                 repairs.c_str());
@@ -239,7 +240,8 @@ store::SweepState print_status(const std::string& path, bool verify) {
       std::printf("phase: built from the points the file holds (%s)\n", phase.built_from.c_str());
   }
   const store::SweepState state =
-      store::sweep_state(counts, verification ? &*verification : nullptr, checksums ? &*checksums : nullptr);
+      store::sweep_state(counts, verification ? &*verification : nullptr, checksums ? &*checksums : nullptr,
+                         verification ? &journal : nullptr);
   const std::vector<store::SizeProgress> sizes = store::progress_by_size(reader, status);
   if (sizes.size() > 1) {  // a finite-size sweep: how far each size is (the largest run first)
     std::printf("by size:");

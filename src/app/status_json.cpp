@@ -116,7 +116,7 @@ nlohmann::json status_json(const store::SweepReader& reader, bool verify) {
   std::optional<store::ChecksumReport> sums;
   if (verify) {
     v = store::verify_with_journal(reader);
-    sums = store::check_checksums(reader.file());
+    sums = store::check_checksums(reader.file(), {}, a.running() ? store::Writer::live : store::Writer::absent);
   }
   nlohmann::json verification = {{"checked", v.has_value()}};
   if (v) {
@@ -151,7 +151,8 @@ nlohmann::json status_json(const store::SweepReader& reader, bool verify) {
                                       {"stale", phase.recorded ? nlohmann::json(phase.stale) : nullptr},
                                       {"built_from", phase.built_from}}
                      : nlohmann::json(nullptr);
-  const store::SweepState state = store::sweep_state(counts, v ? &*v : nullptr, sums ? &*sums : nullptr);
+  const store::SweepState state =
+      store::sweep_state(counts, v ? &*v : nullptr, sums ? &*sums : nullptr, v ? &j : nullptr);
   out["state"] = store::to_string(state);
   out["exit_status"] = status_exit_code(state);
   return out;

@@ -157,10 +157,14 @@ Verification verify_with_journal(const SweepReader& reader) {
   return verify_sweep(reader, journal ? &*journal : nullptr);
 }
 
+std::int64_t flipped_statuses(const JournalState& journal) noexcept {
+  return std::max<std::int64_t>(0, journal.agreement.journal_only - journal.agreement.in_flight);
+}
+
 SweepState sweep_state(const StatusCounts& counts, const Verification* verification,
-                       const ChecksumReport* checksums) noexcept {
+                       const ChecksumReport* checksums, const JournalState* journal) noexcept {
   if (counts.other > 0 || (verification && !verification->damaged.empty()) ||
-      (checksums && checksums->damaged()))
+      (checksums && checksums->damaged()) || (journal && flipped_statuses(*journal) > 0))
     return SweepState::damaged;
   return counts.pending > 0 ? SweepState::pending : SweepState::done;
 }

@@ -94,10 +94,15 @@ Verification verify_with_journal(const SweepReader& reader);
 /// that is none of pending, done and failed), whatever else holds.
 enum class SweepState { done, pending, damaged };
 
+/// Points pending in the file whose journal holds a result for them and that no writer has in flight: a
+/// status flipped from done or failed (damage, which `run --resume` restores from the records).
+std::int64_t flipped_statuses(const JournalState& journal) noexcept;
+
 /// The state of a sweep of `counts`, with `verification` and `checksums` where it was verified (null:
-/// --no-verify).
+/// --no-verify) and its `journal` where it was read: damaged too where a status flipped (flipped_statuses).
 SweepState sweep_state(const StatusCounts& counts, const Verification* verification,
-                       const ChecksumReport* checksums = nullptr) noexcept;
+                       const ChecksumReport* checksums = nullptr,
+                       const JournalState* journal = nullptr) noexcept;
 
 /// "done", "pending", "damaged".
 const char* to_string(SweepState state) noexcept;

@@ -417,7 +417,8 @@ int command_assemble(int argc, char** argv) {
   const assemble::DamagePlan damage = [&] {
     try {
       const store::SweepReader reader(path);
-      return assemble::plan_for_damage(store::check_checksums(reader.file()));
+      return assemble::plan_for_damage(store::check_checksums(
+          reader.file(), {}, run_writes ? store::Writer::live : store::Writer::absent));
     } catch (const Hdf5Error& e) {
       throw io::file_error(path, "read the sweep file", e);
     }

@@ -270,10 +270,12 @@ void check_point_rows(hid_t file, ChecksumReport& report) {
 /// The rows of a secular table (line_store.hpp's SecularTable: /lines/d<d>, /refine/lines/block_<b>) checked
 /// against its `checksum` dataset; returns the damaged rows. A row never written (its line failed, or is not
 /// computed yet) holds the datasets' fill values.
-std::vector<std::size_t> damaged_secular_rows(hid_t file, const std::string& group, std::int64_t& checked) {
+std::vector<std::size_t> damaged_secular_rows(hid_t file, const std::string& group, std::int64_t& checked,
+                                              Writer writer) {
   std::vector<std::size_t> damaged;
-  const std::vector<std::int64_t> sums = io::read_ints(io::open_dataset(file, group + "/checksum"));
+  // The count first: a writer writes it last (line_store.cpp), so a row counted now is whole in what follows.
   const std::vector<std::int64_t> count = io::read_ints(io::open_dataset(file, group + "/count"));
+  const std::vector<std::int64_t> sums = io::read_ints(io::open_dataset(file, group + "/checksum"));
   const io::Dataset poles_set = io::open_dataset(file, group + "/poles");
   const auto width = static_cast<std::size_t>(io::shape(poles_set).at(1));
   const std::vector<double> poles = io::read_doubles(poles_set);
@@ -296,6 +298,7 @@ std::vector<std::size_t> damaged_secular_rows(hid_t file, const std::string& gro
   unwritten.add(std::int64_t{0});
   unwritten.add(std::int64_t{0});
   for (std::size_t r = 0; r < sums.size() && r < count.size(); ++r) {
+    if (count[r] == 0 && writer == Writer::live) continue;  // not written yet, or being written now
     Checksum sum;
     sum.add(row_of(poles, r));
     sum.add(row_of(signal, r));
@@ -312,13 +315,13 @@ std::vector<std::size_t> damaged_secular_rows(hid_t file, const std::string& gro
 }
 
 /// The rows of each size's /lines checked against their checksum dataset.
-void check_line_rows(hid_t file, ChecksumReport& report) {
+void check_line_rows(hid_t file, ChecksumReport& report, Writer writer) {
   if (!io::exists(file, std::string(lines_group))) return;
   for (const std::string& size : io::list_children(io::open_group(file, std::string(lines_group)))) {
     const std::string group = std::string(lines_group) + "/" + size;
     if (!io::exists(file, group + "/checksum") || !io::exists(file, group + "/count")) continue;
     const std::vector<std::int64_t> line = io::read_ints(io::open_dataset(file, group + "/line"));
-    for (const std::size_t r : damaged_secular_rows(file, group, report.rows))
+    for (const std::size_t r : damaged_secular_rows(file, group, report.rows, writer))
       report.damaged_lines.push_back(r < line.size() ? line[r] : -1);
   }
 }
@@ -345,7 +348,7 @@ std::set<std::string> refine_row_covered(hid_t file) {
 /// The rows of every /refine block written with row checksums (refine_file.hpp): a row given to a point
 /// against its parameters' checksum and, once done or failed, its measurements' and status's; a row not given
 /// against the fill values (or, where a kill interrupted its giving, against what was written of it).
-void check_refined_rows(hid_t file, ChecksumReport& report) {
+void check_refined_rows(hid_t file, ChecksumReport& report, Writer writer) {
   const std::size_t blocks = complete_blocks(file, refine_group);
   std::int64_t first = 0;
   for (std::size_t b = 0; b < blocks; ++b) {
@@ -355,10 +358,12 @@ void check_refined_rows(hid_t file, ChecksumReport& report) {
       first += rows;
       continue;
     }
+    // The status first: refine writes it last (refine_file.cpp), so a row given or done now is whole in what
+    // follows.
+    const std::vector<std::int64_t> status = io::read_ints(io::open_dataset(file, base + "status"));
     const std::vector<std::int64_t> sums = io::read_ints(io::open_dataset(file, base + "checksum"));
     const std::vector<std::int64_t> parameter_sums =
         io::read_ints(io::open_dataset(file, base + refined_parameters_checksum));
-    const std::vector<std::int64_t> status = io::read_ints(io::open_dataset(file, base + "status"));
     // Each column's cells and fill value, in the schema's order: the parameters, then the measurements.
     std::vector<std::pair<Read, Cell>> parameters, measurements;
     for (const Column* column : point_columns()) {
@@ -383,6 +388,7 @@ void check_refined_rows(hid_t file, ChecksumReport& report) {
     const std::int64_t unused_parameters = sum_of(parameters, 0, true).value();
     for (std::size_t r = 0; r < status.size() && r < sums.size() && r < parameter_sums.size(); ++r) {
       const std::int64_t s = status[r];
+      if (s == unused && writer == Writer::live) continue;  // not given yet, or being given now
       bool whole = s >= unused && s <= static_cast<std::int64_t>(PointStatus::failed);
       const std::int64_t parameters_now = sum_of(parameters, r, false).value();
       Checksum measured = sum_of(measurements, r, false);
@@ -415,7 +421,7 @@ void check_refined_rows(hid_t file, ChecksumReport& report) {
 /// The rows of every /refine/lines block written with row checksums (refined_line_store.hpp): each row's
 /// secular form as /lines, and its grid positions and trial against their checksum (a row not given: the
 /// fill values, -1).
-void check_refined_line_rows(hid_t file, ChecksumReport& report) {
+void check_refined_line_rows(hid_t file, ChecksumReport& report, Writer writer) {
   const std::size_t blocks = complete_blocks(file, refined_lines_group);
   std::int64_t first = 0;
   for (std::size_t b = 0; b < blocks; ++b) {
@@ -426,15 +432,19 @@ void check_refined_line_rows(hid_t file, ChecksumReport& report) {
       continue;
     }
     std::set<std::int64_t> damaged;
-    for (const std::size_t r : damaged_secular_rows(file, base, report.rows))
+    for (const std::size_t r : damaged_secular_rows(file, base, report.rows, writer))
       damaged.insert(first + static_cast<std::int64_t>(r));
+    // The trial first: refine writes it last (refined_line_store.cpp), after the row's checksum.
+    std::vector<std::vector<std::int64_t>> identity(std::size(refined_line_identity_columns));
+    identity.back() =
+        io::read_ints(io::open_dataset(file, base + "/" + refined_line_identity_columns[identity.size() - 1]));
     const std::vector<std::int64_t> identity_sums =
         io::read_ints(io::open_dataset(file, base + "/" + refined_identity_checksum));
-    std::vector<std::vector<std::int64_t>> identity;
-    for (const char* name : refined_line_identity_columns)
-      identity.push_back(io::read_ints(io::open_dataset(file, base + "/" + name)));
+    for (std::size_t c = 0; c + 1 < identity.size(); ++c)
+      identity[c] = io::read_ints(io::open_dataset(file, base + "/" + refined_line_identity_columns[c]));
     const std::vector<std::int64_t>& trial = identity.back();
     for (std::size_t r = 0; r < identity_sums.size() && r < trial.size(); ++r) {
+      if (trial[r] == -1 && writer == Writer::live) continue;  // not given yet, or being given now
       Checksum sum, unwritten;
       for (const auto& column : identity) {
         sum.add(column.at(r));
@@ -499,7 +509,7 @@ bool null_descriptors_clean(hid_t set) {
 
 void stamp_content(hid_t set) { stamp(set, content_checksum(set, kind_of(set))); }
 
-ChecksumReport check_checksums(hid_t file, const std::string& prefix) {
+ChecksumReport check_checksums(hid_t file, const std::string& prefix, Writer writer) {
   ChecksumReport report;
   report.checksummed = prefix.empty() ? io::exists(file, checksums_group) : false;
   const std::set<std::string> refine_covered =
@@ -530,10 +540,10 @@ ChecksumReport check_checksums(hid_t file, const std::string& prefix) {
     }
   }
   if (prefix.empty()) {
-    check_point_rows(file, report);
-    check_line_rows(file, report);
-    check_refined_rows(file, report);
-    check_refined_line_rows(file, report);
+    check_point_rows(file, report);  // a row pending, or without its checksum, is not checked either way
+    check_line_rows(file, report, writer);
+    check_refined_rows(file, report, writer);
+    check_refined_line_rows(file, report, writer);
   }
   return report;
 }

@@ -116,7 +116,8 @@ nlohmann::json status_json(const store::SweepReader& reader, bool verify) {
   std::optional<store::ChecksumReport> sums;
   if (verify) {
     v = store::verify_with_journal(reader);
-    sums = store::check_checksums(reader.file(), {}, a.running() ? store::Writer::live : store::Writer::absent);
+    sums =
+        store::check_checksums(reader.file(), {}, a.running() ? store::Writer::live : store::Writer::absent);
   }
   nlohmann::json verification = {{"checked", v.has_value()}};
   if (v) {

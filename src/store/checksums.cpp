@@ -436,8 +436,8 @@ void check_refined_line_rows(hid_t file, ChecksumReport& report, Writer writer) 
       damaged.insert(first + static_cast<std::int64_t>(r));
     // The trial first: refine writes it last (refined_line_store.cpp), after the row's checksum.
     std::vector<std::vector<std::int64_t>> identity(std::size(refined_line_identity_columns));
-    identity.back() =
-        io::read_ints(io::open_dataset(file, base + "/" + refined_line_identity_columns[identity.size() - 1]));
+    identity.back() = io::read_ints(
+        io::open_dataset(file, base + "/" + refined_line_identity_columns[identity.size() - 1]));
     const std::vector<std::int64_t> identity_sums =
         io::read_ints(io::open_dataset(file, base + "/" + refined_identity_checksum));
     for (std::size_t c = 0; c + 1 < identity.size(); ++c)

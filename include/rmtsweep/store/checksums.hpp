@@ -93,9 +93,9 @@ struct ChecksumReport {
 };
 
 /// Whether a run may write the file while it is checked (another process holds its lock): then a row not
-/// complete yet (a /lines row without its count, a /refine row not given, a /refine/lines row without its trial)
-/// is in flight, not damage, and is not checked. A complete row is checked either way: each is read after the
-/// dataset its writer writes last, so its bytes were all written before they are read.
+/// complete yet (a /lines row without its count, a /refine row not given, a /refine/lines row without its
+/// trial) is in flight, not damage, and is not checked. A complete row is checked either way: each is read
+/// after the dataset its writer writes last, so its bytes were all written before they are read.
 enum class Writer { absent, live };
 
 /// Checks every checksum of the open file `file` (serial), and under `prefix` only where given ("/phase").

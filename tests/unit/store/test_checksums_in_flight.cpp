@@ -32,8 +32,8 @@ class LinesBeingWritten : public ::testing::Test {
     (void)SecularTable::create(group, 3, 4, line);
     (void)io::create_int_dataset(file, base + "/checksum", {3}, io::DatasetOptions{.int_fill = no_checksum});
     const SecularTable table = SecularTable::open(group);
-    const spectral::RankOneLine secular{{0.5, 1.0, 2.0}, {0.1, 0.2, 0.3}, {0.0, 0.0, 0.1}, 1.5,
-                                        spectral::OverlapForm::direct};
+    const spectral::RankOneLine secular{
+        {0.5, 1.0, 2.0}, {0.1, 0.2, 0.3}, {0.0, 0.0, 0.1}, 1.5, spectral::OverlapForm::direct};
     ASSERT_TRUE(table.write(0, secular, true));
     ASSERT_TRUE(table.write(1, secular, true));
     io::write_rows(io::open_dataset(file, base + "/count"), 1, 1, std::vector<std::int64_t>{0});

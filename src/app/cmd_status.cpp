@@ -52,8 +52,7 @@ void print_journal(const std::string& path, const std::string& sweep_id, const s
               static_cast<long long>(journal.record_count()));
   for (const store::JournalFile& file : journal.files) {
     if (file.ignored_bytes > 0)
-      std::printf("; %s: its last %llu bytes ignored (%s)",
-                  std::filesystem::path(file.path).filename().c_str(),
+      std::printf("; %s: %llu bytes ignored (%s)", std::filesystem::path(file.path).filename().c_str(),
                   static_cast<unsigned long long>(file.ignored_bytes), file.problem.c_str());
   }
   for (const std::string& headless : journal.headless)

@@ -374,35 +374,75 @@ LineRecord decode_line(std::span<const unsigned char> payload) {
   return record;
 }
 
+namespace {
+
+/// The payload length of a point's or a line's frame at `at` whose checksum holds, or none.
+std::optional<std::size_t> record_frame_at(std::span<const unsigned char> bytes, std::size_t at) {
+  if (bytes.size() < at + frame_overhead) return std::nullopt;
+  const unsigned char* p = bytes.data() + at;
+  const std::uint32_t kind = get_u32(p);
+  if (kind != static_cast<std::uint32_t>(FrameKind::point) &&
+      kind != static_cast<std::uint32_t>(FrameKind::line))
+    return std::nullopt;
+  const std::uint32_t length = get_u32(p + 4);
+  if (length > bytes.size() - at - frame_overhead) return std::nullopt;
+  const auto crc = ::crc32(0L, p, static_cast<uInt>(8 + length));
+  if (static_cast<std::uint32_t>(crc) != get_u32(p + 8 + length)) return std::nullopt;
+  return length;
+}
+
+/// The first offset after `from` where a whole record frame starts, or none: a damaged frame's length cannot
+/// be trusted, so the next one is found by its kind, length and checksum (a false match needs a CRC-32 to
+/// agree by chance).
+std::optional<std::size_t> next_record_frame(std::span<const unsigned char> bytes, std::size_t from) {
+  for (std::size_t at = from + 1; at + frame_overhead <= bytes.size(); ++at)
+    if (record_frame_at(bytes, at)) return at;
+  return std::nullopt;
+}
+
+}  // namespace
+
 Frames split_frames(std::span<const unsigned char> bytes, std::size_t offset) {
   Frames out;
   out.end = offset;
+  const auto add_problem = [&](const std::string& problem) {
+    out.problem += (out.problem.empty() ? "" : "; ") + problem;
+  };
   while (out.end < bytes.size()) {
     const std::size_t left = bytes.size() - out.end;
     const unsigned char* p = bytes.data() + out.end;
+    std::string problem;
     if (left < frame_overhead) {
-      out.problem = "a record cut short: " + std::to_string(left) + " bytes at the end";
+      problem = "a record cut short: " + std::to_string(left) + " bytes at the end";
+    } else {
+      const std::uint32_t kind = get_u32(p), length = get_u32(p + 4);
+      if (kind != static_cast<std::uint32_t>(FrameKind::head) &&
+          kind != static_cast<std::uint32_t>(FrameKind::point) &&
+          kind != static_cast<std::uint32_t>(FrameKind::line)) {
+        problem = "no record at byte " + std::to_string(out.end) + ": a damaged or overwritten file";
+      } else if (length > left - frame_overhead) {
+        problem = "a record cut short: " + std::to_string(left) + " of its " +
+                  std::to_string(length + frame_overhead) + " bytes";
+      } else if (static_cast<std::uint32_t>(::crc32(0L, p, static_cast<uInt>(8 + length))) !=
+                 get_u32(p + 8 + length)) {
+        problem = "a record at byte " + std::to_string(out.end) + " whose checksum fails";
+      } else {
+        out.frames.push_back({static_cast<FrameKind>(kind), std::span<const unsigned char>(p + 8, length)});
+        out.end += length + frame_overhead;
+        continue;
+      }
+    }
+    // A damaged record loses itself only: the records after it are read from the next whole frame. Where
+    // none follows, this is the end (a record cut short by a kill, or damage up to the end).
+    const std::optional<std::size_t> next = next_record_frame(bytes, out.end);
+    if (!next) {
+      add_problem(problem);
       break;
     }
-    const std::uint32_t kind = get_u32(p), length = get_u32(p + 4);
-    if (kind != static_cast<std::uint32_t>(FrameKind::head) &&
-        kind != static_cast<std::uint32_t>(FrameKind::point) &&
-        kind != static_cast<std::uint32_t>(FrameKind::line)) {
-      out.problem = "no record at byte " + std::to_string(out.end) + ": a damaged or overwritten file";
-      break;
-    }
-    if (length > left - frame_overhead) {
-      out.problem = "a record cut short: " + std::to_string(left) + " of its " +
-                    std::to_string(length + frame_overhead) + " bytes";
-      break;
-    }
-    const auto crc = ::crc32(0L, p, static_cast<uInt>(8 + length));
-    if (static_cast<std::uint32_t>(crc) != get_u32(p + 8 + length)) {
-      out.problem = "a record at byte " + std::to_string(out.end) + " whose checksum fails";
-      break;
-    }
-    out.frames.push_back({static_cast<FrameKind>(kind), std::span<const unsigned char>(p + 8, length)});
-    out.end += length + frame_overhead;
+    add_problem(problem + " (its " + std::to_string(*next - out.end) +
+                " bytes skipped, the records after it read)");
+    out.skipped += *next - out.end;
+    out.end = *next;
   }
   return out;
 }

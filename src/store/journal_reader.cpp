@@ -60,7 +60,8 @@ JournalFile read_journal_bytes(std::span<const unsigned char> bytes, const std::
         file.records.push_back(detail::decode_record(frame.payload, file.head));
       }
     } catch (const detail::BadPayload& bad) {
-      file.problem = "a record at byte " + std::to_string(used) + " that does not decode: " + bad.what;
+      const auto at = static_cast<std::size_t>(frame.payload.data() - bytes.data()) - 8;
+      file.problem = "a record at byte " + std::to_string(at) + " that does not decode: " + bad.what;
       break;
     }
     used += frame.payload.size() + detail::frame_overhead;

@@ -295,8 +295,8 @@ RecoverOutcome recover_sweep(const std::string& path, const io::FileLock* held) 
 
   for (const JournalFile& file : journal.files) {
     if (file.ignored_bytes > 0) {
-      outcome.notes.push_back(file.path + ": the last " + std::to_string(file.ignored_bytes) +
-                              " bytes ignored (" + file.problem + ")");
+      outcome.notes.push_back(file.path + ": " + std::to_string(file.ignored_bytes) + " bytes ignored (" +
+                              file.problem + ")");
     }
   }
   if (!journal.headless.empty())

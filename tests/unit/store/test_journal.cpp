@@ -1,6 +1,6 @@
 // The point journal's format (include/rmtsweep/store/journal.hpp): records read back as written, a
-// torn last record is skipped wherever it is cut, a damaged one ends the read, no damaged byte of a head
-// loses a record, a file of the previous format still reads, a failed write leaves whole records only,
+// torn last record is skipped wherever it is cut, a damaged one loses itself only, no damaged byte of a
+// head loses a record, a file of the previous format still reads, a failed write leaves whole records only,
 // and a journal of several sweeps or of other columns is refused.
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -155,21 +155,49 @@ TEST(Journal, ATornLastRecordIsSkippedWhereverItIsCut) {
   }
 }
 
-TEST(Journal, ADamagedByteFailsItsRecordsChecksumAndEndsTheRead) {
+TEST(Journal, ADamagedByteFailsItsRecordsChecksumAndLosesThatRecordOnly) {
   const TempDir dir;
   const std::string journal = journal_with(dir, 3);
   const std::string path = journal + "/" + store::journal_file_name(0, 0);
   const TempDir other;
   const auto one_record = fs::file_size(journal_with(other, 1) + "/" + store::journal_file_name(0, 0));
+  const TempDir third;
+  const auto two_records = fs::file_size(journal_with(third, 2) + "/" + store::journal_file_name(0, 0));
   {
     std::fstream file(path, std::ios::binary | std::ios::in | std::ios::out);
     file.seekp(static_cast<std::streamoff>(one_record + 40));  // inside the second record's payload
     file.put('\x7f');
   }
   const store::JournalFile file = store::read_journal_file(path);
-  EXPECT_EQ(file.records.size(), 1u);
+  ASSERT_EQ(file.records.size(), 2u) << file.problem;
+  expect_same(file.records[0], record_of(0));
+  expect_same(file.records[1], record_of(2));
   EXPECT_NE(file.problem.find("checksum fails"), std::string::npos) << file.problem;
-  EXPECT_EQ(file.ignored_bytes, fs::file_size(path) - one_record);
+  EXPECT_NE(file.problem.find("the records after it read"), std::string::npos) << file.problem;
+  EXPECT_EQ(file.ignored_bytes, two_records - one_record);
+}
+
+TEST(Journal, EveryByteOfAMiddleRecordDamagedInTurnLosesThatRecordOnly) {
+  const TempDir dir;
+  const std::string journal = journal_with(dir, 3);
+  const std::string path = journal + "/" + store::journal_file_name(0, 0);
+  const TempDir other;
+  const auto one_record = fs::file_size(journal_with(other, 1) + "/" + store::journal_file_name(0, 0));
+  const TempDir third;
+  const auto two_records = fs::file_size(journal_with(third, 2) + "/" + store::journal_file_name(0, 0));
+  std::ifstream in(path, std::ios::binary);
+  const std::string whole((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // Every byte of the second record, its kind, length and checksum included, each flipped alone.
+  for (auto at = one_record; at < two_records; ++at) {
+    std::string damaged = whole;
+    damaged[at] = static_cast<char>(damaged[at] ^ 0x5a);
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << damaged;
+    const store::JournalFile file = store::read_journal_file(path);
+    ASSERT_EQ(file.records.size(), 2u) << "byte " << at << " flipped: " << file.problem;
+    ASSERT_EQ(file.records[0].index, 0) << "byte " << at;
+    ASSERT_EQ(file.records[1].index, 2) << "byte " << at;
+    ASSERT_EQ(file.ignored_bytes, two_records - one_record) << "byte " << at << ": " << file.problem;
+  }
 }
 
 std::string bytes_of(const std::string& path) {

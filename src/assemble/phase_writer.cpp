@@ -127,13 +127,15 @@ io::Dataset PhaseWriter::reuse_or_create(const PhaseEntry& entry, const std::vec
           : type_class == (kind == Kind::real ? H5T_FLOAT : H5T_INTEGER) && H5Tget_size(type) == 8;
   // A file assembled before dimension scales has none: they are attached to the dataset as it is.
   bool same_dimensions = true;
+  // Compared by object, not by name (io::attached_none_or): the names cost a search of the file each.
   if (is_coordinate(entry)) {
     same_dimensions = !io::is_scale(set) || io::attached_dimensions(set) == std::vector<std::string>{""};
   } else {
-    const std::vector<std::string> attached = io::attached_dimensions(set);
-    for (std::size_t axis = 0; axis < attached.size() && axis < entry.dims.rank(); ++axis)
-      same_dimensions =
-          same_dimensions && (attached[axis].empty() || attached[axis] == entry.dims[axis].name);
+    const std::size_t rank = std::min<std::size_t>(io::shape(set).size(), entry.dims.rank());
+    for (std::size_t axis = 0; axis < rank && same_dimensions; ++axis) {
+      const io::Dataset scale = io::open_dataset(group_, scales_.visible_from(entry.dims[axis], path_).path);
+      same_dimensions = io::attached_none_or(set, static_cast<unsigned>(axis), scale);
+    }
   }
   // A dataset that records its modification time (assembled by an rmtsweep before io::untimed_creation)
   // would take the clock's time into its header with each new `checksum`: made again, without.

@@ -43,8 +43,13 @@ bool is_scale(hid_t dataset);
 void attach_scale(hid_t dataset, hid_t scale, unsigned axis);
 
 /// Per axis of `dataset`, the name of the dimension attached to it (the scale's last path
-/// component; the last scale where several are), or "" where none is.
+/// component; the last scale where several are), or "" where none is. Slow in a file of many objects: the
+/// name of a scale reached through a reference costs HDF5 (H5Iget_name) a search of the whole file.
 std::vector<std::string> attached_dimensions(hid_t dataset);
+
+/// Whether axis `axis` of `dataset` has no dimension scale attached, or has `scale` among them: compared by
+/// object (H5DSis_attached), without looking up a name.
+bool attached_none_or(hid_t dataset, unsigned axis, hid_t scale);
 
 /// Detaches every scale from `dataset` and, when `dataset` is a scale, `dataset` from every dataset
 /// it is attached to: what must precede unlinking either, or the other side keeps a dangling

@@ -8,15 +8,9 @@ import argparse
 import os
 import sys
 
-import matplotlib
-
-matplotlib.use("Agg")  # files only, no display: before pyplot is imported by the figures
-
-from .errors import DamagedFile, FileProblem, InvalidFile, InvalidOption, file_problem  # noqa: E402
-from .figures import draw_all, figure_names  # noqa: E402
-from .figures.common import DPI_MAX, DPI_MIN, FORMATS  # noqa: E402
-from .figures.data import as_dataset  # noqa: E402
-from .files import check_file, check_phase_checksums, phase_staleness  # noqa: E402
+from .errors import DamagedFile, FileProblem, InvalidFile, InvalidOption, file_problem
+from .files import check_file, check_phase_checksums, phase_staleness
+from .plot_options import DPI_MAX, DPI_MIN, FORMATS
 
 DESCRIPTION = """Figures from an assembled rmtsweep sweep file or phase file (PNG, PDF or SVG).
 
@@ -129,6 +123,13 @@ def main(argv=None):
         dpi = parse_dpi(args.dpi)
         check_out(args.output)
         check_phase_checksums(args.file)  # /phase as assemble wrote it, or nothing drawn (exit 4)
+        # The figures only now: a refusal above answers without importing matplotlib and xarray (0.3 s).
+        import matplotlib
+
+        matplotlib.use("Agg")  # files only, no display: before pyplot is imported by the figures
+        from .figures import draw_all, figure_names
+        from .figures.data import as_dataset
+
         data = as_dataset(args.file)  # read once for both
         names, index, _ = figure_names(data, args.point)
         check_overwrite(args.output, [f"{name}.{args.format}" for name in names], args.force)

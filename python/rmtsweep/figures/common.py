@@ -20,12 +20,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from ..errors import InvalidOption
-
-# Below 10 dpi text is unreadable; 1200 is past print resolution, and Agg refuses 2^16 pixels a side.
-DPI_MIN, DPI_MAX = 10, 1200
-
-# The file formats of `rmtsweep plot --format`.
-FORMATS = ("png", "pdf", "svg")
+from ..plot_options import DPI_MAX, DPI_MIN, FORMATS  # noqa: F401 (the figures' own, owned apart for the CLI)
 
 # The width of one column of a two-column paper (inches): every figure is drawn for it.
 COLUMN_WIDTH = 3.4

@@ -462,6 +462,11 @@ SweepConfig parse_sweep_config(const std::map<std::string, std::string>& values)
                             std::to_string(max_resolved_config_bytes) +
                             " fit in the file's config attribute");
   }
+  if (const std::string pause = get("unit_pause", ""); !pause.empty()) {
+    const std::string allowed = "allowed: seconds from 0 to 10";
+    c.unit_pause = model::parse_double(trim(pause), "unit_pause", allowed, pause);
+    if (!(c.unit_pause >= 0.0 && c.unit_pause <= 10.0)) throw InvalidOption("unit_pause", pause, allowed);
+  }
   const std::string fail_text = get("fail_points", "");
   if (!fail_text.empty()) {
     const std::string allowed =

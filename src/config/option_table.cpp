@@ -85,6 +85,8 @@ std::vector<OptionSpec> build_table() {
        in_sweep, true},
       {"fail_points", "", "TEST ONLY fault injection: point indices whose engine call throws", in_sweep, true,
        true},
+      {"unit_pause", "", "TEST ONLY: seconds each group waits after each unit it computed (0 to 10)",
+       in_sweep, true, true},
   };
 }
 

@@ -443,6 +443,8 @@ RunOutcome run_batch(const PointBatch& batch, int ranks_per_point, MPI_Comm comm
         counter.add_done(written);
       }
       if (rank == 0) progress.report(counter.done());
+      if (batch.unit_pause > 0.0)
+        std::this_thread::sleep_for(std::chrono::duration<double>(batch.unit_pause));
     }
     // Rank 0 keeps reporting while the other groups finish their last units.
     MPI_Request barrier = MPI_REQUEST_NULL;
@@ -511,6 +513,7 @@ RunOutcome run_sweep(const config::Grid& grid, store::SweepFile& file, MPI_Comm 
     return std::find(config.fail_points.begin(), config.fail_points.end(), order[at]) !=
            config.fail_points.end();
   };
+  batch.unit_pause = config.unit_pause;
   batch.write_done = [&](std::size_t at, const simulate::PointResult& result, double seconds) {
     file.write_done(order[at], result, seconds);
   };

@@ -79,6 +79,9 @@ struct SweepConfig {
   /// to throw on the last rank of the group, so that the failure paths of a sweep can be
   /// exercised on a real run (1-rank groups record it; larger groups end the job).
   std::vector<std::int64_t> fail_points;
+  /// FOR TESTS only: seconds each group waits after each unit it computed (no CPU), so that a sweep of small
+  /// points is still running when a test signals or kills it. Not part of the resolved config.
+  double unit_pause = 0.0;
 
   /// Number of points: |d| |delta| |gamma| |snr| |weighting| trials.
   std::int64_t point_count() const;

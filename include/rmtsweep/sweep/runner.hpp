@@ -68,6 +68,9 @@ struct PointBatch {
   /// Test-only fault injection (optional): a unit whose point is injected throws (a line: all its points
   /// fail).
   std::function<bool(std::size_t)> fail_injected;
+  /// Test-only (the unit_pause key): seconds each group waits after each unit, without CPU, so that a small
+  /// sweep is still running when a test signals or kills it.
+  double unit_pause = 0.0;
   std::function<void(std::size_t, const simulate::PointResult&, double)> write_done;
   std::function<void(std::size_t, const std::string&, double)> write_failed;
   /// A computed line, by the position of its first point (optional): its exact thresholds' data.

@@ -10,12 +10,29 @@ namespace {
 TEST(AssembleWhileRunning, WithOutputTablesThePointsDoneSoFarAndPlotDrawsThem) {
   const TempDir dir;
   const std::string sweep = dir / "sweep.h5", phase = dir / "phase.h5";
-  // 720 lines of 31 snr values at d = 200: seconds on 2 ranks, stopped by the test once it is done.
-  const pid_t mpirun =
-      start(mpi_command(2, {"run", "--output", sweep, "--d", "200", "--delta", "0.1:2:10", "--gamma", "0.5",
-                            "--snr", "0:3:31", "--weighting", "mean,harmonic,optimal", "--trials", "24",
-                            "--seed", "1", "--quiet"}),
-            dir / "run.log", true);
+  // 720 lines of 31 snr values at d = 40, each group waiting 0.02 s after each line (the test-only unit_pause
+  // key): seconds on 2 ranks with little CPU, stopped by the test once it is done.
+  const pid_t mpirun = start(mpi_command(2, {"run",
+                                             "--output",
+                                             sweep,
+                                             "--d",
+                                             "40",
+                                             "--delta",
+                                             "0.1:2:10",
+                                             "--gamma",
+                                             "0.5",
+                                             "--snr",
+                                             "0:3:31",
+                                             "--weighting",
+                                             "mean,harmonic,optimal",
+                                             "--trials",
+                                             "24",
+                                             "--seed",
+                                             "1",
+                                             "--quiet",
+                                             "--unit_pause",
+                                             "0.02"}),
+                             dir / "run.log", true);
   std::int64_t done = 0;
   for (const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
        done < 62 && std::chrono::steady_clock::now() < deadline;) {

@@ -217,13 +217,14 @@ TEST_F(Shards, AnExistingOutputBadShardValuesAndAResumeAsAnotherShardAreRefused)
 
 namespace {
 
-/// 160 points at d = 300, each computed alone (--lines off: a shard of 55 takes about a second on two ranks,
-/// long enough to be killed in the middle; the test fails, not passes, if it ends first).
+/// 160 points at d = 40, each computed alone, each group waiting 0.04 s after each (the test-only
+/// unit_pause key): a shard of 55 takes about a second on two ranks whatever the machine, long enough to be
+/// killed in the middle; the test fails, not passes, if it ends first.
 std::vector<std::string> long_sweep(const std::string& output, std::vector<std::string> extra = {}) {
-  std::vector<std::string> args{"run",     "--output",    output,         "--d",      "300",
-                                "--delta", "0.25,0.5",    "--gamma",      "0.25,0.5", "--snr",
-                                "0:4:5",   "--weighting", "mean,optimal", "--trials", "4",
-                                "--seed",  "3",           "--lines",      "off"};
+  std::vector<std::string> args{"run",          "--output",     output,     "--d",    "40",    "--delta",
+                                "0.25,0.5",     "--gamma",      "0.25,0.5", "--snr",  "0:4:5", "--weighting",
+                                "mean,optimal", "--trials",     "4",        "--seed", "3",     "--lines",
+                                "off",          "--unit_pause", "0.04"};
   args.insert(args.end(), extra.begin(), extra.end());
   return args;
 }

@@ -354,12 +354,13 @@ TEST_F(Recover, ANewSweepWithForceMovesTheOldJournalAsideAndNeverMixesItIn) {
   EXPECT_FALSE(fs::exists(path));
 }
 
-/// 80 points at d = 600 in 16 lines of 5 snr (about 0.6 s on two ranks of this machine): long enough to be
-/// killed midway.
+/// 80 points at d = 40 in 16 lines of 5 snr, each group waiting 0.1 s after each line (the test-only
+/// unit_pause key): about 0.8 s on two ranks whatever the machine, long enough to be killed midway.
 std::vector<std::string> long_sweep(const std::string& output, std::vector<std::string> extra = {}) {
-  std::vector<std::string> args{"run",          "--output", output,     "--d",    "600",   "--delta",
-                                "0.25,0.5",     "--gamma",  "0.25,0.5", "--snr",  "0:4:5", "--weighting",
-                                "mean,optimal", "--trials", "2",        "--seed", "3"};
+  std::vector<std::string> args{"run",     "--output",    output,         "--d",      "40",
+                                "--delta", "0.25,0.5",    "--gamma",      "0.25,0.5", "--snr",
+                                "0:4:5",   "--weighting", "mean,optimal", "--trials", "2",
+                                "--seed",  "3",           "--unit_pause", "0.1"};
   args.insert(args.end(), extra.begin(), extra.end());
   return args;
 }

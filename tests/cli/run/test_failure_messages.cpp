@@ -15,13 +15,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// 80 points at d = 300 each computed alone (about 0.1 s each on this machine): long enough to be killed
-/// midway, then `extra`.
+/// 80 points at d = 40 each computed alone, each group waiting 0.05 s after each (the test-only unit_pause
+/// key): about 2 s on two ranks whatever the machine, long enough to be killed midway, then `extra`.
 std::vector<std::string> long_sweep(const std::string& output, std::vector<std::string> extra = {}) {
-  std::vector<std::string> args{"run",     "--output",    output,         "--d",      "300",
-                                "--delta", "0.25,0.5",    "--gamma",      "0.25,0.5", "--snr",
-                                "0:4:5",   "--weighting", "mean,optimal", "--trials", "2",
-                                "--seed",  "3",           "--lines",      "off"};
+  std::vector<std::string> args{"run",          "--output",     output,     "--d",    "40",    "--delta",
+                                "0.25,0.5",     "--gamma",      "0.25,0.5", "--snr",  "0:4:5", "--weighting",
+                                "mean,optimal", "--trials",     "2",        "--seed", "3",     "--lines",
+                                "off",          "--unit_pause", "0.05"};
   args.insert(args.end(), extra.begin(), extra.end());
   return args;
 }
@@ -91,7 +91,7 @@ TEST(FailureMessages, AKilledRunsFailureIsShownFromItsJournalAndWrittenByRecover
   const Finished status = run_serial({"status", path}, dir / "status.log");
   EXPECT_EQ(status.exit_code, 3) << "points pending after the kill: " << status.output;
   EXPECT_TRUE(contains(status.output,
-                       "  0 (d=300 delta=0.25 gamma=0.25 snr=0 weighting=mean trial=0): " + fault_start))
+                       "  0 (d=40 delta=0.25 gamma=0.25 snr=0 weighting=mean trial=0): " + fault_start))
       << status.output;
   EXPECT_TRUE(contains(status.output, fault_end + "\n")) << status.output;
   EXPECT_TRUE(contains(status.output, "verify: no damage found")) << status.output;
@@ -124,11 +124,12 @@ TEST(FailureMessages, AnEarlierFailuresMessageOnAPointAKilledRunComputedIsNotSho
   const TempDir dir;
   const std::string path = dir / "t.h5";
   // Run 0, one process: point 0 fails, then SIGTERM, whose clean close writes the message.
-  const pid_t first = start({RMTSWEEP_BINARY, "run",          "--output",      path,       "--d",    "300",
-                             "--delta",       "0.25,0.5",     "--gamma",       "0.25,0.5", "--snr",  "0:4:5",
-                             "--weighting",   "mean,optimal", "--trials",      "2",        "--seed", "3",
-                             "--lines",       "off",          "--fail-points", "0"},
-                            dir / "t.log");
+  const pid_t first =
+      start({RMTSWEEP_BINARY, "run",          "--output",      path,       "--d",          "40",
+             "--delta",       "0.25,0.5",     "--gamma",       "0.25,0.5", "--snr",        "0:4:5",
+             "--weighting",   "mean,optimal", "--trials",      "2",        "--seed",       "3",
+             "--lines",       "off",          "--fail-points", "0",        "--unit_pause", "0.05"},
+            dir / "t.log");
   ASSERT_TRUE(wait_until(path, first, [](const std::vector<std::int64_t>& s) {
     return s.at(0) == 2 && count_of(s, 1) >= 2;
   })) << read_text(dir / "t.log");
@@ -205,7 +206,7 @@ TEST(FailureMessages, ALaterCloseWritesAKilledRunsMessagesFromItsJournalBeforeMo
       << "run 1's message lost: " << errors_of(path).at(40);
   EXPECT_EQ(store::SweepReader(path).integer_attribute("messages_run"), 2);
   const Finished status = run_serial({"status", path}, dir / "status.log");
-  EXPECT_TRUE(contains(status.output, "  40 (d=300 ") && contains(status.output, fault_start))
+  EXPECT_TRUE(contains(status.output, "  40 (d=40 ") && contains(status.output, fault_start))
       << status.output;
   EXPECT_TRUE(contains(status.output, "verify: no damage found")) << status.output;
 
@@ -215,7 +216,7 @@ TEST(FailureMessages, ALaterCloseWritesAKilledRunsMessagesFromItsJournalBeforeMo
   EXPECT_EQ(store::SweepReader(copy).integer_attribute("messages_run"), 0) << "moved no further than run 0";
   fs::copy(aside, store::journal_directory(copy), fs::copy_options::recursive);
   const Finished copy_status = run_serial({"status", copy}, dir / "status-copy.log");
-  EXPECT_TRUE(contains(copy_status.output, "  40 (d=300 ") && contains(copy_status.output, fault_start))
+  EXPECT_TRUE(contains(copy_status.output, "  40 (d=40 ") && contains(copy_status.output, fault_start))
       << copy_status.output;
   EXPECT_TRUE(contains(copy_status.output, "verify: no damage found")) << copy_status.output;
 }

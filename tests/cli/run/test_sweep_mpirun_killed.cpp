@@ -7,13 +7,14 @@
 namespace rmtsweep::test {
 namespace {
 
-/// 40 points at d = 600, each computed alone (seconds on 2 idle cores; at d = 250, or as lines of 5 snr, an
-/// idle machine finished them before the signal): still running when the test signals it after 8.
+/// 40 points at d = 40, each computed alone, each group waiting 0.1 s after each (the test-only unit_pause
+/// key, docs/config.md): about 2 s on 2 ranks whatever the machine, with little CPU (d = 600 took as long in
+/// CPU), so still running when the test signals it after 8.
 std::vector<std::string> sweep_args(const std::string& output, bool resume = false) {
-  std::vector<std::string> args{"run",     "--output",    output,         "--d",      "600",
-                                "--delta", "0.25,0.5",    "--gamma",      "0.25,0.5", "--snr",
-                                "0:4:5",   "--weighting", "mean,optimal", "--trials", "1",
-                                "--seed",  "3",           "--lines",      "off"};
+  std::vector<std::string> args{"run",          "--output",     output,     "--d",    "40",    "--delta",
+                                "0.25,0.5",     "--gamma",      "0.25,0.5", "--snr",  "0:4:5", "--weighting",
+                                "mean,optimal", "--trials",     "1",        "--seed", "3",     "--lines",
+                                "off",          "--unit_pause", "0.1"};
   if (resume) args.push_back("--resume");
   return args;
 }

@@ -11,12 +11,13 @@
 namespace rmtsweep::test {
 namespace {
 
-/// 320 points at d = 600, each alone: several seconds on 2 cores (as test_status_running's).
+/// 320 points at d = 40, each alone, each group waiting 0.02 s after each (the test-only unit_pause key):
+/// about 3 s on 2 ranks whatever the machine (as test_status_running's), with little CPU.
 std::vector<std::string> long_sweep(const std::string& output, const std::vector<std::string>& extra = {}) {
-  std::vector<std::string> args{"run",     "--output",    output,         "--d",      "600",
-                                "--delta", "0.25,0.5",    "--gamma",      "0.25,0.5", "--snr",
-                                "0:4:5",   "--weighting", "mean,optimal", "--trials", "8",
-                                "--seed",  "3",           "--lines",      "off"};
+  std::vector<std::string> args{"run",          "--output",     output,     "--d",    "40",    "--delta",
+                                "0.25,0.5",     "--gamma",      "0.25,0.5", "--snr",  "0:4:5", "--weighting",
+                                "mean,optimal", "--trials",     "8",        "--seed", "3",     "--lines",
+                                "off",          "--unit_pause", "0.02"};
   args.insert(args.end(), extra.begin(), extra.end());
   return args;
 }

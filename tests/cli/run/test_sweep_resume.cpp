@@ -9,13 +9,14 @@
 namespace rmtsweep::test {
 namespace {
 
-/// 80 points at d = 600 in 16 lines of 5 snr: about 0.6 s on two ranks of this machine (at d = 250 it was
-/// 0.15 s, which a faster machine could finish between two polls), long enough to be killed midway.
-const std::vector<std::string> sweep_keys{"--delta",  "0.25,0.5", "--gamma",     "0.25,0.5",
-                                          "--snr",    "0:4:5",    "--weighting", "mean,optimal",
-                                          "--trials", "2",        "--seed",      "3"};
+/// 80 points in 16 lines of 5 snr, at d = 40: each group waits 0.1 s after each line (the test-only
+/// unit_pause key, docs/config.md), so the sweep takes about 0.8 s on two ranks whatever the machine and is
+/// killed midway, at a fraction of the CPU time of points large enough to take as long (d = 600 did).
+const std::vector<std::string> sweep_keys{"--delta", "0.25,0.5",    "--gamma",      "0.25,0.5", "--snr",
+                                          "0:4:5",   "--weighting", "mean,optimal", "--trials", "2",
+                                          "--seed",  "3",           "--unit_pause", "0.1"};
 
-std::vector<std::string> with_keys(std::vector<std::string> args, const std::string& d = "600") {
+std::vector<std::string> with_keys(std::vector<std::string> args, const std::string& d = "40") {
   args.insert(args.end(), sweep_keys.begin(), sweep_keys.end());
   args.insert(args.end(), {"--d", d});
   return args;
@@ -44,9 +45,9 @@ std::vector<std::int64_t> wait_until_done(const std::string& path, pid_t pid, st
 
 /// kill -9 of every rank midway, then --resume on another number of ranks: every point done, none
 /// computed twice, and the file equals an uninterrupted run's (with `extra` keys on every run; the d
-/// axis is 600 unless `d` gives it).
+/// axis is 40 unless `d` gives it).
 void expect_kill_nine_and_resume_to_equal_a_clean_run(const std::vector<std::string>& extra,
-                                                      const std::string& d = "600") {
+                                                      const std::string& d = "40") {
   const auto with_keys = [&](std::vector<std::string> args) {
     args = rmtsweep::test::with_keys(std::move(args), d);
     args.insert(args.end(), extra.begin(), extra.end());
@@ -110,7 +111,7 @@ TEST(SweepResume, AfterKillNineResumeFinishesEveryPointWithoutRecomputingAndEqua
 
 // Two sizes, the larger first in the schedule: each size's spectra in its own dataset, resumed whole.
 TEST(SweepResume, ASweepOverTwoSizesKilledAndResumedEqualsAnUninterruptedOne) {
-  expect_kill_nine_and_resume_to_equal_a_clean_run({}, "250,600");
+  expect_kill_nine_and_resume_to_equal_a_clean_run({}, "40,60");
 }
 
 TEST(SweepResume, AKrylovSweepKilledAndResumedEqualsAnUninterruptedOne) {

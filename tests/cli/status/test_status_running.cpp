@@ -11,11 +11,12 @@ namespace {
 
 namespace store = rmtsweep::store;
 
-/// 320 points at d = 600, each alone (several seconds on 2 cores, as test_sweep_mpirun_killed's).
+/// 320 points at d = 40, each alone, each group waiting 0.02 s after each (the test-only unit_pause key):
+/// about 3 s on 2 ranks whatever the machine, with little CPU.
 std::vector<std::string> long_sweep(const std::string& output) {
-  return {"run",     "--output", output,  "--d",     "600",         "--delta",      "0.25,0.5",
+  return {"run",     "--output", output,  "--d",     "40",          "--delta",      "0.25,0.5",
           "--gamma", "0.25,0.5", "--snr", "0:4:5",   "--weighting", "mean,optimal", "--trials",
-          "8",       "--seed",   "3",     "--lines", "off"};
+          "8",       "--seed",   "3",     "--lines", "off",         "--unit_pause", "0.02"};
 }
 
 /// `status --json` of `path`, which must end with `exit_code` (0 done, 3 pending, 4 damaged).

@@ -24,14 +24,16 @@ trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
 export RMTSWEEP=$binary
 
-# 800 points of d = 300 computed one at a time (lines = off; several seconds on 2 cores, where lines take
-# 0.25 s): long enough to be stopped after its first points.
+# 400 points of d = 40 computed one at a time (lines = off), each group waiting 0.02 s after each (the
+# test-only unit_pause key, docs/config.md): about 4 s on 2 ranks whatever the machine, with little CPU,
+# long enough to be stopped after its first points and by pbs.qsub's alarm 2 s in.
 cat > sweep.ini <<EOF
-d = 300
+d = 40
 T = 10
 correlation = prefix:3
 seed = 4
-trials = 20
+trials = 10
+unit_pause = 0.02
 delta = 0.5
 gamma = 0.5
 snr = 0:3:20
@@ -68,8 +70,8 @@ grep -q -- "--resume" local_resume.log || fail "the second local.sh run did not 
 [ "$(cat modules.log)" = "$(printf 'module load mpi/fake\nmodule load hdf5-mpi/fake')" ] ||
   fail "local.sh did not load RMTSWEEP_MODULES in order: $(cat modules.log)"
 read -r done pending <<< "$(counts local.h5)"
-[ "$done" = 800 ] && [ "$pending" = 0 ] || fail "after the resume: done $done, pending $pending (expected 800, 0)"
-echo "local.sh resumed: 800 done"
+[ "$done" = 400 ] && [ "$pending" = 0 ] || fail "after the resume: done $done, pending $pending (expected 400, 0)"
+echo "local.sh resumed: 400 done"
 
 # ---- 2. pbs.qsub with its own pre-walltime alarm ------------------------------------------
 printf '%s\n%s\n' localhost localhost > nodes
@@ -90,6 +92,6 @@ read -r done pending <<< "$(counts pbs.h5)"
 echo "pbs.qsub stopped by its alarm: $done done, $pending pending"
 env "${pbs_env[@]}" bash "$source_dir/jobs/pbs.qsub" sweep.ini pbs.h5 > pbs_resume.log 2>&1 || fail "pbs.qsub did not resume"
 read -r done pending <<< "$(counts pbs.h5)"
-[ "$done" = 800 ] && [ "$pending" = 0 ] || fail "after the resume: done $done, pending $pending (expected 800, 0)"
-echo "pbs.qsub resumed: 800 done"
+[ "$done" = 400 ] && [ "$pending" = 0 ] || fail "after the resume: done $done, pending $pending (expected 400, 0)"
+echo "pbs.qsub resumed: 400 done"
 echo "stop_and_resume: PASS"

@@ -215,6 +215,8 @@ TEST(SweepConfig, BadScalarsAreRejectedNamingKeyAndValue) {
                                                                {"eigensolver", "lapack"},
                                                                {"table", "gaussian"},
                                                                {"fail_points", "99"},
+                                                               {"unit_pause", "11"},
+                                                               {"unit_pause", "-0.1"},
                                                                {"delta", "1e9"},
                                                                {"colour", "red"}};
   for (const auto& [key, value] : cases) {
@@ -222,6 +224,15 @@ TEST(SweepConfig, BadScalarsAreRejectedNamingKeyAndValue) {
     EXPECT_EQ(e.option(), key) << key << " = " << value << ": " << e.what();
     EXPECT_FALSE(e.allowed().empty());
   }
+}
+
+TEST(SweepConfig, TheTestsUnitPauseIsReadButLeftOutOfTheStoredConfig) {
+  const config::SweepConfig paused = config::parse_sweep_config({{"unit_pause", "0.25"}});
+  EXPECT_EQ(paused.unit_pause, 0.25);
+  EXPECT_EQ(config::parse_sweep_config({}).unit_pause, 0.0);
+  EXPECT_EQ(config::resolved_config_text(paused),
+            config::resolved_config_text(config::parse_sweep_config({})))
+      << "a pause changes no result: a sweep resumes with another";
 }
 
 TEST(SweepConfig, TheEigensolverIsAutomaticUnlessScalapackIsAskedFor) {

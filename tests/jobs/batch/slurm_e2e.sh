@@ -194,11 +194,12 @@ check_file tiny.h5 12 || fail "tiny.h5 is not a complete sweep"
 step "job $job completed"
 
 # ---- 4. SIGTERM before the time limit: stop, requeue, resume -----------------------------
-# 384 points of d = 400 computed one at a time (lines = off: a line of 16 snr values takes one
-# factorization, and the whole sweep would end in under a second, before the signal)
-write_config long.ini 400 0:3:16 12
-echo "lines = off" >> long.ini
-step "sbatch of a longer sweep (384 points), SIGTERM to the batch script while it runs"
+# 192 points of d = 40 computed one at a time (lines = off), each group waiting 0.05 s after each (the
+# test-only unit_pause key, docs/config.md): about 5 s on 2 ranks whatever the machine, with little CPU,
+# so still running when the signal comes (d = 400 points made it as long with their CPU)
+write_config long.ini 40 0:3:16 6
+printf 'lines = off\nunit_pause = 0.05\n' >> long.ini
+step "sbatch of a longer sweep (192 points), SIGTERM to the batch script while it runs"
 job=$(sbatch --parsable --ntasks=2 --time=10 --output="$work/long.out" "$source_dir/jobs/slurm.sbatch" long.ini long.h5) ||
   fail "sbatch refused the job"
 for i in $(seq 240); do  # signal as soon as the sweep reports its first done points
@@ -215,7 +216,7 @@ restarts=$(scontrol show job "$job" | sed -n 's/.*Restarts=\([0-9]*\).*/\1/p')
 grep -q "stopped by signal 15" long.out || fail "the sweep was not stopped by the signal (finished too early?)"
 grep -q "requeueing job $job" long.out || fail "the batch script did not report its requeue"
 grep -q -- "--resume" long.out || fail "the requeued run did not resume the file"
-check_file long.h5 384 || fail "long.h5 is not complete after the requeue"
+check_file long.h5 192 || fail "long.h5 is not complete after the requeue"
 
 # ---- 5. the tiny sweep as an array of 3 shards, merged by a dependent job ---------------------
 step "sbatch --array=0-2 of the tiny sweep's shards, and the merge depending on it"

@@ -117,6 +117,12 @@ std::string journal_with(const TempDir& dir, int records) {
   return journal;
 }
 
+/// The size of a journal file holding `records` records (journal_with): where record `records` starts.
+std::uintmax_t size_with(int records) {
+  const TempDir dir;
+  return fs::file_size(journal_with(dir, records) + "/" + store::journal_file_name(0, 0));
+}
+
 TEST(Journal, ARecordReadsBackAsWrittenWithItsWholeMessageAndTheHeadsProvenance) {
   const TempDir dir;
   const std::string journal = journal_with(dir, 2);
@@ -143,9 +149,7 @@ TEST(Journal, ATornLastRecordIsSkippedWhereverItIsCut) {
     std::ifstream in(path, std::ios::binary);
     return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   }();
-  // Where the third record starts: the size of a journal holding two.
-  const TempDir other;
-  const auto two_records = fs::file_size(journal_with(other, 2) + "/" + store::journal_file_name(0, 0));
+  const auto two_records = size_with(2);  // where the third record starts
   for (auto cut = two_records + 1; cut < whole; cut += 7) {
     std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes.substr(0, cut);
     const store::JournalFile file = store::read_journal_file(path);
@@ -159,10 +163,7 @@ TEST(Journal, ADamagedByteFailsItsRecordsChecksumAndLosesThatRecordOnly) {
   const TempDir dir;
   const std::string journal = journal_with(dir, 3);
   const std::string path = journal + "/" + store::journal_file_name(0, 0);
-  const TempDir other;
-  const auto one_record = fs::file_size(journal_with(other, 1) + "/" + store::journal_file_name(0, 0));
-  const TempDir third;
-  const auto two_records = fs::file_size(journal_with(third, 2) + "/" + store::journal_file_name(0, 0));
+  const auto one_record = size_with(1), two_records = size_with(2);
   {
     std::fstream file(path, std::ios::binary | std::ios::in | std::ios::out);
     file.seekp(static_cast<std::streamoff>(one_record + 40));  // inside the second record's payload
@@ -181,10 +182,7 @@ TEST(Journal, EveryByteOfAMiddleRecordDamagedInTurnLosesThatRecordOnly) {
   const TempDir dir;
   const std::string journal = journal_with(dir, 3);
   const std::string path = journal + "/" + store::journal_file_name(0, 0);
-  const TempDir other;
-  const auto one_record = fs::file_size(journal_with(other, 1) + "/" + store::journal_file_name(0, 0));
-  const TempDir third;
-  const auto two_records = fs::file_size(journal_with(third, 2) + "/" + store::journal_file_name(0, 0));
+  const auto one_record = size_with(1), two_records = size_with(2);
   std::ifstream in(path, std::ios::binary);
   const std::string whole((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   // Every byte of the second record, its kind, length and checksum included, each flipped alone.
@@ -210,8 +208,7 @@ TEST(Journal, EveryByteOfItsHeadDamagedInTurnLosesNoRecordAndNoFieldOfTheHead) {
   const std::string path = journal_with(dir, 3) + "/" + store::journal_file_name(0, 0);
   const std::string bytes = bytes_of(path);
   // The head's bytes, magic included: the size of a file without records.
-  const TempDir other;
-  const auto head_bytes = fs::file_size(journal_with(other, 0) + "/" + store::journal_file_name(0, 0));
+  const auto head_bytes = size_with(0);
   const store::JournalHead head = head_of(0, 0);
   std::size_t checked = 0;
   for (std::size_t at = 0; at < head_bytes; ++at) {
@@ -264,8 +261,7 @@ TEST(Journal, AFileWhoseHeadCopiesAreBothDamagedIsNamedWhenTheJournalIsRead) {
   const std::string journal = journal_with(dir, 1);
   const std::string path = journal + "/" + store::journal_file_name(0, 0);
   std::string bytes = bytes_of(path);
-  const TempDir other;
-  const auto head_bytes = fs::file_size(journal_with(other, 0) + "/" + store::journal_file_name(0, 0));
+  const auto head_bytes = size_with(0);
   bytes[20] ^= 0x10;                         // in the first copy's payload
   bytes[(head_bytes + 8) / 2 + 20] ^= 0x10;  // and in the second's
   std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;

@@ -9,10 +9,10 @@ set(RMTSWEEP_TEST_COSTS
   test_point_theory_agreement 34
   test_python_figures 30
   slurm_sbatch_runs_a_sweep_and_requeues_and_resumes_after_sigterm 31
-  test_sweep_resume 30
+  test_sweep_resume 15
   test_assemble_damaged 25
   test_gram_quadrature 25
-  local_and_pbs_scripts_stop_on_a_signal_and_resume 22
+  local_and_pbs_scripts_stop_on_a_signal_and_resume 14
   test_sweep_recover 20
   test_sweep_refine 20
   test_sweep_one_writer 20
@@ -33,6 +33,7 @@ set(RMTSWEEP_TEST_COSTS
   test_line_ranks2 11
   test_sweep_journal_full_disk 10
   test_sweep_creation_window 9
+  test_run_config_file 8
   venv_install_of_the_python_package_works_outside_the_repository 9)
 
 # Sets test `test`'s COST where RMTSWEEP_TEST_COSTS lists it.

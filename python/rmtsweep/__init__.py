@@ -25,11 +25,11 @@ except ImportError as missing:  # another interpreter than Debian's (a pyenv or 
                       "python3-xarray, python3-h5netcdf, python3-pandas and python3-matplotlib") from missing
 
 from .config import parse_config, read_config, read_runs  # noqa: E402
-from .errors import DamagedFile, FileProblem, InvalidFile, InvalidOption, RmtsweepError  # noqa: E402
+from .errors import DamagedFile, FileProblem, InvalidFile, InvalidOption, RmtsweepError, StalePhaseWarning  # noqa: E402
 from .files import open_phase, read_points  # noqa: E402
 
 __all__ = ["open_phase", "read_points", "read_config", "read_runs", "parse_config", "figures", "theory",
-           "RmtsweepError", "InvalidOption", "InvalidFile", "FileProblem", "DamagedFile"]
+           "RmtsweepError", "InvalidOption", "InvalidFile", "FileProblem", "DamagedFile", "StalePhaseWarning"]
 
 
 def __getattr__(name):

@@ -7,8 +7,9 @@ messages.
 import argparse
 import os
 import sys
+import warnings
 
-from .errors import DamagedFile, FileProblem, InvalidFile, InvalidOption, file_problem
+from .errors import DamagedFile, FileProblem, InvalidFile, InvalidOption, StalePhaseWarning, file_problem
 from .files import check_file, check_phase_checksums, phase_staleness
 from .plot_options import DPI_MAX, DPI_MIN, FORMATS
 
@@ -130,7 +131,9 @@ def main(argv=None):
         from .figures import draw_all, figure_names
         from .figures.data import as_dataset
 
-        data = as_dataset(args.file)  # read once for both
+        with warnings.catch_warnings():  # said once, below, as plot's own warning line
+            warnings.simplefilter("ignore", StalePhaseWarning)
+            data = as_dataset(args.file)  # read once for both
         names, index, _ = figure_names(data, args.point)
         check_overwrite(args.output, [f"{name}.{args.format}" for name in names], args.force)
         notes = []

@@ -35,6 +35,12 @@ class DamagedFile(RmtsweepError):
         self.path = path
 
 
+class StalePhaseWarning(UserWarning):
+    """Warned by open_phase when /phase was built from other points than the sweep file holds now (a run or a
+    refine added points since `rmtsweep assemble`): the tables show the points of then. The same sentence is in
+    the Dataset's attribute `rmtsweep_stale`."""
+
+
 class FileProblem(RmtsweepError, OSError):
     """A file that cannot be opened, read or written (one line, as rmtsweep's FileIoError: the cause and
     what to do; `rmtsweep plot` exits 1 on it)."""

@@ -6,12 +6,13 @@ same way here. Every dataset carries netCDF-4 dimension scales (named dimensions
 is what lets xarray label the axes; files assembled before them are refused by open_phase with what to do.
 """
 import os
+import warnings
 import zlib
 
 import h5py
 import numpy as np
 
-from .errors import DamagedFile, InvalidFile, InvalidOption, file_problem
+from .errors import DamagedFile, InvalidFile, InvalidOption, StalePhaseWarning, file_problem
 
 # The root attribute of a phase file naming its sweep file (src/store/schema.hpp, phase_file_source).
 PHASE_FILE_SOURCE = "sweep_file"
@@ -171,7 +172,8 @@ def open_phase(path, group=None):
         ds.overlap_mean.sel(weighting="mean", delta=0.6).squeeze().to_pandas()   # gamma x snr
 
     Raises InvalidFile when the file has no /phase, or a /phase assembled by an rmtsweep from before
-    dimension scales (assemble it again).
+    dimension scales (assemble it again). Warns (StalePhaseWarning) when /phase was built from other points than
+    the sweep file holds now, and says so in the attribute `rmtsweep_stale` (phase_staleness).
     """
     import xarray as xr
 
@@ -198,6 +200,10 @@ def open_phase(path, group=None):
             ds = ds.drop_vars([name for name in axes if name in ds.variables]).assign_coords(axes)
     except OSError as e:
         raise file_problem(path, "read /phase", e) from None
+    stale = phase_staleness(path)
+    if stale:
+        warnings.warn(f"{path}: {stale}", StalePhaseWarning, stacklevel=2)
+        ds = ds.assign_attrs(rmtsweep_stale=stale)
     return text_coordinates_as_str(ds)
 
 

@@ -176,6 +176,20 @@ class Package(unittest.TestCase):
         with self.assertRaisesRegex(rmtsweep.InvalidFile, "phase file of .*sweep.h5"):
             rmtsweep.read_points(self.phase_file)
 
+    def test_open_phase_warns_when_phase_was_built_from_other_points_than_the_file_holds(self):
+        import warnings
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", rmtsweep.StalePhaseWarning)  # the fresh /phase warns nothing
+            self.assertNotIn("rmtsweep_stale", rmtsweep.open_phase(self.path).attrs)
+        stale = os.path.join(self.tmp.name, "stale.h5")
+        shutil.copyfile(self.path, stale)
+        with h5py.File(stale, "r+") as f:
+            f["points/status"][5] = 0  # point 5 pending again, as a resumed run would leave it for a moment
+        with self.assertWarnsRegex(rmtsweep.StalePhaseWarning, r"/phase is STALE: it was built from .* "
+                                                               r"`rmtsweep assemble .*stale.h5` builds it again"):
+            phase = rmtsweep.open_phase(stale)
+        self.assertIn("STALE", phase.attrs["rmtsweep_stale"])
+
     def test_read_points_gives_one_row_per_point_with_texts_decoded(self):
         points = rmtsweep.read_points(self.path)
         self.assertEqual(len(points), POINTS)

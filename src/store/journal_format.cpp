@@ -3,10 +3,12 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <limits>
 #include <map>
 #include <optional>
@@ -376,13 +378,15 @@ LineRecord decode_line(std::span<const unsigned char> payload) {
 
 namespace {
 
-/// The payload length of a point's or a line's frame at `at` whose checksum holds, or none.
-std::optional<std::size_t> record_frame_at(std::span<const unsigned char> bytes, std::size_t at) {
+/// The payload length of a whole frame at `at` (its length within the bytes, its checksum holding) whose kind
+/// is one of `kinds`, or none.
+std::optional<std::size_t> frame_at(std::span<const unsigned char> bytes, std::size_t at,
+                                    std::initializer_list<FrameKind> kinds) {
   if (bytes.size() < at + frame_overhead) return std::nullopt;
   const unsigned char* p = bytes.data() + at;
   const std::uint32_t kind = get_u32(p);
-  if (kind != static_cast<std::uint32_t>(FrameKind::point) &&
-      kind != static_cast<std::uint32_t>(FrameKind::line))
+  if (std::none_of(kinds.begin(), kinds.end(),
+                   [&](FrameKind k) { return kind == static_cast<std::uint32_t>(k); }))
     return std::nullopt;
   const std::uint32_t length = get_u32(p + 4);
   if (length > bytes.size() - at - frame_overhead) return std::nullopt;
@@ -396,7 +400,7 @@ std::optional<std::size_t> record_frame_at(std::span<const unsigned char> bytes,
 /// agree by chance).
 std::optional<std::size_t> next_record_frame(std::span<const unsigned char> bytes, std::size_t from) {
   for (std::size_t at = from + 1; at + frame_overhead <= bytes.size(); ++at)
-    if (record_frame_at(bytes, at)) return at;
+    if (frame_at(bytes, at, {FrameKind::point, FrameKind::line})) return at;
   return std::nullopt;
 }
 
@@ -441,7 +445,6 @@ Frames split_frames(std::span<const unsigned char> bytes, std::size_t offset) {
     }
     add_problem(problem + " (its " + std::to_string(*next - out.end) +
                 " bytes skipped, the records after it read)");
-    out.skipped += *next - out.end;
     out.end = *next;
   }
   return out;
@@ -457,18 +460,6 @@ std::size_t differing(std::span<const unsigned char> bytes, std::string_view mag
   return n;
 }
 
-/// The payload length of a head frame at `at` whose checksum holds, or none.
-std::optional<std::size_t> head_frame_at(std::span<const unsigned char> bytes, std::size_t at) {
-  if (bytes.size() < at + frame_overhead) return std::nullopt;
-  const unsigned char* p = bytes.data() + at;
-  if (get_u32(p) != static_cast<std::uint32_t>(FrameKind::head)) return std::nullopt;
-  const std::uint32_t length = get_u32(p + 4);
-  if (length > bytes.size() - at - frame_overhead) return std::nullopt;
-  const auto crc = ::crc32(0L, p, static_cast<uInt>(8 + length));
-  if (static_cast<std::uint32_t>(crc) != get_u32(p + 8 + length)) return std::nullopt;
-  return length;
-}
-
 }  // namespace
 
 FoundHead find_head(std::span<const unsigned char> bytes) {
@@ -481,7 +472,7 @@ FoundHead find_head(std::span<const unsigned char> bytes) {
     return out;
   }
   std::size_t at = start;
-  std::optional<std::size_t> length = head_frame_at(bytes, at);
+  std::optional<std::size_t> length = frame_at(bytes, at, {FrameKind::head});
   const bool first = length.has_value();
   // The first copy damaged (its kind, length, payload or checksum): the second, as long as the first, starts
   // where the first ends, at start + 12 + its own length; no other offset holds it.
@@ -490,7 +481,7 @@ FoundHead find_head(std::span<const unsigned char> bytes) {
     if (get_u32(p) != static_cast<std::uint32_t>(FrameKind::head) ||
         get_u32(p + 4) != o - start - frame_overhead)
       continue;
-    if ((length = head_frame_at(bytes, o))) at = o;
+    if ((length = frame_at(bytes, o, {FrameKind::head}))) at = o;
   }
   if (!length) {
     out.problem = "its head is damaged, and no copy of it is whole";

@@ -44,8 +44,8 @@ LineRecord decode_line(std::span<const unsigned char> payload);
 /// The frames of a file's bytes after its magic: each whole frame whose checksum holds, in order. A frame
 /// that fails (its checksum, its kind, its length) is skipped to the next whole frame, so that one damaged
 /// byte loses one record at most; reading ends where no whole frame follows (a record cut short by a kill).
-/// `end`: the offset after the last good frame; `skipped`: the bytes skipped before it; `problem`: each
-/// damage met and why reading stopped before the end of the bytes, or empty.
+/// `end`: the offset after the last good frame; `problem`: each damage met and why reading stopped before the
+/// end of the bytes, or empty.
 struct Frame {
   FrameKind kind;
   std::span<const unsigned char> payload;
@@ -53,7 +53,6 @@ struct Frame {
 struct Frames {
   std::vector<Frame> frames;
   std::size_t end = 0;
-  std::size_t skipped = 0;
   std::string problem;
 };
 Frames split_frames(std::span<const unsigned char> bytes, std::size_t offset);

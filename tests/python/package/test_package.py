@@ -167,6 +167,12 @@ class Package(unittest.TestCase):
         self.assertGreater(theory.overlap.sel(weighting="optimal", delta=0.2, gamma=0.5).max().item(), 0.0)
         edge = rmtsweep.open_phase(self.path, "detection/null")
         self.assertEqual(list(edge.weighting.values), WEIGHTINGS)
+        phase = rmtsweep.open_phase(self.path)
+        for group in (theory, edge):  # read with h5py (files.grid_axes): equal to /phase's as xarray reads them
+            for axis in ("weighting", "d", "delta", "gamma", "snr"):
+                if axis in group.dims:
+                    xr.testing.assert_identical(group[axis], phase[axis])
+                    self.assertEqual(group[axis].attrs["long_name"], phase[axis].attrs["long_name"])
         with self.assertRaises(rmtsweep.InvalidOption):
             rmtsweep.open_phase(self.path, "nowhere")
 

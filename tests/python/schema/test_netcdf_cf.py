@@ -255,10 +255,10 @@ class ThresholdTable(unittest.TestCase):
         self.assertEqual((table.kind == "extrapolated").sum(), 2 * 2)
         self.assertTrue(table[table.kind == "extrapolated"].d.isna().all())
         phase = rmtsweep.open_phase(self.path)
+        edges, nulls = (rmtsweep.open_phase(self.path, f"detection/{rule}") for rule in ("edge", "null"))
         for _, row in measured.iterrows():
             line = phase.sel(weighting=row.weighting, delta=row.delta, gamma=row.gamma, d=int(row.d))
-            edge = rmtsweep.open_phase(self.path, "detection/edge").sel(
-                weighting=row.weighting, delta=row.delta, gamma=row.gamma, d=int(row.d))
+            edge = edges.sel(weighting=row.weighting, delta=row.delta, gamma=row.gamma, d=int(row.d))
             np.testing.assert_array_equal(row.edge_threshold_snr, edge.empirical_threshold_snr.item())
             np.testing.assert_array_equal(row.edge_threshold_snr_err, edge.empirical_threshold_snr_err.item())
             rule = row.default_rule
@@ -266,8 +266,7 @@ class ThresholdTable(unittest.TestCase):
             codes = dict(zip(edge.empirical_threshold_bracket.attrs["flag_values"],
                              line.empirical_threshold_bracket.attrs["flag_meanings"].split()))
             self.assertEqual(row.edge_bracket, codes[edge.empirical_threshold_bracket.item()])
-            null = rmtsweep.open_phase(self.path, "detection/null").sel(
-                weighting=row.weighting, delta=row.delta, gamma=row.gamma, d=int(row.d))
+            null = nulls.sel(weighting=row.weighting, delta=row.delta, gamma=row.gamma, d=int(row.d))
             np.testing.assert_array_equal(row.null_threshold_snr, null.empirical_threshold_snr.item())
 
     def test_json_and_stdout_hold_the_same_table(self):

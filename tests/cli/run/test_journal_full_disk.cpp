@@ -9,13 +9,16 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// 80 points at d = 600 with their spectra, in 16 lines of 5 snr: about 0.6 s on two ranks (at d = 300 it was
-/// 0.15 s, which a faster machine could finish before the disk fills), a journal of about 400 KiB.
-std::vector<std::string> sweep_args(const std::string& output, std::vector<std::string> extra = {}) {
-  std::vector<std::string> args{"run",          "--output", output,     "--d",    "600",   "--delta",
-                                "0.25,0.5",     "--gamma",  "0.25,0.5", "--snr",  "0:4:5", "--weighting",
-                                "mean,optimal", "--trials", "2",        "--seed", "3",     "--store_spectra",
-                                "true"};
+/// 80 points at d = 40 with their spectra, in 16 lines of 5 snr: 0.1 s of CPU on two ranks. With `pause` each
+/// group waits that long after each line (the test-only unit_pause key), so the sweep is still writing when
+/// the disk fills, on any machine, without computing for it.
+std::vector<std::string> sweep_args(const std::string& output, std::vector<std::string> extra = {},
+                                    const std::string& pause = "0") {
+  std::vector<std::string> args{
+      "run",          "--output",     output,     "--d",    "40",    "--delta",
+      "0.25,0.5",     "--gamma",      "0.25,0.5", "--snr",  "0:4:5", "--weighting",
+      "mean,optimal", "--trials",     "2",        "--seed", "3",     "--store_spectra",
+      "true",         "--unit_pause", pause};
   args.insert(args.end(), extra.begin(), extra.end());
   return args;
 }
@@ -45,7 +48,7 @@ TEST(JournalFullDisk,
   ASSERT_EQ(run(mpi_command(2, sweep_args(dir / "ref.h5")), dir / "ref.log").exit_code, 0)
       << read_text(dir / "ref.log");
   const std::string output = disk / "sweep.h5";
-  const pid_t mpirun = start(mpi_command(2, sweep_args(output)), dir / "full.log");
+  const pid_t mpirun = start(mpi_command(2, sweep_args(output, {}, "0.1")), dir / "full.log");
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
   bool running = false;
   while (!running && std::chrono::steady_clock::now() < deadline) {

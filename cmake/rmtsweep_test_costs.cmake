@@ -18,7 +18,7 @@ set(RMTSWEEP_TEST_COSTS
   test_sweep_one_writer 20
   test_plot_cli 20
   test_sweep_end_to_end 18
-  test_netcdf_cf 18
+  test_netcdf_cf 9
   test_docs_python_blocks 18
   test_tutorial_notebook 17
   test_assemble_running 15
@@ -31,7 +31,6 @@ set(RMTSWEEP_TEST_COSTS
   test_status_running 12
   test_run_example_eta 12
   test_line_ranks2 11
-  test_sweep_journal_full_disk 10
   test_sweep_creation_window 9
   test_run_config_file 8
   venv_install_of_the_python_package_works_outside_the_repository 9)

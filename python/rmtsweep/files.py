@@ -161,6 +161,8 @@ def phase_staleness(path):
 # _Encoding into .encoding): what grid_axes leaves out, so that its axes equal xarray's.
 SCALE_ATTRIBUTES = {"CLASS", "NAME", "REFERENCE_LIST", "DIMENSION_LIST", "_Netcdf4Dimid", "_Netcdf4Coordinates",
                     "_Encoding"}
+# The NAME netCDF-4 gives a dimension scale that holds no coordinates (a dimension alone).
+NOT_A_VARIABLE = "This is a netCDF dimension but not a netCDF variable"
 
 
 def grid_axes(path, dims):
@@ -174,6 +176,8 @@ def grid_axes(path, dims):
         for dim in dims:
             scale = h5["phase"].get(dim)
             if not isinstance(scale, h5py.Dataset) or scale.ndim != 1 or scale.attrs.get("CLASS") != b"DIMENSION_SCALE":
+                continue
+            if _text(scale.attrs.get("NAME", b"")).startswith(NOT_A_VARIABLE):  # a dimension without coordinates
                 continue
             values = scale[()]
             if values.dtype.kind in "OS":

@@ -206,6 +206,17 @@ def open_phase(path, group=None):
     dimension scales (assemble it again). Warns (StalePhaseWarning) when /phase was built from other points than
     the sweep file holds now, and says so in the attribute `rmtsweep_stale` (phase_staleness).
     """
+    ds = read_phase(path, group)
+    stale = phase_staleness(path)
+    if stale:
+        warnings.warn(f"{os.fspath(path)}: {stale}", StalePhaseWarning, stacklevel=2)
+        ds = ds.assign_attrs(rmtsweep_stale=stale)
+    return ds
+
+
+def read_phase(path, group=None):
+    """open_phase without its staleness check: for the groups read beside a /phase whose staleness open_phase
+    has already said (the figures' theory and rule tables), which would otherwise say it again."""
     import xarray as xr
 
     path = os.fspath(path)
@@ -230,10 +241,6 @@ def open_phase(path, group=None):
             ds = ds.drop_vars([name for name in axes if name in ds.variables]).assign_coords(axes)
     except OSError as e:
         raise file_problem(path, "read /phase", e) from None
-    stale = phase_staleness(path)
-    if stale:
-        warnings.warn(f"{path}: {stale}", StalePhaseWarning, stacklevel=2)
-        ds = ds.assign_attrs(rmtsweep_stale=stale)
     return text_coordinates_as_str(ds)
 
 

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..config import config_text, parse_config
 from ..errors import InvalidOption
-from ..files import open_h5, open_phase
+from ..files import open_h5, open_phase, read_phase
 
 # The axes of /phase, in the order of its arrays.
 AXES = ("weighting", "d", "delta", "gamma", "snr")
@@ -55,7 +55,7 @@ def completed(ds, path):
     """ds with the fine theory of its file, the figures' rule's tables in place of the edge rule's, the config."""
     import xarray as xr
 
-    theory = matched(open_phase(path, "theory"), ds)
+    theory = matched(read_phase(path, "theory"), ds)  # /phase's staleness was said where ds was opened
     theory = theory.drop_vars([name for name in ("snr", "delta", "gamma") if name in theory.data_vars])
     theory = theory.rename({name: FINE + name for name in theory.data_vars})
     rule = str(ds.attrs.get("figure_detection", "edge"))
@@ -64,7 +64,7 @@ def completed(ds, path):
     with open_h5(path) as h5:
         grouped = f"phase/detection/{rule}" in h5
     if grouped:
-        tables = matched(open_phase(path, f"detection/{rule}"), ds)
+        tables = matched(read_phase(path, f"detection/{rule}"), ds)
         ds = ds.assign({name: tables[name] for name in tables.data_vars if name in ds.data_vars})
     with open_h5(path) as h5:
         config = config_text(h5)

@@ -195,6 +195,10 @@ class Package(unittest.TestCase):
                                                                r"`rmtsweep assemble .*stale.h5` builds it again"):
             phase = rmtsweep.open_phase(stale)
         self.assertIn("STALE", phase.attrs["rmtsweep_stale"])
+        with warnings.catch_warnings(record=True) as caught:  # a figure of it: said once, not once a group read
+            warnings.simplefilter("always")
+            rmtsweep.figures.overlap_vs_snr(stale, delta=0.2)
+        self.assertEqual(sum(issubclass(w.category, rmtsweep.StalePhaseWarning) for w in caught), 1)
 
     def test_read_points_gives_one_row_per_point_with_texts_decoded(self):
         points = rmtsweep.read_points(self.path)

@@ -10,7 +10,7 @@ import sys
 import warnings
 
 from .errors import DamagedFile, FileProblem, InvalidFile, InvalidOption, StalePhaseWarning, file_problem
-from .files import check_file, check_phase_checksums, phase_staleness
+from .files import check_file, check_phase_checksums
 from .plot_options import DPI_MAX, DPI_MIN, FORMATS
 
 DESCRIPTION = """Figures from an assembled rmtsweep sweep file or phase file (PNG, PDF or SVG).
@@ -137,7 +137,7 @@ def main(argv=None):
         names, index, _ = figure_names(data, args.point)
         check_overwrite(args.output, [f"{name}.{args.format}" for name in names], args.force)
         notes = []
-        stale = phase_staleness(args.file)  # said before the figures, which show /phase as it is
+        stale = data.attrs.get("rmtsweep_stale")  # open_phase's, said before the figures: /phase as it is
         if stale:
             print(f"rmtsweep plot: warning: {stale}", file=sys.stderr)
         for path in draw_all(data, args.output, dpi, args.format, index, notes=notes):
